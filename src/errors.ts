@@ -1,0 +1,54 @@
+// Every failure the codec reports on bad input or bad values is a KafkaWireError: it names
+// what went wrong (code), where in the bytes (offset, -1 when encoding) and in which field (path).
+
+export type ErrorCode =
+  | 'TRUNCATED' | 'NEGATIVE_LENGTH' | 'VARINT_TOO_LONG' | 'VARINT_OVERFLOW' | 'INVALID_UTF8'
+  | 'DUPLICATE_TAG' | 'TAGGED_SIZE_MISMATCH' | 'TRAILING_BYTES' | 'FRAME_SIZE_MISMATCH'
+  | 'ARRAY_LIMIT' | 'LENGTH_LIMIT' | 'DEPTH_LIMIT' | 'FRAME_LIMIT'
+  | 'UNSUPPORTED_API' | 'UNSUPPORTED_VERSION' | 'INVALID_VALUE' | 'NOT_IN_VERSION';
+
+/** Codes in the order assembly/codec.ts numbers them (index = code). */
+export const WASM_ERROR_CODES: readonly (ErrorCode | undefined)[] = [
+  undefined, 'TRUNCATED', 'NEGATIVE_LENGTH', 'VARINT_TOO_LONG', 'VARINT_OVERFLOW', 'INVALID_UTF8',
+  'DUPLICATE_TAG', 'TAGGED_SIZE_MISMATCH', 'TRAILING_BYTES', 'FRAME_SIZE_MISMATCH', undefined,
+  'ARRAY_LIMIT', 'LENGTH_LIMIT', 'DEPTH_LIMIT',
+];
+
+const DESCRIPTIONS: Record<ErrorCode, string> = {
+  TRUNCATED: 'the input ends before the value does',
+  NEGATIVE_LENGTH: 'a negative length or count where null is not allowed',
+  VARINT_TOO_LONG: 'a varint longer than its type allows',
+  VARINT_OVERFLOW: 'a varint that overflows its type',
+  INVALID_UTF8: 'a string that is not valid UTF-8',
+  DUPLICATE_TAG: 'a tag that appears twice in one tagged-field section',
+  TAGGED_SIZE_MISMATCH: 'a tagged field whose declared size does not match its content',
+  TRAILING_BYTES: 'bytes left over after the message',
+  FRAME_SIZE_MISMATCH: 'a size prefix that does not match the bytes that follow',
+  ARRAY_LIMIT: 'an array longer than the maxArrayLength limit',
+  LENGTH_LIMIT: 'a string or bytes value longer than the maxLength limit',
+  DEPTH_LIMIT: 'structs nested deeper than the maxDepth limit',
+  FRAME_LIMIT: 'a frame larger than the maxFrameSize limit',
+  UNSUPPORTED_API: 'an API key this codec does not know',
+  UNSUPPORTED_VERSION: 'a version outside the API\'s valid versions',
+  INVALID_VALUE: 'a value that does not fit its field',
+  NOT_IN_VERSION: 'a non-default value for a field the version does not have',
+};
+
+export class KafkaWireError extends Error {
+  override readonly name = 'KafkaWireError';
+  constructor(
+    readonly code: ErrorCode,
+    readonly offset: number,
+    public path: string,
+    detail?: string,
+  ) {
+    super(`${code} at offset ${offset}${path ? ` in ${path}` : ''}: ${detail ?? DESCRIPTIONS[code]}`);
+  }
+
+  /** The same error one level further out (encoding builds paths from the inside). */
+  within(prefix: string): KafkaWireError {
+    const joined = this.path === '' ? prefix : this.path.startsWith('[') ? prefix + this.path : `${prefix}.${this.path}`;
+    const error = new KafkaWireError(this.code, this.offset, joined, this.message.slice(this.message.indexOf(': ') + 2));
+    return error;
+  }
+}

@@ -1,0 +1,144 @@
+// The JSON form of messages (CLI and any JSON output): int64 as decimal strings, bytes and
+// records as lowercase hex, uuids as base64url, float64 specials as strings, unknown tagged fields
+// under `_unknownTaggedFields` by tag. Fields the version lacks are left out; on the way back
+// in, a missing field means its default.
+import { decodeRequest, decodeResponse, encodeRequest, encodeResponse, planFor, type Direction, type Limits } from './codec.js';
+import { KafkaWireError } from './errors.js';
+import { ARRAY, BYTES, FLOAT64, INT64, RECORDS, STRUCT, type CompiledField, type CompiledStruct } from './program.js';
+import { fromHex, toHex } from './text.js';
+
+export function structToJson(s: CompiledStruct, o: any): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const f of s.fields) {
+    if (f.present) out[f.name] = fieldToJson(f, o[f.name]);
+  }
+  const unknown: Record<number, Uint8Array> | undefined = o._unknownTaggedFields;
+  if (unknown !== undefined) {
+    const tags: Record<string, string> = {};
+    for (const tag of Object.keys(unknown)) tags[tag] = toHex(unknown[tag as any]);
+    out._unknownTaggedFields = tags;
+  }
+  return out;
+}
+
+function fieldToJson(f: CompiledField, v: any): unknown {
+  if (v === null || v === undefined) return null;
+  if (f.kind === ARRAY) return (v as unknown[]).map((item) => valueToJson(f.elementKind, f.struct, item));
+  return valueToJson(f.kind, f.struct, v);
+}
+
+function valueToJson(kind: number, struct: CompiledStruct | null, v: any): unknown {
+  switch (kind) {
+    case INT64: return v.toString();
+    case FLOAT64: return Number.isFinite(v) ? v : String(v);
+    case BYTES: case RECORDS: return v === null ? null : toHex(v);
+    case STRUCT: return v === null ? null : structToJson(struct!, v);
+    default: return v;
+  }
+}
+
+function bad(path: string, detail: string): KafkaWireError {
+  return new KafkaWireError('INVALID_VALUE', -1, path, detail);
+}
+
+/** Builds a typed object from JSON: every field at its default, overlaid with what is given. */
+export function structFromJson(s: CompiledStruct, json: any, path: string): any {
+  if (json === null || typeof json !== 'object' || Array.isArray(json)) throw bad(path, `expected an object for ${s.name}`);
+  const o = s.create();
+  for (const f of s.fields) {
+    const v = json[f.name];
+    if (v !== undefined) o[f.name] = fieldFromJson(f, v, `${path}.${f.name}`);
+  }
+  const unknown = json._unknownTaggedFields;
+  if (unknown !== undefined) {
+    if (unknown === null || typeof unknown !== 'object') throw bad(`${path}._unknownTaggedFields`, 'expected an object of tag → hex');
+    const tags: Record<number, Uint8Array> = {};
+    for (const [tag, hex] of Object.entries(unknown)) {
+      const bytes = typeof hex === 'string' ? fromHex(hex) : null;
+      if (bytes === null || !/^\d+$/.test(tag)) throw bad(`${path}._unknownTaggedFields.${tag}`, 'expected a tag number mapped to hex');
+      tags[Number(tag)] = bytes;
+    }
+    o._unknownTaggedFields = tags;
+  }
+  return o;
+}
+
+function fieldFromJson(f: CompiledField, v: any, path: string): any {
+  if (v === null) return null;
+  if (f.kind !== ARRAY) return valueFromJson(f.kind, f.struct, v, path);
+  if (!Array.isArray(v)) throw bad(path, 'expected an array');
+  return v.map((item, i) => valueFromJson(f.elementKind, f.struct, item, `${path}[${i}]`));
+}
+
+function valueFromJson(kind: number, struct: CompiledStruct | null, v: any, path: string): any {
+  switch (kind) {
+    case INT64:
+      if ((typeof v === 'string' && /^-?\d+$/.test(v)) || Number.isSafeInteger(v)) return BigInt(v);
+      throw bad(path, 'expected an int64 as a decimal string');
+    case FLOAT64:
+      if (typeof v === 'number') return v;
+      if (v === 'NaN' || v === 'Infinity' || v === '-Infinity') return Number(v);
+      throw bad(path, 'expected a number');
+    case BYTES: case RECORDS: {
+      const bytes = typeof v === 'string' ? fromHex(v) : null;
+      if (bytes === null) throw bad(path, 'expected bytes as hex');
+      return bytes;
+    }
+    case STRUCT: return structFromJson(struct!, v, path);
+    default: return v;
+  }
+}
+
+/** JSON.stringify that writes any stray bigint as a decimal string. */
+export function stringify(value: unknown): string {
+  return JSON.stringify(value, (_key, v) => (typeof v === 'bigint' ? v.toString() : v));
+}
+
+/** A whole frame in JSON, as the CLI reads and writes it. */
+export interface FrameJson {
+  apiKey: number;
+  apiVersion: number;
+  direction: Direction;
+  header: Record<string, unknown>;
+  body: Record<string, unknown>;
+}
+
+/** Decodes a frame to its JSON form. Responses need the API key and version of their request. */
+export function frameToJson(direction: Direction, frame: Uint8Array, apiKey?: number, apiVersion?: number, limits?: Limits): FrameJson {
+  let key: number;
+  let version: number;
+  let decoded: { header: any; body: any };
+  if (direction === 'request') {
+    const request = decodeRequest(frame, limits);
+    [key, version, decoded] = [request.apiKey, request.apiVersion, request];
+  } else {
+    if (apiKey === undefined || apiVersion === undefined) {
+      throw new KafkaWireError('INVALID_VALUE', -1, '', 'a response needs apiKey and apiVersion');
+    }
+    [key, version] = [apiKey, apiVersion];
+    decoded = decodeResponse(frame, key, version, limits);
+  }
+  const plan = planFor(key, direction, version);
+  return {
+    apiKey: key,
+    apiVersion: version,
+    direction,
+    header: structToJson(plan.header, decoded.header),
+    body: structToJson(plan.body, decoded.body),
+  };
+}
+
+/** Encodes a frame from its JSON form; missing fields take their defaults. */
+export function frameFromJson(frame: FrameJson): Uint8Array {
+  if (frame === null || typeof frame !== 'object') throw bad('', 'expected a frame object');
+  const { apiKey, apiVersion, direction } = frame;
+  if (direction !== 'request' && direction !== 'response') throw bad('direction', 'expected "request" or "response"');
+  if (!Number.isInteger(apiKey) || !Number.isInteger(apiVersion)) throw bad('', 'expected integer apiKey and apiVersion');
+  const plan = planFor(apiKey, direction, apiVersion);
+  const header = structFromJson(plan.header, frame.header ?? {}, 'header');
+  const body = structFromJson(plan.body, frame.body ?? {}, plan.body.name);
+  if (direction === 'response') return encodeResponse(apiKey, apiVersion, header, body);
+  header.requestApiKey = apiKey;
+  header.requestApiVersion = apiVersion;
+  return encodeRequest(header, body);
+}

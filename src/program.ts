@@ -1,0 +1,202 @@
+// Compiles a message at one version into what both halves of the codec walk: a CompiledStruct
+// tree for the facade (names, defaults, object shape) and its mirror as words in WebAssembly
+// memory for assembly/codec.ts. One mechanism for every API, version and header.
+import { inVersions, type FieldDef, type MessageDef, type StructDef } from './schema.js';
+import { storeProgram } from './wasm/codec-module.js';
+
+// Field kinds; keep in step with assembly/codec.ts.
+export const BOOL = 1, INT8 = 2, INT16 = 3, UINT16 = 4, INT32 = 5, UINT32 = 6, INT64 = 7, FLOAT64 = 8;
+export const UUID = 9, STRING = 10, BYTES = 11, RECORDS = 12, STRUCT = 13, ARRAY = 14;
+const NULLABLE = 1 << 16;
+const COMPACT = 1 << 17;
+const FLEXIBLE = 1;
+
+const PRIMITIVE_KINDS: Record<string, number> = {
+  bool: BOOL, int8: INT8, int16: INT16, uint16: UINT16, int32: INT32, uint32: UINT32,
+  int64: INT64, float64: FLOAT64, uuid: UUID, string: STRING, bytes: BYTES, records: RECORDS,
+};
+
+export const ZERO_UUID = 'AAAAAAAAAAAAAAAAAAAAAA';
+
+export interface CompiledField {
+  readonly name: string;
+  readonly def: FieldDef;
+  /** Whether the field exists in this version (absent fields keep their default). */
+  readonly present: boolean;
+  readonly kind: number;
+  /** For arrays, the element kind. */
+  readonly elementKind: number;
+  readonly nullable: boolean;
+  readonly compact: boolean;
+  /** The struct of a struct field or of an array's elements. */
+  readonly struct: CompiledStruct | null;
+  /** The tag when the field is tagged in this version, else -1. */
+  readonly tag: number;
+  /** Byte address of the field's op in WebAssembly memory (names error paths). */
+  opPtr: number;
+  /** A fresh default value (a new array or struct each call, so defaults are never shared). */
+  readonly makeDefault: () => unknown;
+  /** The default when it is immutable (for quick comparisons), else undefined. */
+  readonly defaultValue: unknown;
+}
+
+export interface CompiledStruct {
+  /** Schema name of the struct, or the message name for the top level. */
+  readonly name: string;
+  readonly version: number;
+  readonly flexible: boolean;
+  /** Every field of the struct in schema order: the shape of its objects in any version. */
+  readonly fields: readonly CompiledField[];
+  /** Fields on the wire in this version, in order, excluding tagged ones. */
+  readonly regular: readonly CompiledField[];
+  /** Tagged fields of this version, by ascending tag. */
+  readonly tagged: readonly CompiledField[];
+  /** Fields this version lacks. */
+  readonly absent: readonly CompiledField[];
+  /** The fewest bytes an instance can take. */
+  readonly minSize: number;
+  /** Byte address of the struct block in WebAssembly memory. */
+  ptr: number;
+  /** A new object with every field at its default, always built in the same property order. */
+  create(): Record<string, any>;
+}
+
+/** Every compiled op address → its field and struct, for error paths. */
+export const opFields = new Map<number, CompiledField>();
+const compiledMessages = new Map<MessageDef, CompiledStruct[]>();
+
+export function compileMessage(message: MessageDef, version: number): CompiledStruct {
+  let byVersion = compiledMessages.get(message);
+  if (byVersion === undefined) compiledMessages.set(message, (byVersion = []));
+  let compiled = byVersion[version];
+  if (compiled === undefined) {
+    const flexible = inVersions(message.flexibleVersions, version);
+    const structs = new Map<string, CompiledStruct>();
+    compiled = compileStruct({ name: message.name, fields: message.fields }, message, version, flexible, structs);
+    byVersion[version] = compiled;
+  }
+  return compiled;
+}
+
+function compileStruct(
+  def: StructDef, message: MessageDef, version: number, flexible: boolean,
+  structs: Map<string, CompiledStruct>,
+): CompiledStruct {
+  const fields = def.fields.map((field) => compileField(field, message, version, flexible, structs));
+  const regular = fields.filter((f) => f.present && f.tag < 0);
+  const tagged = fields.filter((f) => f.present && f.tag >= 0).sort((a, b) => a.tag - b.tag);
+  const absent = fields.filter((f) => !f.present);
+  const template: Record<string, unknown> = {};
+  const fresh: CompiledField[] = [];
+  for (const f of fields) {
+    template[f.name] = f.defaultValue;
+    if (f.defaultValue === undefined) fresh.push(f);
+  }
+  const struct: CompiledStruct = {
+    name: def.name,
+    version,
+    flexible,
+    fields,
+    regular,
+    tagged,
+    absent,
+    minSize: regular.reduce((sum, f) => sum + minFieldSize(f), flexible ? 1 : 0),
+    ptr: 0,
+    create() {
+      const o = { ...template };
+      for (let i = 0; i < fresh.length; i++) o[fresh[i].name] = fresh[i].makeDefault();
+      return o;
+    },
+  };
+  // The WebAssembly mirror: [regularCount, taggedCount, flags] then 4 words per op.
+  const words = [regular.length, tagged.length, flexible ? FLEXIBLE : 0];
+  for (const f of [...regular, ...tagged]) {
+    const word = f.kind | (f.elementKind << 8) | (f.nullable ? NULLABLE : 0) | (f.compact ? COMPACT : 0);
+    const elementMin = f.kind === ARRAY ? minValueSize(f.elementKind, f.compact, false, f.struct) : 0;
+    words.push(word, f.struct?.ptr ?? 0, f.tag, elementMin);
+  }
+  struct.ptr = storeProgram(words);
+  [...regular, ...tagged].forEach((f, i) => {
+    f.opPtr = struct.ptr + 12 + i * 16;
+    opFields.set(f.opPtr, f);
+  });
+  return struct;
+}
+
+function compileField(
+  def: FieldDef, message: MessageDef, version: number, messageFlexible: boolean,
+  structs: Map<string, CompiledStruct>,
+): CompiledField {
+  const present = inVersions(def.versions, version);
+  const isArray = def.type.startsWith('[]');
+  const typeName = isArray ? def.type.slice(2) : def.type;
+  const primitive = PRIMITIVE_KINDS[typeName];
+  let struct: CompiledStruct | null = null;
+  if (primitive === undefined) {
+    struct = structs.get(typeName) ?? null;
+    if (struct === null) {
+      const structDef = message.structs[typeName];
+      if (structDef === undefined) throw new Error(`${message.name}: unknown type ${def.type}`);
+      struct = compileStruct(structDef, message, version, messageFlexible, structs);
+      structs.set(typeName, struct);
+    }
+  }
+  const valueKind = primitive ?? STRUCT;
+  const kind = isArray ? ARRAY : valueKind;
+  const nullable = present && inVersions(def.nullableVersions, version);
+  const tagged = present && messageFlexible && def.tag !== undefined && inVersions(def.taggedVersions, version);
+  const { makeDefault, defaultValue } = defaults(def, kind, valueKind, struct);
+  return {
+    name: def.name,
+    def,
+    present,
+    kind,
+    elementKind: isArray ? valueKind : 0,
+    nullable,
+    compact: def.flexibleVersions !== undefined ? inVersions(def.flexibleVersions, version) : messageFlexible,
+    struct,
+    tag: tagged ? def.tag! : -1,
+    opPtr: 0,
+    makeDefault,
+    defaultValue,
+  };
+}
+
+function defaults(def: FieldDef, kind: number, valueKind: number, struct: CompiledStruct | null) {
+  const given = def.default;
+  if (given === null) return { makeDefault: () => null, defaultValue: null };
+  if (kind === ARRAY) return { makeDefault: () => [], defaultValue: undefined };
+  switch (valueKind) {
+    case BOOL: return constant(given === undefined ? false : given === true || given === 'true');
+    case INT64: return constant(given === undefined ? 0n : BigInt(given as bigint | number | string));
+    case FLOAT64: return constant(given === undefined ? 0 : Number(given));
+    case STRING: return constant(given === undefined ? '' : String(given));
+    case UUID: return constant(given === undefined ? ZERO_UUID : String(given));
+    case BYTES: return { makeDefault: () => new Uint8Array(0), defaultValue: undefined };
+    case RECORDS: return constant(null);
+    case STRUCT: return { makeDefault: () => struct!.create(), defaultValue: undefined };
+    default: return constant(given === undefined ? 0 : Number(given));
+  }
+}
+
+function constant(value: unknown) {
+  return { makeDefault: () => value, defaultValue: value };
+}
+
+function minValueSize(kind: number, compact: boolean, nullable: boolean, struct: CompiledStruct | null): number {
+  switch (kind) {
+    case BOOL: case INT8: return 1;
+    case INT16: case UINT16: return 2;
+    case INT32: case UINT32: return 4;
+    case INT64: case FLOAT64: return 8;
+    case UUID: return 16;
+    case STRING: return compact ? 1 : 2;
+    case BYTES: case RECORDS: case ARRAY: return compact ? 1 : 4;
+    case STRUCT: return nullable ? 1 : struct!.minSize;
+    default: return 0;
+  }
+}
+
+function minFieldSize(f: CompiledField): number {
+  return minValueSize(f.kind, f.compact, f.nullable, f.struct);
+}

@@ -1,0 +1,65 @@
+// The shape of the generated catalogue: facts taken from Kafka's JSON message schemas
+// (names, types, versions, tags, defaults), never their prose. scripts/generate.mjs writes
+// src/generated/ in this shape; the runtime compiles it into per-version codecs.
+
+/** An inclusive version range. `max` is MAX_VERSION for an open range such as "3+". */
+export type VersionRange = readonly [min: number, max: number];
+/** `null` stands for the schema's "none". */
+export type Versions = VersionRange | null;
+
+export const MAX_VERSION = 0x7fff;
+
+export type PrimitiveType =
+  | 'bool' | 'int8' | 'int16' | 'uint16' | 'int32' | 'uint32' | 'int64' | 'float64'
+  | 'string' | 'bytes' | 'records' | 'uuid';
+
+/** A default as the runtime needs it: int64 as bigint, the schema's "null" as null. */
+export type DefaultValue = number | bigint | boolean | string | null;
+
+export interface FieldDef {
+  /** lowerCamel name used in objects and JSON (`TimeoutMs` → `timeoutMs`). */
+  readonly name: string;
+  /** The schema's own spelling, shown by explain. */
+  readonly schemaName: string;
+  /** A primitive, a struct name, or either behind "[]". */
+  readonly type: string;
+  readonly versions: Versions;
+  readonly nullableVersions?: Versions;
+  readonly taggedVersions?: Versions;
+  readonly tag?: number;
+  /** A per-field override of the message's flexible versions (the header's ClientId: none). */
+  readonly flexibleVersions?: Versions;
+  readonly ignorable?: boolean;
+  /** Absent means the type's zero value. */
+  readonly default?: DefaultValue;
+}
+
+export interface StructDef {
+  readonly name: string;
+  readonly fields: readonly FieldDef[];
+}
+
+export interface MessageDef {
+  /** e.g. "MetadataRequest", "RequestHeader". */
+  readonly name: string;
+  readonly apiKey: number;
+  readonly type: 'request' | 'response' | 'header';
+  readonly validVersions: VersionRange;
+  readonly flexibleVersions: Versions;
+  readonly listeners?: readonly string[];
+  readonly fields: readonly FieldDef[];
+  /** Every struct type the message uses, inline or common, by schema name. */
+  readonly structs: Readonly<Record<string, StructDef>>;
+}
+
+export interface ApiDef {
+  readonly apiKey: number;
+  /** e.g. "Metadata". */
+  readonly name: string;
+  readonly request: MessageDef;
+  readonly response: MessageDef;
+}
+
+export function inVersions(range: Versions | undefined, version: number): boolean {
+  return range != null && version >= range[0] && version <= range[1];
+}

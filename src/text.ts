@@ -1,0 +1,94 @@
+// Strings and uuids at the JS edge. Kafka's strings are mostly short ASCII names, for which a
+// plain loop beats TextDecoder/TextEncoder's call overhead; anything else goes to them.
+
+const decoder = new TextDecoder();
+const encoder = new TextEncoder();
+
+/** Decodes UTF-8 already validated by the scan. */
+export function decodeUtf8(bytes: Uint8Array, offset: number, length: number): string {
+  if (length > 32) return decoder.decode(bytes.subarray(offset, offset + length));
+  let out = '';
+  for (let i = offset, end = offset + length; i < end; i++) {
+    const b = bytes[i];
+    if (b >= 0x80) return decoder.decode(bytes.subarray(offset, offset + length));
+    out += String.fromCharCode(b);
+  }
+  return out;
+}
+
+/** Writes `text` as UTF-8 at `offset` (room for 3 bytes per UTF-16 unit is the caller's); returns its length. */
+export function encodeUtf8Into(text: string, out: Uint8Array, offset: number): number {
+  const n = text.length;
+  if (n <= 64) {
+    let i = 0;
+    for (; i < n; i++) {
+      const c = text.charCodeAt(i);
+      if (c >= 0x80) break;
+      out[offset + i] = c;
+    }
+    if (i === n) return n;
+  }
+  return encoder.encodeInto(text, out.subarray(offset)).written;
+}
+
+export function utf8Length(text: string): number {
+  let length = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0x80) length += 1;
+    else if (c < 0x800) length += 2;
+    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length) { length += 4; i++; }
+    else length += 3;
+  }
+  return length;
+}
+
+const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+const VALUES = new Int8Array(128).fill(-1);
+for (let i = 0; i < 64; i++) VALUES[ALPHABET.charCodeAt(i)] = i;
+
+/** Kafka's Uuid.toString: 16 bytes as unpadded base64url, 22 characters. */
+export function bytesToBase64Url(bytes: Uint8Array, offset: number): string {
+  let out = '';
+  for (let i = 0; i < 15; i += 3) {
+    const n = (bytes[offset + i] << 16) | (bytes[offset + i + 1] << 8) | bytes[offset + i + 2];
+    out += ALPHABET[n >> 18] + ALPHABET[(n >> 12) & 63] + ALPHABET[(n >> 6) & 63] + ALPHABET[n & 63];
+  }
+  const last = bytes[offset + 15];
+  return out + ALPHABET[last >> 2] + ALPHABET[(last & 3) << 4];
+}
+
+/** The inverse of bytesToBase64Url; false when `text` is not a 22-character base64url uuid. */
+export function base64UrlToBytes(text: string, out: Uint8Array, offset: number): boolean {
+  if (text.length !== 22) return false;
+  let bits = 0;
+  let acc = 0;
+  let o = offset;
+  for (let i = 0; i < 22; i++) {
+    const c = text.charCodeAt(i);
+    const v = c < 128 ? VALUES[c] : -1;
+    if (v < 0) return false;
+    acc = (acc << 6) | v;
+    bits += 6;
+    if (bits >= 8) {
+      bits -= 8;
+      out[o++] = (acc >> bits) & 0xff;
+    }
+  }
+  // The last character carries 2 bits of data and 4 that must be zero.
+  return (acc & ((1 << bits) - 1)) === 0;
+}
+
+export function toHex(bytes: Uint8Array): string {
+  let out = '';
+  for (let i = 0; i < bytes.length; i++) out += (bytes[i] < 16 ? '0' : '') + bytes[i].toString(16);
+  return out;
+}
+
+export function fromHex(text: string): Uint8Array | null {
+  const clean = text.replace(/\s+/g, '');
+  if (clean.length % 2 !== 0 || !/^[0-9a-fA-F]*$/.test(clean)) return null;
+  const out = new Uint8Array(clean.length / 2);
+  for (let i = 0; i < out.length; i++) out[i] = parseInt(clean.substr(i * 2, 2), 16);
+  return out;
+}
