@@ -217,6 +217,7 @@ function scanArray(op: usize, word: i32): void {
   if (count > maxArrayLength) { pos = start; fail(E_ARRAY_LIMIT); }
   push(count);
   const elementWord = ((word >> 8) & KIND_MASK) | (word & COMPACT);
+  if (!spans && scanFixedArray(elementWord, count)) return;
   const struct = <usize>load<i32>(op, 4);
   for (let i = 0; i < count; i++) {
     store<i32>(pathIndexes + (<usize>depth << 2), i);
@@ -225,6 +226,31 @@ function scanArray(op: usize, word: i32): void {
     if (spans) push(<i32>(pos - base));
   }
   store<i32>(pathIndexes + (<usize>depth << 2), -1);
+}
+
+/** Arrays of fixed-size integers (replica lists, partition ids) in one tight loop. */
+function scanFixedArray(kind: i32, count: i32): bool {
+  const n = <usize>count;
+  if (kind == INT32 || kind == UINT32) {
+    need(n << 2);
+    if (tape + (n << 2) > tapeEnd) fail(E_TAPE_FULL);
+    for (let i: usize = 0; i < n; i++) store<u32>(tape + (i << 2), bswap<u32>(load<u32>(pos + (i << 2))));
+    pos += n << 2;
+  } else if (kind == INT16) {
+    need(n << 1);
+    if (tape + (n << 2) > tapeEnd) fail(E_TAPE_FULL);
+    for (let i: usize = 0; i < n; i++) store<i32>(tape + (i << 2), <i32><i16>bswap<u16>(load<u16>(pos + (i << 1))));
+    pos += n << 1;
+  } else if (kind == INT64) {
+    need(n << 3);
+    if (tape + (n << 2) > tapeEnd) fail(E_TAPE_FULL);
+    for (let i: usize = 0; i < n; i++) store<i32>(tape + (i << 2), <i32>(pos - base + (i << 3)));
+    pos += n << 3;
+  } else {
+    return false;
+  }
+  tape += n << 2;
+  return true;
 }
 
 function scanField(op: usize): void {

@@ -16,6 +16,7 @@ import {
 } from './program.js';
 import { ensureMemory, i32, scratchBase, u8, wasm } from './wasm/codec-module.js';
 import { base64UrlToBytes, bytesToBase64Url, decodeUtf8, encodeUtf8Into } from './text.js';
+import { codegenAvailable, generateReader, generateWriter, type EncodeBuffers, type TapeReader, type TapeWriter } from './jit.js';
 
 export type Direction = 'request' | 'response';
 
@@ -250,19 +251,18 @@ function readValue(kind: number, nullable: boolean, struct: CompiledStruct | nul
   throw new Error(`kafka-wire: unknown kind ${kind}`);
 }
 
-/** Points the tape reader at a finished scan of `input`. */
-export function beginTape(scan: ScanResult, input: Uint8Array): void {
+/** Points the interpreter's tape reader at word `start`, with offsets into `input`. */
+export function beginTape(start: number, input: Uint8Array): void {
   tape = i32;
-  t = scan.start;
+  t = start;
   src = input;
   view = new DataView(input.buffer, input.byteOffset, input.byteLength);
 }
 
 function decodeFrame(plan: MessagePlan, frame: Uint8Array, limits: Limits | undefined): { header: any; body: any } {
   const scan = scanMessage(plan, frame, true, false, limits);
-  beginTape(scan, frame);
-  const header = readStruct(plan.header);
-  const body = readStruct(plan.body);
+  const header = readRoot(plan.header, scan.start, frame);
+  const body = readRoot(plan.body, rootEnd, frame);
   return { header, body };
 }
 
@@ -294,31 +294,27 @@ export function decodeResponse(frame: Uint8Array, apiKey: number, apiVersion: nu
 export function decodeBody(apiKey: number, direction: Direction, version: number, bytes: Uint8Array, limits?: Limits): any {
   const plan = { header: null, body: planFor(apiKey, direction, version).body };
   const scan = scanMessage(plan, bytes, false, false, limits);
-  beginTape(scan, bytes);
-  return readStruct(plan.body);
+  return readRoot(plan.body, scan.start, bytes);
 }
 
 // ---- encoding ----
 
-let etape = new Int32Array(1024);
-let et = 0;
-let eheap = new Uint8Array(4096);
-let eh = 0;
+const b: EncodeBuffers = { tape: new Int32Array(1024), t: 0, heap: new Uint8Array(4096), h: 0 };
 const scratch64 = new DataView(new ArrayBuffer(8));
 
 function tapeRoom(words: number): void {
-  if (et + words > etape.length) {
-    const grown = new Int32Array(Math.max(etape.length * 2, et + words));
-    grown.set(etape);
-    etape = grown;
+  if (b.t + words > b.tape.length) {
+    const grown = new Int32Array(Math.max(b.tape.length * 2, b.t + words));
+    grown.set(b.tape.subarray(0, b.t));
+    b.tape = grown;
   }
 }
 
 function heapRoom(bytes: number): void {
-  if (eh + bytes > eheap.length) {
-    const grown = new Uint8Array(Math.max(eheap.length * 2, eh + bytes));
-    grown.set(eheap.subarray(0, eh));
-    eheap = grown;
+  if (b.h + bytes > b.heap.length) {
+    const grown = new Uint8Array(Math.max(b.heap.length * 2, b.h + bytes));
+    grown.set(b.heap.subarray(0, b.h));
+    b.heap = grown;
   }
 }
 
@@ -344,21 +340,21 @@ export function writeStruct(s: CompiledStruct, o: any): void {
       }
     }
     f = undefined;
-    if (s.flexible) writeTaggedFields(s, o);
+    if (s.flexible) writeTaggedFields(s, o, writeField);
   } catch (error) {
     if (error instanceof KafkaWireError && f !== undefined) throw error.within(f.name);
     throw error;
   }
 }
 
-function writeTaggedFields(s: CompiledStruct, o: any): void {
+function writeTaggedFields(s: CompiledStruct, o: any, writeField: (f: CompiledField, v: unknown) => void): void {
   const unknown: Record<number, Uint8Array> | undefined = o._unknownTaggedFields;
   const tagged = s.tagged;
   let present = 0;
   for (let i = 0; i < tagged.length; i++) if (!isDefault(tagged[i], o[tagged[i].name])) present++;
   if (unknown === undefined && present === 0) {
     tapeRoom(1);
-    etape[et++] = 0;
+    b.tape[b.t++] = 0;
     return;
   }
   // Known and unknown tags merged in ascending order, as Kafka writes them.
@@ -383,11 +379,11 @@ function writeTaggedFields(s: CompiledStruct, o: any): void {
     }
   }
   tapeRoom(1);
-  etape[et++] = entries.length;
+  b.tape[b.t++] = entries.length;
   for (const entry of entries) {
     tapeRoom(4);
-    etape[et++] = entry.tag | 0;
-    etape[et++] = entry.known;
+    b.tape[b.t++] = entry.tag | 0;
+    b.tape[b.t++] = entry.known;
     if (entry.known >= 0) {
       const f = tagged[entry.known];
       try {
@@ -399,10 +395,10 @@ function writeTaggedFields(s: CompiledStruct, o: any): void {
     } else {
       const bytes = entry.bytes!;
       heapRoom(bytes.length);
-      eheap.set(bytes, eh);
-      etape[et++] = eh;
-      etape[et++] = bytes.length;
-      eh += bytes.length;
+      b.heap.set(bytes, b.h);
+      b.tape[b.t++] = b.h;
+      b.tape[b.t++] = bytes.length;
+      b.h += bytes.length;
     }
   }
 }
@@ -416,11 +412,11 @@ function writeField(f: CompiledField, value: any): void {
   tapeRoom(1);
   if (value === null) {
     if (!f.nullable) throw invalid(`null is not allowed in this version`);
-    etape[et++] = -1;
+    b.tape[b.t++] = -1;
     return;
   }
   if (!Array.isArray(value)) throw invalid(`expected an array, got ${describe(value)}`);
-  etape[et++] = value.length;
+  b.tape[b.t++] = value.length;
   const kind = f.elementKind;
   const struct = f.struct;
   let i = 0;
@@ -437,71 +433,71 @@ function writeValue(kind: number, nullable: boolean, compact: boolean, struct: C
   switch (kind) {
     case BOOL:
       if (typeof v !== 'boolean') throw invalid(`expected a boolean, got ${describe(v)}`);
-      etape[et++] = v ? 1 : 0;
+      b.tape[b.t++] = v ? 1 : 0;
       return;
     case INT8:
       if ((v << 24 >> 24) !== v) throw invalid(`expected an int8, got ${describe(v)}`);
-      etape[et++] = v;
+      b.tape[b.t++] = v;
       return;
     case INT16:
       if ((v << 16 >> 16) !== v) throw invalid(`expected an int16, got ${describe(v)}`);
-      etape[et++] = v;
+      b.tape[b.t++] = v;
       return;
     case UINT16:
       if ((v & 0xffff) !== v) throw invalid(`expected a uint16, got ${describe(v)}`);
-      etape[et++] = v;
+      b.tape[b.t++] = v;
       return;
     case INT32:
       if ((v | 0) !== v) throw invalid(`expected an int32, got ${describe(v)}`);
-      etape[et++] = v;
+      b.tape[b.t++] = v;
       return;
     case UINT32:
       if ((v >>> 0) !== v) throw invalid(`expected a uint32, got ${describe(v)}`);
-      etape[et++] = v | 0;
+      b.tape[b.t++] = v | 0;
       return;
     case INT64:
       if (typeof v !== 'bigint' || BigInt.asIntN(64, v) !== v) throw invalid(`expected an int64 bigint, got ${describe(v)}`);
       scratch64.setBigInt64(0, v, true);
-      etape[et++] = scratch64.getInt32(0, true);
-      etape[et++] = scratch64.getInt32(4, true);
+      b.tape[b.t++] = scratch64.getInt32(0, true);
+      b.tape[b.t++] = scratch64.getInt32(4, true);
       return;
     case FLOAT64:
       if (typeof v !== 'number') throw invalid(`expected a number, got ${describe(v)}`);
       scratch64.setFloat64(0, v, true);
-      etape[et++] = scratch64.getInt32(0, true);
-      etape[et++] = scratch64.getInt32(4, true);
+      b.tape[b.t++] = scratch64.getInt32(0, true);
+      b.tape[b.t++] = scratch64.getInt32(4, true);
       return;
     case UUID: {
       heapRoom(16);
-      if (typeof v !== 'string' || !base64UrlToBytes(v, eheap, eh)) throw invalid(`expected a 22-character base64url uuid, got ${describe(v)}`);
-      etape[et++] = eh;
-      eh += 16;
+      if (typeof v !== 'string' || !base64UrlToBytes(v, b.heap, b.h)) throw invalid(`expected a 22-character base64url uuid, got ${describe(v)}`);
+      b.tape[b.t++] = b.h;
+      b.h += 16;
       return;
     }
     case STRING: {
       if (v === null) return writeNull(nullable);
       if (typeof v !== 'string') throw invalid(`expected a string, got ${describe(v)}`);
       heapRoom(v.length * 3);
-      const length = encodeUtf8Into(v, eheap, eh);
+      const length = encodeUtf8Into(v, b.heap, b.h);
       if (!compact && length > 0x7fff) throw invalid(`a string of ${length} bytes does not fit an int16 length`);
-      etape[et++] = eh;
-      etape[et++] = length;
-      eh += length;
+      b.tape[b.t++] = b.h;
+      b.tape[b.t++] = length;
+      b.h += length;
       return;
     }
     case BYTES: case RECORDS: {
       if (v === null) return writeNull(nullable);
       if (!(v instanceof Uint8Array)) throw invalid(`expected a Uint8Array, got ${describe(v)}`);
       heapRoom(v.length);
-      eheap.set(v, eh);
-      etape[et++] = eh;
-      etape[et++] = v.length;
-      eh += v.length;
+      b.heap.set(v, b.h);
+      b.tape[b.t++] = b.h;
+      b.tape[b.t++] = v.length;
+      b.h += v.length;
       return;
     }
     case STRUCT:
       if (nullable) {
-        etape[et++] = v === null ? -1 : 1;
+        b.tape[b.t++] = v === null ? -1 : 1;
         if (v === null) return;
       }
       writeStruct(struct!, v);
@@ -512,8 +508,8 @@ function writeValue(kind: number, nullable: boolean, compact: boolean, struct: C
 
 function writeNull(nullable: boolean): void {
   if (!nullable) throw invalid('null is not allowed in this version');
-  etape[et++] = 0;
-  etape[et++] = -1;
+  b.tape[b.t++] = 0;
+  b.tape[b.t++] = -1;
 }
 
 function describe(v: unknown): string {
@@ -549,31 +545,63 @@ function isDefaultStruct(s: CompiledStruct, o: any): boolean {
 /**
  * Fills the encode tape for `plan` and calls `emit`. With `measure`, returns only the length.
  */
-function encodeWith(plan: { header: CompiledStruct | null; body: CompiledStruct }, header: unknown, body: unknown,
-  framed: boolean, measure: boolean): Uint8Array | number {
-  et = 0;
-  eh = 0;
-  if (plan.header !== null) {
-    try {
-      writeStruct(plan.header, header);
-    } catch (error) {
-      if (error instanceof KafkaWireError) throw error.within('header');
-      throw error;
-    }
-  }
+const writerHelpers = {
+  room: tapeRoom, heapRoom, invalid, isDefault, describe, writeTaggedFields,
+  notInVersion(s: CompiledStruct, f: CompiledField): KafkaWireError {
+    return new KafkaWireError('NOT_IN_VERSION', -1, '',
+      `${s.name}.${f.name} has a non-default value but version ${s.version} does not have the field`);
+  },
+};
+
+const writers = new WeakMap<CompiledStruct, TapeWriter>();
+const readers = new WeakMap<CompiledStruct, TapeReader>();
+
+/** Appends a root struct (a header or body) to the encode tape, generated code when allowed. */
+function writeRoot(s: CompiledStruct, o: unknown, name: string): void {
   try {
-    writeStruct(plan.body, body);
+    if (!codegenAvailable()) return writeStruct(s, o);
+    let writer = writers.get(s);
+    if (writer === undefined) writers.set(s, (writer = generateWriter(s, b, writerHelpers)));
+    writer.write(o);
   } catch (error) {
-    if (error instanceof KafkaWireError) throw error.within(plan.body.name);
+    if (error instanceof KafkaWireError) throw error.within(name);
     throw error;
   }
+}
+
+/** Reads a root struct from the tape at word `start`; returns it and where it ended. */
+function readRoot(s: CompiledStruct, start: number, input: Uint8Array): any {
+  if (!codegenAvailable()) {
+    beginTape(start, input);
+    const value = readStruct(s);
+    rootEnd = t;
+    return value;
+  }
+  let reader = readers.get(s);
+  if (reader === undefined) readers.set(s, (reader = generateReader(s)));
+  const value = reader.read(i32, start, input, new DataView(input.buffer, input.byteOffset, input.byteLength));
+  rootEnd = reader.end;
+  return value;
+}
+
+let rootEnd = 0;
+
+/**
+ * Fills the encode tape for `plan` and calls `emit`. With `measure`, returns only the length.
+ */
+function encodeWith(plan: { header: CompiledStruct | null; body: CompiledStruct }, header: unknown, body: unknown,
+  framed: boolean, measure: boolean): Uint8Array | number {
+  b.t = 0;
+  b.h = 0;
+  if (plan.header !== null) writeRoot(plan.header, header, 'header');
+  writeRoot(plan.body, body, plan.body.name);
   const heapPtr = scratchBase();
-  const tapePtr = (heapPtr + eh + 7) & ~7;
-  const outPtr = tapePtr + et * 4;
+  const tapePtr = (heapPtr + b.h + 7) & ~7;
+  const outPtr = tapePtr + b.t * 4;
   // Every tape word becomes at most 5 bytes (a varint) besides what is copied from the heap.
-  ensureMemory(outPtr + (measure ? 0 : et * 5 + eh + 16));
-  u8.set(eheap.subarray(0, eh), heapPtr);
-  i32.set(etape.subarray(0, et), tapePtr >> 2);
+  ensureMemory(outPtr + (measure ? 0 : b.t * 5 + b.h + 16));
+  u8.set(b.heap.subarray(0, b.h), heapPtr);
+  i32.set(b.tape.subarray(0, b.t), tapePtr >> 2);
   const length = wasm.emit(plan.header?.ptr ?? 0, plan.body.ptr, framed, tapePtr, heapPtr, outPtr, measure);
   return measure ? length : u8.slice(outPtr, outPtr + length);
 }

@@ -1,10 +1,11 @@
 // Every API key, version and direction: the default instance and random ones go
 // object → bytes → object → bytes identically, and the measured size is the size written.
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   apis, decodeRequest, decodeResponse, encodeRequest, encodeResponse, newMessage, requestSize, responseSize,
 } from '../../src/index.js';
 import { planFor } from '../../src/codec.js';
+import { setCodegen } from '../../src/jit.js';
 import { prng, RandomInstances } from '../helpers/random.js';
 
 const RANDOM_PER_VERSION = 8;
@@ -30,7 +31,10 @@ function roundTrip(apiKey: number, direction: 'request' | 'response', version: n
   }
 }
 
-describe('round trips over every API, version and direction', () => {
+// Generated readers/writers are the fast path; the interpreter serves where eval is forbidden.
+describe.each([['generated code', true], ['interpreter', false]])('round trips over every API, version and direction (%s)', (_mode, codegen) => {
+  beforeAll(() => setCodegen(codegen));
+  afterAll(() => setCodegen(undefined));
   let pairs = 0;
   for (const api of apis) {
     for (const direction of ['request', 'response'] as const) {

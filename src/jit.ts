@@ -1,0 +1,320 @@
+// Specialised readers and writers for one compiled message version, generated as JavaScript
+// source once and kept: an object literal per struct with its field names spelled out, so every
+// struct type gets one hidden class and every property access is monomorphic. This is the fast
+// path; where a page's Content-Security-Policy forbids `new Function`, the interpreter in
+// codec.ts (the same walk, driven by data) does the work instead.
+import { KafkaWireError } from './errors.js';
+import {
+  ARRAY, BOOL, BYTES, FLOAT64, INT16, INT32, INT64, INT8, RECORDS, STRING, STRUCT, UINT16, UINT32, UUID,
+  type CompiledField, type CompiledStruct,
+} from './program.js';
+import { base64UrlToBytes, bytesToBase64Url, decodeUtf8, encodeUtf8Into } from './text.js';
+
+export interface TapeReader {
+  /** Builds the root struct from tape words starting at `start`; `end` is where it stopped. */
+  read(tape: Int32Array, start: number, src: Uint8Array, view: DataView): any;
+  readonly end: number;
+}
+
+export interface TapeWriter {
+  /** Appends the root struct's words to the shared encode tape and heap. */
+  write(value: any): void;
+}
+
+/** The encode tape and heap the writers fill; they grow by replacement, so always read them here. */
+export interface EncodeBuffers {
+  tape: Int32Array;
+  t: number;
+  heap: Uint8Array;
+  h: number;
+}
+
+let available: boolean | undefined;
+
+/** Whether generated code can run here (a CSP without 'unsafe-eval' forbids it). */
+export function codegenAvailable(): boolean {
+  if (available === undefined) {
+    try {
+      available = new Function('return 1')() === 1;
+    } catch {
+      available = false;
+    }
+  }
+  return available;
+}
+
+/** For tests: force the interpreter (false) or restore detection (undefined). */
+export function setCodegen(enabled: boolean | undefined): void {
+  available = enabled === false ? false : undefined;
+}
+
+function structsOf(root: CompiledStruct): CompiledStruct[] {
+  const seen: CompiledStruct[] = [];
+  const visit = (s: CompiledStruct) => {
+    if (seen.includes(s)) return;
+    seen.push(s);
+    for (const f of s.fields) if (f.struct !== null) visit(f.struct);
+  };
+  visit(root);
+  return seen;
+}
+
+function key(name: string): string {
+  return JSON.stringify(name);
+}
+
+/** A JS expression for a field's default; `d<N>()` builds a default struct. */
+function defaultExpression(f: CompiledField, index: Map<CompiledStruct, number>): string {
+  const v = f.defaultValue;
+  if (v === undefined) {
+    if (f.kind === ARRAY) return '[]';
+    if (f.kind === BYTES) return 'new Uint8Array(0)';
+    if (f.kind === STRUCT) return `d${index.get(f.struct!)}()`;
+    throw new Error(`kafka-wire: no default for ${f.name}`);
+  }
+  if (v === null) return 'null';
+  if (typeof v === 'bigint') return `${v}n`;
+  if (typeof v === 'number') return Object.is(v, -0) ? '-0' : Number.isNaN(v) ? 'NaN' : String(v);
+  return JSON.stringify(v);
+}
+
+// ---- readers ----
+
+function readExpression(kind: number, nullable: boolean, struct: CompiledStruct | null, index: Map<CompiledStruct, number>): string {
+  switch (kind) {
+    case BOOL: return 'tape[t++] !== 0';
+    case INT8: case INT16: case UINT16: case INT32: return 'tape[t++]';
+    case UINT32: return 'tape[t++] >>> 0';
+    case INT64: return 'view.getBigInt64(tape[t++])';
+    case FLOAT64: return 'view.getFloat64(tape[t++])';
+    case UUID: return 'uuid(src, tape[t++])';
+    case STRING: return 'str()';
+    case BYTES: case RECORDS: return 'bytes()';
+    case STRUCT: return nullable ? `(tape[t++] < 0 ? null : r${index.get(struct!)}())` : `r${index.get(struct!)}()`;
+  }
+  throw new Error(`kafka-wire: unknown kind ${kind}`);
+}
+
+function fieldReadExpression(f: CompiledField, index: Map<CompiledStruct, number>, arrays: string[]): string {
+  if (f.kind !== ARRAY) return readExpression(f.kind, f.nullable, f.struct, index);
+  const name = `a${arrays.length}`;
+  arrays.push(`function ${name}() {
+    const n = tape[t++];
+    if (n < 0) return null;
+    const items = [];
+    for (let i = 0; i < n; i++) items.push(${readExpression(f.elementKind, false, f.struct, index)});
+    return items;
+  }`);
+  return `${name}()`;
+}
+
+export function generateReader(root: CompiledStruct): TapeReader {
+  const structs = structsOf(root);
+  const index = new Map(structs.map((s, i) => [s, i]));
+  const arrays: string[] = [];
+  const functions = structs.map((s, i) => {
+    const literal = s.fields.map((f) => {
+      const value = f.present && f.tag < 0 ? fieldReadExpression(f, index, arrays) : defaultExpression(f, index);
+      return `${key(f.name)}: ${value}`;
+    });
+    const defaults = s.fields.map((f) => `${key(f.name)}: ${defaultExpression(f, index)}`);
+    let tagged = '';
+    if (s.flexible) {
+      const cases = s.tagged.map((f, k) => `case ${k}: o[${key(f.name)}] = ${fieldReadExpression(f, index, arrays)}; break;`);
+      tagged = `
+    for (let n = tape[t++], i = 0; i < n; i++) {
+      const tag = tape[t++] >>> 0;
+      switch (tape[t++]) {
+        ${cases.join('\n        ')}
+        default: { const at = tape[t++], size = tape[t++]; (o._unknownTaggedFields ??= {})[tag] = src.subarray(at, at + size); }
+      }
+    }`;
+    }
+    return `function r${i}() {
+    const o = { ${literal.join(', ')} };${tagged}
+    return o;
+  }
+  function d${i}() {
+    return { ${defaults.join(', ')} };
+  }`;
+  });
+  const source = `
+  let tape, t, src, view;
+  function str() {
+    const at = tape[t++], n = tape[t++];
+    return n < 0 ? null : decodeUtf8(src, at, n);
+  }
+  function bytes() {
+    const at = tape[t++], n = tape[t++];
+    return n < 0 ? null : src.subarray(at, at + n);
+  }
+  ${functions.join('\n  ')}
+  ${arrays.join('\n  ')}
+  return {
+    read(tape_, start, src_, view_) {
+      tape = tape_; t = start; src = src_; view = view_;
+      const o = r0();
+      tape = undefined; src = undefined; view = undefined;
+      return o;
+    },
+    get end() { return t; },
+  };`;
+  return new Function('decodeUtf8', 'uuid', source)(decodeUtf8, bytesToBase64Url);
+}
+
+// ---- writers ----
+
+function checkExpression(kind: number): string | null {
+  switch (kind) {
+    case BOOL: return `typeof v !== 'boolean'`;
+    case INT8: return '(v << 24 >> 24) !== v';
+    case INT16: return '(v << 16 >> 16) !== v';
+    case UINT16: return '(v & 0xffff) !== v';
+    case INT32: return '(v | 0) !== v';
+    case UINT32: return '(v >>> 0) !== v';
+    case INT64: return `typeof v !== 'bigint' || BigInt.asIntN(64, v) !== v`;
+    case FLOAT64: return `typeof v !== 'number'`;
+  }
+  return null;
+}
+
+const KIND_NAMES: Record<number, string> = {
+  [BOOL]: 'a boolean', [INT8]: 'an int8', [INT16]: 'an int16', [UINT16]: 'a uint16', [INT32]: 'an int32',
+  [UINT32]: 'a uint32', [INT64]: 'an int64 bigint', [FLOAT64]: 'a number',
+};
+
+/** Statements writing `v` (already defaulted) to the tape; may reference helpers below. */
+function writeStatements(kind: number, nullable: boolean, compact: boolean, struct: CompiledStruct | null,
+  index: Map<CompiledStruct, number>): string {
+  const check = checkExpression(kind);
+  const guard = check === null ? '' : `if (${check}) bad(${kind}, v); `;
+  switch (kind) {
+    case BOOL: return `${guard}b.tape[b.t++] = v ? 1 : 0;`;
+    case INT8: case INT16: case UINT16: case INT32: return `${guard}b.tape[b.t++] = v;`;
+    case UINT32: return `${guard}b.tape[b.t++] = v | 0;`;
+    case INT64: return `${guard}word64.setBigInt64(0, v, true); b.tape[b.t++] = word64.getInt32(0, true); b.tape[b.t++] = word64.getInt32(4, true);`;
+    case FLOAT64: return `${guard}word64.setFloat64(0, v, true); b.tape[b.t++] = word64.getInt32(0, true); b.tape[b.t++] = word64.getInt32(4, true);`;
+    case UUID: return 'uuid(v);';
+    case STRING: return `str(v, ${nullable}, ${compact});`;
+    case BYTES: case RECORDS: return `bytes(v, ${nullable});`;
+    case STRUCT: return nullable
+      ? `if (v === null) b.tape[b.t++] = -1; else { b.tape[b.t++] = 1; w${index.get(struct!)}(v); }`
+      : `w${index.get(struct!)}(v);`;
+  }
+  throw new Error(`kafka-wire: unknown kind ${kind}`);
+}
+
+/** Upper bound of tape words a value of `kind` takes besides nested structs and array items. */
+function words(kind: number): number {
+  return kind === INT64 || kind === FLOAT64 || kind === STRING || kind === BYTES || kind === RECORDS ? 2 : 1;
+}
+
+export function generateWriter(root: CompiledStruct, buffers: EncodeBuffers, helpers: {
+  room(words: number): void;
+  heapRoom(bytes: number): void;
+  invalid(detail: string): KafkaWireError;
+  isDefault(f: CompiledField, v: unknown): boolean;
+  notInVersion(s: CompiledStruct, f: CompiledField): KafkaWireError;
+  describe(v: unknown): string;
+  writeTaggedFields(s: CompiledStruct, o: any, writeField: (f: CompiledField, v: unknown) => void): void;
+}): TapeWriter {
+  const structs = structsOf(root);
+  const index = new Map(structs.map((s, i) => [s, i]));
+  const fieldTable: CompiledField[] = [];
+  // Tagged fields are rare: written through one generic path that calls back into writeField.
+  const taggedCases = new Map<CompiledField, number>();
+  const taggedCase = (f: CompiledField) => {
+    let fi = taggedCases.get(f);
+    if (fi === undefined) taggedCases.set(f, (fi = fieldTable.push(f) - 1));
+    return fi;
+  };
+  const functions = structs.map((s, i) => {
+    const body: string[] = [];
+    for (const f of s.regular) {
+      const fi = fieldTable.push(f) - 1;
+      const fallback = f.defaultValue !== undefined ? defaultExpression(f, index) : `fields[${fi}].makeDefault()`;
+      let statements: string;
+      if (f.kind === ARRAY) {
+        const element = writeStatements(f.elementKind, false, f.compact, f.struct, index);
+        statements = `if (v === null) { ${f.nullable ? 'b.tape[b.t++] = -1;' : `throw invalid('null is not allowed in this version');`} }
+      else if (!Array.isArray(v)) throw invalid('expected an array, got ' + describe(v));
+      else {
+        b.tape[b.t++] = v.length;
+        const items = v;
+        let i = 0;
+        try {
+          for (; i < items.length; i++) { room(${words(f.elementKind)}); v = items[i]; ${element} }
+        } catch (e) { throw at(e, '[' + i + ']'); }
+      }`;
+      } else {
+        statements = writeStatements(f.kind, f.nullable, f.compact, f.struct, index);
+      }
+      const need = f.kind === ARRAY ? 1 : words(f.kind);
+      body.push(`field = ${fi}; v = o[${key(f.name)}]; if (v === undefined) v = ${fallback};
+      if (b.t + ${need} > b.tape.length) room(${need});
+      ${statements}`);
+    }
+    for (const f of s.absent) {
+      if (f.def.ignorable) continue;
+      const fi = fieldTable.push(f) - 1;
+      body.push(`if (!isDefault(fields[${fi}], o[${key(f.name)}])) throw notInVersion(structs[${i}], fields[${fi}]);`);
+    }
+    const tagged = s.flexible
+      ? `field = -1;
+      if (o._unknownTaggedFields === undefined${s.tagged.map((f) => ` && isDefault(fields[${taggedCase(f)}], o[${key(f.name)}])`).join('')}) { room(1); b.tape[b.t++] = 0; }
+      else writeTaggedFields(structs[${i}], o, writeField);`
+      : '';
+    return `function w${i}(o) {
+    if (o === null || typeof o !== 'object') throw invalid('expected a ${s.name} object, got ' + describe(o));
+    let v, field = -1;
+    try {
+      ${body.join('\n      ')}
+      ${tagged}
+    } catch (e) { throw field >= 0 ? at(e, fields[field].name) : e; }
+  }`;
+  });
+  const writeFieldCases = [...taggedCases].map(([f, fi]) => {
+    const statements = f.kind === ARRAY
+      ? `if (v === null) b.tape[b.t++] = -1; else { b.tape[b.t++] = v.length; for (const item of v) { room(${words(f.elementKind)}); const v = item; ${writeStatements(f.elementKind, false, f.compact, f.struct, index)} } }`
+      : writeStatements(f.kind, f.nullable, f.compact, f.struct, index);
+    return `case ${fi}: { room(${words(f.kind)}); ${statements} return; }`;
+  });
+  const source = `
+  const { room, heapRoom, invalid, isDefault, notInVersion, describe, writeTaggedFields } = helpers;
+  const word64 = new DataView(new ArrayBuffer(8));
+  const KIND_NAMES = ${JSON.stringify(KIND_NAMES)};
+  function bad(kind, v) { throw invalid('expected ' + KIND_NAMES[kind] + ', got ' + describe(v)); }
+  function at(e, segment) { return e instanceof KafkaWireError ? e.within(segment) : e; }
+  function str(v, nullable, compact) {
+    if (v === null) { if (!nullable) throw invalid('null is not allowed in this version'); b.tape[b.t++] = 0; b.tape[b.t++] = -1; return; }
+    if (typeof v !== 'string') throw invalid('expected a string, got ' + describe(v));
+    heapRoom(v.length * 3);
+    const n = encodeUtf8Into(v, b.heap, b.h);
+    if (!compact && n > 0x7fff) throw invalid('a string of ' + n + ' bytes does not fit an int16 length');
+    b.tape[b.t++] = b.h; b.tape[b.t++] = n; b.h += n;
+  }
+  function bytes(v, nullable) {
+    if (v === null) { if (!nullable) throw invalid('null is not allowed in this version'); b.tape[b.t++] = 0; b.tape[b.t++] = -1; return; }
+    if (!(v instanceof Uint8Array)) throw invalid('expected a Uint8Array, got ' + describe(v));
+    heapRoom(v.length);
+    b.heap.set(v, b.h);
+    b.tape[b.t++] = b.h; b.tape[b.t++] = v.length; b.h += v.length;
+  }
+  function uuid(v) {
+    heapRoom(16);
+    if (typeof v !== 'string' || !base64UrlToBytes(v, b.heap, b.h)) throw invalid('expected a 22-character base64url uuid, got ' + describe(v));
+    b.tape[b.t++] = b.h; b.h += 16;
+  }
+  function writeField(f, v) {
+    if (v === undefined) v = f.makeDefault();
+    switch (taggedCases.get(f)) {
+      ${writeFieldCases.join('\n      ')}
+    }
+    throw new Error('kafka-wire: no writer for ' + f.name);
+  }
+  ${functions.join('\n  ')}
+  return { write: w0 };`;
+  return new Function('b', 'helpers', 'fields', 'structs', 'taggedCases', 'KafkaWireError', 'encodeUtf8Into',
+    'base64UrlToBytes', source)(buffers, helpers, fieldTable, structs, taggedCases, KafkaWireError, encodeUtf8Into,
+    base64UrlToBytes);
+}
