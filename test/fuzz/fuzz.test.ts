@@ -1,0 +1,130 @@
+// Mutation fuzzing of every key/version/direction: every input either decodes or throws a
+// KafkaWireError (nothing else, no hang, bounded memory), and whatever decodes re-encodes to
+// something that decodes to the same object. FUZZ_ITERATIONS sets the budget (npm run fuzz).
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import {
+  apis, decodeRequest, decodeResponse, encodeRequest, encodeResponse, KafkaWireError, newMessage,
+} from '../../src/index.js';
+import { planFor, type Direction } from '../../src/codec.js';
+import { fromHex, toHex } from '../../src/text.js';
+import { wasm } from '../../src/wasm/codec-module.js';
+import { prng, RandomInstances } from '../helpers/random.js';
+import { deepEqual } from './deep-equal.js';
+import { lengthSites, mutate, type LengthSite } from './mutate.js';
+
+const ITERATIONS = Number(process.env.FUZZ_ITERATIONS ?? 200_000);
+const SEED = Number(process.env.FUZZ_SEED ?? 20261129);
+
+interface Target {
+  apiKey: number;
+  version: number;
+  direction: Direction;
+  frame: Uint8Array;
+  sites: LengthSite[];
+}
+
+function decode(target: Pick<Target, 'apiKey' | 'version' | 'direction'>, bytes: Uint8Array) {
+  return target.direction === 'request'
+    ? decodeRequest(bytes)
+    : decodeResponse(bytes, target.apiKey, target.version);
+}
+
+function encode(target: Pick<Target, 'apiKey' | 'version' | 'direction'>, decoded: { header: any; body: any }) {
+  return target.direction === 'request'
+    ? encodeRequest(decoded.header, decoded.body)
+    : encodeResponse(target.apiKey, target.version, decoded.header, decoded.body);
+}
+
+function corpus(): Target[] {
+  const targets: Target[] = [];
+  const random = new RandomInstances(prng(SEED), 2);
+  for (const api of apis) {
+    for (const direction of ['request', 'response'] as const) {
+      const message = api[direction];
+      for (let version = message.validVersions[0]; version <= message.validVersions[1]; version++) {
+        const bodies = [newMessage(api.apiKey, direction, version), random.struct(planFor(api.apiKey, direction, version).body)];
+        for (const body of bodies) {
+          const frame = encode({ apiKey: api.apiKey, version, direction }, {
+            header: direction === 'request'
+              ? { requestApiKey: api.apiKey, requestApiVersion: version, correlationId: 1, clientId: 'fuzz' }
+              : { correlationId: 1 },
+            body,
+          });
+          targets.push({ apiKey: api.apiKey, version, direction, frame, sites: lengthSites(api.apiKey, direction, version, frame) });
+        }
+      }
+    }
+  }
+  return targets;
+}
+
+/** Runs one input through the invariants; returns a description of what broke, or null. */
+function check(target: Target, bytes: Uint8Array): string | null {
+  let decoded;
+  try {
+    decoded = decode(target, bytes);
+  } catch (error) {
+    if (error instanceof KafkaWireError) return null;
+    return `decode threw ${String(error)}`;
+  }
+  let again;
+  try {
+    again = decode(target, encode(target, decoded));
+  } catch (error) {
+    return `re-encoding what decoded failed: ${String(error)}`;
+  }
+  return deepEqual(decoded, again) ? null : 'decode(encode(x)) differs from x';
+}
+
+describe('fuzzing', () => {
+  it(`survives ${ITERATIONS} mutated frames of every API, version and direction`, () => {
+    const targets = corpus();
+    expect(targets.length).toBe(692 * 2);
+    const random = prng(SEED);
+    const failures: string[] = [];
+    let decodedCount = 0;
+    let slowest = 0;
+    const started = performance.now();
+    for (let i = 0; i < ITERATIONS; i++) {
+      const target = targets[i % targets.length];
+      const input = mutate(target.frame, target.sites, random);
+      const t0 = performance.now();
+      const problem = check(target, input);
+      slowest = Math.max(slowest, performance.now() - t0);
+      if (problem !== null && failures.length < 10) {
+        failures.push(`${target.direction} ${target.apiKey} v${target.version} ${toHex(input)}: ${problem}`);
+      }
+      if (problem === null) {
+        try { decode(target, input); decodedCount++; } catch { /* rejected, as it may be */ }
+      }
+    }
+    const seconds = (performance.now() - started) / 1000;
+    const wasmBytes = wasm.memory.buffer.byteLength;
+    console.log(`fuzz: ${ITERATIONS} inputs in ${seconds.toFixed(1)} s, ${decodedCount} still decoded, ` +
+      `slowest ${slowest.toFixed(1)} ms, WebAssembly memory ${(wasmBytes / 2 ** 20).toFixed(1)} MiB, ` +
+      `heap ${(process.memoryUsage().heapUsed / 2 ** 20).toFixed(0)} MiB`);
+    expect(failures).toEqual([]);
+    expect(slowest).toBeLessThan(1000);
+    expect(wasmBytes).toBeLessThan(64 * 2 ** 20);
+  });
+
+  it('replays every input the fuzzer ever broke on', () => {
+    const regressions: { direction: Direction; apiKey: number; version: number; hex: string }[] =
+      JSON.parse(readFileSync(join(__dirname, 'regressions.json'), 'utf8'));
+    for (const r of regressions) {
+      const target = { ...r, frame: new Uint8Array(), sites: [] };
+      expect(check(target, fromHex(r.hex)!)).toBeNull();
+    }
+  });
+
+  it('decodes after any failure: a failed scan leaves the module usable', () => {
+    const good = encodeRequest({ requestApiKey: 3, requestApiVersion: 12, correlationId: 1, clientId: 'x' }, { topics: null });
+    const bad = good.slice(0, good.length - 1);
+    for (let i = 0; i < 100; i++) {
+      expect(() => decodeRequest(bad)).toThrow(KafkaWireError);
+      expect(decodeRequest(good).body.topics).toBeNull();
+    }
+  });
+});
