@@ -391,13 +391,14 @@ function schemaImport(body, typeNames) {
 
 function apiFile(api) {
   const body =
-    `export const ${api.constName}: ApiDef = {\n` +
+    `export const ${api.constName}: ApiDef<${api.request.name}, ${api.response.name}> = {\n` +
     `  apiKey: ${api.apiKey},\n` +
     `  name: ${q(api.name)},\n` +
     `  request: ${messageLiteral(api.request, 2)},\n` +
     `  response: ${messageLiteral(api.response, 2)},\n` +
     `};\n`;
-  return `${HEADER}\n${schemaImport(body, ['ApiDef'])}\n\n${body}`;
+  const types = `import type { ${api.request.name}, ${api.response.name} } from '../types.js';`;
+  return `${HEADER}\n${schemaImport(body, ['ApiDef'])}\n${types}\n\n${body}`;
 }
 
 function headersFile(reqHeader, respHeader) {

@@ -1,58 +1,19 @@
-// The facade of the message codec: typed objects in and out, one WebAssembly call per frame.
-// Decoding: the frame is copied into WebAssembly memory, `scan` checks it whole and writes a tape
-// of words (values, or offsets into the frame), and readStruct turns the tape into objects.
-// Encoding: writeStruct flattens objects into a tape and a heap of string/bytes content, and
-// `emit` writes the frame.
-import { apis, requestHeader, responseHeader } from './generated/catalogue.js';
+// The message codec by API key, over the whole generated catalogue. (src/core.ts does the work
+// for any one API definition; use it with src/generated/apis/* to bundle only what you use.)
+import { apis } from './generated/catalogue.js';
+import type { RequestBodies, ResponseBodies } from './generated/types.js';
 import type { ApiDef, MessageDef } from './schema.js';
-import type { RequestBodies, RequestHeader, ResponseBodies, ResponseHeader } from './generated/types.js';
-
-export type { RequestHeader, ResponseHeader };
-import { inVersions } from './schema.js';
-import { KafkaWireError, WASM_ERROR_CODES } from './errors.js';
+import { KafkaWireError } from './errors.js';
 import {
-  ARRAY, BOOL, BYTES, FLOAT64, INT16, INT32, INT64, INT8, RECORDS, STRING, STRUCT, UINT16, UINT32, UUID,
-  compileMessage, opFields, type CompiledField, type CompiledStruct,
-} from './program.js';
-import { ensureMemory, i32, scratchBase, u8, wasm } from './wasm/codec-module.js';
-import { base64UrlToBytes, bytesToBase64Url, decodeUtf8, encodeUtf8Into } from './text.js';
-import { codegenAvailable, generateReader, generateWriter, type EncodeBuffers, type TapeReader, type TapeWriter } from './jit.js';
+  decodeBodyFor, decodeRequestFor, decodeResponseFor, encodeBodyFor, encodeRequestFor, encodeResponseFor,
+  headerVersionFor, newMessageFor, peekRequest, planForMessage, requestSizeFor, responseSizeFor,
+  type DecodedRequest, type DecodedResponse, type Direction, type Limits, type MessagePlan, type RequestHeader,
+  type ResponseHeader,
+} from './core.js';
 
-export type Direction = 'request' | 'response';
+export * from './core.js';
 
 export type ApiKeyNumber = keyof RequestBodies & number;
-
-export interface DecodedRequest<B = any> {
-  apiKey: number;
-  apiVersion: number;
-  header: RequestHeader;
-  body: B;
-}
-
-export interface DecodedResponse<B = any> {
-  header: ResponseHeader;
-  body: B;
-}
-
-export interface Limits {
-  /** Longest array accepted on decode. */
-  maxArrayLength?: number;
-  /** Longest string, bytes or records value accepted on decode. */
-  maxLength?: number;
-  /** Deepest struct nesting accepted on decode. */
-  maxDepth?: number;
-  /** Largest frame accepted on decode. */
-  maxFrameSize?: number;
-}
-
-export const defaultLimits: Required<Limits> = {
-  maxArrayLength: 1 << 24,
-  maxLength: 0x7fffffff,
-  maxDepth: 32,
-  maxFrameSize: 256 * 1024 * 1024,
-};
-
-// ---- the catalogue ----
 
 const apiByKey: (ApiDef | undefined)[] = [];
 for (const api of apis) apiByKey[api.apiKey] = api;
@@ -68,47 +29,16 @@ export function getMessage(apiKey: number, direction: Direction): MessageDef {
   return direction === 'request' ? api.request : api.response;
 }
 
-function checkVersion(message: MessageDef, version: number): void {
-  if (!(version >= message.validVersions[0] && version <= message.validVersions[1])) {
-    throw new KafkaWireError('UNSUPPORTED_VERSION', -1, '',
-      `${message.name} has versions ${message.validVersions[0]}-${message.validVersions[1]}, not ${version}`);
-  }
-}
-
-export function isFlexible(apiKey: number, direction: Direction, version: number): boolean {
-  return inVersions(getMessage(apiKey, direction).flexibleVersions, version);
-}
-
-/** Request header v2 for flexible versions, else v1; ControlledShutdown v0 uses v0. */
 export function requestHeaderVersion(apiKey: number, apiVersion: number): number {
-  if (apiKey === 7 && apiVersion === 0) return 0;
-  return isFlexible(apiKey, 'request', apiVersion) ? 2 : 1;
+  return headerVersionFor(getApi(apiKey).request, apiVersion);
 }
 
-/** Response header v1 for flexible versions, else v0; ApiVersions always answers with v0. */
 export function responseHeaderVersion(apiKey: number, apiVersion: number): number {
-  if (apiKey === 18) return 0;
-  return isFlexible(apiKey, 'response', apiVersion) ? 1 : 0;
-}
-
-/** The compiled header and body of one message version. */
-export interface MessagePlan {
-  header: CompiledStruct;
-  body: CompiledStruct;
-  headerVersion: number;
+  return headerVersionFor(getApi(apiKey).response, apiVersion);
 }
 
 export function planFor(apiKey: number, direction: Direction, version: number): MessagePlan {
-  const message = getMessage(apiKey, direction);
-  checkVersion(message, version);
-  const headerVersion = direction === 'request'
-    ? requestHeaderVersion(apiKey, version)
-    : responseHeaderVersion(apiKey, version);
-  return {
-    header: compileMessage(direction === 'request' ? requestHeader : responseHeader, headerVersion),
-    body: compileMessage(message, version),
-    headerVersion,
-  };
+  return planForMessage(getMessage(apiKey, direction), version);
 }
 
 /** A message with every field at its default, then `fields` laid over it. */
@@ -116,526 +46,58 @@ export function newMessage<K extends ApiKeyNumber>(apiKey: K, direction: 'reques
 export function newMessage<K extends ApiKeyNumber>(apiKey: K, direction: 'response', version: number, fields?: Partial<ResponseBodies[K]>): ResponseBodies[K];
 export function newMessage(apiKey: number, direction: Direction, version: number, fields?: object): any;
 export function newMessage(apiKey: number, direction: Direction, version: number, fields?: object): any {
-  const body = planFor(apiKey, direction, version).body.create();
-  return fields === undefined ? body : Object.assign(body, fields);
+  return newMessageFor(getMessage(apiKey, direction), version, fields);
 }
 
-// ---- decoding ----
-
-/** Which struct the most recent scan's depth-0 fields belong to, for error paths. */
-export interface ScanResult {
-  /** Word index of the tape's first word in the `i32` view. */
-  start: number;
-  words: number;
-}
-
-/**
- * Runs the WebAssembly scan over `input`; on success the tape is at i32[start, start + words).
- * The tape stays valid until the next call into the codec.
- */
-export function scanMessage(
-  plan: { header: CompiledStruct | null; body: CompiledStruct }, input: Uint8Array, framed: boolean,
-  withSpans: boolean, limits: Limits | undefined,
-): ScanResult {
-  const maxFrameSize = limits?.maxFrameSize ?? defaultLimits.maxFrameSize;
-  if (input.length > maxFrameSize) {
-    throw new KafkaWireError('FRAME_LIMIT', 0, '', `${input.length} bytes, over the maxFrameSize limit of ${maxFrameSize}`);
-  }
-  const inputPtr = scratchBase();
-  let tapeBytes = (input.length + 64) * (withSpans ? 16 : 4);
-  for (;;) {
-    const tapePtr = (inputPtr + input.length + 7) & ~7;
-    const scratchPtr = tapePtr + tapeBytes;
-    ensureMemory(scratchPtr + input.length * 2 + 64);
-    u8.set(input, inputPtr);
-    try {
-      const words = wasm.scan(plan.header?.ptr ?? 0, plan.body.ptr, inputPtr, input.length, framed,
-        tapePtr, tapeBytes, scratchPtr, withSpans,
-        limits?.maxArrayLength ?? defaultLimits.maxArrayLength,
-        limits?.maxLength ?? defaultLimits.maxLength,
-        limits?.maxDepth ?? defaultLimits.maxDepth);
-      return { start: tapePtr >> 2, words };
-    } catch (error) {
-      if (!(error instanceof WebAssembly.RuntimeError)) throw error;
-      const code = wasm.lastErrorCode();
-      if (code === 10 /* tape full */) { tapeBytes *= 2; continue; }
-      throw scanError(plan, code);
-    }
-  }
-}
-
-function scanError(plan: { header: CompiledStruct | null; body: CompiledStruct }, code: number): KafkaWireError {
-  const depth = wasm.lastErrorDepth();
-  const ops = wasm.pathOpsPtr() >> 2;
-  const indexes = wasm.pathIndexesPtr() >> 2;
-  let path = '';
-  let root = plan.body.name;
-  for (let d = 0; d <= depth; d++) {
-    const op = i32[ops + d];
-    const field = op === 0 ? undefined : opFields.get(op);
-    if (d === 0 && field !== undefined && plan.header !== null && plan.header.fields.includes(field)) root = 'header';
-    path += field === undefined ? (op === 0 ? '.taggedFields' : '') : `.${field.name}`;
-    const index = i32[indexes + d];
-    if (index >= 0) path += `[${index}]`;
-  }
-  const errorCode = WASM_ERROR_CODES[code] ?? 'TRUNCATED';
-  return new KafkaWireError(errorCode, wasm.lastErrorOffset(), depth < 0 ? root : root + path);
-}
-
-// The tape being read, and the frame its offsets point into.
-let tape: Int32Array = i32;
-let t = 0;
-let src: Uint8Array = new Uint8Array(0);
-let view: DataView = new DataView(src.buffer);
-
-export function readStruct(s: CompiledStruct): any {
-  const o = s.create();
-  const regular = s.regular;
-  for (let i = 0; i < regular.length; i++) {
-    const f = regular[i];
-    o[f.name] = readField(f);
-  }
-  if (s.flexible) readTaggedFields(s, o);
-  return o;
-}
-
-function readTaggedFields(s: CompiledStruct, o: any): void {
-  const count = tape[t++];
-  for (let i = 0; i < count; i++) {
-    const tag = tape[t++] >>> 0;
-    const known = tape[t++];
-    if (known >= 0) {
-      const f = s.tagged[known];
-      o[f.name] = readField(f);
-    } else {
-      const offset = tape[t++];
-      const length = tape[t++];
-      (o._unknownTaggedFields ??= {})[tag] = src.subarray(offset, offset + length);
-    }
-  }
-}
-
-function readField(f: CompiledField): any {
-  if (f.kind !== ARRAY) return readValue(f.kind, f.nullable, f.struct);
-  const count = tape[t++];
-  if (count < 0) return null;
-  const items: any[] = [];
-  const kind = f.elementKind;
-  const struct = f.struct;
-  for (let i = 0; i < count; i++) items.push(readValue(kind, false, struct));
-  return items;
-}
-
-function readValue(kind: number, nullable: boolean, struct: CompiledStruct | null): any {
-  switch (kind) {
-    case BOOL: return tape[t++] !== 0;
-    case INT8: case INT16: case UINT16: case INT32: return tape[t++];
-    case UINT32: return tape[t++] >>> 0;
-    case INT64: return view.getBigInt64(tape[t++]);
-    case FLOAT64: return view.getFloat64(tape[t++]);
-    case UUID: return bytesToBase64Url(src, tape[t++]);
-    case STRING: {
-      const offset = tape[t++];
-      const length = tape[t++];
-      return length < 0 ? null : decodeUtf8(src, offset, length);
-    }
-    case BYTES: case RECORDS: {
-      const offset = tape[t++];
-      const length = tape[t++];
-      return length < 0 ? null : src.subarray(offset, offset + length);
-    }
-    case STRUCT:
-      if (nullable && tape[t++] < 0) return null;
-      return readStruct(struct!);
-  }
-  throw new Error(`kafka-wire: unknown kind ${kind}`);
-}
-
-/** Points the interpreter's tape reader at word `start`, with offsets into `input`. */
-export function beginTape(start: number, input: Uint8Array): void {
-  tape = i32;
-  t = start;
-  src = input;
-  view = new DataView(input.buffer, input.byteOffset, input.byteLength);
-}
-
-function decodeFrame(plan: MessagePlan, frame: Uint8Array, limits: Limits | undefined): { header: any; body: any } {
-  const scan = scanMessage(plan, frame, true, false, limits);
-  const header = readRoot(plan.header, scan.start, frame);
-  const body = readRoot(plan.body, rootEnd, frame);
-  return { header, body };
-}
-
-function peekInt16(frame: Uint8Array, at: number): number {
-  return ((frame[at] << 24) | (frame[at + 1] << 16)) >> 16;
-}
-
-/**
- * Decodes a whole request frame (int32 size prefix, header, body). Bytes and records fields are
- * views into `frame`.
- */
+/** Decodes a whole request frame of any API (int32 size prefix, header, body). */
 export function decodeRequest(frame: Uint8Array, limits?: Limits): DecodedRequest {
-  if (frame.length < 8) throw new KafkaWireError('TRUNCATED', frame.length, 'header', 'a request frame needs at least 8 bytes');
-  const apiKey = peekInt16(frame, 4);
-  const apiVersion = peekInt16(frame, 6);
-  const plan = planFor(apiKey, 'request', apiVersion);
-  const { header, body } = decodeFrame(plan, frame, limits);
-  return { apiKey, apiVersion, header, body };
+  return decodeRequestFor(getApi(peekRequest(frame).apiKey), frame, limits);
 }
 
 /** Decodes a whole response frame; the API key and version come from the matching request. */
 export function decodeResponse<K extends ApiKeyNumber>(frame: Uint8Array, apiKey: K, apiVersion: number, limits?: Limits): DecodedResponse<ResponseBodies[K]>;
 export function decodeResponse(frame: Uint8Array, apiKey: number, apiVersion: number, limits?: Limits): DecodedResponse;
 export function decodeResponse(frame: Uint8Array, apiKey: number, apiVersion: number, limits?: Limits): DecodedResponse {
-  return decodeFrame(planFor(apiKey, 'response', apiVersion), frame, limits);
+  return decodeResponseFor(getApi(apiKey), frame, apiVersion, limits);
 }
 
 /** Decodes a bare body (no size prefix, no header). */
 export function decodeBody(apiKey: number, direction: Direction, version: number, bytes: Uint8Array, limits?: Limits): any {
-  const plan = { header: null, body: planFor(apiKey, direction, version).body };
-  const scan = scanMessage(plan, bytes, false, false, limits);
-  return readRoot(plan.body, scan.start, bytes);
+  return decodeBodyFor(getMessage(apiKey, direction), version, bytes, limits);
 }
 
-// ---- encoding ----
-
-const b: EncodeBuffers = { tape: new Int32Array(1024), t: 0, heap: new Uint8Array(4096), h: 0 };
-const scratch64 = new DataView(new ArrayBuffer(8));
-
-function tapeRoom(words: number): void {
-  if (b.t + words > b.tape.length) {
-    const grown = new Int32Array(Math.max(b.tape.length * 2, b.t + words));
-    grown.set(b.tape.subarray(0, b.t));
-    b.tape = grown;
+function requestApi(header: RequestHeader): ApiDef {
+  if (header === null || typeof header !== 'object') {
+    throw new KafkaWireError('INVALID_VALUE', -1, 'header', 'expected a request header object');
   }
-}
-
-function heapRoom(bytes: number): void {
-  if (b.h + bytes > b.heap.length) {
-    const grown = new Uint8Array(Math.max(b.heap.length * 2, b.h + bytes));
-    grown.set(b.heap.subarray(0, b.h));
-    b.heap = grown;
-  }
-}
-
-function invalid(detail: string): KafkaWireError {
-  return new KafkaWireError('INVALID_VALUE', -1, '', detail);
-}
-
-export function writeStruct(s: CompiledStruct, o: any): void {
-  if (o === null || typeof o !== 'object') throw invalid(`expected a ${s.name} object, got ${describe(o)}`);
-  let f: CompiledField | undefined;
-  try {
-    const regular = s.regular;
-    for (let i = 0; i < regular.length; i++) {
-      f = regular[i];
-      writeField(f, o[f.name]);
-    }
-    const absent = s.absent;
-    for (let i = 0; i < absent.length; i++) {
-      f = absent[i];
-      if (!f.def.ignorable && !isDefault(f, o[f.name])) {
-        throw new KafkaWireError('NOT_IN_VERSION', -1, '',
-          `${s.name}.${f.name} has a non-default value but version ${s.version} does not have the field`);
-      }
-    }
-    f = undefined;
-    if (s.flexible) writeTaggedFields(s, o, writeField);
-  } catch (error) {
-    if (error instanceof KafkaWireError && f !== undefined) throw error.within(f.name);
-    throw error;
-  }
-}
-
-function writeTaggedFields(s: CompiledStruct, o: any, writeField: (f: CompiledField, v: unknown) => void): void {
-  const unknown: Record<number, Uint8Array> | undefined = o._unknownTaggedFields;
-  const tagged = s.tagged;
-  let present = 0;
-  for (let i = 0; i < tagged.length; i++) if (!isDefault(tagged[i], o[tagged[i].name])) present++;
-  if (unknown === undefined && present === 0) {
-    tapeRoom(1);
-    b.tape[b.t++] = 0;
-    return;
-  }
-  // Known and unknown tags merged in ascending order, as Kafka writes them.
-  const entries: { tag: number; known: number; bytes?: Uint8Array }[] = [];
-  for (let i = 0; i < tagged.length; i++) {
-    if (!isDefault(tagged[i], o[tagged[i].name])) entries.push({ tag: tagged[i].tag, known: i });
-  }
-  if (unknown !== undefined) {
-    for (const key of Object.keys(unknown)) {
-      const tag = Number(key);
-      const bytes = unknown[tag as any];
-      if (!Number.isInteger(tag) || tag < 0 || tag > 0xffffffff || !(bytes instanceof Uint8Array)) {
-        throw invalid(`_unknownTaggedFields must map tag numbers to Uint8Array, got ${key}`);
-      }
-      entries.push({ tag, known: -1, bytes });
-    }
-  }
-  entries.sort((a, b) => a.tag - b.tag);
-  for (let i = 1; i < entries.length; i++) {
-    if (entries[i].tag === entries[i - 1].tag) {
-      throw new KafkaWireError('DUPLICATE_TAG', -1, '_unknownTaggedFields', `tag ${entries[i].tag} is given twice`);
-    }
-  }
-  tapeRoom(1);
-  b.tape[b.t++] = entries.length;
-  for (const entry of entries) {
-    tapeRoom(4);
-    b.tape[b.t++] = entry.tag | 0;
-    b.tape[b.t++] = entry.known;
-    if (entry.known >= 0) {
-      const f = tagged[entry.known];
-      try {
-        writeField(f, o[f.name]);
-      } catch (error) {
-        if (error instanceof KafkaWireError) throw error.within(f.name);
-        throw error;
-      }
-    } else {
-      const bytes = entry.bytes!;
-      heapRoom(bytes.length);
-      b.heap.set(bytes, b.h);
-      b.tape[b.t++] = b.h;
-      b.tape[b.t++] = bytes.length;
-      b.h += bytes.length;
-    }
-  }
-}
-
-function writeField(f: CompiledField, value: any): void {
-  if (value === undefined) value = f.makeDefault();
-  if (f.kind !== ARRAY) {
-    writeValue(f.kind, f.nullable, f.compact, f.struct, value);
-    return;
-  }
-  tapeRoom(1);
-  if (value === null) {
-    if (!f.nullable) throw invalid(`null is not allowed in this version`);
-    b.tape[b.t++] = -1;
-    return;
-  }
-  if (!Array.isArray(value)) throw invalid(`expected an array, got ${describe(value)}`);
-  b.tape[b.t++] = value.length;
-  const kind = f.elementKind;
-  const struct = f.struct;
-  let i = 0;
-  try {
-    for (; i < value.length; i++) writeValue(kind, false, f.compact, struct, value[i]);
-  } catch (error) {
-    if (error instanceof KafkaWireError) throw error.within(`[${i}]`);
-    throw error;
-  }
-}
-
-function writeValue(kind: number, nullable: boolean, compact: boolean, struct: CompiledStruct | null, v: any): void {
-  tapeRoom(2);
-  switch (kind) {
-    case BOOL:
-      if (typeof v !== 'boolean') throw invalid(`expected a boolean, got ${describe(v)}`);
-      b.tape[b.t++] = v ? 1 : 0;
-      return;
-    case INT8:
-      if ((v << 24 >> 24) !== v) throw invalid(`expected an int8, got ${describe(v)}`);
-      b.tape[b.t++] = v;
-      return;
-    case INT16:
-      if ((v << 16 >> 16) !== v) throw invalid(`expected an int16, got ${describe(v)}`);
-      b.tape[b.t++] = v;
-      return;
-    case UINT16:
-      if ((v & 0xffff) !== v) throw invalid(`expected a uint16, got ${describe(v)}`);
-      b.tape[b.t++] = v;
-      return;
-    case INT32:
-      if ((v | 0) !== v) throw invalid(`expected an int32, got ${describe(v)}`);
-      b.tape[b.t++] = v;
-      return;
-    case UINT32:
-      if ((v >>> 0) !== v) throw invalid(`expected a uint32, got ${describe(v)}`);
-      b.tape[b.t++] = v | 0;
-      return;
-    case INT64:
-      if (typeof v !== 'bigint' || BigInt.asIntN(64, v) !== v) throw invalid(`expected an int64 bigint, got ${describe(v)}`);
-      scratch64.setBigInt64(0, v, true);
-      b.tape[b.t++] = scratch64.getInt32(0, true);
-      b.tape[b.t++] = scratch64.getInt32(4, true);
-      return;
-    case FLOAT64:
-      if (typeof v !== 'number') throw invalid(`expected a number, got ${describe(v)}`);
-      scratch64.setFloat64(0, v, true);
-      b.tape[b.t++] = scratch64.getInt32(0, true);
-      b.tape[b.t++] = scratch64.getInt32(4, true);
-      return;
-    case UUID: {
-      heapRoom(16);
-      if (typeof v !== 'string' || !base64UrlToBytes(v, b.heap, b.h)) throw invalid(`expected a 22-character base64url uuid, got ${describe(v)}`);
-      b.tape[b.t++] = b.h;
-      b.h += 16;
-      return;
-    }
-    case STRING: {
-      if (v === null) return writeNull(nullable);
-      if (typeof v !== 'string') throw invalid(`expected a string, got ${describe(v)}`);
-      heapRoom(v.length * 3);
-      const length = encodeUtf8Into(v, b.heap, b.h);
-      if (!compact && length > 0x7fff) throw invalid(`a string of ${length} bytes does not fit an int16 length`);
-      b.tape[b.t++] = b.h;
-      b.tape[b.t++] = length;
-      b.h += length;
-      return;
-    }
-    case BYTES: case RECORDS: {
-      if (v === null) return writeNull(nullable);
-      if (!(v instanceof Uint8Array)) throw invalid(`expected a Uint8Array, got ${describe(v)}`);
-      heapRoom(v.length);
-      b.heap.set(v, b.h);
-      b.tape[b.t++] = b.h;
-      b.tape[b.t++] = v.length;
-      b.h += v.length;
-      return;
-    }
-    case STRUCT:
-      if (nullable) {
-        b.tape[b.t++] = v === null ? -1 : 1;
-        if (v === null) return;
-      }
-      writeStruct(struct!, v);
-      return;
-  }
-  throw new Error(`kafka-wire: unknown kind ${kind}`);
-}
-
-function writeNull(nullable: boolean): void {
-  if (!nullable) throw invalid('null is not allowed in this version');
-  b.tape[b.t++] = 0;
-  b.tape[b.t++] = -1;
-}
-
-function describe(v: unknown): string {
-  if (v === null) return 'null';
-  if (typeof v === 'string') return JSON.stringify(v.length > 40 ? v.slice(0, 40) + '…' : v);
-  if (typeof v === 'bigint') return `${v}n`;
-  if (typeof v === 'object') return Array.isArray(v) ? 'an array' : v.constructor?.name ?? 'an object';
-  return String(v);
-}
-
-/** Whether `v` equals the field's default (Kafka writes a tagged field only when it does not). */
-export function isDefault(f: CompiledField, v: any): boolean {
-  if (v === undefined) return true;
-  if (f.defaultValue !== undefined) {
-    if (f.defaultValue === null) return v === null;
-    return v === f.defaultValue || (f.kind === FLOAT64 && Number.isNaN(v) && Number.isNaN(f.defaultValue));
-  }
-  if (v === null) return false;
-  switch (f.kind) {
-    case ARRAY: return Array.isArray(v) && v.length === 0;
-    case BYTES: return v instanceof Uint8Array && v.length === 0;
-    case STRUCT: return isDefaultStruct(f.struct!, v);
-  }
-  return false;
-}
-
-function isDefaultStruct(s: CompiledStruct, o: any): boolean {
-  if (typeof o !== 'object' || o._unknownTaggedFields !== undefined) return false;
-  for (const f of s.fields) if (!isDefault(f, o[f.name])) return false;
-  return true;
-}
-
-/**
- * Fills the encode tape for `plan` and calls `emit`. With `measure`, returns only the length.
- */
-const writerHelpers = {
-  room: tapeRoom, heapRoom, invalid, isDefault, describe, writeTaggedFields,
-  notInVersion(s: CompiledStruct, f: CompiledField): KafkaWireError {
-    return new KafkaWireError('NOT_IN_VERSION', -1, '',
-      `${s.name}.${f.name} has a non-default value but version ${s.version} does not have the field`);
-  },
-};
-
-const writers = new WeakMap<CompiledStruct, TapeWriter>();
-const readers = new WeakMap<CompiledStruct, TapeReader>();
-
-/** Appends a root struct (a header or body) to the encode tape, generated code when allowed. */
-function writeRoot(s: CompiledStruct, o: unknown, name: string): void {
-  try {
-    if (!codegenAvailable()) return writeStruct(s, o);
-    let writer = writers.get(s);
-    if (writer === undefined) writers.set(s, (writer = generateWriter(s, b, writerHelpers)));
-    writer.write(o);
-  } catch (error) {
-    if (error instanceof KafkaWireError) throw error.within(name);
-    throw error;
-  }
-}
-
-/** Reads a root struct from the tape at word `start`; returns it and where it ended. */
-function readRoot(s: CompiledStruct, start: number, input: Uint8Array): any {
-  if (!codegenAvailable()) {
-    beginTape(start, input);
-    const value = readStruct(s);
-    rootEnd = t;
-    return value;
-  }
-  let reader = readers.get(s);
-  if (reader === undefined) readers.set(s, (reader = generateReader(s)));
-  const value = reader.read(i32, start, input, new DataView(input.buffer, input.byteOffset, input.byteLength));
-  rootEnd = reader.end;
-  return value;
-}
-
-let rootEnd = 0;
-
-/**
- * Fills the encode tape for `plan` and calls `emit`. With `measure`, returns only the length.
- */
-function encodeWith(plan: { header: CompiledStruct | null; body: CompiledStruct }, header: unknown, body: unknown,
-  framed: boolean, measure: boolean): Uint8Array | number {
-  b.t = 0;
-  b.h = 0;
-  if (plan.header !== null) writeRoot(plan.header, header, 'header');
-  writeRoot(plan.body, body, plan.body.name);
-  const heapPtr = scratchBase();
-  const tapePtr = (heapPtr + b.h + 7) & ~7;
-  const outPtr = tapePtr + b.t * 4;
-  // Every tape word becomes at most 5 bytes (a varint) besides what is copied from the heap.
-  ensureMemory(outPtr + (measure ? 0 : b.t * 5 + b.h + 16));
-  u8.set(b.heap.subarray(0, b.h), heapPtr);
-  i32.set(b.tape.subarray(0, b.t), tapePtr >> 2);
-  const length = wasm.emit(plan.header?.ptr ?? 0, plan.body.ptr, framed, tapePtr, heapPtr, outPtr, measure);
-  return measure ? length : u8.slice(outPtr, outPtr + length);
-}
-
-function requestPlan(header: RequestHeader): MessagePlan {
-  if (header === null || typeof header !== 'object') throw invalid('expected a request header object');
-  return planFor(header.requestApiKey, 'request', header.requestApiVersion);
+  return getApi(header.requestApiKey);
 }
 
 /** Encodes a whole request frame: size prefix, header (its version chosen by the API), body. */
 export function encodeRequest<K extends ApiKeyNumber>(header: RequestHeader & { requestApiKey: K }, body: Partial<RequestBodies[K]>): Uint8Array;
 export function encodeRequest(header: RequestHeader, body: object): Uint8Array;
 export function encodeRequest(header: RequestHeader, body: object): Uint8Array {
-  return encodeWith(requestPlan(header), header, body, true, false) as Uint8Array;
+  return encodeRequestFor(requestApi(header), header, body);
 }
 
 /** Encodes a whole response frame. */
 export function encodeResponse<K extends ApiKeyNumber>(apiKey: K, apiVersion: number, header: ResponseHeader, body: Partial<ResponseBodies[K]>): Uint8Array;
 export function encodeResponse(apiKey: number, apiVersion: number, header: ResponseHeader, body: object): Uint8Array;
 export function encodeResponse(apiKey: number, apiVersion: number, header: ResponseHeader, body: object): Uint8Array {
-  return encodeWith(planFor(apiKey, 'response', apiVersion), header, body, true, false) as Uint8Array;
+  return encodeResponseFor(getApi(apiKey), apiVersion, header, body);
 }
 
 /** Encodes a bare body (no size prefix, no header). */
 export function encodeBody(apiKey: number, direction: Direction, version: number, body: object): Uint8Array {
-  return encodeWith({ header: null, body: planFor(apiKey, direction, version).body }, null, body, false, false) as Uint8Array;
+  return encodeBodyFor(getMessage(apiKey, direction), version, body);
 }
 
 /** The exact length encodeRequest would produce, without writing it. */
 export function requestSize(header: RequestHeader, body: object): number {
-  return encodeWith(requestPlan(header), header, body, true, true) as number;
+  return requestSizeFor(requestApi(header), header, body);
 }
 
 /** The exact length encodeResponse would produce, without writing it. */
 export function responseSize(apiKey: number, apiVersion: number, header: ResponseHeader, body: object): number {
-  return encodeWith(planFor(apiKey, 'response', apiVersion), header, body, true, true) as number;
+  return responseSizeFor(getApi(apiKey), apiVersion, header, body);
 }

@@ -1,14 +1,27 @@
 // kafka-wire: the Apache Kafka wire protocol, every API key and version.
+import { initCodecWasm } from './wasm/codec-module.js';
+
 export {
   encodeRequest, decodeRequest, encodeResponse, decodeResponse, encodeBody, decodeBody,
   requestSize, responseSize, newMessage, getApi, requestHeaderVersion, responseHeaderVersion,
-  defaultLimits,
-  type RequestHeader, type ResponseHeader, type DecodedRequest, type DecodedResponse, type Direction,
-  type Limits,
+  type ApiKeyNumber,
 } from './codec.js';
+export {
+  encodeRequestFor, decodeRequestFor, encodeResponseFor, decodeResponseFor, encodeBodyFor, decodeBodyFor,
+  requestSizeFor, responseSizeFor, newMessageFor, headerVersionFor, defaultLimits,
+  type RequestHeader, type ResponseHeader, type DecodedRequest, type DecodedResponse, type Direction, type Limits,
+} from './core.js';
 export { KafkaWireError, type ErrorCode } from './errors.js';
 export { frameToJson, frameFromJson, structToJson, structFromJson, type FrameJson } from './json.js';
 export { apis } from './generated/catalogue.js';
 export { ApiKey } from './generated/types.js';
 export type * from './generated/types.js';
 export type { ApiDef, MessageDef, FieldDef, StructDef } from './schema.js';
+
+/**
+ * Compiles the WebAssembly asynchronously. Optional: the module otherwise compiles synchronously
+ * on first use, which every current engine allows at this size.
+ */
+export async function init(): Promise<void> {
+  await initCodecWasm();
+}

@@ -52,7 +52,10 @@ export interface MessageDef {
   readonly structs: Readonly<Record<string, StructDef>>;
 }
 
-export interface ApiDef {
+/** An API's two messages; the type parameters carry the TypeScript body types. */
+export interface ApiDef<Req = any, Res = any> {
+  /** Never set: it only carries the body types for the compiler. */
+  readonly types?: { request: Req; response: Res };
   readonly apiKey: number;
   /** e.g. "Metadata". */
   readonly name: string;

@@ -1,9 +1,10 @@
-// The codec's WebAssembly instance and its memory: compiled programs are bump-allocated from the
-// bottom and stay; everything above them is scratch, reused by each call.
-import { instantiateEmbedded } from './load.js';
+// The codec's WebAssembly instance and its memory, created on first use (or by init()): compiled
+// programs are bump-allocated from the bottom and stay; everything above them is scratch, reused
+// by each call.
+import { instantiateEmbedded, instantiateEmbeddedAsync } from './load.js';
 import { wasmBase64 } from './codec.generated.js';
 
-interface CodecExports {
+export interface CodecExports {
   memory: WebAssembly.Memory;
   heapBase(): number;
   lastErrorCode(): number;
@@ -20,12 +21,32 @@ interface CodecExports {
 
 const PAGE = 65536;
 
-export const wasm = instantiateEmbedded(wasmBase64).exports as unknown as CodecExports;
-const memory = wasm.memory;
+let instance: CodecExports | undefined;
+let programTop = 0;
+/** Views of WebAssembly memory; live bindings, replaced whenever memory grows. */
+export let u8 = new Uint8Array(0);
+export let i32 = new Int32Array(0);
 
-let programTop = align8(wasm.heapBase());
-export let u8 = new Uint8Array(memory.buffer);
-export let i32 = new Int32Array(memory.buffer);
+function adopt(exports: CodecExports): CodecExports {
+  instance = exports;
+  programTop = align8(exports.heapBase());
+  u8 = new Uint8Array(exports.memory.buffer);
+  i32 = new Int32Array(exports.memory.buffer);
+  return exports;
+}
+
+/** The instance, compiled synchronously on first use unless init() got there first. */
+export function codecWasm(): CodecExports {
+  return instance ?? adopt(instantiateEmbedded(wasmBase64).exports as unknown as CodecExports);
+}
+
+/** Compiles the module asynchronously, for hosts that forbid large synchronous compiles. */
+export async function initCodecWasm(): Promise<void> {
+  if (instance === undefined) {
+    const exports = (await instantiateEmbeddedAsync(wasmBase64)).exports as unknown as CodecExports;
+    if (instance === undefined) adopt(exports);
+  }
+}
 
 function align8(n: number): number {
   return (n + 7) & ~7;
@@ -33,6 +54,7 @@ function align8(n: number): number {
 
 /** Grows memory so that [0, bytes) is addressable, and refreshes the views. */
 export function ensureMemory(bytes: number): void {
+  const memory = codecWasm().memory;
   if (bytes > memory.buffer.byteLength) {
     memory.grow(Math.ceil((bytes - memory.buffer.byteLength) / PAGE));
   }
@@ -44,6 +66,7 @@ export function ensureMemory(bytes: number): void {
 
 /** Stores a compiled program's words for good; returns its byte address. */
 export function storeProgram(words: readonly number[]): number {
+  codecWasm();
   const ptr = programTop;
   programTop = align8(ptr + words.length * 4);
   ensureMemory(programTop);
@@ -53,5 +76,6 @@ export function storeProgram(words: readonly number[]): number {
 
 /** The first scratch byte: above every program compiled so far. */
 export function scratchBase(): number {
+  codecWasm();
   return programTop;
 }

@@ -1,5 +1,5 @@
-// Instantiates an embedded WebAssembly module synchronously: the bytes ship inside the JS as
-// base64 (see scripts/asbuild.mjs), so no fetch, file read or bundler plugin is involved.
+// Instantiates an embedded WebAssembly module: the bytes ship inside the JS as base64 (see
+// scripts/asbuild.mjs), so no fetch, file read or bundler plugin is involved.
 
 function decodeBase64(text: string): Uint8Array {
   const binary = atob(text);
@@ -8,13 +8,18 @@ function decodeBase64(text: string): Uint8Array {
   return bytes;
 }
 
-export function instantiateEmbedded(base64: string): WebAssembly.Instance {
-  const module = new WebAssembly.Module(decodeBase64(base64) as BufferSource);
-  return new WebAssembly.Instance(module, {
-    env: {
-      abort(_message: number, _file: number, line: number, column: number): never {
-        throw new Error(`kafka-wire: WebAssembly abort at ${line}:${column}`);
-      },
+const imports = {
+  env: {
+    abort(_message: number, _file: number, line: number, column: number): never {
+      throw new Error(`kafka-wire: WebAssembly abort at ${line}:${column}`);
     },
-  });
+  },
+};
+
+export function instantiateEmbedded(base64: string): WebAssembly.Instance {
+  return new WebAssembly.Instance(new WebAssembly.Module(decodeBase64(base64) as BufferSource), imports);
+}
+
+export async function instantiateEmbeddedAsync(base64: string): Promise<WebAssembly.Instance> {
+  return (await WebAssembly.instantiate(decodeBase64(base64) as BufferSource, imports)).instance;
 }

@@ -9,7 +9,7 @@ import {
 } from '../../src/index.js';
 import { planFor, type Direction } from '../../src/codec.js';
 import { fromHex, toHex } from '../../src/text.js';
-import { wasm } from '../../src/wasm/codec-module.js';
+import { codecWasm } from '../../src/wasm/codec-module.js';
 import { prng, RandomInstances } from '../helpers/random.js';
 import { deepEqual } from './deep-equal.js';
 import { lengthSites, mutate, type LengthSite } from './mutate.js';
@@ -101,7 +101,7 @@ describe('fuzzing', () => {
       }
     }
     const seconds = (performance.now() - started) / 1000;
-    const wasmBytes = wasm.memory.buffer.byteLength;
+    const wasmBytes = codecWasm().memory.buffer.byteLength;
     console.log(`fuzz: ${ITERATIONS} inputs in ${seconds.toFixed(1)} s, ${decodedCount} still decoded, ` +
       `slowest ${slowest.toFixed(1)} ms, WebAssembly memory ${(wasmBytes / 2 ** 20).toFixed(1)} MiB, ` +
       `heap ${(process.memoryUsage().heapUsed / 2 ** 20).toFixed(0)} MiB`);
