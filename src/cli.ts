@@ -8,8 +8,10 @@ import { KafkaWireError } from './errors.js';
 import { frameFromJson, frameToJson, stringify, type FrameJson } from './json.js';
 import { fromHex, toHex } from './text.js';
 import type { Direction } from './codec.js';
+import { WIRE_USAGE, wireCommands } from './wire/cli-commands.js';
 
 export interface Io {
+  signal?: AbortSignal;
   stdin: NodeJS.ReadableStream;
   stdout: { write(text: string): unknown };
   stderr: { write(text: string): unknown };
@@ -23,7 +25,8 @@ const USAGE = `usage: kafka-wire <command> [options]
   decode --jsonl                                        stdin lines {"direction","hex","apiKey"?,"apiVersion"?}
   encode JSON                                           encode one frame given as JSON, print hex
   encode --jsonl                                        stdin lines of frames as JSON → {"ok","hex"}
-`;
+  demo                                                  encode and decode the reference pages' messages
+${WIRE_USAGE}`;
 
 export function errorJson(error: unknown): { name: string; message: string; offset: number; path: string } {
   if (error instanceof KafkaWireError) {
@@ -145,7 +148,7 @@ const demo: Command = async (_args, io) => {
   return 0;
 };
 
-export const commands: Record<string, Command> = { decode, encode, demo };
+export const commands: Record<string, Command> = { decode, encode, demo, ...wireCommands };
 
 export async function main(argv: string[], io: Io): Promise<number> {
   const [name, ...rest] = argv;
@@ -167,7 +170,10 @@ function invokedDirectly(): boolean {
 }
 
 if (invokedDirectly()) {
-  main(process.argv.slice(2), { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr })
+  // Ctrl-C ends a long-running consume cleanly (its connection closed, its output flushed).
+  const abort = new AbortController();
+  process.once('SIGINT', () => abort.abort());
+  main(process.argv.slice(2), { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr, signal: abort.signal })
     .then((code) => { process.exitCode = code; })
     .catch((error) => {
       process.stderr.write(`kafka-wire: ${error instanceof Error ? error.message : String(error)}\n`);

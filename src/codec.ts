@@ -2,7 +2,7 @@
 // for any one API definition; use it with src/generated/apis/* to bundle only what you use.)
 import { apis } from './generated/catalogue.js';
 import type { RequestBodies, ResponseBodies } from './generated/types.js';
-import type { ApiDef, MessageDef } from './schema.js';
+import { inVersions, type ApiDef, type MessageDef } from './schema.js';
 import { KafkaWireError } from './errors.js';
 import {
   decodeBodyFor, decodeRequestFor, decodeResponseFor, encodeBodyFor, encodeRequestFor, encodeResponseFor,
@@ -27,6 +27,10 @@ export function getApi(apiKey: number): ApiDef {
 export function getMessage(apiKey: number, direction: Direction): MessageDef {
   const api = getApi(apiKey);
   return direction === 'request' ? api.request : api.response;
+}
+
+export function isFlexible(apiKey: number, direction: Direction, version: number): boolean {
+  return inVersions(getMessage(apiKey, direction).flexibleVersions, version);
 }
 
 export function requestHeaderVersion(apiKey: number, apiVersion: number): number {

@@ -1,0 +1,61 @@
+// CRC-32C (Castagnoli, reflected poly 0x82F63B78) and CRC-32 (IEEE, reflected poly 0xEDB88320),
+// both table-driven with slicing-by-16: sixteen 256-entry tables, 16 input bytes per iteration.
+
+export const CRC32C_TABLE: usize = memory.data(16 * 1024, 64);
+export const CRC32_TABLE: usize = memory.data(16 * 1024, 64);
+
+function initTable(tbl: usize, poly: u32): void {
+  for (let i: u32 = 0; i < 256; i++) {
+    let c = i;
+    for (let k = 0; k < 8; k++) c = (c & 1) ? (c >>> 1) ^ poly : c >>> 1;
+    store<u32>(tbl + (<usize>i << 2), c);
+  }
+  for (let i: u32 = 0; i < 256; i++) {
+    let c = load<u32>(tbl + (<usize>i << 2));
+    for (let t: u32 = 1; t < 16; t++) {
+      c = load<u32>(tbl + (<usize>(c & 0xff) << 2)) ^ (c >>> 8);
+      store<u32>(tbl + (<usize>t << 10) + (<usize>i << 2), c);
+    }
+  }
+}
+
+initTable(CRC32C_TABLE, 0x82F63B78);
+initTable(CRC32_TABLE, 0xEDB88320);
+
+// @ts-ignore: decorator
+@inline function T(tbl: usize, row: usize, idx: u32): u32 {
+  return load<u32>(tbl + (row << 10) + (<usize>idx << 2));
+}
+
+// @ts-ignore: decorator
+@inline function crcUpdate(tbl: usize, crc: u32, p: usize, len: usize): u32 {
+  const end16 = p + (len & ~(<usize>15));
+  const end = p + len;
+  while (p < end16) {
+    const a = load<u32>(p) ^ crc;
+    const b = load<u32>(p, 4);
+    const c = load<u32>(p, 8);
+    const d = load<u32>(p, 12);
+    crc =
+      T(tbl, 15, a & 0xff) ^ T(tbl, 14, (a >>> 8) & 0xff) ^ T(tbl, 13, (a >>> 16) & 0xff) ^ T(tbl, 12, a >>> 24) ^
+      T(tbl, 11, b & 0xff) ^ T(tbl, 10, (b >>> 8) & 0xff) ^ T(tbl, 9, (b >>> 16) & 0xff) ^ T(tbl, 8, b >>> 24) ^
+      T(tbl, 7, c & 0xff) ^ T(tbl, 6, (c >>> 8) & 0xff) ^ T(tbl, 5, (c >>> 16) & 0xff) ^ T(tbl, 4, c >>> 24) ^
+      T(tbl, 3, d & 0xff) ^ T(tbl, 2, (d >>> 8) & 0xff) ^ T(tbl, 1, (d >>> 16) & 0xff) ^ T(tbl, 0, d >>> 24);
+    p += 16;
+  }
+  while (p < end) {
+    crc = T(tbl, 0, (crc ^ <u32>load<u8>(p)) & 0xff) ^ (crc >>> 8);
+    p++;
+  }
+  return crc;
+}
+
+/** CRC-32C of [p, p+len). `prev` is a previous result to continue from (0 to start). */
+export function crc32cOf(p: usize, len: usize, prev: u32): u32 {
+  return ~crcUpdate(CRC32C_TABLE, ~prev, p, len);
+}
+
+/** CRC-32 (IEEE 802.3, as in zlib) of [p, p+len). `prev` continues a previous result (0 to start). */
+export function crc32Of(p: usize, len: usize, prev: u32): u32 {
+  return ~crcUpdate(CRC32_TABLE, ~prev, p, len);
+}

@@ -1,0 +1,293 @@
+// xxHash32 and the LZ4 frame format (as used by Kafka): frame decoding (all block sizes, optional
+// block/content checksums and content size, concatenated and skippable frames) and a greedy
+// block compressor writing 64 KiB independent blocks.
+import { E_TOO_LARGE, E_CORRUPT_COMPRESSED, E_CHECKSUM, E_OUT_OF_MEMORY, F_COMPRESSED, fail, resetStatus, ensure } from './common';
+import { HASH_TABLE, copyMatch } from './snappy';
+
+const P1: u32 = 2654435761;
+const P2: u32 = 2246822519;
+const P3: u32 = 3266489917;
+const P4: u32 = 668265263;
+const P5: u32 = 374761393;
+
+// @ts-ignore: decorator
+@inline function round(acc: u32, v: u32): u32 {
+  return rotl<u32>(acc + v * P2, 13) * P1;
+}
+
+export function xxh32(p: usize, len: usize, seed: u32): u32 {
+  const end = p + len;
+  let h: u32;
+  if (len >= 16) {
+    const limit = end - 16;
+    let v1 = seed + P1 + P2;
+    let v2 = seed + P2;
+    let v3 = seed;
+    let v4 = seed - P1;
+    do {
+      v1 = round(v1, load<u32>(p));
+      v2 = round(v2, load<u32>(p, 4));
+      v3 = round(v3, load<u32>(p, 8));
+      v4 = round(v4, load<u32>(p, 12));
+      p += 16;
+    } while (p <= limit);
+    h = rotl<u32>(v1, 1) + rotl<u32>(v2, 7) + rotl<u32>(v3, 12) + rotl<u32>(v4, 18);
+  } else {
+    h = seed + P5;
+  }
+  h += <u32>len;
+  while (p + 4 <= end) {
+    h = rotl<u32>(h + load<u32>(p) * P3, 17) * P4;
+    p += 4;
+  }
+  while (p < end) {
+    h = rotl<u32>(h + (<u32>load<u8>(p)) * P5, 11) * P1;
+    p++;
+  }
+  h ^= h >>> 15;
+  h *= P2;
+  h ^= h >>> 13;
+  h *= P3;
+  h ^= h >>> 16;
+  return h;
+}
+
+/**
+ * Decodes one LZ4 block [src, src+len) to dst+op (dst is the frame's output start, so matches may
+ * reach into earlier blocks). Returns new op, -1 corrupt, -2 over cap.
+ */
+function blockDecode(src: usize, len: usize, dst: usize, op: usize, cap: usize): i64 {
+  let ip = src;
+  const end = src + len;
+  while (true) {
+    if (ip >= end) return -1;
+    const token = <u32>load<u8>(ip++);
+    let lit = <usize>(token >>> 4);
+    if (lit == 15) {
+      let b: u32;
+      do {
+        if (ip >= end) return -1;
+        b = <u32>load<u8>(ip++);
+        lit += <usize>b;
+      } while (b == 255);
+    }
+    if (lit > end - ip) return -1;
+    if (lit > cap - op) return -2;
+    memory.copy(dst + op, ip, lit);
+    ip += lit;
+    op += lit;
+    if (ip == end) break;
+    if (end - ip < 2) return -1;
+    const off = <usize>load<u16>(ip);
+    ip += 2;
+    let ml = <usize>(token & 15);
+    if (ml == 15) {
+      let b: u32;
+      do {
+        if (ip >= end) return -1;
+        b = <u32>load<u8>(ip++);
+        ml += <usize>b;
+      } while (b == 255);
+    }
+    ml += 4;
+    if (off == 0 || off > op) return -1;
+    if (ml > cap - op) return -2;
+    copyMatch(dst + op, off, ml);
+    op += ml;
+  }
+  return <i64>op;
+}
+
+function err(code: i32, at: usize): i32 { fail(code, <i32>at, F_COMPRESSED); return -1; }
+
+/**
+ * Decodes LZ4 frames [src, src+len) into dst, at most `cap` bytes. flags & 1 accepts the header
+ * checksum computed over the magic too (Kafka's pre-0.10 bug, legacy magic 0 only).
+ * Returns bytes produced or -1 (status block set).
+ */
+export function lz4Decode(src: usize, len: i32, dst: usize, cap: i32, flags: i32): i32 {
+  resetStatus();
+  let ip = src;
+  const end = src + <usize>len;
+  const ucap = <usize>cap;
+  let op: usize = 0;
+  if (len == 0) return err(E_CORRUPT_COMPRESSED, 0);
+  while (ip < end) {
+    if (end - ip < 4) return err(E_CORRUPT_COMPRESSED, ip - src);
+    const magic = load<u32>(ip);
+    if ((magic & 0xFFFFFFF0) == 0x184D2A50) {
+      if (end - ip < 8) return err(E_CORRUPT_COMPRESSED, ip - src);
+      const sz = <usize>load<u32>(ip, 4);
+      if (sz > end - ip - 8) return err(E_CORRUPT_COMPRESSED, ip - src);
+      ip += 8 + sz;
+      continue;
+    }
+    if (magic != 0x184D2204) return err(E_CORRUPT_COMPRESSED, ip - src);
+    if (end - ip < 7) return err(E_CORRUPT_COMPRESSED, ip - src);
+    const flg = <u32>load<u8>(ip, 4);
+    const bd = <u32>load<u8>(ip, 5);
+    if ((flg >>> 6) != 1 || (flg & 2) != 0 || (bd & 0x8F) != 0) return err(E_CORRUPT_COMPRESSED, ip + 4 - src);
+    const bsid = (bd >>> 4) & 7;
+    if (bsid < 4) return err(E_CORRUPT_COMPRESSED, ip + 5 - src);
+    if (flg & 1) return err(E_CORRUPT_COMPRESSED, ip + 4 - src); // dictionaries are not used by Kafka
+    const blockMax = (<usize>1) << (8 + 2 * <usize>bsid);
+    const hasBlockCk = (flg & 0x10) != 0;
+    const hasSize = (flg & 8) != 0;
+    const hasContentCk = (flg & 4) != 0;
+    const descLen: usize = 2 + (hasSize ? 8 : 0);
+    if (end - ip < 4 + descLen + 1) return err(E_CORRUPT_COMPRESSED, ip - src);
+    const hc = <u32>load<u8>(ip + 4 + descLen);
+    if (hc != ((xxh32(ip + 4, descLen, 0) >>> 8) & 0xff)) {
+      if (!(flags & 1) || hc != ((xxh32(ip, 4 + descLen, 0) >>> 8) & 0xff)) return err(E_CHECKSUM, ip + 4 + descLen - src);
+    }
+    let contentSize: u64 = 0;
+    if (hasSize) {
+      contentSize = load<u64>(ip, 6);
+      if (contentSize > <u64>(ucap - op)) return err(E_TOO_LARGE, ip + 6 - src);
+    }
+    ip += 4 + descLen + 1;
+    const frameStart = op;
+    while (true) {
+      if (end - ip < 4) return err(E_CORRUPT_COMPRESSED, ip - src);
+      let bs = <usize>load<u32>(ip);
+      const blockAt = ip;
+      ip += 4;
+      if (bs == 0) break;
+      const raw = (bs & 0x80000000) != 0;
+      bs &= 0x7FFFFFFF;
+      if (bs > blockMax || bs > end - ip) return err(E_CORRUPT_COMPRESSED, blockAt - src);
+      if (hasBlockCk) {
+        if (end - ip - bs < 4) return err(E_CORRUPT_COMPRESSED, blockAt - src);
+        if (load<u32>(ip + bs) != xxh32(ip, bs, 0)) return err(E_CHECKSUM, ip + bs - src);
+      }
+      if (raw) {
+        if (bs > ucap - op) return err(E_TOO_LARGE, blockAt - src);
+        if (!ensure(dst + op + bs)) return err(E_OUT_OF_MEMORY, blockAt - src);
+        memory.copy(dst + op, ip, bs);
+        op += bs;
+      } else {
+        const room = ucap - op < blockMax ? ucap - op : blockMax;
+        if (!ensure(dst + op + room + 8)) return err(E_OUT_OF_MEMORY, blockAt - src);
+        const r = blockDecode(ip, bs, dst, op, op + room);
+        if (r == -2) return err(room < blockMax ? E_TOO_LARGE : E_CORRUPT_COMPRESSED, blockAt - src);
+        if (r < 0) return err(E_CORRUPT_COMPRESSED, blockAt - src);
+        op = <usize>r;
+      }
+      ip += bs + (hasBlockCk ? 4 : 0);
+    }
+    if (hasContentCk) {
+      if (end - ip < 4) return err(E_CORRUPT_COMPRESSED, ip - src);
+      if (load<u32>(ip) != xxh32(dst + frameStart, op - frameStart, 0)) return err(E_CHECKSUM, ip - src);
+      ip += 4;
+    }
+    if (hasSize && <u64>(op - frameStart) != contentSize) return err(E_CORRUPT_COMPRESSED, ip - src);
+  }
+  return <i32>op;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Compression
+
+const BLOCK: usize = 65536;
+
+// @ts-ignore: decorator
+@inline function hash4(v: u32): usize {
+  return <usize>((v * 2654435761) >>> 18) << 2;
+}
+
+// @ts-ignore: decorator
+@inline function writeLen(op: usize, n: usize): usize {
+  while (n >= 255) { store<u8>(op++, 255); n -= 255; }
+  store<u8>(op++, <u8>n);
+  return op;
+}
+
+function emitSequence(op: usize, lit: usize, litLen: usize, off: usize, ml: usize): usize {
+  const tokenAt = op++;
+  let token: u32 = (litLen >= 15 ? 15 : <u32>litLen) << 4;
+  if (litLen >= 15) op = writeLen(op, litLen - 15);
+  memory.copy(op, lit, litLen);
+  op += litLen;
+  if (ml > 0) {
+    store<u16>(op, <u16>off);
+    op += 2;
+    const m = ml - 4;
+    token |= m >= 15 ? 15 : <u32>m;
+    if (m >= 15) op = writeLen(op, m - 15);
+  }
+  store<u8>(tokenAt, <u8>token);
+  return op;
+}
+
+/** Compresses one independent block; returns the end of the output. */
+function blockEncode(base: usize, n: usize, op: usize): usize {
+  const end = base + n;
+  if (n < 13) return emitSequence(op, base, n, 0, 0);
+  memory.fill(HASH_TABLE, 0, 1 << 16);
+  const matchLimit = end - 12; // a match may not start in the last 12 bytes
+  const extendLimit = end - 5; // and must leave the last 5 bytes as literals
+  let ip = base;
+  let lit = base;
+  let skip: u32 = 64;
+  while (ip < matchLimit) {
+    const v = load<u32>(ip);
+    const h = hash4(v);
+    const cand = base + <usize>load<u32>(HASH_TABLE + h);
+    store<u32>(HASH_TABLE + h, <u32>(ip - base));
+    if (cand < ip && ip - cand < 65536 && load<u32>(cand) == v) {
+      let m: usize = 4;
+      while (ip + m + 8 <= extendLimit) {
+        const x = load<u64>(ip + m) ^ load<u64>(cand + m);
+        if (x != 0) { m += <usize>(ctz<u64>(x) >>> 3); break; }
+        m += 8;
+      }
+      if (ip + m + 8 > extendLimit) {
+        while (ip + m < extendLimit && load<u8>(ip + m) == load<u8>(cand + m)) m++;
+      }
+      op = emitSequence(op, lit, ip - lit, ip - cand, m);
+      ip += m;
+      lit = ip;
+      skip = 64;
+      if (ip < matchLimit) store<u32>(HASH_TABLE + hash4(load<u32>(ip - 2)), <u32>(ip - 2 - base));
+    } else {
+      ip += <usize>(skip >>> 6);
+      skip++;
+    }
+  }
+  return emitSequence(op, lit, end - lit, 0, 0);
+}
+
+/** Upper bound of lz4Encode's output for n input bytes. */
+export function lz4MaxFrame(n: i32): i32 {
+  const blocks = (n + 65535) >>> 16;
+  return 7 + 4 + n + n / 255 + blocks * 24 + 16;
+}
+
+/** Writes one LZ4 frame (64 KiB independent blocks, no checksums but the header's). Returns size or -1. */
+export function lz4Encode(src: usize, len: i32, dst: usize): i32 {
+  const n = <usize>len;
+  if (!ensure(dst + <usize>lz4MaxFrame(len))) return -1;
+  store<u32>(dst, 0x184D2204);
+  store<u8>(dst + 4, 0x60); // version 01, block independence
+  store<u8>(dst + 5, 0x40); // 64 KiB blocks
+  store<u8>(dst + 6, <u8>((xxh32(dst + 4, 2, 0) >>> 8) & 0xff));
+  let op = dst + 7;
+  let p: usize = 0;
+  while (p < n) {
+    const bl = n - p < BLOCK ? n - p : BLOCK;
+    const e = blockEncode(src + p, bl, op + 4);
+    const cl = e - op - 4;
+    if (cl >= bl) {
+      store<u32>(op, <u32>bl | 0x80000000);
+      memory.copy(op + 4, src + p, bl);
+      op += 4 + bl;
+    } else {
+      store<u32>(op, <u32>cl);
+      op = e;
+    }
+    p += bl;
+  }
+  store<u32>(op, 0);
+  op += 4;
+  return <i32>(op - dst);
+}

@@ -1,0 +1,273 @@
+// Snappy: raw block format (varint length preamble, literal and copy tags) and the xerial framing
+// written by snappy-java's SnappyOutputStream (used by Kafka's Java client):
+//   magic 0x82 'S' 'N' 'A' 'P' 'P' 'Y' 0, version int32 BE, compatible-version int32 BE,
+//   then blocks of: compressed length int32 BE, raw snappy block.
+import { E_TOO_LARGE, E_CORRUPT_COMPRESSED, E_OUT_OF_MEMORY, F_COMPRESSED, fail, resetStatus, ensure, be32, storeBe32 } from './common';
+
+export const HASH_TABLE: usize = memory.data(1 << 16, 16); // 16384 x u32, shared by snappy and lz4
+
+const XERIAL_BLOCK: i32 = 32 * 1024;
+
+// @ts-ignore: decorator
+@inline export function copyMatch(d: usize, off: usize, len: usize): void {
+  let s = d - off;
+  if (off >= len) {
+    memory.copy(d, s, len);
+  } else if (off >= 8) {
+    const e = d + len;
+    while (d + 8 <= e) { store<u64>(d, load<u64>(s)); d += 8; s += 8; }
+    while (d < e) { store<u8>(d++, load<u8>(s++)); }
+  } else {
+    const e = d + len;
+    while (d < e) { store<u8>(d++, load<u8>(s++)); }
+  }
+}
+
+/** Parses the uncompressed length preamble; returns it (>= 0) or -1. Sets PRE_LEN bytes used. */
+let PRE_LEN: i32 = 0;
+function preamble(p: usize, end: usize): i64 {
+  let v: u64 = 0;
+  for (let i = 0; i < 5; i++) {
+    if (p + <usize>i >= end) return -1;
+    const b = <u64>load<u8>(p + <usize>i);
+    v |= (b & 0x7f) << (7 * <u64>i);
+    if (b < 0x80) { PRE_LEN = i + 1; return v > 0xffffffff ? -1 : <i64>v; }
+  }
+  return -1;
+}
+
+/**
+ * Decodes one raw snappy block [src, src+len) into dst (which may already hold `base` bytes of
+ * output, not referenced). Returns bytes produced, -1 corrupt, -2 over `cap`.
+ */
+function rawDecode(src: usize, len: usize, dst: usize, cap: usize): i64 {
+  const end = src + len;
+  const ulen = preamble(src, end);
+  if (ulen < 0) return -1;
+  if (<u64>ulen > <u64>cap) return -2;
+  if (!ensure(dst + <usize>ulen + 8)) return -3;
+  let ip = src + <usize>PRE_LEN;
+  let op: usize = 0;
+  const olen = <usize>ulen;
+  while (ip < end) {
+    const tag = <u32>load<u8>(ip++);
+    const kind = tag & 3;
+    if (kind == 0) {
+      let lit = <usize>(tag >>> 2);
+      if (lit >= 60) {
+        const nb = lit - 59;
+        if (nb > end - ip) return -1;
+        lit = 0;
+        for (let i: usize = 0; i < nb; i++) lit |= (<usize>load<u8>(ip + i)) << (8 * i);
+        ip += nb;
+      }
+      if (lit >= end - ip) return -1;
+      lit += 1;
+      if (lit > olen - op) return -1;
+      memory.copy(dst + op, ip, lit);
+      ip += lit;
+      op += lit;
+    } else {
+      let mlen: usize;
+      let off: usize;
+      if (kind == 1) {
+        if (ip >= end) return -1;
+        mlen = <usize>(((tag >>> 2) & 7) + 4);
+        off = (<usize>(tag >>> 5) << 8) | <usize>load<u8>(ip);
+        ip += 1;
+      } else if (kind == 2) {
+        if (end - ip < 2) return -1;
+        mlen = <usize>((tag >>> 2) + 1);
+        off = <usize>load<u16>(ip);
+        ip += 2;
+      } else {
+        if (end - ip < 4) return -1;
+        mlen = <usize>((tag >>> 2) + 1);
+        off = <usize>load<u32>(ip);
+        ip += 4;
+      }
+      if (off == 0 || off > op || mlen > olen - op) return -1;
+      copyMatch(dst + op, off, mlen);
+      op += mlen;
+    }
+  }
+  if (op != olen) return -1;
+  return <i64>op;
+}
+
+function isXerial(p: usize, len: usize): bool {
+  return len >= 16 && load<u64>(p) == 0x0059505041_4E53_82; // 82 'S' 'N' 'A' 'P' 'P' 'Y' 00 (LE)
+}
+
+/**
+ * Decodes snappy data, xerial-framed or raw, into dst with at most `cap` output bytes.
+ * Returns bytes produced, or -1 with the status block set (E_TOO_LARGE / E_CORRUPT_COMPRESSED).
+ */
+export function snappyDecode(src: usize, len: i32, dst: usize, cap: i32): i32 {
+  resetStatus();
+  const end = src + <usize>len;
+  let produced: usize = 0;
+  if (isXerial(src, <usize>len)) {
+    let ip = src + 16;
+    while (ip < end) {
+      if (end - ip < 4) return corrupt(ip - src);
+      const bl = be32(ip);
+      ip += 4;
+      if (bl < 0 || <usize>bl > end - ip) return corrupt(ip - 4 - src);
+      const r = rawDecode(ip, <usize>bl, dst + produced, <usize>cap - produced);
+      if (r < 0) return r == -2 ? tooLarge(ip - src) : r == -3 ? oom(ip - src) : corrupt(ip - src);
+      produced += <usize>r;
+      ip += <usize>bl;
+    }
+  } else {
+    const r = rawDecode(src, <usize>len, dst, <usize>cap);
+    if (r < 0) return r == -2 ? tooLarge(0) : r == -3 ? oom(0) : corrupt(0);
+    produced = <usize>r;
+  }
+  return <i32>produced;
+}
+
+function corrupt(at: usize): i32 { fail(E_CORRUPT_COMPRESSED, <i32>at, F_COMPRESSED); return -1; }
+function tooLarge(at: usize): i32 { fail(E_TOO_LARGE, <i32>at, F_COMPRESSED); return -1; }
+function oom(at: usize): i32 { fail(E_OUT_OF_MEMORY, <i32>at, F_COMPRESSED); return -1; }
+
+// ---------------------------------------------------------------------------------------------
+// Compression
+
+/** Worst-case raw snappy size for n input bytes. */
+export function snappyMaxRaw(n: i32): i32 {
+  return 32 + n + n / 6;
+}
+
+// @ts-ignore: decorator
+@inline function hash4(v: u32): u32 {
+  return (v * 0x1E35A7BD) >>> 18; // 14 bits
+}
+
+function emitLiteral(op: usize, ip: usize, len: usize): usize {
+  const n = len - 1;
+  if (n < 60) {
+    store<u8>(op++, <u8>(n << 2));
+  } else if (n < 0x100) {
+    store<u8>(op++, 60 << 2);
+    store<u8>(op++, <u8>n);
+  } else if (n < 0x10000) {
+    store<u8>(op++, 61 << 2);
+    store<u16>(op, <u16>n);
+    op += 2;
+  } else if (n < 0x1000000) {
+    store<u8>(op++, 62 << 2);
+    store<u16>(op, <u16>n);
+    store<u8>(op + 2, <u8>(n >>> 16));
+    op += 3;
+  } else {
+    store<u8>(op++, 63 << 2);
+    store<u32>(op, <u32>n);
+    op += 4;
+  }
+  memory.copy(op, ip, len);
+  return op + len;
+}
+
+function emitCopy(op: usize, off: usize, len: usize): usize {
+  while (len >= 68) {
+    store<u8>(op, <u8>(2 | (63 << 2)));
+    store<u16>(op + 1, <u16>off);
+    op += 3;
+    len -= 64;
+  }
+  if (len > 64) {
+    store<u8>(op, <u8>(2 | (59 << 2)));
+    store<u16>(op + 1, <u16>off);
+    op += 3;
+    len -= 60;
+  }
+  if (len < 12 && off < 2048) {
+    store<u8>(op, <u8>(1 | ((len - 4) << 2) | ((off >>> 8) << 5)));
+    store<u8>(op + 1, <u8>off);
+    return op + 2;
+  }
+  store<u8>(op, <u8>(2 | ((len - 1) << 2)));
+  store<u16>(op + 1, <u16>off);
+  return op + 3;
+}
+
+/** Compresses one fragment (<= 64 KiB) with greedy hash matching. */
+function compressFragment(base: usize, n: usize, op: usize): usize {
+  const end = base + n;
+  if (n < 16) return n > 0 ? emitLiteral(op, base, n) : op;
+  memory.fill(HASH_TABLE, 0, 1 << 16);
+  const limit = end - 15;
+  let ip = base;
+  let lit = base;
+  let skip: u32 = 32;
+  while (ip < limit) {
+    const v = load<u32>(ip);
+    const h = (<usize>hash4(v)) << 2;
+    const cand = base + <usize>load<u32>(HASH_TABLE + h);
+    store<u32>(HASH_TABLE + h, <u32>(ip - base));
+    if (cand < ip && load<u32>(cand) == v) {
+      if (lit < ip) op = emitLiteral(op, lit, ip - lit);
+      let m: usize = 4;
+      while (ip + m + 8 <= end) {
+        const x = load<u64>(ip + m) ^ load<u64>(cand + m);
+        if (x != 0) { m += <usize>(ctz<u64>(x) >>> 3); break; }
+        m += 8;
+      }
+      if (ip + m + 8 > end) {
+        while (ip + m < end && load<u8>(ip + m) == load<u8>(cand + m)) m++;
+      }
+      op = emitCopy(op, ip - cand, m);
+      ip += m;
+      lit = ip;
+      skip = 32;
+      if (ip < limit) {
+        // Re-seed the table at the position just before the next search.
+        store<u32>(HASH_TABLE + ((<usize>hash4(load<u32>(ip - 1))) << 2), <u32>(ip - 1 - base));
+      }
+    } else {
+      ip += <usize>(skip >>> 5);
+      skip++;
+    }
+  }
+  if (lit < end) op = emitLiteral(op, lit, end - lit);
+  return op;
+}
+
+function rawEncode(src: usize, n: usize, op: usize): usize {
+  let v = <u32>n;
+  while (v >= 0x80) { store<u8>(op++, <u8>(v | 0x80)); v >>>= 7; }
+  store<u8>(op++, <u8>v);
+  let p = src;
+  const end = src + n;
+  while (p < end) {
+    const frag = end - p < 65536 ? end - p : 65536;
+    op = compressFragment(p, frag, op);
+    p += frag;
+  }
+  return op;
+}
+
+/** Compresses [src, src+len) to dst, xerial-framed (32 KiB blocks) when xerial != 0. Returns size or -1. */
+export function snappyEncode(src: usize, len: i32, dst: usize, xerial: i32): i32 {
+  const n = <usize>len;
+  if (!xerial) {
+    if (!ensure(dst + <usize>snappyMaxRaw(len))) return -1;
+    return <i32>(rawEncode(src, n, dst) - dst);
+  }
+  const blocks = (n + <usize>XERIAL_BLOCK - 1) / <usize>XERIAL_BLOCK;
+  if (!ensure(dst + 16 + blocks * 4 + <usize>snappyMaxRaw(len) + blocks * 8)) return -1;
+  store<u64>(dst, 0x0059505041_4E53_82);
+  storeBe32(dst + 8, 1);
+  storeBe32(dst + 12, 1);
+  let op = dst + 16;
+  let p: usize = 0;
+  while (p < n) {
+    const bl = n - p < <usize>XERIAL_BLOCK ? n - p : <usize>XERIAL_BLOCK;
+    const e = rawEncode(src + p, bl, op + 4);
+    storeBe32(op, <i32>(e - op - 4));
+    op = e;
+    p += bl;
+  }
+  return <i32>(op - dst);
+}

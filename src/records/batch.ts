@@ -1,0 +1,358 @@
+// Decoded record batches and records. Record keys, values and header values are subarray views of
+// a JS-owned buffer: the caller's input for uncompressed data, or the decompressed records.
+import type { CompressionName, ControlRecord, RecordHeader, TimestampType } from './types.js';
+import { COMPRESSION_NAMES } from './types.js';
+import { recordsError } from './errors.js';
+
+export const ROW_INTS = 10;
+export const HDR_INTS = 4;
+const TWO32 = 4294967296;
+
+let textDecoder: TextDecoder | undefined;
+
+/** Decodes a header key: ASCII fast path, UTF-8 otherwise. */
+export function decodeKey(data: Uint8Array, off: number, len: number): string {
+  if (len <= 64) {
+    let ascii = true;
+    for (let i = 0; i < len; i++) if (data[off + i] >= 0x80) { ascii = false; break; }
+    if (ascii) {
+      if (len <= 16) {
+        let s = '';
+        for (let i = 0; i < len; i++) s += String.fromCharCode(data[off + i]);
+        return s;
+      }
+      return String.fromCharCode.apply(null, data.subarray(off, off + len) as unknown as number[]);
+    }
+  }
+  textDecoder ??= new TextDecoder();
+  return textDecoder.decode(data.subarray(off, off + len));
+}
+
+/** Combines the two halves of a varlong. Exact for |v| <= 2^53 - 1; otherwise use the bigint. */
+function int64(lo: number, hi: number): number {
+  return hi * TWO32 + (lo >>> 0);
+}
+
+function bigFromHalves(lo: number, hi: number): bigint {
+  return (BigInt(hi) << 32n) | BigInt(lo >>> 0);
+}
+
+export class KafkaRecord {
+  /** Exact timestampDelta when it is outside the safe integer range (else undefined). */
+  readonly timestampDeltaBig: bigint | undefined;
+
+  constructor(
+    /** The batch this record belongs to. */
+    readonly batch: RecordBatch,
+    /** Offset relative to batch.baseOffset (int32). */
+    readonly offsetDelta: number,
+    /** Timestamp relative to batch.baseTimestamp in ms (exact when |delta| < 2^53). */
+    readonly timestampDelta: number,
+    readonly key: Uint8Array | null,
+    readonly value: Uint8Array | null,
+    readonly headers: RecordHeader[],
+    /** Record attributes byte (unused by Kafka so far). */
+    readonly attributes: number,
+    timestampDeltaBig?: bigint,
+  ) {
+    this.timestampDeltaBig = timestampDeltaBig;
+  }
+
+  /** Absolute offset. */
+  get offset(): bigint {
+    return this.batch.baseOffset + BigInt(this.offsetDelta);
+  }
+
+  /** Absolute offset as a number (exact below 2^53). */
+  get offsetNumber(): number {
+    return this.batch.baseOffsetNumber + this.offsetDelta;
+  }
+
+  /**
+   * Absolute timestamp in ms. As in Kafka, records of a LogAppendTime batch take the batch's
+   * maxTimestamp; otherwise baseTimestamp + timestampDelta (exact for any varlong delta).
+   */
+  get timestamp(): bigint {
+    const b = this.batch;
+    if (b.timestampType === 'logAppend' && b.magic === 2) return b.maxTimestamp;
+    return BigInt.asIntN(64, b.baseTimestamp + (this.timestampDeltaBig ?? BigInt(this.timestampDelta)));
+  }
+
+  /** Absolute timestamp as a number (ms since the epoch; exact for realistic timestamps). */
+  get timestampNumber(): number {
+    const b = this.batch;
+    if (b.timestampType === 'logAppend' && b.magic === 2) return Number(b.maxTimestamp);
+    if (this.timestampDeltaBig !== undefined) return Number(this.timestamp);
+    return b.baseTimestampNumber + this.timestampDelta;
+  }
+
+  /** For records of control batches: the decoded marker, else undefined. */
+  get control(): ControlRecord | undefined {
+    return this.batch.isControl ? decodeControl(this) : undefined;
+  }
+}
+
+/** Decodes a control record's key (version int16, type int16) and value (version, coordinatorEpoch). */
+export function decodeControl(r: { key: Uint8Array | null; value: Uint8Array | null }): ControlRecord {
+  const k = r.key;
+  if (k === null || k.length < 4) throw recordsError('INVALID_CONTROL_RECORD', -1, 'key', 'control record key must be at least 4 bytes');
+  const version = (k[0] << 24 >> 16) | k[1];
+  const typeCode = (k[2] << 24 >> 16) | k[3];
+  const control: ControlRecord = {
+    version,
+    typeCode,
+    type: typeCode === 0 ? 'abort' : typeCode === 1 ? 'commit' : 'unknown',
+  };
+  const v = r.value;
+  if (v !== null && v.length >= 6) control.coordinatorEpoch = (v[2] << 24) | (v[3] << 16) | (v[4] << 8) | v[5];
+  return control;
+}
+
+export interface BatchHeaderFields {
+  baseOffset: bigint;
+  batchLength: number;
+  partitionLeaderEpoch: number;
+  magic: number;
+  crc: number;
+  attributes: number;
+  lastOffsetDelta: number;
+  baseTimestamp: bigint;
+  maxTimestamp: bigint;
+  producerId: bigint;
+  producerEpoch: number;
+  baseSequence: number;
+  recordCount: number;
+  byteOffset: number;
+  byteLength: number;
+}
+
+export class RecordBatch {
+  readonly baseOffset: bigint;
+  readonly batchLength: number;
+  readonly partitionLeaderEpoch: number;
+  readonly magic: number;
+  /** Stored checksum (CRC-32C for v2, CRC-32 of the wrapper message for magic 0/1), unsigned. */
+  readonly crc: number;
+  readonly attributes: number;
+  readonly compression: CompressionName;
+  readonly timestampType: TimestampType;
+  readonly isTransactional: boolean;
+  readonly isControl: boolean;
+  readonly hasDeleteHorizon: boolean;
+  readonly lastOffsetDelta: number;
+  readonly baseTimestamp: bigint;
+  readonly maxTimestamp: bigint;
+  readonly producerId: bigint;
+  readonly producerEpoch: number;
+  readonly baseSequence: number;
+  readonly recordCount: number;
+  /** Position and size of the batch in the decoded buffer. */
+  readonly byteOffset: number;
+  readonly byteLength: number;
+  /** baseOffset / baseTimestamp as numbers (exact below 2^53), to avoid BigInt per record. */
+  readonly baseOffsetNumber: number;
+  readonly baseTimestampNumber: number;
+
+  /** @internal */ _data: Uint8Array;
+  /** @internal */ _rows: Int32Array | undefined;
+  /** @internal */ _rowBase: number;
+  /** @internal */ _hdrs: Int32Array | undefined;
+  /** @internal */ _hdrBase: number;
+  /** @internal */ _records: KafkaRecord[] | undefined;
+  /** @internal */ _cache: (KafkaRecord | undefined)[] | undefined;
+
+  constructor(h: BatchHeaderFields, data: Uint8Array) {
+    this.baseOffset = h.baseOffset;
+    this.batchLength = h.batchLength;
+    this.partitionLeaderEpoch = h.partitionLeaderEpoch;
+    this.magic = h.magic;
+    this.crc = h.crc;
+    this.attributes = h.attributes;
+    const a = h.attributes;
+    this.compression = COMPRESSION_NAMES[a & 7] ?? ('unknown' as CompressionName);
+    this.timestampType = a & 8 ? 'logAppend' : 'create';
+    this.isTransactional = h.magic === 2 && (a & 0x10) !== 0;
+    this.isControl = h.magic === 2 && (a & 0x20) !== 0;
+    this.hasDeleteHorizon = h.magic === 2 && (a & 0x40) !== 0;
+    this.lastOffsetDelta = h.lastOffsetDelta;
+    this.baseTimestamp = h.baseTimestamp;
+    this.maxTimestamp = h.maxTimestamp;
+    this.producerId = h.producerId;
+    this.producerEpoch = h.producerEpoch;
+    this.baseSequence = h.baseSequence;
+    this.recordCount = h.recordCount;
+    this.byteOffset = h.byteOffset;
+    this.byteLength = h.byteLength;
+    this.baseOffsetNumber = Number(h.baseOffset);
+    this.baseTimestampNumber = Number(h.baseTimestamp);
+    this._data = data;
+    this._rows = undefined;
+    this._rowBase = 0;
+    this._hdrs = undefined;
+    this._hdrBase = 0;
+    this._records = undefined;
+    this._cache = undefined;
+  }
+
+  /** All records (materialized on first access for lazily decoded batches). */
+  get records(): KafkaRecord[] {
+    let r = this._records;
+    if (r === undefined) {
+      const n = this.recordCount;
+      r = new Array<KafkaRecord>(n);
+      for (let i = 0; i < n; i++) r[i] = this.record(i);
+      this._records = r;
+      this._cache = undefined;
+    }
+    return r;
+  }
+
+  /** The i-th record (materialized and cached on demand). */
+  record(i: number): KafkaRecord {
+    if (this._records !== undefined) return this._records[i];
+    this.check(i);
+    const cache = (this._cache ??= new Array(this.recordCount));
+    return (cache[i] ??= materialize(this, this._data, this._rows!, this._rowBase + i * ROW_INTS, this._hdrs!, this._hdrBase));
+  }
+
+  [Symbol.iterator](): IterableIterator<KafkaRecord> {
+    let i = 0;
+    const self = this;
+    return {
+      next(): IteratorResult<KafkaRecord> {
+        return i < self.recordCount ? { value: self.record(i++), done: false } : { value: undefined, done: true };
+      },
+      [Symbol.iterator]() { return this; },
+    };
+  }
+
+  private check(i: number): void {
+    if (!(i >= 0 && i < this.recordCount) || (i | 0) !== i) throw new RangeError(`record index ${i} out of range`);
+  }
+
+  private row(i: number): number {
+    this.check(i);
+    return this._rowBase + i * ROW_INTS;
+  }
+
+  // Columnar accessors: no record object is created. They fall back to records for batches
+  // without a tape (legacy message sets).
+  offsetDeltaAt(i: number): number {
+    return this._rows ? this._rows[this.row(i) + 3] : this.record(i).offsetDelta;
+  }
+
+  timestampDeltaAt(i: number): number {
+    if (!this._rows) return this.record(i).timestampDelta;
+    const o = this.row(i);
+    return int64(this._rows[o + 1], this._rows[o + 2]);
+  }
+
+  offsetAt(i: number): bigint {
+    return this.baseOffset + BigInt(this.offsetDeltaAt(i));
+  }
+
+  timestampAt(i: number): bigint {
+    if (this.timestampType === 'logAppend' && this.magic === 2) return this.maxTimestamp;
+    if (!this._rows) return this.record(i).timestamp;
+    const o = this.row(i);
+    return BigInt.asIntN(64, this.baseTimestamp + bigFromHalves(this._rows[o + 1], this._rows[o + 2]));
+  }
+
+  keyAt(i: number): Uint8Array | null {
+    if (!this._rows) return this.record(i).key;
+    const o = this.row(i);
+    const len = this._rows[o + 5];
+    return len < 0 ? null : this._data.subarray(this._rows[o + 4], this._rows[o + 4] + len);
+  }
+
+  valueAt(i: number): Uint8Array | null {
+    if (!this._rows) return this.record(i).value;
+    const o = this.row(i);
+    const len = this._rows[o + 7];
+    return len < 0 ? null : this._data.subarray(this._rows[o + 6], this._rows[o + 6] + len);
+  }
+
+  headerCountAt(i: number): number {
+    return this._rows ? this._rows[this.row(i) + 8] : this.record(i).headers.length;
+  }
+
+  headersAt(i: number): RecordHeader[] {
+    if (!this._rows) return this.record(i).headers;
+    return readHeaders(this._data, this._rows, this.row(i), this._hdrs!, this._hdrBase);
+  }
+}
+
+function readHeaders(data: Uint8Array, rows: Int32Array, o: number, hdrs: Int32Array, hdrBase: number): RecordHeader[] {
+  const hc = rows[o + 8];
+  const headers = new Array<RecordHeader>(hc);
+  const ab = data.buffer;
+  const base = data.byteOffset;
+  let h = (rows[o + 9] - hdrBase) * HDR_INTS;
+  for (let j = 0; j < hc; j++, h += HDR_INTS) {
+    const vl = hdrs[h + 3];
+    headers[j] = {
+      key: headerKey(data, hdrs[h], hdrs[h + 1], j),
+      value: vl < 0 ? null : new Uint8Array(ab, base + hdrs[h + 2], vl),
+    };
+  }
+  return headers;
+}
+
+// Header keys repeat from record to record: remember the last key seen at each header position
+// (bytes and string) and reuse the string when the bytes match.
+const KEY_CACHE = 8;
+const cachedKeyBytes: (Uint8Array | undefined)[] = new Array(KEY_CACHE).fill(undefined);
+const cachedKeyStrings: string[] = new Array(KEY_CACHE).fill('');
+
+function headerKey(data: Uint8Array, off: number, len: number, j: number): string {
+  if (j >= KEY_CACHE || len > 64) return decodeKey(data, off, len);
+  const prev = cachedKeyBytes[j];
+  if (prev !== undefined && prev.length === len) {
+    let same = true;
+    for (let i = 0; i < len; i++) if (prev[i] !== data[off + i]) { same = false; break; }
+    if (same) return cachedKeyStrings[j];
+  }
+  const s = decodeKey(data, off, len);
+  cachedKeyBytes[j] = data.slice(off, off + len);
+  cachedKeyStrings[j] = s;
+  return s;
+}
+
+const EMPTY_HEADERS: RecordHeader[] = [];
+Object.freeze(EMPTY_HEADERS);
+
+/** Builds the record at row index `o` (Int32 index into rows). */
+export function materialize(batch: RecordBatch, data: Uint8Array, rows: Int32Array, o: number, hdrs: Int32Array, hdrBase: number): KafkaRecord {
+  const kl = rows[o + 5];
+  const vl = rows[o + 7];
+  const ko = rows[o + 4];
+  const vo = rows[o + 6];
+  const lo = rows[o + 1];
+  const hi = rows[o + 2];
+  let ts: number;
+  let big: bigint | undefined;
+  if (hi === 0 && lo >= 0) ts = lo;
+  else if (hi === -1 && lo < 0) ts = lo;
+  else if (hi >= -0x200000 && hi < 0x200000) ts = int64(lo, hi);
+  else { big = bigFromHalves(lo, hi); ts = Number(big); }
+  const ab = data.buffer;
+  const base = data.byteOffset;
+  return new KafkaRecord(
+    batch,
+    rows[o + 3],
+    ts,
+    kl < 0 ? null : new Uint8Array(ab, base + ko, kl),
+    vl < 0 ? null : new Uint8Array(ab, base + vo, vl),
+    rows[o + 8] === 0 ? [] : readHeaders(data, rows, o, hdrs, hdrBase),
+    rows[o],
+    big,
+  );
+}
+
+/** Eagerly builds all records of a batch from a tape (views into WebAssembly memory are only read). */
+export function materializeAll(batch: RecordBatch, data: Uint8Array, rows: Int32Array, r0: number, hdrs: Int32Array, hdrBase: number): void {
+  const n = batch.recordCount;
+  const out = new Array<KafkaRecord>(n);
+  for (let i = 0, o = r0; i < n; i++, o += ROW_INTS) out[i] = materialize(batch, data, rows, o, hdrs, hdrBase);
+  batch._records = out;
+}

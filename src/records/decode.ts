@@ -1,0 +1,276 @@
+// decodeRecordBatches: one WebAssembly call frames, CRC-checks and walks every uncompressed batch
+// of a records blob into an Int32 tape; compressed batches are decompressed and walked with one
+// more call each. Legacy message sets (magic 0/1) are parsed here in TS.
+import { RecordBatch, materializeAll, ROW_INTS, HDR_INTS, type BatchHeaderFields, KafkaRecord } from './batch.js';
+import { decompressAt as decompress, DEFAULT_MAX_DECOMPRESSED } from './compression.js';
+import { recordsError, RecordsError } from './errors.js';
+import type { DecodeOptions } from './types.js';
+import { wasm, mem, memI32, alloc, top, setTop, copyIn, statusError } from './wasm.js';
+
+export interface DecodedRecordBatches {
+  batches: RecordBatch[];
+  /** Bytes of a partial batch at the end of the input (a broker truncating at maxBytes); 0 if none. */
+  truncatedBytes: number;
+  /** Bytes taken by whole batches (= input length - truncatedBytes). */
+  consumedBytes: number;
+}
+
+interface Ctx {
+  verify: boolean;
+  lazy: boolean;
+  limit: number;
+}
+
+const ENTRY_INTS = 8;
+
+/**
+ * Decodes a records blob (one or more RecordBatch v2 and/or legacy magic 0/1 message sets, as in
+ * a Fetch/Produce records field). A partial batch at the end is reported in truncatedBytes, not as
+ * an error. Throws RecordsError for malformed input.
+ */
+export function decodeRecordBatches(bytes: Uint8Array, options: DecodeOptions = {}): DecodedRecordBatches {
+  if (!(bytes instanceof Uint8Array)) throw recordsError('INVALID_ARGUMENT', -1, '', 'bytes must be a Uint8Array');
+  const ctx: Ctx = {
+    verify: options.verifyCrc !== false,
+    lazy: options.lazy === true,
+    limit: options.maxDecompressedBytes ?? DEFAULT_MAX_DECOMPRESSED,
+  };
+  wasm();
+  const mark = top;
+  try {
+    return decodeBlob(bytes, ctx, '', 0, -1);
+  } finally {
+    setTop(mark);
+  }
+}
+
+/**
+ * Scans and decodes `bytes`. `prefix`/`offsetBase` locate it for errors. `legacyMagic` >= 0 means
+ * this is the inner set of a compressed legacy wrapper (only that magic, uncompressed, allowed).
+ */
+function decodeBlob(bytes: Uint8Array, ctx: Ctx, prefix: string, offsetBase: number, legacyMagic: number): DecodedRecordBatches {
+  const w = wasm();
+  const len = bytes.length;
+  const inPtr = copyIn(bytes);
+  const out = alloc(32);
+  const rc = w.scanBatches(inPtr, len, out, ctx.verify ? 1 : 0);
+  if (rc !== 0) throw statusError(prefix, offsetBase);
+  let I = memI32();
+  const h = out >> 2;
+  const n = I[h];
+  const truncatedBytes = I[h + 1];
+  const consumedBytes = I[h + 2];
+  const rowsPtr = I[h + 3];
+  const hdrsPtr = I[h + 5];
+  setTop(I[h + 7]);
+  const entries = I.slice(h + 8, h + 8 + n * ENTRY_INTS);
+  const batches: RecordBatch[] = [];
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  for (let i = 0; i < n; i++) {
+    const e = i * ENTRY_INTS;
+    const magic = entries[e];
+    const start = entries[e + 1];
+    const size = entries[e + 2];
+    const path = `${prefix}batches[${i}]`;
+    if (magic !== 2) {
+      if (legacyMagic >= 0 && magic !== legacyMagic) {
+        throw recordsError('UNSUPPORTED_MAGIC', offsetBase + start + 16, `${path}.magic`, `inner message magic ${magic} differs from its wrapper's ${legacyMagic}`);
+      }
+      decodeLegacy(bytes, view, start, size, ctx, path, offsetBase, legacyMagic >= 0, batches);
+      continue;
+    }
+    if (legacyMagic >= 0) throw recordsError('UNSUPPORTED_MAGIC', offsetBase + start + 16, `${path}.magic`, 'v2 batch inside a legacy message set');
+    const header = readV2Header(view, start, size);
+    const codec = header.attributes & 7;
+    if (codec === 0) {
+      const batch = new RecordBatch(header, bytes);
+      const rowStart = entries[e + 5];
+      const hdrStart = entries[e + 6];
+      const hdrEnd = entries[e + 7];
+      I = memI32();
+      const r0 = (rowsPtr >> 2) + rowStart * ROW_INTS;
+      const hdrs = I.subarray(hdrsPtr >> 2);
+      attach(batch, bytes, I, r0, hdrs, hdrStart, hdrEnd, ctx.lazy);
+      batches.push(batch);
+    } else {
+      if (codec > 4) throw recordsError('UNSUPPORTED_COMPRESSION', offsetBase + start + 21, `${path}.attributes`, `unsupported compression codec ${codec}`);
+      const data = decompress(codec, bytes.subarray(start + 61, start + size), ctx.limit, offsetBase + start + 61, `${path}.records`);
+      const batch = new RecordBatch(header, data);
+      walkDecompressed(batch, data, i, ctx, `${prefix}`);
+      batches.push(batch);
+    }
+  }
+  return { batches, truncatedBytes, consumedBytes };
+}
+
+function attach(batch: RecordBatch, data: Uint8Array, I: Int32Array, r0: number, hdrs: Int32Array, hdrStart: number, hdrEnd: number, lazy: boolean): void {
+  if (lazy) {
+    batch._rows = I.slice(r0, r0 + batch.recordCount * ROW_INTS);
+    batch._rowBase = 0;
+    batch._hdrs = hdrs.slice(hdrStart * HDR_INTS, hdrEnd * HDR_INTS);
+    batch._hdrBase = hdrStart;
+  } else {
+    materializeAll(batch, data, I, r0, hdrs, 0);
+  }
+}
+
+function walkDecompressed(batch: RecordBatch, data: Uint8Array, index: number, ctx: Ctx, prefix: string): void {
+  const w = wasm();
+  const mark = top;
+  try {
+    const p = copyIn(data);
+    const out = alloc(32);
+    const rc = w.walkRecords(p, data.length, batch.recordCount, out, index);
+    if (rc !== 0) {
+      const err = statusError(prefix, 0);
+      throw new RecordsError(err.code, `${err.message.replace(/ at .*$/, '')}, inside the decompressed records of the batch`, err.offset, err.path);
+    }
+    const I = memI32();
+    const h = out >> 2;
+    const rowsPtr = I[h];
+    const hdrsPtr = I[h + 2];
+    const hdrCount = I[h + 3];
+    attach(batch, data, I, rowsPtr >> 2, I.subarray(hdrsPtr >> 2), 0, hdrCount, ctx.lazy);
+  } finally {
+    setTop(mark);
+  }
+}
+
+function readV2Header(v: DataView, start: number, size: number): BatchHeaderFields {
+  return {
+    baseOffset: v.getBigInt64(start),
+    batchLength: v.getInt32(start + 8),
+    partitionLeaderEpoch: v.getInt32(start + 12),
+    magic: 2,
+    crc: v.getUint32(start + 17),
+    attributes: v.getInt16(start + 21),
+    lastOffsetDelta: v.getInt32(start + 23),
+    baseTimestamp: v.getBigInt64(start + 27),
+    maxTimestamp: v.getBigInt64(start + 35),
+    producerId: v.getBigInt64(start + 43),
+    producerEpoch: v.getInt16(start + 51),
+    baseSequence: v.getInt32(start + 53),
+    recordCount: v.getInt32(start + 57),
+    byteOffset: start,
+    byteLength: size,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Legacy message sets (magic 0 and 1)
+//   offset int64, message_size int32, crc uint32, magic int8, attributes int8,
+//   [timestamp int64 (magic 1)], key bytes (int32 length, -1 null), value bytes (same).
+
+interface LegacyMessage {
+  offset: bigint;
+  crc: number;
+  magic: number;
+  attributes: number;
+  timestamp: bigint;
+  key: Uint8Array | null;
+  value: Uint8Array | null;
+  valueAt: number;
+}
+
+function readLegacy(bytes: Uint8Array, v: DataView, start: number, size: number, path: string, offsetBase: number): LegacyMessage {
+  const magic = v.getInt8(start + 16);
+  const end = start + size;
+  let p = start + 18;
+  let timestamp = -1n;
+  if (magic === 1) {
+    timestamp = v.getBigInt64(p);
+    p += 8;
+  }
+  const readBytes = (field: string): Uint8Array | null => {
+    if (end - p < 4) throw recordsError('TRUNCATED', offsetBase + p, `${path}.${field}Length`);
+    const n = v.getInt32(p);
+    p += 4;
+    if (n < -1) throw recordsError('INVALID_LENGTH', offsetBase + p - 4, `${path}.${field}Length`);
+    if (n === -1) return null;
+    if (n > end - p) throw recordsError('TRUNCATED', offsetBase + p - 4, `${path}.${field}Length`);
+    const b = bytes.subarray(p, p + n);
+    p += n;
+    return b;
+  };
+  const key = readBytes('key');
+  const valueAt = p + 4;
+  const value = readBytes('value');
+  if (p !== end) throw recordsError('TRAILING_BYTES', offsetBase + p, path);
+  return {
+    offset: v.getBigInt64(start),
+    crc: v.getUint32(start + 12),
+    magic,
+    attributes: v.getUint8(start + 17),
+    timestamp,
+    key,
+    value,
+    valueAt,
+  };
+}
+
+function legacyBatch(wrapper: LegacyMessage, size: number, start: number, data: Uint8Array,
+  msgs: { offset: bigint; timestamp: bigint; key: Uint8Array | null; value: Uint8Array | null }[]): RecordBatch {
+  const first = msgs.length ? msgs[0] : { offset: wrapper.offset, timestamp: wrapper.timestamp };
+  const last = msgs.length ? msgs[msgs.length - 1] : first;
+  const batch = new RecordBatch({
+    baseOffset: first.offset,
+    batchLength: size - 12,
+    partitionLeaderEpoch: -1,
+    magic: wrapper.magic,
+    crc: wrapper.crc,
+    attributes: wrapper.attributes,
+    lastOffsetDelta: Number(last.offset - first.offset),
+    baseTimestamp: first.timestamp,
+    maxTimestamp: wrapper.timestamp,
+    producerId: -1n,
+    producerEpoch: -1,
+    baseSequence: -1,
+    recordCount: msgs.length,
+    byteOffset: start,
+    byteLength: size,
+  }, data);
+  const records = new Array<KafkaRecord>(msgs.length);
+  for (let i = 0; i < msgs.length; i++) {
+    const m = msgs[i];
+    const od = Number(m.offset - first.offset);
+    const td = m.timestamp - first.timestamp;
+    const safe = td >= -9007199254740991n && td <= 9007199254740991n;
+    records[i] = new KafkaRecord(batch, od, Number(td), m.key, m.value, [], 0, safe ? undefined : td);
+  }
+  batch._records = records;
+  return batch;
+}
+
+function decodeLegacy(bytes: Uint8Array, v: DataView, start: number, size: number, ctx: Ctx, path: string,
+  offsetBase: number, inner: boolean, out: RecordBatch[]): void {
+  const m = readLegacy(bytes, v, start, size, path, offsetBase);
+  const codec = m.attributes & 7;
+  if (codec === 0) {
+    out.push(legacyBatch(m, size, start, bytes, [m]));
+    return;
+  }
+  if (inner) throw recordsError('UNSUPPORTED_COMPRESSION', offsetBase + start + 17, `${path}.attributes`, 'nested compressed message');
+  if (codec > 3) throw recordsError('UNSUPPORTED_COMPRESSION', offsetBase + start + 17, `${path}.attributes`, `unsupported compression codec ${codec} for magic ${m.magic}`);
+  if (m.value === null) throw recordsError('CORRUPT_COMPRESSED_DATA', offsetBase + m.valueAt - 4, `${path}.value`, 'compressed wrapper message without a value');
+  const data = decompress(codec, m.value, ctx.limit, offsetBase + m.valueAt, `${path}.value`, m.magic === 0);
+  const mark = top;
+  let innerSet: DecodedRecordBatches;
+  try {
+    innerSet = decodeBlob(data, { ...ctx, lazy: false }, `${path}.value.`, 0, m.magic);
+  } finally {
+    setTop(mark);
+  }
+  if (innerSet.truncatedBytes) throw recordsError('TRUNCATED', data.length - innerSet.truncatedBytes, `${path}.value`, 'partial message inside a compressed wrapper');
+  const msgs = innerSet.batches.map((b) => ({
+    offset: b.baseOffset,
+    timestamp: m.magic === 1 && (m.attributes & 8) ? m.timestamp : b.baseTimestamp,
+    key: b.records[0].key,
+    value: b.records[0].value,
+  }));
+  if (m.magic >= 1 && msgs.length) {
+    // Inner offsets are relative; the wrapper carries the absolute offset of the last one.
+    const shift = m.offset - msgs[msgs.length - 1].offset;
+    for (const x of msgs) x.offset += shift;
+  }
+  out.push(legacyBatch(m, size, start, data, msgs));
+}

@@ -1,0 +1,242 @@
+// encodeRecordBatch: JS lays out a compact spec (lengths, deltas) and the raw field bytes in
+// WebAssembly memory; one call writes the varints and copies the bytes (plus header fields and
+// CRC-32C for uncompressed batches). Compressed batches take one more call (or fflate/zstd) to
+// compress, and finishBatch fills length, count and CRC.
+import { compressInWasm } from './compression.js';
+import { recordsError } from './errors.js';
+import type { ControlRecordInput, EncodeOptions, RecordBatchInput } from './types.js';
+import { COMPRESSION_NAMES } from './types.js';
+import { wasm, mem, memI32, alloc, top, setTop, ensure } from './wasm.js';
+
+const SPEC_INTS = 7;
+const TWO32 = 4294967296;
+let textEncoder: TextEncoder | undefined;
+
+function isBytes(x: unknown): x is Uint8Array {
+  return x instanceof Uint8Array;
+}
+
+/** Upper bound of the UTF-8 size of a field (exact for bytes and null). */
+function fieldBound(x: Uint8Array | string | null | undefined): number {
+  if (x == null) return 0;
+  if (isBytes(x)) return x.length;
+  if (typeof x === 'string') return x.length * 3;
+  throw recordsError('INVALID_ARGUMENT', -1, '', 'record keys, values and headers must be Uint8Array, string or null');
+}
+
+/** Writes a field at u8[pos]; returns its length, or -1 for null. */
+function writeField(u8: Uint8Array, pos: number, x: Uint8Array | string | null | undefined): number {
+  if (x == null) return -1;
+  if (typeof x === 'string') {
+    const n = x.length;
+    let i = 0;
+    for (; i < n; i++) {
+      const c = x.charCodeAt(i);
+      if (c >= 0x80) break;
+      u8[pos + i] = c;
+    }
+    if (i === n) return n;
+    textEncoder ??= new TextEncoder();
+    const r = textEncoder.encodeInto(x.slice(i), u8.subarray(pos + i));
+    return i + r.written;
+  }
+  const n = x.length;
+  if (n <= 32) {
+    for (let i = 0; i < n; i++) u8[pos + i] = x[i];
+  } else {
+    u8.set(x, pos);
+  }
+  return n;
+}
+
+function toBigInt(x: bigint | number, field: string): bigint {
+  if (typeof x === 'bigint') return BigInt.asIntN(64, x);
+  if (!Number.isInteger(x)) throw recordsError('INVALID_ARGUMENT', -1, field, `${field} must be an integer`);
+  return BigInt(x);
+}
+
+function int32(x: number | undefined, dflt: number, field: string): number {
+  if (x === undefined) return dflt;
+  if (!Number.isInteger(x) || x < -0x80000000 || x > 0x7fffffff) throw recordsError('INVALID_ARGUMENT', -1, field, `${field} must be an int32`);
+  return x;
+}
+
+function compressionCode(c: RecordBatchInput['compression']): number {
+  if (c === undefined) return 0;
+  const code = typeof c === 'number' ? c : COMPRESSION_NAMES.indexOf(c);
+  if (!(code >= 0 && code <= 4) || (code | 0) !== code) throw recordsError('UNSUPPORTED_COMPRESSION', -1, 'compression', `unsupported compression ${String(c)}`);
+  return code;
+}
+
+function controlKey(c: ControlRecordInput): Uint8Array {
+  const type = c.type === 'abort' ? 0 : c.type === 'commit' ? 1 : c.type;
+  const b = new Uint8Array(4);
+  const v = new DataView(b.buffer);
+  v.setInt16(0, c.version ?? 0);
+  v.setInt16(2, type);
+  return b;
+}
+
+function controlValue(c: ControlRecordInput): Uint8Array {
+  const b = new Uint8Array(6);
+  const v = new DataView(b.buffer);
+  v.setInt16(0, c.version ?? 0);
+  v.setInt32(2, c.coordinatorEpoch ?? 0);
+  return b;
+}
+
+/** Encodes one RecordBatch (magic 2). Returns a new Uint8Array with the whole batch. */
+export function encodeRecordBatch(batch: RecordBatchInput, options: EncodeOptions = {}): Uint8Array {
+  const records = batch.records;
+  if (!Array.isArray(records)) throw recordsError('INVALID_ARGUMENT', -1, 'records', 'records must be an array');
+  const n = records.length;
+  const codec = compressionCode(batch.compression);
+
+  // Timestamps: resolve the base first.
+  let baseTs: bigint;
+  if (batch.baseTimestamp !== undefined) baseTs = toBigInt(batch.baseTimestamp, 'baseTimestamp');
+  else {
+    const first = n > 0 && records[0].timestampDelta === undefined ? records[0].timestamp : undefined;
+    baseTs = first !== undefined ? toBigInt(first, 'timestamp') : BigInt(Date.now());
+  }
+  const baseTsNum = Number(baseTs);
+  const baseTsSafe = Number.isSafeInteger(baseTsNum);
+
+  // Pass 1: sizes.
+  let headerTotal = 0;
+  let dataBound = 0;
+  for (let i = 0; i < n; i++) {
+    const r = records[i];
+    if (r.key === undefined && r.value === undefined && r.control) dataBound += 10;
+    else dataBound += fieldBound(r.key) + fieldBound(r.value);
+    const hs = r.headers;
+    if (hs !== undefined && hs.length) {
+      headerTotal += hs.length;
+      for (let j = 0; j < hs.length; j++) dataBound += fieldBound(hs[j].key) + fieldBound(hs[j].value);
+    }
+  }
+  const specBytes = (n * SPEC_INTS + headerTotal * 2) * 4;
+
+  const w = wasm();
+  const mark = top;
+  try {
+    const spec = alloc(specBytes);
+    const data = alloc(dataBound);
+    const out = alloc(61);
+    let u8 = mem();
+    const I = memI32();
+    let s = spec >> 2;
+    let d = data;
+    let maxDelta = -Infinity;
+    let maxDeltaBig: bigint | undefined;
+    let lastOffsetDelta = 0;
+    for (let i = 0; i < n; i++) {
+      const r = records[i];
+      const od0 = r.offsetDelta;
+      const od = od0 === undefined ? i : (od0 | 0) === od0 ? od0 : int32(od0, i, `records[${i}].offsetDelta`);
+      lastOffsetDelta = od;
+      // timestampDelta as two int32 halves
+      let lo: number;
+      let hi: number;
+      const td = (r as { timestampDeltaBig?: bigint }).timestampDeltaBig ?? r.timestampDelta;
+      if (td === undefined && r.timestamp === undefined) {
+        lo = 0; hi = 0;
+        if (maxDelta < 0) maxDelta = 0;
+      } else if (typeof td === 'number' || (td === undefined && typeof r.timestamp === 'number' && baseTsSafe)) {
+        const delta = td === undefined ? (r.timestamp as number) - baseTsNum : td;
+        if (!Number.isSafeInteger(delta)) throw recordsError('INVALID_ARGUMENT', -1, `records[${i}].timestampDelta`, 'timestamp must be a safe integer (use bigint beyond 2^53)');
+        hi = Math.floor(delta / TWO32);
+        lo = (delta - hi * TWO32) | 0;
+        if (delta > maxDelta) maxDelta = delta;
+      } else {
+        const delta = BigInt.asIntN(64, td !== undefined ? BigInt(td) : toBigInt(r.timestamp!, 'timestamp') - baseTs);
+        lo = Number(delta & 0xffffffffn) | 0;
+        hi = Number(delta >> 32n) | 0;
+        if (maxDeltaBig === undefined || delta > maxDeltaBig) maxDeltaBig = delta;
+      }
+      I[s] = r.attributes ?? 0;
+      I[s + 1] = lo;
+      I[s + 2] = hi;
+      I[s + 3] = od;
+      let kl: number;
+      let vl: number;
+      const control = r.key === undefined && r.value === undefined ? r.control : undefined;
+      if (control) {
+        kl = writeField(u8, d, controlKey(control));
+        d += kl;
+        vl = writeField(u8, d, controlValue(control));
+        d += vl;
+      } else {
+        kl = writeField(u8, d, r.key);
+        if (kl > 0) d += kl;
+        vl = writeField(u8, d, r.value);
+        if (vl > 0) d += vl;
+      }
+      I[s + 4] = kl;
+      I[s + 5] = vl;
+      const hs = r.headers;
+      const hc = hs === undefined ? 0 : hs.length;
+      I[s + 6] = hc;
+      s += SPEC_INTS;
+      for (let j = 0; j < hc; j++) {
+        const h = hs![j];
+        if (h.key == null) throw recordsError('INVALID_ARGUMENT', -1, `records[${i}].headers[${j}].key`, 'header keys cannot be null');
+        const hkl = writeField(u8, d, h.key);
+        d += hkl;
+        const hvl = writeField(u8, d, h.value);
+        if (hvl > 0) d += hvl;
+        I[s] = hkl;
+        I[s + 1] = hvl;
+        s += 2;
+      }
+    }
+
+    let maxTs: bigint;
+    if (batch.maxTimestamp !== undefined) maxTs = toBigInt(batch.maxTimestamp, 'maxTimestamp');
+    else {
+      let m = maxDelta === -Infinity ? 0n : BigInt(maxDelta);
+      if (maxDeltaBig !== undefined && (maxDelta === -Infinity || maxDeltaBig > m)) m = maxDeltaBig;
+      maxTs = BigInt.asIntN(64, baseTs + m);
+    }
+    const attributes = codec |
+      (batch.timestampType === 'logAppend' ? 0x08 : 0) |
+      (batch.isTransactional ? 0x10 : 0) |
+      (batch.isControl ? 0x20 : 0) |
+      (batch.hasDeleteHorizon ? 0x40 : 0);
+
+    const writeHeader = (at: number) => {
+      const v = new DataView(mem().buffer, at, 61);
+      v.setBigInt64(0, toBigInt(batch.baseOffset ?? 0n, 'baseOffset'));
+      v.setInt32(12, int32(batch.partitionLeaderEpoch, -1, 'partitionLeaderEpoch'));
+      v.setInt8(16, 2);
+      v.setInt16(21, attributes);
+      v.setInt32(23, int32(batch.lastOffsetDelta, n > 0 ? lastOffsetDelta : 0, 'lastOffsetDelta'));
+      v.setBigInt64(27, baseTs);
+      v.setBigInt64(35, maxTs);
+      v.setBigInt64(43, toBigInt(batch.producerId ?? -1n, 'producerId'));
+      v.setInt16(51, int32(batch.producerEpoch, -1, 'producerEpoch'));
+      v.setInt32(53, int32(batch.baseSequence, -1, 'baseSequence'));
+    };
+
+    if (codec === 0) {
+      writeHeader(out);
+      const size = w.encodeRecords(spec, n, data, out, 1);
+      if (size < 0) throw recordsError('OUT_OF_MEMORY');
+      return mem().slice(out, out + size);
+    }
+    const rawLen = w.encodeRecords(spec, n, data, out, 0);
+    if (rawLen < 0) throw recordsError('OUT_OF_MEMORY');
+    setTop(out + rawLen);
+    const [cp, clen] = compressInWasm(codec, out, rawLen, options.gzipLevel ?? 6, options.snappyFraming !== 'raw');
+    const final = alloc(61 + clen);
+    u8 = mem();
+    u8.copyWithin(final + 61, cp, cp + clen);
+    writeHeader(final);
+    w.finishBatch(final, 61 + clen, n);
+    return mem().slice(final, final + 61 + clen);
+  } finally {
+    setTop(mark);
+  }
+}
+
+export { ensure };

@@ -1,0 +1,15 @@
+// Public API of the records layer (issue 3): RecordBatch v2 and legacy message set decoding,
+// RecordBatch v2 encoding, compression codecs, CRC-32C/CRC-32 and the JSON mapper.
+export { decodeRecordBatches, type DecodedRecordBatches } from './decode.js';
+export { encodeRecordBatch } from './encode.js';
+export { RecordBatch, KafkaRecord, decodeControl } from './batch.js';
+export { RecordsError, type RecordsErrorCode } from './errors.js';
+export { crc32c, crc32 } from './wasm.js';
+export { recordBatchToJson, recordBatchesToJson, toHex } from './json.js';
+export { compress, decompress, zstdRawFrame, DEFAULT_MAX_DECOMPRESSED } from './compression.js';
+export {
+  Compression, COMPRESSION_NAMES, Attributes,
+  type CompressionName, type TimestampType, type RecordHeader, type ControlRecord, type DecodeOptions,
+  type EncodeOptions, type RecordInput, type RecordBatchInput, type ControlRecordInput,
+  type RecordBatchJson, type RecordJson, type RecordHeaderJson,
+} from './types.js';

@@ -1,0 +1,48 @@
+// JSON mapping of decoded batches (the CLI's --records output): int64 values as decimal strings,
+// bytes as lowercase hex, absolute offset and timestamp per record.
+import type { RecordBatch } from './batch.js';
+import type { RecordBatchJson, RecordJson } from './types.js';
+
+const HEX: string[] = [];
+for (let i = 0; i < 256; i++) HEX.push(i.toString(16).padStart(2, '0'));
+
+export function toHex(b: Uint8Array | null): string | null {
+  if (b === null) return null;
+  let s = '';
+  for (let i = 0; i < b.length; i++) s += HEX[b[i]];
+  return s;
+}
+
+export function recordBatchToJson(batch: RecordBatch): RecordBatchJson {
+  const records: RecordJson[] = [];
+  for (const r of batch.records) {
+    records.push({
+      offset: r.offset.toString(),
+      timestamp: r.timestamp.toString(),
+      key: toHex(r.key),
+      value: toHex(r.value),
+      headers: r.headers.map((h) => ({ key: h.key, value: toHex(h.value) })),
+    });
+  }
+  return {
+    baseOffset: batch.baseOffset.toString(),
+    partitionLeaderEpoch: batch.partitionLeaderEpoch,
+    magic: batch.magic,
+    crc: batch.crc,
+    compression: batch.compression,
+    timestampType: batch.timestampType,
+    isTransactional: batch.isTransactional,
+    isControl: batch.isControl,
+    lastOffsetDelta: batch.lastOffsetDelta,
+    baseTimestamp: batch.baseTimestamp.toString(),
+    maxTimestamp: batch.maxTimestamp.toString(),
+    producerId: batch.producerId.toString(),
+    producerEpoch: batch.producerEpoch,
+    baseSequence: batch.baseSequence,
+    records,
+  };
+}
+
+export function recordBatchesToJson(batches: readonly RecordBatch[]): RecordBatchJson[] {
+  return batches.map(recordBatchToJson);
+}

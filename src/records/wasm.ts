@@ -1,0 +1,125 @@
+// Access to the records WebAssembly module: a lazily created singleton instance, fresh memory
+// views, a stack-like arena for scratch regions, and status-block decoding into RecordsError.
+import { wasmBase64 } from '../wasm/records.generated.js';
+import { instantiateEmbedded } from '../wasm/load.js';
+import { ERROR_CODES, RecordsError, buildPath, recordsError, type RecordsErrorCode } from './errors.js';
+
+export interface RecordsExports {
+  memory: WebAssembly.Memory;
+  arenaBase(): number;
+  statusPtr(): number;
+  grow(end: number): number;
+  crc32c(p: number, len: number, prev: number): number;
+  crc32(p: number, len: number, prev: number): number;
+  scanBatches(inp: number, len: number, out: number, flags: number): number;
+  walkRecords(p: number, len: number, count: number, out: number, batchIndex: number): number;
+  encodeRecords(spec: number, n: number, data: number, out: number, withHeader: number): number;
+  finishBatch(p: number, size: number, count: number): void;
+  snappyDecode(src: number, len: number, dst: number, cap: number): number;
+  snappyEncode(src: number, len: number, dst: number, xerial: number): number;
+  snappyMaxRaw(n: number): number;
+  lz4Decode(src: number, len: number, dst: number, cap: number, flags: number): number;
+  lz4Encode(src: number, len: number, dst: number): number;
+  lz4MaxFrame(n: number): number;
+  xxh32(p: number, len: number, seed: number): number;
+}
+
+let ex: RecordsExports | undefined;
+let buffer: ArrayBuffer | undefined;
+let u8: Uint8Array = new Uint8Array(0);
+let i32: Int32Array = new Int32Array(0);
+let base = 0;
+/** First free byte of the scratch arena; callers save and restore it around their use. */
+export let top = 0;
+
+export function wasm(): RecordsExports {
+  if (ex === undefined) {
+    ex = instantiateEmbedded(wasmBase64).exports as unknown as RecordsExports;
+    base = ex.arenaBase();
+    top = base;
+  }
+  return ex;
+}
+
+function refresh(): void {
+  buffer = ex!.memory.buffer;
+  u8 = new Uint8Array(buffer);
+  i32 = new Int32Array(buffer);
+}
+
+/** Current byte view of WebAssembly memory (re-created after growth). */
+export function mem(): Uint8Array {
+  if (ex!.memory.buffer !== buffer) refresh();
+  return u8;
+}
+
+/** Current Int32 view of WebAssembly memory. */
+export function memI32(): Int32Array {
+  if (ex!.memory.buffer !== buffer) refresh();
+  return i32;
+}
+
+export function setTop(p: number): void {
+  top = p;
+}
+
+/** Reserves `size` bytes at the arena top (16-byte aligned) and returns their address. */
+export function alloc(size: number): number {
+  const p = (top + 15) & ~15;
+  const end = p + size;
+  if (end > 0x7fff_fff0) throw recordsError('OUT_OF_MEMORY', -1, '', 'input too large for the WebAssembly arena');
+  if (!ex!.grow(end + 16)) throw recordsError('OUT_OF_MEMORY');
+  top = end;
+  return p;
+}
+
+/** Makes sure [0, end) is addressable. */
+export function ensure(end: number): void {
+  if (end > 0x7fff_fff0 || !ex!.grow(end)) throw recordsError('OUT_OF_MEMORY');
+}
+
+/** Copies bytes into the arena and returns their address. */
+export function copyIn(bytes: Uint8Array): number {
+  const p = alloc(bytes.length);
+  mem().set(bytes, p);
+  return p;
+}
+
+/** Reads the status block into a RecordsError. `offsetBase` is added to the reported offset. */
+export function statusError(pathPrefix = '', offsetBase = 0): RecordsError {
+  const I = memI32();
+  const s = ex!.statusPtr() >> 2;
+  const code = (ERROR_CODES[I[s]] ?? 'CORRUPT_COMPRESSED_DATA') as RecordsErrorCode;
+  const path = buildPath(pathPrefix, I[s + 2], I[s + 3], I[s + 4], I[s + 5]);
+  let detail: string | undefined;
+  if (code === 'CRC_MISMATCH') {
+    detail = `checksum mismatch: computed 0x${(I[s + 6] >>> 0).toString(16).padStart(8, '0')}`;
+  }
+  return recordsError(code === ('OK' as string) ? 'CORRUPT_COMPRESSED_DATA' : code, I[s + 1] + offsetBase, path, detail);
+}
+
+/** CRC-32C (Castagnoli) of bytes; `prev` continues a previous result. */
+export function crc32c(bytes: Uint8Array, prev = 0): number {
+  const w = wasm();
+  const mark = top;
+  try {
+    const p = copyIn(bytes);
+    return w.crc32c(p, bytes.length, prev) >>> 0;
+  } finally {
+    top = mark;
+  }
+}
+
+/** CRC-32 (IEEE, as in zlib/gzip) of bytes; `prev` continues a previous result. */
+export function crc32(bytes: Uint8Array, prev = 0): number {
+  const w = wasm();
+  const mark = top;
+  try {
+    const p = copyIn(bytes);
+    return w.crc32(p, bytes.length, prev) >>> 0;
+  } finally {
+    top = mark;
+  }
+}
+
+export { RecordsError };

@@ -1,0 +1,152 @@
+// A thin multi-broker client: bootstrap, metadata, one Connection per broker, leader lookup.
+// Enough for the CLI's metadata / produce / consume; not a consumer-group client.
+
+import { connect, type Connection, type ConnectOptions } from './connection.js';
+import { ConnectionError, kafkaErrorName, KafkaErrorCode } from './errors.js';
+import type { MetadataResponse } from '../generated/types.js';
+import { ZERO_UUID } from './versions.js';
+
+export interface ClientOptions extends Omit<ConnectOptions, 'host' | 'port'> {
+  /** "host:port[,host:port...]" or a list of "host:port". */
+  bootstrap: string | string[];
+}
+
+export interface BrokerAddress { nodeId: number; host: string; port: number }
+
+export interface PartitionInfo { partition: number; leader: number; leaderEpoch: number; replicas: number[]; isr: number[]; errorCode: number }
+export interface TopicInfo { name: string; topicId: string; errorCode: number; partitions: PartitionInfo[] }
+
+/** Parses "host:port" (IPv6 as "[::1]:9092"). */
+export function parseHostPort(text: string, defaultPort = 9092): { host: string; port: number } {
+  const t = text.trim();
+  const v6 = /^\[([^\]]+)\](?::(\d+))?$/.exec(t);
+  if (v6) return { host: v6[1]!, port: v6[2] ? Number(v6[2]) : defaultPort };
+  const i = t.lastIndexOf(':');
+  if (i < 0) return { host: t, port: defaultPort };
+  const port = Number(t.slice(i + 1));
+  if (!Number.isInteger(port) || port <= 0 || port > 65535) throw new RangeError(`bad port in "${text}"`);
+  return { host: t.slice(0, i), port };
+}
+
+export class KafkaClient {
+  readonly options: ClientOptions;
+  readonly #bootstrap: { host: string; port: number }[];
+  #bootstrapConn: Connection | null = null;
+  readonly #byNode = new Map<number, Promise<Connection>>();
+  #brokers = new Map<number, BrokerAddress>();
+  #topics = new Map<string, TopicInfo>();
+  #clusterId: string | null = null;
+  #controllerId = -1;
+
+  constructor(options: ClientOptions) {
+    this.options = options;
+    const list = Array.isArray(options.bootstrap) ? options.bootstrap : options.bootstrap.split(',');
+    this.#bootstrap = list.filter((s) => s.trim() !== '').map((s) => parseHostPort(s));
+    if (this.#bootstrap.length === 0) throw new RangeError('no bootstrap servers');
+  }
+
+  get brokers(): ReadonlyMap<number, BrokerAddress> { return this.#brokers; }
+  get topics(): ReadonlyMap<string, TopicInfo> { return this.#topics; }
+  get clusterId(): string | null { return this.#clusterId; }
+  get controllerId(): number { return this.#controllerId; }
+
+  /** A connection to any bootstrap server (the first that answers). */
+  async anyConnection(): Promise<Connection> {
+    if (this.#bootstrapConn && !this.#bootstrapConn.closed) return this.#bootstrapConn;
+    let last: unknown;
+    for (const { host, port } of this.#bootstrap) {
+      try {
+        this.#bootstrapConn = await connect({ ...this.options, host, port });
+        return this.#bootstrapConn;
+      } catch (err) {
+        last = err;
+      }
+    }
+    throw last instanceof Error ? last : new ConnectionError('CONNECT', 'no bootstrap server reachable');
+  }
+
+  /** Fetches metadata for `topics` (null: all topics) and updates the cached view. */
+  async metadata(topics: string[] | null = null, allowAutoTopicCreation = false): Promise<MetadataResponse> {
+    const conn = await this.anyConnection();
+    const version = conn.versionFor(3);
+    const res: MetadataResponse = await conn.request(3, version, {
+      topics: topics === null ? (version === 0 ? [] : null) : topics.map((name) => ({ name, topicId: ZERO_UUID })),
+      // The field exists from v4; older versions always allow auto-creation.
+      ...(version !== undefined && version >= 4 ? { allowAutoTopicCreation } : {}),
+    });
+    for (const b of res.brokers) this.#brokers.set(b.nodeId, { nodeId: b.nodeId, host: b.host, port: b.port });
+    this.#clusterId = res.clusterId;
+    this.#controllerId = res.controllerId;
+    for (const t of res.topics) {
+      if (t.name === null) continue;
+      this.#topics.set(t.name, {
+        name: t.name,
+        topicId: t.topicId ?? ZERO_UUID,
+        errorCode: t.errorCode,
+        partitions: t.partitions.map((p) => ({
+          partition: p.partitionIndex, leader: p.leaderId, leaderEpoch: p.leaderEpoch ?? -1,
+          replicas: p.replicaNodes, isr: p.isrNodes, errorCode: p.errorCode,
+        })).sort((a, b) => a.partition - b.partition),
+      });
+    }
+    return res;
+  }
+
+  /**
+   * The topic's metadata, refreshed (a few times, briefly apart) until it exists and every
+   * partition has a leader. Throws ConnectionError-free plain Errors for missing topics.
+   */
+  async topic(name: string, options: { allowAutoTopicCreation?: boolean; attempts?: number } = {}): Promise<TopicInfo> {
+    const attempts = options.attempts ?? 10;
+    let info: TopicInfo | undefined;
+    for (let i = 0; i < attempts; i++) {
+      await this.metadata([name], options.allowAutoTopicCreation ?? false);
+      info = this.#topics.get(name);
+      const retriable = !info || info.errorCode === KafkaErrorCode.LEADER_NOT_AVAILABLE
+        || info.partitions.some((p) => p.leader < 0 || p.errorCode === KafkaErrorCode.LEADER_NOT_AVAILABLE);
+      if (info && info.errorCode === 0 && !retriable) return info;
+      if (info && info.errorCode !== 0 && !retriable) break;
+      await new Promise((r) => setTimeout(r, Math.min(50 * 2 ** i, 500)));
+    }
+    if (!info) throw new Error(`topic ${name}: not in metadata`);
+    if (info.errorCode !== 0) throw new Error(`topic ${name}: ${kafkaErrorName(info.errorCode)}`);
+    throw new Error(`topic ${name}: some partitions have no leader`);
+  }
+
+  /** The (shared) connection to broker `nodeId`, as found in metadata. */
+  broker(nodeId: number): Promise<Connection> {
+    const existing = this.#byNode.get(nodeId);
+    if (existing) {
+      return existing.then((c) => {
+        if (!c.closed) return c;
+        this.#byNode.delete(nodeId);
+        return this.broker(nodeId);
+      });
+    }
+    const addr = this.#brokers.get(nodeId);
+    if (!addr) return Promise.reject(new Error(`broker ${nodeId} is not in metadata`));
+    const p = connect({ ...this.options, host: addr.host, port: addr.port });
+    this.#byNode.set(nodeId, p);
+    p.catch(() => { if (this.#byNode.get(nodeId) === p) this.#byNode.delete(nodeId); });
+    return p;
+  }
+
+  /** The connection to the leader of topic/partition (metadata fetched if not cached). */
+  async leader(topic: string, partition: number): Promise<Connection> {
+    let info = this.#topics.get(topic);
+    if (!info || !info.partitions[partition] || info.partitions[partition]!.leader < 0) info = await this.topic(topic);
+    const p = info.partitions.find((x) => x.partition === partition);
+    if (!p) throw new Error(`topic ${topic} has no partition ${partition} (it has ${info.partitions.length})`);
+    return this.broker(p.leader);
+  }
+
+  async close(): Promise<void> {
+    const conns = await Promise.allSettled([...this.#byNode.values()]);
+    const all = new Set<Connection>();
+    for (const c of conns) if (c.status === 'fulfilled') all.add(c.value);
+    if (this.#bootstrapConn) all.add(this.#bootstrapConn);
+    this.#byNode.clear();
+    this.#bootstrapConn = null;
+    await Promise.all([...all].map((c) => c.close()));
+  }
+}

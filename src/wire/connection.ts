@@ -1,0 +1,453 @@
+// One client connection to one Kafka broker: framing, correlation, version negotiation,
+// timeouts and SASL/PLAIN, over node:net (or node:tls).
+//
+//   const conn = await connect({ host: '127.0.0.1', port: 9092, clientId: 'me' });
+//   const md = await conn.request(ApiKey.Metadata, undefined, { topics: null });
+//   await conn.close();
+//
+// Every request is either answered, or rejected with a ConnectionError: a socket that closes,
+// a frame that cannot be split or decoded, or an unexpected correlation id fails every pending
+// request at once (and closes the connection); a timeout fails that request alone.
+
+import { EventEmitter } from 'node:events';
+import * as net from 'node:net';
+import * as tls from 'node:tls';
+import { encodeRequest, decodeResponse, newMessage } from '../codec.js';
+import type { ApiVersionsResponse, RequestBodies, ResponseBodies } from '../generated/types.js';
+import { FrameSplitter, FrameError, DEFAULT_MAX_FRAME_SIZE } from './frame-splitter.js';
+import { ConnectionError, KafkaErrorCode, kafkaErrorName, type ConnectionErrorCode } from './errors.js';
+import { apiName, supportedVersions, usableVersion, type VersionRange } from './versions.js';
+
+const API_VERSIONS = 18;
+const SASL_HANDSHAKE = 17;
+const SASL_AUTHENTICATE = 36;
+const PRODUCE = 0;
+
+export interface SaslPlainOptions {
+  mechanism: 'PLAIN';
+  username: string;
+  password: string;
+  /** Optional authorization identity (the first field of the PLAIN message). */
+  authzid?: string;
+}
+
+export interface ConnectOptions {
+  host: string;
+  port: number;
+  /** Sent in every request header; default 'kafka-wire'. */
+  clientId?: string | null;
+  /** true for TLS with Node's defaults, or tls.connect() options (ca, cert, servername, ...). */
+  tls?: boolean | tls.ConnectionOptions;
+  sasl?: SaslPlainOptions;
+  /** Per-request timeout; default 30 000 ms. 0 disables. */
+  requestTimeoutMs?: number;
+  /** Timeout for establishing TCP/TLS; default 10 000 ms. */
+  connectTimeoutMs?: number;
+  /** Largest response frame accepted; default 100 MiB. */
+  maxFrameSize?: number;
+  /**
+   * Send ApiVersions on connect and pick versions from the answer (default true). Without it,
+   * request(k, undefined, ...) uses the highest version this library knows.
+   */
+  negotiateVersions?: boolean;
+  /**
+   * Caps on the version negotiation may pick, by API key (e.g. `{ 2: 3 }` keeps ListOffsets at
+   * v3 for a broker that mis-encodes newer versions). Explicit versions are not capped.
+   */
+  maxVersions?: Readonly<Record<number, number>>;
+  /** ApiVersions v3+ ClientSoftwareName / ClientSoftwareVersion. */
+  clientSoftwareName?: string;
+  clientSoftwareVersion?: string;
+}
+
+export interface RequestOptions {
+  /** Overrides the connection's requestTimeoutMs for this request. */
+  timeoutMs?: number;
+}
+
+/** A broker's advertised version range for one API, and the version this connection will use. */
+export interface NegotiatedVersion extends VersionRange {
+  /** min(ours, theirs) when the ranges overlap, else undefined. */
+  readonly usable: number | undefined;
+}
+
+type KnownKey = keyof RequestBodies & keyof ResponseBodies;
+/** The resolved value of request(): acks=0 Produce resolves with null once written. */
+export type ResponseOf<K extends KnownKey> = K extends 0 ? ResponseBodies[K] | null : ResponseBodies[K];
+
+interface Pending {
+  apiKey: number;
+  apiVersion: number;
+  correlationId: number;
+  resolve(body: unknown): void;
+  reject(err: unknown): void;
+  timer: ReturnType<typeof setTimeout> | undefined;
+}
+
+const utf8 = new TextEncoder();
+
+/**
+ * Connects, negotiates versions (unless negotiateVersions is false) and authenticates (when
+ * `sasl` is given). Rejects with ConnectionError.
+ */
+export async function connect(options: ConnectOptions): Promise<Connection> {
+  const socket = await openSocket(options);
+  const conn = new Connection(socket, options);
+  try {
+    if (options.negotiateVersions !== false) await conn.negotiateVersions();
+    if (options.sasl) await conn.authenticate(options.sasl);
+  } catch (err) {
+    conn.destroy();
+    throw err;
+  }
+  return conn;
+}
+
+function openSocket(options: ConnectOptions): Promise<net.Socket> {
+  const { host, port } = options;
+  const timeoutMs = options.connectTimeoutMs ?? 10_000;
+  return new Promise((resolve, reject) => {
+    let socket: net.Socket;
+    const ready = options.tls ? 'secureConnect' : 'connect';
+    if (options.tls) {
+      const extra = options.tls === true ? {} : options.tls;
+      socket = tls.connect({ host, port, servername: net.isIP(host) ? undefined : host, ...extra });
+    } else {
+      socket = net.connect({ host, port });
+    }
+    const timer = timeoutMs > 0 ? setTimeout(() => {
+      cleanup();
+      socket.destroy();
+      reject(new ConnectionError('TIMEOUT', `connecting to ${host}:${port} timed out after ${timeoutMs} ms`, { host, port }));
+    }, timeoutMs) : undefined;
+    const onError = (err: Error) => {
+      cleanup();
+      socket.destroy();
+      reject(new ConnectionError('CONNECT', `cannot connect to ${host}:${port}: ${err.message}`, { host, port, cause: err }));
+    };
+    const onReady = () => {
+      cleanup();
+      socket.setNoDelay(true);
+      resolve(socket);
+    };
+    const cleanup = () => {
+      if (timer) clearTimeout(timer);
+      socket.off('error', onError);
+      socket.off(ready, onReady);
+    };
+    socket.once('error', onError);
+    socket.once(ready, onReady);
+  });
+}
+
+export interface ConnectionEvents {
+  /** Emitted once, with the error that failed pending requests (CLOSED after a clean close). */
+  close: [error: ConnectionError];
+}
+
+export class Connection extends EventEmitter<ConnectionEvents> {
+  readonly host: string;
+  readonly port: number;
+  readonly clientId: string | null;
+  readonly requestTimeoutMs: number;
+  readonly #socket: net.Socket;
+  readonly #splitter: FrameSplitter;
+  readonly #clientSoftware: [name: string, version: string];
+  readonly #maxVersions: Readonly<Record<number, number>>;
+  readonly #pending = new Map<number, Pending>();
+  /** Correlation ids whose requests timed out: their late responses are dropped. */
+  readonly #abandoned = new Set<number>();
+  #nextCorrelationId = 0;
+  #versions: Map<number, NegotiatedVersion> | null = null;
+  #apiVersionsVersion = -1;
+  #closedError: ConnectionError | null = null;
+  #socketError: Error | null = null;
+  #closing = false;
+
+  /** Wraps an already-connected socket; most callers want connect(). */
+  constructor(socket: net.Socket, options: Omit<ConnectOptions, 'host' | 'port'> & { host?: string; port?: number }) {
+    super();
+    this.#socket = socket;
+    this.host = options.host ?? socket.remoteAddress ?? '';
+    this.port = options.port ?? socket.remotePort ?? 0;
+    this.clientId = options.clientId === undefined ? 'kafka-wire' : options.clientId;
+    this.requestTimeoutMs = options.requestTimeoutMs ?? 30_000;
+    this.#splitter = new FrameSplitter({ maxFrameSize: options.maxFrameSize ?? DEFAULT_MAX_FRAME_SIZE });
+    this.#clientSoftware = [options.clientSoftwareName ?? 'kafka-wire', options.clientSoftwareVersion ?? '0.1.0'];
+    this.#maxVersions = options.maxVersions ?? {};
+    socket.on('data', (chunk: Buffer) => this.#onData(chunk));
+    socket.on('end', () => this.#onEnd());
+    socket.on('error', (err) => { this.#socketError ??= err; });
+    socket.on('close', () => this.#onClose());
+  }
+
+  /** Requests sent and not yet answered. */
+  get inFlight(): number {
+    return this.#pending.size;
+  }
+
+  /** True once the connection has failed or been closed. */
+  get closed(): boolean {
+    return this.#closedError !== null;
+  }
+
+  /** The broker's ApiVersions answer (null before negotiation, or when it was skipped). */
+  get apiVersions(): ReadonlyMap<number, NegotiatedVersion> | null {
+    return this.#versions;
+  }
+
+  /** The ApiVersions version the broker accepted during negotiation (-1 before). */
+  get apiVersionsVersion(): number {
+    return this.#apiVersionsVersion;
+  }
+
+  /**
+   * The version request(apiKey, undefined, ...) will use: the highest both sides support after
+   * negotiation, our highest without negotiation, undefined when there is none.
+   */
+  versionFor(apiKey: number): number | undefined {
+    const v = this.#versions === null ? supportedVersions(apiKey)?.max : this.#versions.get(apiKey)?.usable;
+    const cap = this.#maxVersions[apiKey];
+    if (v === undefined || cap === undefined || v <= cap) return v;
+    const lowest = this.#versions?.get(apiKey)?.min ?? supportedVersions(apiKey)!.min;
+    return cap >= lowest && cap >= supportedVersions(apiKey)!.min ? cap : undefined;
+  }
+
+  /**
+   * Sends one request and resolves with the decoded response body.
+   * `version` undefined means versionFor(apiKey). `body` may be partial at any depth: missing
+   * fields take the schema defaults for that version; setting a field the version lacks to a
+   * non-default value is an encoding error (NOT_IN_VERSION). A Produce with
+   * acks=0 resolves with null once written (brokers send no response). Encoding errors reject
+   * with the codec's KafkaWireError and send nothing; everything else rejects with
+   * ConnectionError.
+   */
+  request<K extends KnownKey>(apiKey: K, version: number | undefined, body?: Partial<RequestBodies[K]>, options?: RequestOptions): Promise<ResponseOf<K>>;
+  request(apiKey: number, version: number | undefined, body?: object, options?: RequestOptions): Promise<any>;
+  request(apiKey: number, version: number | undefined, body: object = {}, options: RequestOptions = {}): Promise<unknown> {
+    if (this.#closedError) return Promise.reject(this.#errorFor(this.#closedError, apiKey, version));
+    const apiVersion = version ?? this.versionFor(apiKey);
+    if (apiVersion === undefined) {
+      const theirs = this.#versions?.get(apiKey);
+      const mine = supportedVersions(apiKey);
+      return Promise.reject(new ConnectionError('UNSUPPORTED_VERSION',
+        `${apiName(apiKey)}: no common version (broker ${theirs ? `${theirs.min}-${theirs.max}` : 'does not support it'}, ` +
+        `kafka-wire ${mine ? `${mine.min}-${mine.max}` : 'does not know it'})`, { host: this.host, port: this.port, apiKey }));
+    }
+    const correlationId = this.#nextCorrelationId;
+    this.#nextCorrelationId = (this.#nextCorrelationId + 1) & 0x7fffffff;
+    let frame: Uint8Array;
+    let full: any;
+    try {
+      full = newMessage(apiKey, 'request', apiVersion, body);
+      frame = encodeRequest({ requestApiKey: apiKey, requestApiVersion: apiVersion, correlationId, clientId: this.clientId }, full);
+    } catch (err) {
+      return Promise.reject(err);
+    }
+    if (apiKey === PRODUCE && full.acks === 0) {
+      return new Promise((resolve, reject) => {
+        this.#socket.write(frame, (err) => {
+          if (err) reject(this.#errorFor(this.#closedError ?? new ConnectionError('CLOSED', `write failed: ${err.message}`, { cause: err }), apiKey, apiVersion, correlationId));
+          else resolve(null);
+        });
+      });
+    }
+    return new Promise((resolve, reject) => {
+      const pending: Pending = { apiKey, apiVersion, correlationId, resolve, reject, timer: undefined };
+      const timeoutMs = options.timeoutMs ?? this.requestTimeoutMs;
+      if (timeoutMs > 0) {
+        pending.timer = setTimeout(() => {
+          if (this.#pending.get(correlationId) !== pending) return;
+          this.#pending.delete(correlationId);
+          this.#abandoned.add(correlationId);
+          reject(new ConnectionError('TIMEOUT',
+            `${apiName(apiKey)} v${apiVersion} (correlation id ${correlationId}) to ${this.host}:${this.port} timed out after ${timeoutMs} ms`,
+            { host: this.host, port: this.port, apiKey, apiVersion, correlationId }));
+        }, timeoutMs);
+      }
+      this.#pending.set(correlationId, pending);
+      this.#socket.write(frame);
+    });
+  }
+
+  /**
+   * ApiVersions negotiation (connect() runs it): sends the highest ApiVersions version we know;
+   * on UNSUPPORTED_VERSION retries with the broker's highest ApiVersions version if its answer
+   * lists one, else v0. Records each key's usable version.
+   */
+  async negotiateVersions(): Promise<ReadonlyMap<number, NegotiatedVersion>> {
+    let version: number = supportedVersions(API_VERSIONS)!.max;
+    const tried = new Set<number>();
+    for (;;) {
+      tried.add(version);
+      const body = version >= 3 ? { clientSoftwareName: this.#clientSoftware[0], clientSoftwareVersion: this.#clientSoftware[1] } : {};
+      const res: ApiVersionsResponse = await this.request(API_VERSIONS, version, body);
+      if (res.errorCode === KafkaErrorCode.UNSUPPORTED_VERSION) {
+        const theirs = res.apiKeys.find((k) => k.apiKey === API_VERSIONS);
+        let next = theirs ? Math.min(version - 1, theirs.maxVersion) : 0;
+        if (next < 0 || tried.has(next)) next = 0;
+        if (tried.has(next)) {
+          throw new ConnectionError('NEGOTIATION', `ApiVersions: broker ${this.host}:${this.port} rejected every version tried`,
+            { host: this.host, port: this.port, apiKey: API_VERSIONS, errorCode: res.errorCode });
+        }
+        version = next;
+        continue;
+      }
+      if (res.errorCode !== 0) {
+        throw new ConnectionError('NEGOTIATION', `ApiVersions v${version}: broker ${this.host}:${this.port} answered ${kafkaErrorName(res.errorCode)}`,
+          { host: this.host, port: this.port, apiKey: API_VERSIONS, apiVersion: version, errorCode: res.errorCode });
+      }
+      const versions = new Map<number, NegotiatedVersion>();
+      for (const k of res.apiKeys) {
+        const range = { min: k.minVersion, max: k.maxVersion };
+        versions.set(k.apiKey, { ...range, usable: usableVersion(k.apiKey, range) });
+      }
+      this.#versions = versions;
+      this.#apiVersionsVersion = version;
+      return versions;
+    }
+  }
+
+  /** SASL/PLAIN: SaslHandshake v1+ then SaslAuthenticate. connect() runs it when `sasl` is set. */
+  async authenticate(sasl: SaslPlainOptions): Promise<void> {
+    if (sasl.mechanism !== 'PLAIN') {
+      throw new ConnectionError('SASL', `unsupported SASL mechanism ${String(sasl.mechanism)} (only PLAIN)`, { host: this.host, port: this.port });
+    }
+    const hsVersion = this.versionFor(SASL_HANDSHAKE);
+    if (hsVersion === undefined || hsVersion < 1) {
+      throw new ConnectionError('SASL', `broker ${this.host}:${this.port} lacks SaslHandshake v1 (SaslAuthenticate framing)`,
+        { host: this.host, port: this.port, apiKey: SASL_HANDSHAKE });
+    }
+    const hs = await this.request(SASL_HANDSHAKE, hsVersion, { mechanism: 'PLAIN' });
+    if (hs.errorCode !== 0) {
+      throw new ConnectionError('SASL', `SaslHandshake: ${kafkaErrorName(hs.errorCode)}; broker mechanisms: ${hs.mechanisms.join(', ') || 'none'}`,
+        { host: this.host, port: this.port, apiKey: SASL_HANDSHAKE, errorCode: hs.errorCode });
+    }
+    const token = utf8.encode(`${sasl.authzid ?? ''}\u0000${sasl.username}\u0000${sasl.password}`);
+    const auth = await this.request(SASL_AUTHENTICATE, undefined, { authBytes: token });
+    if (auth.errorCode !== 0) {
+      throw new ConnectionError('SASL', `SaslAuthenticate: ${kafkaErrorName(auth.errorCode)}${auth.errorMessage ? `: ${auth.errorMessage}` : ''}`,
+        { host: this.host, port: this.port, apiKey: SASL_AUTHENTICATE, errorCode: auth.errorCode });
+    }
+  }
+
+  /** Half-closes and waits for the socket to close; pending requests fail with CLOSED. */
+  close(): Promise<void> {
+    return new Promise((resolve) => {
+      if (this.#socket.destroyed) { this.#fail(new ConnectionError('CLOSED', 'connection closed')); resolve(); return; }
+      this.#closing = true;
+      this.#socket.once('close', () => resolve());
+      this.#fail(new ConnectionError('CLOSED', `connection to ${this.host}:${this.port} closed by the client`, { host: this.host, port: this.port }), false);
+      this.#socket.end();
+      // A peer that never closes its side must not keep us waiting.
+      setTimeout(() => this.#socket.destroy(), 1000).unref();
+    });
+  }
+
+  /** Closes at once; pending requests fail with CLOSED. */
+  destroy(): void {
+    this.#fail(new ConnectionError('CLOSED', `connection to ${this.host}:${this.port} destroyed by the client`, { host: this.host, port: this.port }));
+  }
+
+  #onData(chunk: Buffer): void {
+    if (this.#closedError) return;
+    let frames: Uint8Array[];
+    try {
+      frames = this.#splitter.push(chunk);
+    } catch (err) {
+      if (err instanceof FrameError) {
+        for (const frame of err.frames) { this.#onFrame(frame); if (this.#closedError) return; }
+        this.#fail(new ConnectionError('FRAME', `bad response frame from ${this.host}:${this.port}: ${err.message}`, { host: this.host, port: this.port, cause: err }));
+        return;
+      }
+      throw err;
+    }
+    for (const frame of frames) {
+      this.#onFrame(frame);
+      if (this.#closedError) return;
+    }
+  }
+
+  #onFrame(frame: Uint8Array): void {
+    if (frame.length < 8) {
+      this.#fail(new ConnectionError('DECODE', `response frame from ${this.host}:${this.port} too short for a header (${frame.length} bytes)`, { host: this.host, port: this.port }));
+      return;
+    }
+    const view = new DataView(frame.buffer, frame.byteOffset, frame.byteLength);
+    const correlationId = view.getInt32(4, false);
+    const pending = this.#pending.get(correlationId);
+    if (!pending) {
+      if (this.#abandoned.delete(correlationId)) return; // the late answer to a timed-out request
+      this.#fail(new ConnectionError('UNEXPECTED_RESPONSE',
+        `response from ${this.host}:${this.port} with correlation id ${correlationId}, which no request is waiting for`,
+        { host: this.host, port: this.port, correlationId }));
+      return;
+    }
+    this.#pending.delete(correlationId);
+    if (pending.timer) clearTimeout(pending.timer);
+    let version = pending.apiVersion;
+    // A broker that does not support our ApiVersions version answers with error 35 in v0 form
+    // (Kafka) or in some other form (librdkafka's mock broker writes a malformed flexible
+    // body): the body starts with the error code in every version, after a v0 header. Decode
+    // what can be decoded; the error code alone is enough to retry.
+    if (pending.apiKey === API_VERSIONS && frame.length >= 10 && view.getInt16(8, false) === KafkaErrorCode.UNSUPPORTED_VERSION) {
+      for (const v of new Set([0, version])) {
+        try { pending.resolve(decodeResponse(frame, API_VERSIONS, v).body); return; } catch { /* try the next */ }
+      }
+      pending.resolve(newMessage(API_VERSIONS, 'response', 0, { errorCode: KafkaErrorCode.UNSUPPORTED_VERSION, apiKeys: [] }));
+      return;
+    }
+    let body: unknown;
+    try {
+      body = decodeResponse(frame, pending.apiKey, version).body;
+    } catch (err) {
+      const error = new ConnectionError('DECODE',
+        `cannot decode ${apiName(pending.apiKey)} v${version} response (correlation id ${correlationId}) from ${this.host}:${this.port}: ${(err as Error).message}`,
+        { host: this.host, port: this.port, apiKey: pending.apiKey, apiVersion: version, correlationId, cause: err });
+      pending.reject(error);
+      this.#fail(error);
+      return;
+    }
+    pending.resolve(body);
+  }
+
+  #onEnd(): void {
+    try {
+      this.#splitter.end();
+    } catch (err) {
+      this.#fail(new ConnectionError('TRUNCATED', `${this.host}:${this.port} closed the connection mid-frame: ${(err as Error).message}`,
+        { host: this.host, port: this.port, cause: err }));
+      return;
+    }
+    if (!this.#closing) this.#fail(new ConnectionError('CLOSED', `${this.host}:${this.port} closed the connection`, { host: this.host, port: this.port }));
+  }
+
+  #onClose(): void {
+    const cause = this.#socketError;
+    this.#fail(new ConnectionError('CLOSED',
+      `connection to ${this.host}:${this.port} closed${cause ? `: ${cause.message}` : ''}`, { host: this.host, port: this.port, cause: cause ?? undefined }));
+  }
+
+  #errorFor(base: ConnectionError, apiKey: number, apiVersion?: number, correlationId?: number): ConnectionError {
+    return new ConnectionError(base.code as ConnectionErrorCode, base.message,
+      { host: this.host, port: this.port, apiKey, apiVersion, correlationId, errorCode: base.errorCode, cause: base.cause ?? base });
+  }
+
+  /** Fails every pending request with `error` (first failure wins) and closes the socket. */
+  #fail(error: ConnectionError, destroy = true): void {
+    if (this.#closedError) {
+      if (destroy && !this.#socket.destroyed) this.#socket.destroy();
+      return;
+    }
+    this.#closedError = error;
+    const pending = [...this.#pending.values()];
+    this.#pending.clear();
+    this.#abandoned.clear();
+    for (const p of pending) {
+      if (p.timer) clearTimeout(p.timer);
+      p.reject(this.#errorFor(error, p.apiKey, p.apiVersion, p.correlationId));
+    }
+    if (destroy && !this.#socket.destroyed) this.#socket.destroy();
+    this.emit('close', error);
+  }
+}

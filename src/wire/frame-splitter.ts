@@ -1,0 +1,260 @@
+// Splits a chunked byte stream (a TCP socket, a capture, a file) into whole Kafka frames.
+//
+// A Kafka frame is a big-endian int32 size followed by that many bytes. Every frame this module
+// emits INCLUDES its 4-byte size prefix, so it can be handed unchanged to the codec's
+// decodeRequest()/decodeResponse(), which take whole frames.
+//
+// Cost: every input byte is copied at most once. Partial chunks are only collected (no
+// concatenation per push); a frame that spans chunks is joined once, when its last byte arrives;
+// a frame lying wholly inside one chunk is returned as a subarray of that chunk with no copy.
+// Consequently an emitted frame may share memory with the chunk it came from: do not reuse or
+// mutate an input buffer after pushing it while its frames are still in use.
+//
+// This module has no Node imports (it runs in browsers); the Node stream.Transform form is in
+// frame-splitter-node.ts.
+
+/** The default limit on a frame's size field: 100 MiB, Kafka's default socket.request.max.bytes. */
+export const DEFAULT_MAX_FRAME_SIZE = 100 * 1024 * 1024;
+
+export type FrameErrorCode =
+  /** The size field is larger than maxFrameSize. */
+  | 'FRAME_TOO_LARGE'
+  /** The size field is negative. */
+  | 'NEGATIVE_SIZE'
+  /** The stream ended inside a frame (in its size prefix or its payload). */
+  | 'TRUNCATED'
+  /** push() was called after end(). */
+  | 'ENDED';
+
+export class FrameError extends Error {
+  override readonly name = 'FrameError';
+  readonly code: FrameErrorCode;
+  /** Byte offset in the stream (from the first byte ever pushed) where the offending frame starts. */
+  readonly offset: number;
+  /** The frame's size field when it had been read (payload bytes, prefix excluded), else -1. */
+  readonly size: number;
+  /** Bytes of the offending frame received, prefix included (TRUNCATED), else -1. */
+  readonly received: number;
+  /**
+   * Whole frames completed by the same push() before the error was detected, in order. They
+   * are valid and should be processed before the error is handled. Empty when an onFrame
+   * callback is in use (those frames were already delivered to it).
+   */
+  frames: Uint8Array[] = [];
+
+  constructor(code: FrameErrorCode, message: string, offset: number, size = -1, received = -1) {
+    super(message);
+    this.code = code;
+    this.offset = offset;
+    this.size = size;
+    this.received = received;
+  }
+}
+
+export interface FrameSplitterOptions {
+  /**
+   * The largest size field accepted: payload bytes, NOT counting the 4-byte prefix (the same
+   * meaning as Kafka's socket.request.max.bytes). A larger size raises FrameError
+   * 'FRAME_TOO_LARGE' as soon as the prefix is read, before any payload is buffered.
+   * Default DEFAULT_MAX_FRAME_SIZE (100 MiB).
+   */
+  maxFrameSize?: number;
+  /**
+   * When given, each frame (prefix included) is passed here as soon as it is complete, and
+   * push() returns an empty array.
+   */
+  onFrame?: (frame: Uint8Array) => void;
+}
+
+/**
+ * The plain push API.
+ *
+ * ```ts
+ * const splitter = new FrameSplitter({ maxFrameSize: 1 << 20 });
+ * socket.on('data', (chunk) => {
+ *   for (const frame of splitter.push(chunk)) handle(decodeResponse(frame, apiKey, version));
+ * });
+ * socket.on('end', () => splitter.end()); // throws FrameError 'TRUNCATED' if mid-frame
+ * ```
+ *
+ * Errors are sticky: once push() has thrown, every later push() and end() throws the same
+ * FrameError, since the framing of the rest of the stream is lost.
+ */
+export class FrameSplitter {
+  readonly maxFrameSize: number;
+  readonly #onFrame: ((frame: Uint8Array) => void) | undefined;
+  /** Collected pieces of the incomplete frame at the head of the stream. */
+  #pieces: Uint8Array[] = [];
+  #buffered = 0;
+  /** The current frame's size field, or -1 while fewer than 4 bytes of it have arrived. */
+  #size = -1;
+  /** Stream offset of the first byte of the current (incomplete) frame. */
+  #offset = 0;
+  #error: FrameError | null = null;
+  #ended = false;
+
+  constructor(options: FrameSplitterOptions = {}) {
+    const max = options.maxFrameSize ?? DEFAULT_MAX_FRAME_SIZE;
+    if (!Number.isInteger(max) || max < 0 || max > 0x7fffffff) {
+      throw new RangeError(`maxFrameSize must be an integer in [0, 2^31-1], got ${max}`);
+    }
+    this.maxFrameSize = max;
+    this.#onFrame = options.onFrame;
+  }
+
+  /** Bytes received that do not yet form a whole frame. */
+  get bufferedBytes(): number {
+    return this.#buffered;
+  }
+
+  /** The size field of the frame being collected, or -1 when its prefix is not complete yet. */
+  get pendingFrameSize(): number {
+    return this.#size;
+  }
+
+  /** Total bytes consumed into emitted frames so far. */
+  get offset(): number {
+    return this.#offset;
+  }
+
+  /**
+   * Feeds one chunk; returns the frames it completed (each including its 4-byte size prefix),
+   * or [] when an onFrame callback is set. Throws FrameError on a negative or too-large size.
+   */
+  push(chunk: Uint8Array): Uint8Array[] {
+    if (this.#error) throw this.#error;
+    if (this.#ended) {
+      throw new FrameError('ENDED', 'FrameSplitter: push() after end()', this.#offset + this.#buffered);
+    }
+    const out: Uint8Array[] = [];
+    const emit = this.#onFrame ?? ((frame: Uint8Array) => { out.push(frame); });
+    try {
+      this.#consume(chunk, emit);
+    } catch (err) {
+      if (err instanceof FrameError) {
+        err.frames = out;
+        this.#error = err;
+      }
+      throw err;
+    }
+    return out;
+  }
+
+  /** Declares the end of the stream. Throws FrameError 'TRUNCATED' if a frame is incomplete. */
+  end(): void {
+    if (this.#error) throw this.#error;
+    this.#ended = true;
+    if (this.#buffered > 0) {
+      const size = this.#size;
+      const message = size < 0
+        ? `stream ended inside a frame's size prefix (${this.#buffered} of 4 bytes) at offset ${this.#offset}`
+        : `stream ended inside a frame at offset ${this.#offset}: ${this.#buffered} of ${size + 4} bytes received`;
+      this.#error = new FrameError('TRUNCATED', message, this.#offset, size, this.#buffered);
+      throw this.#error;
+    }
+  }
+
+  #checkSize(size: number): void {
+    if (size < 0) {
+      throw new FrameError('NEGATIVE_SIZE', `negative frame size ${size} at offset ${this.#offset}`, this.#offset, size);
+    }
+    if (size > this.maxFrameSize) {
+      throw new FrameError('FRAME_TOO_LARGE',
+        `frame size ${size} at offset ${this.#offset} exceeds maxFrameSize ${this.maxFrameSize}`, this.#offset, size);
+    }
+  }
+
+  #consume(chunk: Uint8Array, emit: (frame: Uint8Array) => void): void {
+    if (chunk.length === 0) return;
+    if (this.#buffered > 0) {
+      // Finish the frame already started, collecting rather than concatenating.
+      this.#pieces.push(chunk);
+      this.#buffered += chunk.length;
+      if (this.#size < 0) {
+        if (this.#buffered < 4) return;
+        this.#size = this.#readPrefixFromPieces();
+        this.#checkSize(this.#size);
+      }
+      const total = this.#size + 4;
+      if (this.#buffered < total) return;
+      // Join once: copy exactly `total` bytes; whatever follows in the last piece is a new start.
+      const frame = new Uint8Array(total);
+      let filled = 0;
+      let rest: Uint8Array | null = null;
+      for (const piece of this.#pieces) {
+        const take = Math.min(piece.length, total - filled);
+        frame.set(take === piece.length ? piece : piece.subarray(0, take), filled);
+        filled += take;
+        if (take < piece.length) rest = piece.subarray(take); // only possible for the last piece
+      }
+      this.#pieces = [];
+      this.#buffered = 0;
+      this.#size = -1;
+      this.#offset += total;
+      emit(frame);
+      if (rest === null) return;
+      chunk = rest;
+    }
+    // Fast path: frames wholly inside this chunk are subarrays of it.
+    const view = new DataView(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+    let pos = 0;
+    const len = chunk.length;
+    while (len - pos >= 4) {
+      const size = view.getInt32(pos, false);
+      this.#checkSize(size);
+      const end = pos + 4 + size;
+      if (end > len) {
+        this.#size = size;
+        break;
+      }
+      this.#offset += 4 + size;
+      emit(chunk.subarray(pos, end));
+      pos = end;
+    }
+    if (pos < len) {
+      this.#pieces.push(pos === 0 ? chunk : chunk.subarray(pos));
+      this.#buffered = len - pos;
+    }
+  }
+
+  /** Reads the int32 prefix when it may straddle pieces (only the first 4 bytes are looked at). */
+  #readPrefixFromPieces(): number {
+    const b = new Uint8Array(4);
+    let n = 0;
+    for (const piece of this.#pieces) {
+      for (let i = 0; i < piece.length && n < 4; i++) b[n++] = piece[i]!;
+      if (n === 4) break;
+    }
+    return new DataView(b.buffer).getInt32(0, false);
+  }
+}
+
+/**
+ * A WHATWG TransformStream: Uint8Array chunks in, whole frames out (each a Uint8Array including
+ * its 4-byte size prefix). The stream errors with FrameError on a bad size, or with 'TRUNCATED'
+ * when the writable side closes mid-frame; frames completed before the error are enqueued first.
+ *
+ * ```ts
+ * for await (const frame of response.body!.pipeThrough(new FrameSplitterStream())) { ... }
+ * ```
+ */
+export class FrameSplitterStream extends TransformStream<Uint8Array, Uint8Array> {
+  constructor(options: Omit<FrameSplitterOptions, 'onFrame'> = {}) {
+    const splitter = new FrameSplitter({ maxFrameSize: options.maxFrameSize });
+    super({
+      transform(chunk, controller) {
+        let frames: Uint8Array[];
+        try {
+          frames = splitter.push(chunk);
+        } catch (err) {
+          if (err instanceof FrameError) for (const frame of err.frames) controller.enqueue(frame);
+          throw err;
+        }
+        for (const frame of frames) controller.enqueue(frame);
+      },
+      flush() {
+        splitter.end();
+      },
+    });
+  }
+}

@@ -1,0 +1,24 @@
+// The network layer (Node only: node:net, node:tls). The frame splitter alone is browser-safe:
+// import it from './frame-splitter.js' where Node modules are unavailable.
+
+export {
+  FrameSplitter, FrameSplitterStream, FrameError, DEFAULT_MAX_FRAME_SIZE,
+  type FrameErrorCode, type FrameSplitterOptions,
+} from './frame-splitter.js';
+export { createFrameSplitterTransform } from './frame-splitter-node.js';
+export { ConnectionError, kafkaErrorName, KafkaErrorCode, type ConnectionErrorCode, type ConnectionErrorDetails } from './errors.js';
+export {
+  connect, Connection,
+  type ConnectOptions, type RequestOptions, type SaslPlainOptions, type NegotiatedVersion, type ResponseOf, type ConnectionEvents,
+} from './connection.js';
+export {
+  startServer, apiVersionsResponse,
+  type ServerOptions, type KafkaServer, type IncomingRequest, type RequestHandler, type ClientInfo,
+} from './server.js';
+export { startMemoryBroker, type MemoryBroker, type MemoryBrokerOptions, type MemoryTopic, type PartitionLog, type StoredBatch } from './memory-broker.js';
+export { KafkaClient, parseHostPort, type ClientOptions, type BrokerAddress, type TopicInfo, type PartitionInfo } from './client.js';
+export { supportedVersions, allSupportedVersions, usableVersion, apiName, ZERO_UUID, type VersionRange } from './versions.js';
+export {
+  metadataCommand, produceCommand, consumeCommand, wireCommands, WIRE_USAGE, murmur2, partitionForKey,
+  type WireCommand, type WireIo,
+} from './cli-commands.js';

@@ -1,0 +1,283 @@
+// A single-node, in-memory Kafka broker built on startServer(): ApiVersions, Metadata, Produce,
+// Fetch and ListOffsets (plus SASL/PLAIN when asked), enough for producers and simple
+// (non-group) consumers such as kcat -P / -C and this package's CLI. For tests and demos.
+//
+// Responses set only the fields their version has (the codec rejects a non-default value in a
+// field the version lacks). Record batches are stored as produced (v2 batches, any compression) with only their base
+// offset rewritten; the batch CRC does not cover the base offset, so it stays valid.
+
+import { randomBytes } from 'node:crypto';
+import type { TlsOptions } from 'node:tls';
+import { startServer, apiVersionsResponse, type IncomingRequest, type KafkaServer } from './server.js';
+import { supportedVersions } from './versions.js';
+
+const Api = { Produce: 0, Fetch: 1, ListOffsets: 2, Metadata: 3, SaslHandshake: 17, ApiVersions: 18, SaslAuthenticate: 36 } as const;
+const Err = {
+  NONE: 0, OFFSET_OUT_OF_RANGE: 1, CORRUPT_MESSAGE: 2, UNKNOWN_TOPIC_OR_PARTITION: 3,
+  UNSUPPORTED_SASL_MECHANISM: 33, ILLEGAL_SASL_STATE: 34, SASL_AUTHENTICATION_FAILED: 58,
+} as const;
+
+/** The version ranges served (clipped to what the codec knows); name-addressed versions only. */
+const SERVED: ReadonlyArray<[apiKey: number, min: number, max: number]> = [
+  [Api.Produce, 3, 12], [Api.Fetch, 4, 12], [Api.ListOffsets, 1, 9], [Api.Metadata, 1, 12],
+  [Api.ApiVersions, 0, 4],
+];
+const SASL_SERVED: ReadonlyArray<[number, number, number]> = [[Api.SaslHandshake, 0, 1], [Api.SaslAuthenticate, 0, 2]];
+
+export interface MemoryBrokerOptions {
+  host?: string;
+  port?: number;
+  nodeId?: number;
+  /** Topics created up front: name → partition count. */
+  topics?: Record<string, number>;
+  /** Create unknown topics (1 partition, or `defaultPartitions`) on Metadata/Produce. Default true. */
+  autoCreateTopics?: boolean;
+  defaultPartitions?: number;
+  /** Require SASL/PLAIN with these credentials before anything but ApiVersions. */
+  sasl?: { username: string; password: string };
+  /** Serve TLS (SSL / SASL_SSL listeners) with these options. */
+  tls?: TlsOptions;
+  onError?: (error: unknown) => void;
+}
+
+/** One produced batch, as stored (bytes with the assigned base offset). */
+export interface StoredBatch { baseOffset: bigint; lastOffset: bigint; maxTimestamp: bigint; bytes: Uint8Array }
+export interface PartitionLog { batches: StoredBatch[]; nextOffset: bigint }
+export interface MemoryTopic { name: string; topicId: string; partitions: PartitionLog[] }
+
+export interface MemoryBroker {
+  readonly host: string;
+  readonly port: number;
+  /** "host:port" */
+  readonly bootstrap: string;
+  readonly topics: ReadonlyMap<string, MemoryTopic>;
+  createTopic(name: string, partitions?: number): void;
+  /** Requests served, by API key (for tests). */
+  readonly requestCounts: ReadonlyMap<number, number>;
+  close(): Promise<void>;
+}
+
+export async function startMemoryBroker(options: MemoryBrokerOptions = {}): Promise<MemoryBroker> {
+  const nodeId = options.nodeId ?? 1;
+  const topics = new Map<string, MemoryTopic>();
+  const counts = new Map<number, number>();
+  const waiters = new Set<() => void>();
+  const autoCreate = options.autoCreateTopics ?? true;
+  const createTopic = (name: string, partitions = options.defaultPartitions ?? 1): MemoryTopic => {
+    let t = topics.get(name);
+    if (!t) {
+      t = { name, topicId: randomBytes(16).toString('base64url'), partitions: [] };
+      for (let i = 0; i < partitions; i++) t.partitions.push({ batches: [], nextOffset: 0n });
+      topics.set(name, t);
+    }
+    return t;
+  };
+  for (const [name, n] of Object.entries(options.topics ?? {})) createTopic(name, n);
+
+  const served = (options.sasl ? [...SERVED, ...SASL_SERVED] : SERVED).map(([apiKey, min, max]) => {
+    const ours = supportedVersions(apiKey)!;
+    return { apiKey, minVersion: Math.max(min, ours.min), maxVersion: Math.min(max, ours.max) };
+  });
+
+  let server: KafkaServer;
+  const handler = async (req: IncomingRequest): Promise<object | null> => {
+    counts.set(req.apiKey, (counts.get(req.apiKey) ?? 0) + 1);
+    const state = req.client.state as { authenticated?: boolean; handshake?: boolean };
+    if (options.sasl && !state.authenticated && req.apiKey !== Api.ApiVersions
+        && req.apiKey !== Api.SaslHandshake && req.apiKey !== Api.SaslAuthenticate) {
+      throw new Error(`${req.apiKey} before SASL authentication`); // a broker closes the connection
+    }
+    switch (req.apiKey) {
+      case Api.ApiVersions: return apiVersionsResponse(served);
+      case Api.SaslHandshake: {
+        if (!options.sasl) throw new Error('SASL not enabled');
+        const ok = req.body.mechanism === 'PLAIN';
+        state.handshake = ok;
+        return { errorCode: ok ? Err.NONE : Err.UNSUPPORTED_SASL_MECHANISM, mechanisms: ['PLAIN'] };
+      }
+      case Api.SaslAuthenticate: {
+        if (!options.sasl) throw new Error('SASL not enabled');
+        if (!state.handshake) return { errorCode: Err.ILLEGAL_SASL_STATE, errorMessage: 'SaslHandshake first', authBytes: new Uint8Array(0) };
+        const parts = new TextDecoder().decode(req.body.authBytes).split('\u0000');
+        const ok = parts.length === 3 && parts[1] === options.sasl.username && parts[2] === options.sasl.password;
+        state.authenticated = ok;
+        return ok
+          ? { errorCode: Err.NONE, errorMessage: null, authBytes: new Uint8Array(0) }
+          : { errorCode: Err.SASL_AUTHENTICATION_FAILED, errorMessage: 'Invalid username or password', authBytes: new Uint8Array(0) };
+      }
+      case Api.Metadata: return metadata(req);
+      case Api.Produce: return produce(req);
+      case Api.ListOffsets: return listOffsets(req);
+      case Api.Fetch: return fetch(req);
+    }
+    throw new Error(`unsupported API key ${req.apiKey}`);
+  };
+
+  function metadata(req: IncomingRequest): object {
+    const requested: { name: string | null }[] | null = req.body.topics;
+    const names = requested === null || (req.apiVersion === 0 && requested.length === 0)
+      ? [...topics.keys()]
+      : requested.map((t) => t.name ?? '');
+    const allowCreate = autoCreate && (req.apiVersion < 4 || req.body.allowAutoTopicCreation !== false);
+    return {
+      throttleTimeMs: 0,
+      brokers: [{ nodeId, host: server.host, port: server.port, rack: null }],
+      clusterId: 'kafka-wire-memory',
+      controllerId: nodeId,
+      topics: names.map((name) => {
+        const t = topics.get(name) ?? (allowCreate && name !== '' ? createTopic(name) : undefined);
+        if (!t) return { errorCode: Err.UNKNOWN_TOPIC_OR_PARTITION, name, partitions: [] };
+        return {
+          errorCode: Err.NONE, name, topicId: req.apiVersion >= 10 ? t.topicId : undefined, isInternal: false,
+          partitions: t.partitions.map((_, i) => ({
+            errorCode: Err.NONE, partitionIndex: i, leaderId: nodeId, ...(req.apiVersion >= 7 ? { leaderEpoch: 0 } : {}),
+            replicaNodes: [nodeId], isrNodes: [nodeId], offlineReplicas: [],
+          })),
+        };
+      }),
+    };
+  }
+
+  function produce(req: IncomingRequest): object {
+    let appended = false;
+    const responses = (req.body.topicData as any[]).map((td) => {
+      const t = topics.get(td.name) ?? (autoCreate ? createTopic(td.name) : undefined);
+      return {
+        name: td.name,
+        partitionResponses: (td.partitionData as any[]).map((pd) => {
+          const log = t?.partitions[pd.index];
+          if (!log) return { index: pd.index, errorCode: Err.UNKNOWN_TOPIC_OR_PARTITION, baseOffset: -1n };
+          const base = append(log, pd.records);
+          if (base < 0n) return { index: pd.index, errorCode: Err.CORRUPT_MESSAGE, baseOffset: -1n };
+          appended = true;
+          return { index: pd.index, errorCode: Err.NONE, baseOffset: base, logAppendTimeMs: -1n, ...(req.apiVersion >= 5 ? { logStartOffset: 0n } : {}) };
+        }),
+      };
+    });
+    if (appended) { for (const w of [...waiters]) w(); }
+    return { responses, throttleTimeMs: 0 };
+  }
+
+  function listOffsets(req: IncomingRequest): object {
+    return {
+      throttleTimeMs: 0,
+      topics: (req.body.topics as any[]).map((tp) => {
+        const t = topics.get(tp.name);
+        return {
+          name: tp.name,
+          partitions: (tp.partitions as any[]).map((p) => {
+            const log = t?.partitions[p.partitionIndex];
+            if (!log) return { partitionIndex: p.partitionIndex, errorCode: Err.UNKNOWN_TOPIC_OR_PARTITION };
+            const ts: bigint = p.timestamp;
+            let offset: bigint;
+            if (ts === -1n) offset = log.nextOffset;            // latest
+            else if (ts === -2n || ts === -4n) offset = 0n;     // earliest / earliest-local
+            else if (ts === -3n) offset = log.batches.length ? log.batches[log.batches.length - 1]!.baseOffset : 0n; // max timestamp (approximate)
+            else offset = log.batches.find((b) => b.maxTimestamp >= ts)?.baseOffset ?? log.nextOffset;
+            return { partitionIndex: p.partitionIndex, errorCode: Err.NONE, timestamp: -1n, offset, ...(req.apiVersion >= 4 ? { leaderEpoch: 0 } : {}) };
+          }),
+        };
+      }),
+    };
+  }
+
+  async function fetch(req: IncomingRequest): Promise<object> {
+    const build = () => {
+      let bytes = 0;
+      const responses = (req.body.topics as any[]).map((ft) => {
+        const t = topics.get(ft.topic);
+        return {
+          topic: ft.topic,
+          partitions: (ft.partitions as any[]).map((fp) => {
+            const log = t?.partitions[fp.partition];
+            const base = { partitionIndex: fp.partition, abortedTransactions: null, preferredReadReplica: -1 };
+            if (!log) return { ...base, errorCode: Err.UNKNOWN_TOPIC_OR_PARTITION, highWatermark: -1n, records: null };
+            const offset: bigint = fp.fetchOffset;
+            const common = { ...base, highWatermark: log.nextOffset, lastStableOffset: log.nextOffset, ...(req.apiVersion >= 5 ? { logStartOffset: 0n } : {}) };
+            if (offset < 0n || offset > log.nextOffset) return { ...common, errorCode: Err.OFFSET_OUT_OF_RANGE, records: null };
+            const picked: Uint8Array[] = [];
+            let size = 0;
+            for (const b of log.batches) {
+              if (b.lastOffset < offset) continue;
+              if (picked.length > 0 && size + b.bytes.length > fp.partitionMaxBytes) break;
+              picked.push(b.bytes);
+              size += b.bytes.length;
+            }
+            bytes += size;
+            return { ...common, errorCode: Err.NONE, records: concat(picked, size) };
+          }),
+        };
+      });
+      return { bytes, body: { throttleTimeMs: 0, errorCode: 0, sessionId: 0, responses } };
+    };
+    let result = build();
+    const wait = Math.min(req.body.maxWaitMs ?? 0, 5000);
+    if (result.bytes === 0 && req.body.minBytes > 0 && wait > 0) {
+      await new Promise<void>((resolve) => {
+        const done = () => { clearTimeout(timer); waiters.delete(done); resolve(); };
+        const timer = setTimeout(done, wait);
+        waiters.add(done);
+      });
+      result = build();
+    }
+    return result.body;
+  }
+
+  server = await startServer({
+    host: options.host,
+    port: options.port,
+    tls: options.tls,
+    handler,
+    onError: (err) => options.onError?.(err),
+  });
+
+  return {
+    host: server.host,
+    port: server.port,
+    bootstrap: `${server.host}:${server.port}`,
+    topics,
+    requestCounts: counts,
+    createTopic: (name, partitions) => { createTopic(name, partitions); },
+    async close() {
+      for (const w of [...waiters]) w();
+      await server.close();
+    },
+  };
+}
+
+/** Appends the v2 record batches in `records`; returns the first assigned offset, or -1n if malformed. */
+function append(log: PartitionLog, records: Uint8Array | null): bigint {
+  if (records === null || records.length === 0) return log.nextOffset;
+  const staged: StoredBatch[] = [];
+  let next = log.nextOffset;
+  let pos = 0;
+  while (pos < records.length) {
+    if (records.length - pos < 61) return -1n;
+    const view = new DataView(records.buffer, records.byteOffset + pos, records.length - pos);
+    const batchLength = view.getInt32(8, false);
+    const magic = view.getInt8(16);
+    const total = 12 + batchLength;
+    if (magic !== 2 || batchLength < 49 || total > records.length - pos) return -1n;
+    // A copy (not records.slice(): on a Buffer that is a view): the frame's memory is not ours to keep.
+    const bytes = new Uint8Array(total);
+    bytes.set(records.subarray(pos, pos + total));
+    const lastOffsetDelta = view.getInt32(23, false);
+    const maxTimestamp = view.getBigInt64(35, false);
+    new DataView(bytes.buffer).setBigInt64(0, next, false);
+    staged.push({ baseOffset: next, lastOffset: next + BigInt(lastOffsetDelta), maxTimestamp, bytes });
+    next += BigInt(lastOffsetDelta) + 1n;
+    pos += total;
+  }
+  const first = log.nextOffset;
+  log.batches.push(...staged);
+  log.nextOffset = next;
+  return first;
+}
+
+function concat(parts: Uint8Array[], size: number): Uint8Array {
+  if (parts.length === 1) return parts[0]!;
+  const out = new Uint8Array(size);
+  let o = 0;
+  for (const p of parts) { out.set(p, o); o += p.length; }
+  return out;
+}

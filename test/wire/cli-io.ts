@@ -1,0 +1,21 @@
+// Test helper: runs a WireCommand in-process with string stdin and captured output.
+import { Readable } from 'node:stream';
+import type { WireCommand } from '../../src/wire/cli-commands.js';
+
+export interface CliResult { code: number; stdout: string; stderr: string }
+
+export async function runCli(command: WireCommand, args: string[], stdin = '', signal?: AbortSignal): Promise<CliResult> {
+  let stdout = '';
+  let stderr = '';
+  const code = await command(args, {
+    stdin: Readable.from([Buffer.from(stdin)]),
+    stdout: { write: (t: string) => { stdout += t; } },
+    stderr: { write: (t: string) => { stderr += t; } },
+    signal,
+  });
+  return { code, stdout, stderr };
+}
+
+export function jsonLines(text: string): any[] {
+  return text.split('\n').filter((l) => l.trim() !== '').map((l) => JSON.parse(l));
+}

@@ -1,0 +1,245 @@
+import { describe, it, expect } from 'vitest';
+import fc from 'fast-check';
+import { Readable } from 'node:stream';
+import { FrameSplitter, FrameError, FrameSplitterStream, DEFAULT_MAX_FRAME_SIZE } from '../../src/wire/frame-splitter.js';
+import { createFrameSplitterTransform } from '../../src/wire/frame-splitter-node.js';
+
+function frameOf(payload: Uint8Array): Uint8Array {
+  const f = new Uint8Array(4 + payload.length);
+  new DataView(f.buffer).setInt32(0, payload.length, false);
+  f.set(payload, 4);
+  return f;
+}
+
+function concat(parts: Uint8Array[]): Uint8Array {
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  let o = 0;
+  for (const p of parts) { out.set(p, o); o += p.length; }
+  return out;
+}
+
+/** Cuts `bytes` at the given (sorted, deduplicated) positions. */
+function cut(bytes: Uint8Array, cuts: number[]): Uint8Array[] {
+  const points = [...new Set(cuts.map((c) => c % (bytes.length + 1)))].sort((a, b) => a - b);
+  const out: Uint8Array[] = [];
+  let prev = 0;
+  for (const p of points) { out.push(bytes.slice(prev, p)); prev = p; }
+  out.push(bytes.slice(prev));
+  return out;
+}
+
+const payloads = fc.array(fc.uint8Array({ maxLength: 300 }), { maxLength: 20 });
+
+describe('FrameSplitter (push API)', () => {
+  it('reassembles frames exactly under any chunking (fast-check)', () => {
+    fc.assert(fc.property(payloads, fc.array(fc.nat(), { maxLength: 40 }), (ps, cuts) => {
+      const frames = ps.map(frameOf);
+      const stream = concat(frames);
+      const s = new FrameSplitter();
+      const got: Uint8Array[] = [];
+      for (const chunk of cut(stream, cuts)) got.push(...s.push(chunk));
+      s.end();
+      expect(got.length).toBe(frames.length);
+      for (let i = 0; i < frames.length; i++) expect(Array.from(got[i]!)).toEqual(Array.from(frames[i]!));
+      expect(s.bufferedBytes).toBe(0);
+      expect(s.offset).toBe(stream.length);
+    }), { numRuns: 300 });
+  });
+
+  it('reassembles with 1-byte chunks', () => {
+    const frames = [frameOf(new Uint8Array([1, 2, 3])), frameOf(new Uint8Array(0)), frameOf(new Uint8Array(1000).fill(7))];
+    const stream = concat(frames);
+    const s = new FrameSplitter();
+    const got: Uint8Array[] = [];
+    for (let i = 0; i < stream.length; i++) {
+      const out = s.push(stream.subarray(i, i + 1));
+      got.push(...out);
+    }
+    s.end();
+    expect(got.map((f) => Array.from(f))).toEqual(frames.map((f) => Array.from(f)));
+  });
+
+  it('emits frames including the 4-byte size prefix', () => {
+    const s = new FrameSplitter();
+    const [f] = s.push(frameOf(new Uint8Array([9, 8])));
+    expect(Array.from(f!)).toEqual([0, 0, 0, 2, 9, 8]);
+  });
+
+  it('returns subarrays (no copy) for frames wholly inside one chunk', () => {
+    const chunk = concat([frameOf(new Uint8Array([1])), frameOf(new Uint8Array([2, 2])), new Uint8Array([0, 0])]);
+    const s = new FrameSplitter();
+    const frames = s.push(chunk);
+    expect(frames).toHaveLength(2);
+    for (const f of frames) expect(f.buffer).toBe(chunk.buffer);
+    expect(frames[1]!.byteOffset).toBe(5);
+    expect(s.bufferedBytes).toBe(2);
+  });
+
+  it('after a spanning frame, frames later in the same chunk are still subarrays', () => {
+    const a = frameOf(new Uint8Array(10).fill(1));
+    const b = frameOf(new Uint8Array(3).fill(2));
+    const s = new FrameSplitter();
+    expect(s.push(a.subarray(0, 6))).toEqual([]);
+    const second = concat([a.subarray(6), b]);
+    const frames = s.push(second);
+    expect(frames).toHaveLength(2);
+    expect(frames[0]!.buffer).not.toBe(second.buffer);
+    expect(frames[1]!.buffer).toBe(second.buffer);
+    expect(Array.from(frames[0]!)).toEqual(Array.from(a));
+  });
+
+  it('delivers to onFrame when given', () => {
+    const seen: number[][] = [];
+    const s = new FrameSplitter({ onFrame: (f) => seen.push(Array.from(f)) });
+    expect(s.push(concat([frameOf(new Uint8Array([5])), frameOf(new Uint8Array([6]))]))).toEqual([]);
+    expect(seen).toEqual([[0, 0, 0, 1, 5], [0, 0, 0, 1, 6]]);
+  });
+
+  it('accepts a frame of exactly maxFrameSize and rejects one byte more, before buffering the payload', () => {
+    const s = new FrameSplitter({ maxFrameSize: 8 });
+    expect(s.push(frameOf(new Uint8Array(8)))).toHaveLength(1);
+    const head = new Uint8Array([0, 0, 0, 9]);
+    let err: unknown;
+    try { s.push(head); } catch (e) { err = e; }
+    expect(err).toBeInstanceOf(FrameError);
+    expect((err as FrameError).code).toBe('FRAME_TOO_LARGE');
+    expect((err as FrameError).size).toBe(9);
+    expect((err as FrameError).offset).toBe(12);
+    // sticky
+    expect(() => s.push(new Uint8Array(9))).toThrow(FrameError);
+    expect(() => s.end()).toThrow(/exceeds maxFrameSize/);
+  });
+
+  it('detects a too-large size whose prefix straddles chunks', () => {
+    const s = new FrameSplitter({ maxFrameSize: 1000 });
+    s.push(new Uint8Array([0, 1]));
+    expect(() => s.push(new Uint8Array([0, 0]))).toThrow(expect.objectContaining({ code: 'FRAME_TOO_LARGE', size: 65536 }));
+  });
+
+  it('uses 100 MiB as the default limit', () => {
+    expect(new FrameSplitter().maxFrameSize).toBe(DEFAULT_MAX_FRAME_SIZE);
+    expect(DEFAULT_MAX_FRAME_SIZE).toBe(104857600);
+    expect(() => new FrameSplitter().push(new Uint8Array([0x7f, 0xff, 0xff, 0xff]))).toThrow(expect.objectContaining({ code: 'FRAME_TOO_LARGE' }));
+  });
+
+  it('rejects a negative size, keeping frames completed earlier in the same push', () => {
+    const good = frameOf(new Uint8Array([1, 2]));
+    const s = new FrameSplitter();
+    let err: FrameError | undefined;
+    try { s.push(concat([good, new Uint8Array([0xff, 0xff, 0xff, 0xfe])])); } catch (e) { err = e as FrameError; }
+    expect(err).toBeInstanceOf(FrameError);
+    expect(err!.code).toBe('NEGATIVE_SIZE');
+    expect(err!.size).toBe(-2);
+    expect(err!.offset).toBe(6);
+    expect(err!.frames.map((f) => Array.from(f))).toEqual([Array.from(good)]);
+  });
+
+  it('reports a stream ending mid-payload as TRUNCATED', () => {
+    const s = new FrameSplitter();
+    s.push(frameOf(new Uint8Array(10)).subarray(0, 7));
+    expect(() => s.end()).toThrow(expect.objectContaining({ code: 'TRUNCATED', size: 10, received: 7, offset: 0 }));
+  });
+
+  it('reports a stream ending inside the size prefix as TRUNCATED', () => {
+    const s = new FrameSplitter();
+    s.push(frameOf(new Uint8Array(1)));
+    s.push(new Uint8Array([0, 0]));
+    expect(() => s.end()).toThrow(expect.objectContaining({ code: 'TRUNCATED', size: -1, received: 2, offset: 5 }));
+  });
+
+  it('ends cleanly on a frame boundary, and refuses push after end', () => {
+    const s = new FrameSplitter();
+    s.push(frameOf(new Uint8Array(3)));
+    expect(() => s.end()).not.toThrow();
+    expect(() => s.push(new Uint8Array([1]))).toThrow(expect.objectContaining({ code: 'ENDED' }));
+  });
+
+  it('ignores empty chunks', () => {
+    const s = new FrameSplitter();
+    expect(s.push(new Uint8Array(0))).toEqual([]);
+    s.push(new Uint8Array([0, 0]));
+    expect(s.push(new Uint8Array(0))).toEqual([]);
+    expect(s.push(new Uint8Array([0, 1, 42]))).toHaveLength(1);
+  });
+
+  it('copies each byte at most once for a large frame arriving in many chunks', () => {
+    // Indirect check: 64 MiB in 64 KiB chunks finishes quickly (a quadratic join would not).
+    const size = 64 * 1024 * 1024;
+    const chunkSize = 64 * 1024;
+    const s = new FrameSplitter();
+    const head = new Uint8Array(chunkSize);
+    new DataView(head.buffer).setInt32(0, size, false);
+    const body = new Uint8Array(chunkSize).fill(3);
+    const t0 = performance.now();
+    s.push(head);
+    let frames: Uint8Array[] = [];
+    let sent = chunkSize - 4;
+    while (sent < size) {
+      const n = Math.min(chunkSize, size - sent);
+      frames = s.push(n === chunkSize ? body : body.subarray(0, n));
+      sent += n;
+    }
+    expect(frames).toHaveLength(1);
+    expect(frames[0]!.length).toBe(size + 4);
+    expect(performance.now() - t0).toBeLessThan(5000);
+  });
+});
+
+describe('createFrameSplitterTransform (Node stream)', () => {
+  it('emits whole frames in objectMode', async () => {
+    const frames = [frameOf(new Uint8Array([1])), frameOf(new Uint8Array(500).fill(4)), frameOf(new Uint8Array(0))];
+    const chunks = cut(concat(frames), [3, 9, 100, 200, 501]).map((c) => Buffer.from(c));
+    const got: Uint8Array[] = [];
+    for await (const f of Readable.from(chunks).pipe(createFrameSplitterTransform())) got.push(f as Uint8Array);
+    expect(got.map((f) => Array.from(f))).toEqual(frames.map((f) => Array.from(f)));
+  });
+
+  it('errors with TRUNCATED when the input ends mid-frame, after emitting the complete frames', async () => {
+    const chunks = [Buffer.from(frameOf(new Uint8Array([1]))), Buffer.from([0, 0, 0, 5, 1])];
+    const got: Uint8Array[] = [];
+    // Flowing mode: 'data' sees every pushed frame (an async iterator drops what is buffered at the error).
+    const err = await new Promise<unknown>((resolve) => {
+      const t = Readable.from(chunks).pipe(createFrameSplitterTransform());
+      t.on('data', (f: Uint8Array) => got.push(f));
+      t.on('error', resolve);
+      t.on('end', () => resolve(null));
+    });
+    expect(err).toMatchObject({ name: 'FrameError', code: 'TRUNCATED', size: 5, received: 5 });
+    expect(got).toHaveLength(1);
+  });
+
+  it('errors with FRAME_TOO_LARGE', async () => {
+    const t = createFrameSplitterTransform({ maxFrameSize: 4 });
+    const run = async () => { for await (const _ of Readable.from([Buffer.from([0, 0, 0, 5])]).pipe(t)) { /* none */ } };
+    await expect(run()).rejects.toMatchObject({ code: 'FRAME_TOO_LARGE' });
+  });
+});
+
+describe('FrameSplitterStream (WHATWG)', () => {
+  function source(chunks: Uint8Array[]): ReadableStream<Uint8Array> {
+    return new ReadableStream({ start(c) { for (const x of chunks) c.enqueue(x); c.close(); } });
+  }
+
+  it('emits whole frames under random chunkings (fast-check)', async () => {
+    await fc.assert(fc.asyncProperty(payloads, fc.array(fc.nat(), { maxLength: 20 }), async (ps, cuts) => {
+      const frames = ps.map(frameOf);
+      const got: Uint8Array[] = [];
+      const reader = source(cut(concat(frames), cuts)).pipeThrough(new FrameSplitterStream()).getReader();
+      for (;;) { const r = await reader.read(); if (r.done) break; got.push(r.value); }
+      expect(got.map((f) => Array.from(f))).toEqual(frames.map((f) => Array.from(f)));
+    }), { numRuns: 100 });
+  });
+
+  it('errors with TRUNCATED when the input closes mid-frame', async () => {
+    const reader = source([new Uint8Array([0, 0, 0, 3, 1])]).pipeThrough(new FrameSplitterStream()).getReader();
+    await expect(reader.read()).rejects.toMatchObject({ code: 'TRUNCATED' });
+  });
+
+  it('errors with NEGATIVE_SIZE, enqueuing earlier frames first', async () => {
+    const reader = source([concat([frameOf(new Uint8Array([7])), new Uint8Array([0x80, 0, 0, 0])])])
+      .pipeThrough(new FrameSplitterStream()).getReader();
+    const first = await reader.read();
+    expect(Array.from(first.value!)).toEqual([0, 0, 0, 1, 7]);
+    await expect(reader.read()).rejects.toMatchObject({ code: 'NEGATIVE_SIZE' });
+  });
+});
