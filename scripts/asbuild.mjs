@@ -2,7 +2,7 @@
 // as base64 in src/wasm/<name>.generated.ts so the module loads synchronously, with no bundler
 // plugin, in Node and browsers alike.
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
+import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -12,7 +12,7 @@ const asc = join(root, 'node_modules', 'assemblyscript', 'bin', 'asc.js');
 mkdirSync(join(root, 'build'), { recursive: true });
 mkdirSync(join(root, 'src', 'wasm'), { recursive: true });
 
-for (const entry of entries.filter((e) => existsSync(join(root, e)))) {
+for (const entry of entries) {
   const name = basename(entry, '.ts');
   const wasmPath = join(root, 'build', `${name}.wasm`);
   execFileSync(process.execPath, [asc, entry, '--config', 'asconfig.json', '--target', 'release',

@@ -21,8 +21,9 @@ type Command = (args: string[], io: Io) => Promise<number>;
 
 const USAGE = `usage: kafka-wire <command> [options]
 
-  decode HEX [--response --api-key K --api-version V]   decode one frame to JSON
-  decode --jsonl                                        stdin lines {"direction","hex","apiKey"?,"apiVersion"?}
+  decode HEX [--response --api-key K --api-version V] [--records]
+                                                        decode one frame to JSON (--records: batches too)
+  decode --jsonl [--records]                            stdin lines {"direction","hex","apiKey"?,"apiVersion"?}
   encode JSON                                           encode one frame given as JSON, print hex
   encode --jsonl                                        stdin lines of frames as JSON → {"ok","hex"}
   demo                                                  encode and decode the reference pages' messages
@@ -73,7 +74,7 @@ function parseHex(text: string): Uint8Array {
   return bytes;
 }
 
-function decodeLine(line: string): unknown {
+function decodeLine(line: string, records: boolean): unknown {
   const input = JSON.parse(line);
   if (input === null || typeof input !== 'object') throw new KafkaWireError('INVALID_VALUE', -1, '', 'expected a JSON object');
   const direction: Direction = input.direction;
@@ -81,13 +82,13 @@ function decodeLine(line: string): unknown {
     throw new KafkaWireError('INVALID_VALUE', -1, 'direction', 'expected "request" or "response"');
   }
   if (typeof input.hex !== 'string') throw new KafkaWireError('INVALID_VALUE', -1, 'hex', 'expected a hex string');
-  return { ok: true, frame: frameToJson(direction, parseHex(input.hex), input.apiKey, input.apiVersion) };
+  return { ok: true, frame: frameToJson(direction, parseHex(input.hex), input.apiKey, input.apiVersion, { records }) };
 }
 
 const decode: Command = async (args, io) => {
   const { options, positional } = parseArgs(args, ['--api-key', '--api-version']);
   if (options.has('--jsonl')) {
-    await eachLine(io, decodeLine);
+    await eachLine(io, (line) => decodeLine(line, options.has('--records')));
     return 0;
   }
   if (positional.length !== 1) {
@@ -98,7 +99,7 @@ const decode: Command = async (args, io) => {
   const apiKey = options.has('--api-key') ? Number(options.get('--api-key')) : undefined;
   const apiVersion = options.has('--api-version') ? Number(options.get('--api-version')) : undefined;
   try {
-    const frame = frameToJson(direction, parseHex(positional[0]), apiKey, apiVersion);
+    const frame = frameToJson(direction, parseHex(positional[0]), apiKey, apiVersion, { records: options.has('--records') });
     io.stdout.write(JSON.stringify(frame, null, 2) + '\n');
     return 0;
   } catch (error) {

@@ -8,12 +8,29 @@ import {
   decodeBodyFor, decodeRequestFor, decodeResponseFor, encodeBodyFor, encodeRequestFor, encodeResponseFor,
   headerVersionFor, newMessageFor, peekRequest, planForMessage, requestSizeFor, responseSizeFor,
   type DecodedRequest, type DecodedResponse, type Direction, type Limits, type MessagePlan, type RequestHeader,
-  type ResponseHeader,
+  type ResponseHeader, type MessageDecodeOptions,
 } from './core.js';
+import { decodeRecordBatches } from './records/decode.js';
+import type { DecodeOptions as RecordsDecodeOptions } from './records/types.js';
 
 export * from './core.js';
 
 export type ApiKeyNumber = keyof RequestBodies & number;
+
+export interface DecodeOptions extends Limits {
+  /**
+   * Decode records fields inline (true, or the records decoder's options): each records field
+   * then holds a DecodedRecordBatches instead of its bytes.
+   */
+  records?: boolean | RecordsDecodeOptions;
+}
+
+function messageOptions(options: DecodeOptions | undefined): MessageDecodeOptions | undefined {
+  const records = options?.records;
+  if (records === undefined || records === false) return options;
+  const recordsOptions = records === true ? {} : records;
+  return { ...options, recordsDecoder: (bytes) => decodeRecordBatches(bytes, recordsOptions) };
+}
 
 const apiByKey: (ApiDef | undefined)[] = [];
 for (const api of apis) apiByKey[api.apiKey] = api;
@@ -54,20 +71,20 @@ export function newMessage(apiKey: number, direction: Direction, version: number
 }
 
 /** Decodes a whole request frame of any API (int32 size prefix, header, body). */
-export function decodeRequest(frame: Uint8Array, limits?: Limits): DecodedRequest {
-  return decodeRequestFor(getApi(peekRequest(frame).apiKey), frame, limits);
+export function decodeRequest(frame: Uint8Array, options?: DecodeOptions): DecodedRequest {
+  return decodeRequestFor(getApi(peekRequest(frame).apiKey), frame, messageOptions(options));
 }
 
 /** Decodes a whole response frame; the API key and version come from the matching request. */
-export function decodeResponse<K extends ApiKeyNumber>(frame: Uint8Array, apiKey: K, apiVersion: number, limits?: Limits): DecodedResponse<ResponseBodies[K]>;
-export function decodeResponse(frame: Uint8Array, apiKey: number, apiVersion: number, limits?: Limits): DecodedResponse;
-export function decodeResponse(frame: Uint8Array, apiKey: number, apiVersion: number, limits?: Limits): DecodedResponse {
-  return decodeResponseFor(getApi(apiKey), frame, apiVersion, limits);
+export function decodeResponse<K extends ApiKeyNumber>(frame: Uint8Array, apiKey: K, apiVersion: number, options?: DecodeOptions): DecodedResponse<ResponseBodies[K]>;
+export function decodeResponse(frame: Uint8Array, apiKey: number, apiVersion: number, options?: DecodeOptions): DecodedResponse;
+export function decodeResponse(frame: Uint8Array, apiKey: number, apiVersion: number, options?: DecodeOptions): DecodedResponse {
+  return decodeResponseFor(getApi(apiKey), frame, apiVersion, messageOptions(options));
 }
 
 /** Decodes a bare body (no size prefix, no header). */
-export function decodeBody(apiKey: number, direction: Direction, version: number, bytes: Uint8Array, limits?: Limits): any {
-  return decodeBodyFor(getMessage(apiKey, direction), version, bytes, limits);
+export function decodeBody(apiKey: number, direction: Direction, version: number, bytes: Uint8Array, options?: DecodeOptions): any {
+  return decodeBodyFor(getMessage(apiKey, direction), version, bytes, messageOptions(options));
 }
 
 function requestApi(header: RequestHeader): ApiDef {

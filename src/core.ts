@@ -45,6 +45,14 @@ export interface Limits {
   maxFrameSize?: number;
 }
 
+export interface MessageDecodeOptions extends Limits {
+  /**
+   * Applied to every records field as it is read (e.g. decodeRecordBatches), so a Fetch
+   * response arrives with its batches decoded; without it records fields are byte views.
+   */
+  recordsDecoder?: (records: Uint8Array) => unknown;
+}
+
 export const defaultLimits: Required<Limits> = {
   maxArrayLength: 1 << 24,
   maxLength: 0x7fffffff,
@@ -161,6 +169,7 @@ let tape: Int32Array = i32;
 let t = 0;
 let src: Uint8Array = new Uint8Array(0);
 let view: DataView = new DataView(src.buffer);
+let recordsDecoder: ((records: Uint8Array) => unknown) | undefined;
 
 export function readStruct(s: CompiledStruct): any {
   const o = s.create();
@@ -216,7 +225,9 @@ function readValue(kind: number, nullable: boolean, struct: CompiledStruct | nul
     case BYTES: case RECORDS: {
       const offset = tape[t++];
       const length = tape[t++];
-      return length < 0 ? null : src.subarray(offset, offset + length);
+      if (length < 0) return null;
+      const bytes = src.subarray(offset, offset + length);
+      return kind === RECORDS && recordsDecoder !== undefined ? recordsDecoder(bytes) : bytes;
     }
     case STRUCT:
       if (nullable && tape[t++] < 0) return null;
@@ -233,8 +244,9 @@ export function beginTape(start: number, input: Uint8Array): void {
   view = new DataView(input.buffer, input.byteOffset, input.byteLength);
 }
 
-function decodeFrame(plan: MessagePlan, frame: Uint8Array, limits: Limits | undefined): { header: any; body: any } {
-  const scan = scanMessage(plan, frame, true, false, limits);
+function decodeFrame(plan: MessagePlan, frame: Uint8Array, options: MessageDecodeOptions | undefined): { header: any; body: any } {
+  const scan = scanMessage(plan, frame, true, false, options);
+  recordsDecoder = options?.recordsDecoder;
   const header = readRoot(plan.header, scan.start, frame);
   const body = readRoot(plan.body, rootEnd, frame);
   return { header, body };
@@ -254,22 +266,23 @@ export function peekRequest(frame: Uint8Array): { apiKey: number; apiVersion: nu
  * Decodes a whole request frame of `api` (int32 size prefix, header, body). Bytes and records
  * fields are views into `frame`.
  */
-export function decodeRequestFor<Req = any>(api: ApiDef<Req>, frame: Uint8Array, limits?: Limits): DecodedRequest<Req> {
+export function decodeRequestFor<Req = any>(api: ApiDef<Req>, frame: Uint8Array, options?: MessageDecodeOptions): DecodedRequest<Req> {
   const { apiKey, apiVersion } = peekRequest(frame);
   if (apiKey !== api.apiKey) throw new KafkaWireError('UNSUPPORTED_API', 4, 'header.requestApiKey', `expected ${api.name} (${api.apiKey}), got ${apiKey}`);
-  const { header, body } = decodeFrame(planForMessage(api.request, apiVersion), frame, limits);
+  const { header, body } = decodeFrame(planForMessage(api.request, apiVersion), frame, options);
   return { apiKey, apiVersion, header, body };
 }
 
 /** Decodes a whole response frame of `api`; the version comes from the matching request. */
-export function decodeResponseFor<Res = any>(api: ApiDef<any, Res>, frame: Uint8Array, apiVersion: number, limits?: Limits): DecodedResponse<Res> {
-  return decodeFrame(planForMessage(api.response, apiVersion), frame, limits);
+export function decodeResponseFor<Res = any>(api: ApiDef<any, Res>, frame: Uint8Array, apiVersion: number, options?: MessageDecodeOptions): DecodedResponse<Res> {
+  return decodeFrame(planForMessage(api.response, apiVersion), frame, options);
 }
 
 /** Decodes a bare body (no size prefix, no header). */
-export function decodeBodyFor(message: MessageDef, version: number, bytes: Uint8Array, limits?: Limits): any {
+export function decodeBodyFor(message: MessageDef, version: number, bytes: Uint8Array, options?: MessageDecodeOptions): any {
   const plan = { header: null, body: planForMessage(message, version).body };
-  const scan = scanMessage(plan, bytes, false, false, limits);
+  const scan = scanMessage(plan, bytes, false, false, options);
+  recordsDecoder = options?.recordsDecoder;
   return readRoot(plan.body, scan.start, bytes);
 }
 
@@ -555,7 +568,7 @@ function readRoot(s: CompiledStruct, start: number, input: Uint8Array): any {
   }
   let reader = readers.get(s);
   if (reader === undefined) readers.set(s, (reader = generateReader(s)));
-  const value = reader.read(i32, start, input, new DataView(input.buffer, input.byteOffset, input.byteLength));
+  const value = reader.read(i32, start, input, new DataView(input.buffer, input.byteOffset, input.byteLength), recordsDecoder);
   rootEnd = reader.end;
   return value;
 }

@@ -12,7 +12,7 @@ import { base64UrlToBytes, bytesToBase64Url, decodeUtf8, encodeUtf8Into } from '
 
 export interface TapeReader {
   /** Builds the root struct from tape words starting at `start`; `end` is where it stopped. */
-  read(tape: Int32Array, start: number, src: Uint8Array, view: DataView): any;
+  read(tape: Int32Array, start: number, src: Uint8Array, view: DataView, recordsDecoder?: (records: Uint8Array) => unknown): any;
   readonly end: number;
 }
 
@@ -89,7 +89,8 @@ function readExpression(kind: number, nullable: boolean, struct: CompiledStruct 
     case FLOAT64: return 'view.getFloat64(tape[t++])';
     case UUID: return 'uuid(src, tape[t++])';
     case STRING: return 'str()';
-    case BYTES: case RECORDS: return 'bytes()';
+    case BYTES: return 'bytes()';
+    case RECORDS: return 'records()';
     case STRUCT: return nullable ? `(tape[t++] < 0 ? null : r${index.get(struct!)}())` : `r${index.get(struct!)}()`;
   }
   throw new Error(`kafka-wire: unknown kind ${kind}`);
@@ -139,7 +140,7 @@ export function generateReader(root: CompiledStruct): TapeReader {
   }`;
   });
   const source = `
-  let tape, t, src, view;
+  let tape, t, src, view, recordsDecoder;
   function str() {
     const at = tape[t++], n = tape[t++];
     return n < 0 ? null : decodeUtf8(src, at, n);
@@ -148,13 +149,17 @@ export function generateReader(root: CompiledStruct): TapeReader {
     const at = tape[t++], n = tape[t++];
     return n < 0 ? null : src.subarray(at, at + n);
   }
+  function records() {
+    const v = bytes();
+    return v === null || recordsDecoder === undefined ? v : recordsDecoder(v);
+  }
   ${functions.join('\n  ')}
   ${arrays.join('\n  ')}
   return {
-    read(tape_, start, src_, view_) {
-      tape = tape_; t = start; src = src_; view = view_;
+    read(tape_, start, src_, view_, recordsDecoder_) {
+      tape = tape_; t = start; src = src_; view = view_; recordsDecoder = recordsDecoder_;
       const o = r0();
-      tape = undefined; src = undefined; view = undefined;
+      tape = undefined; src = undefined; view = undefined; recordsDecoder = undefined;
       return o;
     },
     get end() { return t; },

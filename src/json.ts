@@ -2,7 +2,9 @@
 // records as lowercase hex, uuids as base64url, float64 specials as strings, unknown tagged fields
 // under `_unknownTaggedFields` by tag. Fields the version lacks are left out; on the way back
 // in, a missing field means its default.
-import { decodeRequest, decodeResponse, encodeRequest, encodeResponse, planFor, type Direction, type Limits } from './codec.js';
+import { decodeRequest, decodeResponse, encodeRequest, encodeResponse, planFor, type DecodeOptions, type Direction } from './codec.js';
+import type { DecodedRecordBatches } from './records/decode.js';
+import { recordBatchesToJson } from './records/json.js';
 import { KafkaWireError } from './errors.js';
 import { ARRAY, BYTES, FLOAT64, INT64, RECORDS, STRUCT, type CompiledField, type CompiledStruct } from './program.js';
 import { fromHex, toHex } from './text.js';
@@ -31,7 +33,9 @@ function valueToJson(kind: number, struct: CompiledStruct | null, v: any): unkno
   switch (kind) {
     case INT64: return v.toString();
     case FLOAT64: return Number.isFinite(v) ? v : String(v);
-    case BYTES: case RECORDS: return v === null ? null : toHex(v);
+    case BYTES: return toHex(v);
+    // Records decoded inline (decode option `records`) print as their batches.
+    case RECORDS: return v instanceof Uint8Array ? toHex(v) : recordBatchesToJson((v as DecodedRecordBatches).batches);
     case STRUCT: return v === null ? null : structToJson(struct!, v);
     default: return v;
   }
@@ -104,19 +108,19 @@ export interface FrameJson {
 }
 
 /** Decodes a frame to its JSON form. Responses need the API key and version of their request. */
-export function frameToJson(direction: Direction, frame: Uint8Array, apiKey?: number, apiVersion?: number, limits?: Limits): FrameJson {
+export function frameToJson(direction: Direction, frame: Uint8Array, apiKey?: number, apiVersion?: number, options?: DecodeOptions): FrameJson {
   let key: number;
   let version: number;
   let decoded: { header: any; body: any };
   if (direction === 'request') {
-    const request = decodeRequest(frame, limits);
+    const request = decodeRequest(frame, options);
     [key, version, decoded] = [request.apiKey, request.apiVersion, request];
   } else {
     if (apiKey === undefined || apiVersion === undefined) {
       throw new KafkaWireError('INVALID_VALUE', -1, '', 'a response needs apiKey and apiVersion');
     }
     [key, version] = [apiKey, apiVersion];
-    decoded = decodeResponse(frame, key, version, limits);
+    decoded = decodeResponse(frame, key, version, options);
   }
   const plan = planFor(key, direction, version);
   return {
