@@ -81,6 +81,11 @@ function fail(code: i32): void {
 }
 
 function readUvarint(): u32 {
+  // Lengths, counts and tags are nearly always one byte.
+  if (pos < end) {
+    const first = <u32>load<u8>(pos);
+    if (first < 0x80) { pos++; return first; }
+  }
   let result: u32 = 0;
   for (let shift: u32 = 0; shift < 35; shift += 7) {
     if (pos >= end) fail(E_TRUNCATED);
@@ -265,9 +270,10 @@ function scanField(op: usize): void {
 function scanTaggedSection(ops: usize, taggedCount: i32): void {
   const start = pos;
   const count = readUvarint();
+  push(<i32>count);
+  if (count == 0) return;
   // Every entry takes at least two bytes (tag and size).
   if (<usize>count > (end - pos) >> 1) { pos = start; fail(E_TRUNCATED); }
-  push(<i32>count);
   const tags = scratch;
   let ordered = true;
   let last: i64 = -1;
