@@ -1,5 +1,5 @@
-// After tsc: the CommonJS build (one file, for require()) and the browser bundle the explorer
-// site and the browser tests load. The ESM in dist/src is what Node and bundlers import.
+// After tsc: the CommonJS build (one file, for require()), a one-file browser build, and the
+// explorer site's scripts. The ESM in dist/src is what Node and bundlers import.
 import { build } from 'esbuild';
 
 await build({
@@ -24,3 +24,18 @@ await build({
   minify: true,
   logLevel: 'warning',
 });
+
+// The explorer site's scripts, so `kafka-wire site` copies them instead of needing a bundler.
+for (const name of ['browser', 'hover-entry']) {
+  await build({
+    entryPoints: [`src/site/${name}.ts`],
+    outfile: `dist/site-assets/${name}.js`,
+    bundle: true,
+    format: 'iife',
+    platform: 'browser',
+    target: 'es2020',
+    minify: true,
+    legalComments: 'none',
+    logLevel: 'warning',
+  });
+}

@@ -9,6 +9,7 @@ import { frameFromJson, frameToJson, stringify, type FrameJson } from './json.js
 import { fromHex, toHex } from './text.js';
 import type { Direction } from './codec.js';
 import { WIRE_USAGE, wireCommands } from './wire/cli-commands.js';
+import { runExplain, runSample, runSite } from './explain/cli-commands.js';
 
 export interface Io {
   signal?: AbortSignal;
@@ -26,7 +27,12 @@ const USAGE = `usage: kafka-wire <command> [options]
   decode --jsonl [--records]                            stdin lines {"direction","hex","apiKey"?,"apiVersion"?}
   encode JSON                                           encode one frame given as JSON, print hex
   encode --jsonl                                        stdin lines of frames as JSON → {"ok","hex"}
-  demo                                                  encode and decode the reference pages' messages
+  explain HEX [--response --api-key K --api-version V] [--json] [--layout] [--schemas DIR]
+                                                        the annotated object tree of a frame
+  sample KEY VERSION request|response [--explain]       the smallest legal instance, as hex or a tree
+  sample --all                                          every key/version/direction as JSON lines
+  site OUTDIR [--schemas DIR]                           the static explorer site
+  demo                                                  explain the reference pages' messages
 ${WIRE_USAGE}`;
 
 export function errorJson(error: unknown): { name: string; message: string; offset: number; path: string } {
@@ -127,29 +133,21 @@ const encode: Command = async (args, io) => {
   }
 };
 
-/** The main job: encode the seed pages' smallest messages, then decode them back to JSON. */
+/** The main job: the reference pages' smallest messages, explained byte by byte. */
 const demo: Command = async (_args, io) => {
-  const seeds = [
-    { apiKey: 45, version: 0, request: { topics: [{ name: '', partitions: [{ partitionIndex: 0, replicas: [0] }] }] },
-      response: { errorMessage: '', responses: [{ name: '', partitions: [{ partitionIndex: 0, errorMessage: '' }] }] } },
-    { apiKey: 49, version: 1, request: { entries: [{ entity: [{ entityType: '', entityName: '' }], ops: [{ key: '' }] }] },
-      response: { entries: [{ errorMessage: '', entity: [{ entityType: '', entityName: '' }] }] } },
-  ];
-  for (const seed of seeds) {
-    const request = frameFromJson({ apiKey: seed.apiKey, apiVersion: seed.version, direction: 'request',
-      header: { correlationId: 0, clientId: '' }, body: { timeoutMs: 0, ...seed.request } });
-    const response = frameFromJson({ apiKey: seed.apiKey, apiVersion: seed.version, direction: 'response',
-      header: { correlationId: 0 }, body: seed.response });
-    for (const [direction, bytes] of [['request', request], ['response', response]] as const) {
-      const decoded = frameToJson(direction, bytes, seed.apiKey, seed.version);
-      io.stdout.write(`${direction} apiKey=${seed.apiKey} v${seed.version}, ${bytes.length} bytes: ${toHex(bytes)}\n`);
-      io.stdout.write(JSON.stringify(decoded.body) + '\n\n');
+  for (const [key, version] of [['45', '0'], ['49', '1']]) {
+    for (const direction of ['request', 'response']) {
+      const code = await runSample([key, version, direction, '--explain', '--layout'], io);
+      if (code !== 0) return code;
+      io.stdout.write('\n');
     }
   }
   return 0;
 };
 
-export const commands: Record<string, Command> = { decode, encode, demo, ...wireCommands };
+export const commands: Record<string, Command> = {
+  decode, encode, explain: runExplain, sample: runSample, site: runSite, demo, ...wireCommands,
+};
 
 export async function main(argv: string[], io: Io): Promise<number> {
   const [name, ...rest] = argv;

@@ -17,6 +17,7 @@ export { apis } from './generated/catalogue.js';
 export { ApiKey } from './generated/types.js';
 export type * from './generated/types.js';
 export type { ApiDef, MessageDef, FieldDef, StructDef } from './schema.js';
+export * from './explain/api.js';
 
 /**
  * Compiles the WebAssembly asynchronously. Optional: the module otherwise compiles synchronously

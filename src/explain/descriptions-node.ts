@@ -1,0 +1,71 @@
+// Reads descriptions and schema text from a schema directory (Node only).
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { addSchemaText, descriptionsFrom, type DescriptionTable, type Descriptions } from './descriptions.js';
+
+const tables = new Map<string, DescriptionTable>();
+
+/** The file of a message's schema, e.g. AlterClientQuotasRequest.json; null when absent. */
+export function schemaFile(dir: string, messageName: string): string | null {
+  const file = path.join(dir, `${messageName}.json`);
+  return fs.existsSync(file) ? file : null;
+}
+
+export function readSchemaText(dir: string, messageName: string): string | null {
+  const file = schemaFile(dir, messageName);
+  return file === null ? null : fs.readFileSync(file, 'utf8');
+}
+
+/**
+ * The about texts of the schema directory. With `messages`, only those schema files are read
+ * (and added to what earlier calls read); without, every *.json file.
+ */
+export function loadDescriptionTable(dir: string, messages?: readonly string[]): DescriptionTable {
+  const key = path.resolve(dir);
+  let table = tables.get(key);
+  if (table === undefined) tables.set(key, (table = {}));
+  const names = messages ?? fs.readdirSync(dir).filter((f) => f.endsWith('.json')).map((f) => f.slice(0, -5));
+  for (const name of names) {
+    if (table[name] !== undefined) continue;
+    const text = readSchemaText(dir, name);
+    if (text === null) { table[name] = {}; continue; }
+    try {
+      addSchemaText(table, text);
+    } catch {
+      table[name] = {};
+    }
+  }
+  return table;
+}
+
+export function loadDescriptions(dir: string, messages?: readonly string[]): Descriptions {
+  if (!fs.existsSync(dir)) throw new Error(`schema directory ${dir} does not exist`);
+  return descriptionsFrom(loadDescriptionTable(dir, messages));
+}
+
+/** The repository (or installed package) root: the nearest directory up with our package.json. */
+export function packageRoot(): string | null {
+  let dir = path.dirname(fileURLToPath(import.meta.url));
+  for (;;) {
+    const file = path.join(dir, 'package.json');
+    if (fs.existsSync(file)) {
+      try {
+        if (JSON.parse(fs.readFileSync(file, 'utf8')).name === 'kafka-wire') return dir;
+      } catch { /* keep looking */ }
+    }
+    const up = path.dirname(dir);
+    if (up === dir) return null;
+    dir = up;
+  }
+}
+
+/** ../shared/kafka-schemas relative to the repository root, when it exists. */
+export function defaultSchemasDir(): string | undefined {
+  const env = typeof process !== 'undefined' ? process.env.KAFKA_WIRE_SCHEMAS : undefined;
+  if (env && fs.existsSync(env)) return env;
+  const root = packageRoot();
+  if (root === null) return undefined;
+  const dir = path.join(root, '..', 'shared', 'kafka-schemas');
+  return fs.existsSync(dir) ? dir : undefined;
+}

@@ -1,0 +1,288 @@
+// The byte layout of a records field for explain: RecordBatch v2 (and legacy v0/v1 message sets)
+// with every header field, the CRC checked, and the records of a batch down to their varints.
+// A compressed batch's records are decompressed with src/records and shown under the payload as
+// `inflated` nodes, whose offsets count from the start of the decompressed data.
+import { COMPRESSION_NAMES, crc32, crc32c, decompress } from '../records/index.js';
+import { toHex } from '../text.js';
+import { bytesDisplay, countDescription, elementCount, node, type ExplainNode } from './nodes.js';
+
+/** Largest decompressed payload explain will show. */
+export const MAX_INFLATED = 16 * 1024 * 1024;
+
+function markInflated(n: ExplainNode): void {
+  n.inflated = true;
+  for (const c of n.children) markInflated(c);
+}
+
+class Truncated extends Error {}
+
+/** Signed zigzag varint (int32) at `at`: [value, bytes]. */
+function readVarint(b: Uint8Array, at: number, end: number): [number, number] {
+  let raw = 0;
+  let shift = 0;
+  for (let i = at; i < end && i < at + 5; i++) {
+    raw |= (b[i] & 0x7f) << shift;
+    shift += 7;
+    if (b[i] < 0x80) return [(raw >>> 1) ^ -(raw & 1), i + 1 - at];
+  }
+  throw new Truncated();
+}
+
+/** Signed zigzag varlong (int64) at `at`: [value, bytes]. */
+function readVarlong(b: Uint8Array, at: number, end: number): [bigint, number] {
+  let raw = 0n;
+  let shift = 0n;
+  for (let i = at; i < end && i < at + 10; i++) {
+    raw |= BigInt(b[i] & 0x7f) << shift;
+    shift += 7n;
+    if (b[i] < 0x80) return [(raw >> 1n) ^ -(raw & 1n), i + 1 - at];
+  }
+  throw new Truncated();
+}
+
+function printable(bytes: Uint8Array): string | null {
+  try {
+    const text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+    return /^[^\u0000-\u001f\u007f]*$/.test(text) ? text : null;
+  } catch {
+    return null;
+  }
+}
+
+function dataDisplay(bytes: Uint8Array): string {
+  const text = bytes.length > 0 ? printable(bytes) : null;
+  if (text === null) return bytesDisplay(bytes);
+  return JSON.stringify(text.length > 64 ? text.slice(0, 61) : text) + (text.length > 64 ? '...' : '');
+}
+
+function attributesNote(attributes: number): string {
+  const parts = [`compression ${COMPRESSION_NAMES[attributes & 7] ?? `codec ${attributes & 7}`}`];
+  parts.push(attributes & 8 ? 'LogAppendTime' : 'CreateTime');
+  if (attributes & 0x10) parts.push('transactional');
+  if (attributes & 0x20) parts.push('control');
+  if (attributes & 0x40) parts.push('delete horizon');
+  return parts.join(', ');
+}
+
+function hex8(n: number): string {
+  return '0x' + (n >>> 0).toString(16).padStart(8, '0');
+}
+
+/** The batches of a records value at [offset, offset + length) of `frame`. */
+export function explainRecords(frame: Uint8Array, offset: number, length: number): ExplainNode[] {
+  const end = offset + length;
+  const view = new DataView(frame.buffer, frame.byteOffset, frame.byteLength);
+  const out: ExplainNode[] = [];
+  let pos = offset;
+  for (let i = 0; pos < end; i++) {
+    const magic = end - pos >= 17 ? view.getInt8(pos + 16) : -1;
+    const declared = end - pos >= 12 ? view.getInt32(pos + 8) : -1;
+    const whole = declared >= 0 && pos + 12 + declared <= end;
+    if (magic === 2 && whole && declared >= 49) {
+      out.push(batchV2(frame, view, pos, pos + 12 + declared, i));
+      pos += 12 + declared;
+    } else if ((magic === 0 || magic === 1) && whole && declared >= (magic === 0 ? 14 : 22)) {
+      out.push(legacyMessage(frame, view, pos, pos + 12 + declared, i, magic));
+      pos += 12 + declared;
+    } else {
+      const bytes = frame.subarray(pos, end);
+      out.push(node(`RecordBatch[${i}]`, 'bytes', pos, end - pos, 'RecordBatch', {
+        value: toHex(bytes), display: bytesDisplay(bytes),
+        description: magic >= 0 && magic <= 2 && !whole
+          ? 'partial batch (a fetch response may end with one)'
+          : 'bytes that are not a record batch',
+      }));
+      break;
+    }
+  }
+  return out;
+}
+
+function batchV2(frame: Uint8Array, view: DataView, start: number, end: number, index: number): ExplainNode {
+  const b = (name: string, type: string, at: number, size: number, value: number | string, description?: string,
+    note?: string) =>
+    node(name, type, start + at, size, 'RecordBatch', { value, display: String(value), note, description });
+  const i64 = (at: number) => view.getBigInt64(start + at).toString();
+  const crc = view.getUint32(start + 17);
+  const computed = crc32c(frame.subarray(start + 21, end));
+  const attributes = view.getInt16(start + 21);
+  const count = view.getInt32(start + 57);
+  const compression = attributes & 7;
+  const crcNode = node('crc', 'uint32', start + 17, 4, 'RecordBatch', {
+    value: crc, display: hex8(crc),
+    note: crc === computed ? 'CRC-32C ok' : `CRC-32C mismatch, computed ${hex8(computed)}`,
+    description: 'CRC-32C of the bytes from attributes to the end of the batch',
+  });
+  const children = [
+    b('baseOffset', 'int64', 0, 8, i64(0), 'offset of the first record'),
+    b('batchLength', 'int32', 8, 4, view.getInt32(start + 8), 'bytes that follow, from partitionLeaderEpoch to the end of the batch'),
+    b('partitionLeaderEpoch', 'int32', 12, 4, view.getInt32(start + 12), 'leader epoch, set by the broker'),
+    b('magic', 'int8', 16, 1, 2, 'record format version'),
+    crcNode,
+    b('attributes', 'int16', 21, 2, attributes, 'compression, timestamp type and batch flags', attributesNote(attributes)),
+    b('lastOffsetDelta', 'int32', 23, 4, view.getInt32(start + 23), 'offset of the last record, relative to baseOffset'),
+    b('baseTimestamp', 'int64', 27, 8, i64(27), 'timestamp of the first record'),
+    b('maxTimestamp', 'int64', 35, 8, i64(35), 'largest timestamp in the batch'),
+    b('producerId', 'int64', 43, 8, i64(43), 'idempotent or transactional producer, -1 for none'),
+    b('producerEpoch', 'int16', 51, 2, view.getInt16(start + 51), 'epoch of the producer'),
+    b('baseSequence', 'int32', 53, 4, view.getInt32(start + 53), 'sequence number of the first record'),
+  ];
+  const recordsStart = start + 57;
+  const lengthNode = node('length', 'int32', recordsStart, 4, 'RecordBatch', {
+    value: count, display: String(count), description: countDescription(count),
+  });
+  const recordNodes: ExplainNode[] = [lengthNode];
+  if (compression !== 0) {
+    const payload = frame.subarray(start + 61, end);
+    const codec = COMPRESSION_NAMES[compression] ?? `codec ${compression}`;
+    const compressed = node('compressed', 'bytes', start + 61, end - start - 61, 'Record', {
+      value: toHex(payload), display: bytesDisplay(payload), note: codec, description: 'compressed records',
+    });
+    try {
+      const data = decompress(compression, payload, { maxDecompressedBytes: MAX_INFLATED });
+      compressed.note = `${codec}, ${data.length} bytes decompressed; offsets below count from their start`;
+      let pos = 0;
+      for (let r = 0; r < count && pos < data.length; r++) {
+        const record = recordNode(data, pos, data.length, r);
+        markInflated(record);
+        compressed.children.push(record);
+        pos += record.size;
+      }
+    } catch (error) {
+      compressed.note = `${codec}, does not decompress: ${error instanceof Error ? error.message : String(error)}`;
+    }
+    recordNodes.push(compressed);
+  } else {
+    let pos = start + 61;
+    for (let r = 0; r < count && pos < end; r++) {
+      const record = recordNode(frame, pos, end, r);
+      recordNodes.push(record);
+      pos += record.size;
+    }
+    if (pos < end) {
+      const rest = frame.subarray(pos, end);
+      recordNodes.push(node('trailing', 'bytes', pos, end - pos, 'Record', {
+        value: toHex(rest), display: bytesDisplay(rest), description: 'bytes after the last record',
+      }));
+    }
+  }
+  children.push(node('records', '[]Record', recordsStart, end - recordsStart, 'RecordBatch', {
+    value: count, display: elementCount(count), children: recordNodes,
+  }));
+  return node(`RecordBatch[${index}]`, 'v2', start, end - start, 'RecordBatch', {
+    description: `${count === 1 ? '1 record' : `${count} records`}, compression ${COMPRESSION_NAMES[compression] ?? compression}`,
+    children,
+  });
+}
+
+function recordNode(frame: Uint8Array, start: number, batchEnd: number, index: number): ExplainNode {
+  try {
+    const [length, lengthBytes] = readVarint(frame, start, batchEnd);
+    const end = start + lengthBytes + length;
+    if (length < 0 || end > batchEnd) throw new Truncated();
+    let pos = start;
+    const children: ExplainNode[] = [];
+    const varint = (name: string, description?: string, note?: string) => {
+      const [value, size] = readVarint(frame, pos, end);
+      children.push(node(name, 'varint', pos, size, 'Record', { value, display: String(value), note, description }));
+      pos += size;
+      return value;
+    };
+    const data = (name: string, target: ExplainNode[], description?: string) => {
+      const [len, size] = readVarint(frame, pos, end);
+      const at = pos;
+      pos += size;
+      if (len < 0) {
+        target.push(node(name, 'bytes', at, size, 'Record', { value: null, display: 'null', note: `varint len=${len}`, description }));
+        return;
+      }
+      if (pos + len > end) throw new Truncated();
+      const bytes = frame.subarray(pos, pos + len);
+      target.push(node(name, 'bytes', at, size + len, 'Record', {
+        value: toHex(bytes), display: dataDisplay(bytes), note: `varint len=${len}`, description,
+      }));
+      pos += len;
+    };
+    children.push(node('length', 'varint', pos, lengthBytes, 'Record', {
+      value: length, display: String(length), description: 'bytes of the record that follow',
+    }));
+    pos += lengthBytes;
+    if (pos + 1 > end) throw new Truncated();
+    children.push(node('attributes', 'int8', pos, 1, 'Record', { value: frame[pos] << 24 >> 24, display: String(frame[pos] << 24 >> 24), description: 'unused' }));
+    pos += 1;
+    const [timestampDelta, tsBytes] = readVarlong(frame, pos, end);
+    children.push(node('timestampDelta', 'varlong', pos, tsBytes, 'Record', {
+      value: timestampDelta.toString(), display: timestampDelta.toString(), description: 'added to the batch baseTimestamp',
+    }));
+    pos += tsBytes;
+    varint('offsetDelta', 'added to the batch baseOffset');
+    data('key', children);
+    data('value', children);
+    const headersStart = pos;
+    const [count, countBytes] = readVarint(frame, pos, end);
+    const headerNodes: ExplainNode[] = [node('length', 'varint', pos, countBytes, 'Record', {
+      value: count, display: String(count), description: countDescription(count),
+    })];
+    pos += countBytes;
+    for (let h = 0; h < count; h++) {
+      const headerStart = pos;
+      const fields: ExplainNode[] = [];
+      data('key', fields);
+      data('value', fields);
+      const keyNode = fields[0];
+      if (typeof keyNode.value === 'string') keyNode.type = 'string';
+      headerNodes.push(node(`Header[${h}]`, 'Header', headerStart, pos - headerStart, 'Record', { display: 'struct', children: fields }));
+    }
+    children.push(node('headers', '[]Header', headersStart, pos - headersStart, 'Record', {
+      value: count, display: elementCount(count), children: headerNodes,
+    }));
+    if (pos !== end) throw new Truncated();
+    return node(`Record[${index}]`, 'Record', start, end - start, 'Record', { display: 'struct', children });
+  } catch (error) {
+    if (!(error instanceof Truncated)) throw error;
+    const bytes = frame.subarray(start, batchEnd);
+    return node(`Record[${index}]`, 'bytes', start, batchEnd - start, 'Record', {
+      value: toHex(bytes), display: bytesDisplay(bytes), description: 'a record that does not parse',
+    });
+  }
+}
+
+function legacyMessage(frame: Uint8Array, view: DataView, start: number, end: number, index: number, magic: number): ExplainNode {
+  const children: ExplainNode[] = [];
+  const add = (name: string, type: string, at: number, size: number, value: number | string, description?: string, note?: string) =>
+    children.push(node(name, type, at, size, 'RecordBatch', { value, display: String(value), note, description }));
+  add('offset', 'int64', start, 8, view.getBigInt64(start).toString(), 'offset of the message');
+  add('messageSize', 'int32', start + 8, 4, view.getInt32(start + 8), 'bytes of the message that follow');
+  const crc = view.getUint32(start + 12);
+  const computed = crc32(frame.subarray(start + 16, end));
+  children.push(node('crc', 'uint32', start + 12, 4, 'RecordBatch', {
+    value: crc, display: hex8(crc), note: crc === computed ? 'CRC-32 ok' : `CRC-32 mismatch, computed ${hex8(computed)}`,
+    description: 'CRC-32 of the bytes from magic to the end of the message',
+  }));
+  add('magic', 'int8', start + 16, 1, magic, 'message format version');
+  const attributes = view.getInt8(start + 17);
+  add('attributes', 'int8', start + 17, 1, attributes, 'compression and timestamp type',
+    `compression ${COMPRESSION_NAMES[attributes & 7] ?? attributes & 7}${magic === 1 ? (attributes & 8 ? ', LogAppendTime' : ', CreateTime') : ''}`);
+  let pos = start + 18;
+  if (magic === 1) {
+    add('timestamp', 'int64', pos, 8, view.getBigInt64(pos).toString(), 'timestamp of the message');
+    pos += 8;
+  }
+  for (const name of ['key', 'value']) {
+    if (pos + 4 > end) break;
+    const len = view.getInt32(pos);
+    if (len < 0) {
+      children.push(node(name, 'bytes', pos, 4, 'Record', { value: null, display: 'null', note: `int32 len=${len}` }));
+      pos += 4;
+      continue;
+    }
+    const bytes = frame.subarray(pos + 4, Math.min(end, pos + 4 + len));
+    children.push(node(name, 'bytes', pos, 4 + bytes.length, 'Record', {
+      value: toHex(bytes), display: dataDisplay(bytes), note: `int32 len=${len}`,
+    }));
+    pos += 4 + bytes.length;
+  }
+  return node(`Message[${index}]`, `v${magic}`, start, end - start, 'RecordBatch', {
+    description: `legacy message, compression ${COMPRESSION_NAMES[attributes & 7] ?? attributes & 7}`, children,
+  });
+}

@@ -1,0 +1,71 @@
+// The smallest legal instance of every message and version, as the reference pages define it:
+// numeric fields zero (even where the schema's default is not), strings and byte arrays empty
+// (nullable ones too, not null), every array with exactly one sample element, nullable structs
+// present, tagged fields left at their defaults (so not written), and every records field one
+// empty 61-byte RecordBatch v2. Headers carry correlation id 0 and client id "".
+import { encodeRequest, encodeResponse, planFor, type Direction } from '../codec.js';
+import {
+  ARRAY, BOOL, BYTES, FLOAT64, INT64, RECORDS, STRING, STRUCT, UUID, ZERO_UUID,
+  type CompiledField, type CompiledStruct,
+} from '../program.js';
+import { encodeRecordBatch } from '../records/index.js';
+
+/** Bytes in a RecordBatch v2 with no records. */
+export const EMPTY_BATCH_SIZE = 61;
+
+/**
+ * One RecordBatch v2 holding no records, every numeric field zero: baseOffset 0, batchLength 49,
+ * partitionLeaderEpoch 0, magic 2, the CRC-32C of attributes..end, attributes 0,
+ * lastOffsetDelta 0, timestamps 0, producerId 0, producerEpoch 0, baseSequence 0, 0 records.
+ */
+export function sampleRecordBatch(): Uint8Array {
+  return encodeRecordBatch({
+    records: [], baseOffset: 0, partitionLeaderEpoch: 0, lastOffsetDelta: 0, baseTimestamp: 0, maxTimestamp: 0,
+    producerId: 0, producerEpoch: 0, baseSequence: 0,
+  });
+}
+
+function sampleValue(kind: number, struct: CompiledStruct | null): unknown {
+  switch (kind) {
+    case BOOL: return false;
+    case INT64: return 0n;
+    case FLOAT64: return 0;
+    case UUID: return ZERO_UUID;
+    case STRING: return '';
+    case BYTES: return new Uint8Array(0);
+    case RECORDS: return sampleRecordBatch();
+    case STRUCT: return sampleStruct(struct!);
+    default: return 0;
+  }
+}
+
+function sampleField(f: CompiledField): unknown {
+  if (f.kind === ARRAY) return [sampleValue(f.elementKind, f.struct)];
+  return sampleValue(f.kind, f.struct);
+}
+
+/** A struct with its regular (untagged, present) fields set to the sample values. */
+export function sampleStruct(s: CompiledStruct): Record<string, any> {
+  const o = s.create();
+  for (const f of s.regular) o[f.name] = sampleField(f);
+  return o;
+}
+
+/** The smallest legal instance of a message body. */
+export function sampleMessage(apiKey: number, direction: Direction, version: number): any {
+  return sampleStruct(planFor(apiKey, direction, version).body);
+}
+
+/** The header a sample frame carries. */
+export function sampleHeader(apiKey: number, direction: Direction, version: number): any {
+  return direction === 'request'
+    ? { requestApiKey: apiKey, requestApiVersion: version, correlationId: 0, clientId: '' }
+    : { correlationId: 0 };
+}
+
+/** The sample as a whole frame: int32 size prefix, header, body. */
+export function sampleFrame(apiKey: number, direction: Direction, version: number): Uint8Array {
+  const body = sampleMessage(apiKey, direction, version);
+  const header = sampleHeader(apiKey, direction, version);
+  return direction === 'request' ? encodeRequest(header, body) : encodeResponse(apiKey, version, header, body);
+}

@@ -1,0 +1,48 @@
+// Hover linking between the byte grid and the object tree of an `.explain` block: hovering a
+// byte highlights its field's line and bytes, hovering a line highlights its bytes. Browser-only.
+
+export function attachHover(container: HTMLElement): void {
+  if (container.dataset.hover === 'on') return;
+  container.dataset.hover = 'on';
+  let lit: HTMLElement[] = [];
+  let bytes: HTMLElement[] | null = null;
+  let lines: Map<string, HTMLElement> | null = null;
+  const index = () => {
+    bytes = Array.from(container.querySelectorAll<HTMLElement>('.hexgrid .b'));
+    lines = new Map();
+    for (const line of container.querySelectorAll<HTMLElement>('.tree .line')) lines.set(line.dataset.n!, line);
+  };
+  const clear = () => {
+    for (const e of lit) e.classList.remove('hl');
+    lit = [];
+  };
+  const light = (n: string) => {
+    clear();
+    if (bytes === null) index();
+    const line = lines!.get(n);
+    if (line === undefined) return;
+    line.classList.add('hl');
+    lit.push(line);
+    if (line.dataset.i === '1') return; // decompressed records: no frame bytes
+    const offset = Number(line.dataset.o);
+    const end = Math.min(bytes!.length, offset + Number(line.dataset.s));
+    for (let i = offset; i < end; i++) {
+      const b = bytes![i];
+      if (b === undefined || Number(b.dataset.o) !== i) continue;
+      b.classList.add('hl');
+      lit.push(b);
+    }
+  };
+  container.addEventListener('mouseover', (event) => {
+    const target = (event.target as HTMLElement).closest<HTMLElement>('[data-n]');
+    if (target === null || !container.contains(target) || target.dataset.n === '-1') return;
+    light(target.dataset.n!);
+  });
+  container.addEventListener('mouseleave', clear);
+  // A re-render replaces the grid and tree: forget the cached elements.
+  new MutationObserver(() => { bytes = null; lit = []; }).observe(container, { childList: true, subtree: true });
+}
+
+export function attachAll(root: ParentNode = document): void {
+  for (const container of root.querySelectorAll<HTMLElement>('.explain')) attachHover(container);
+}

@@ -1,0 +1,210 @@
+// HTML for the explorer site: the index, a page per API and version (like the reference pages),
+// and the interactive page. Pure functions of the catalogue, sample frames and explain trees.
+import type { ApiDef, MessageDef, Versions } from '../schema.js';
+import { MAX_VERSION } from '../schema.js';
+import { isFlexible, planFor, requestHeaderVersion, responseHeaderVersion, type Direction } from '../codec.js';
+import { ARRAY, STRUCT, type CompiledField, type CompiledStruct } from '../program.js';
+import type { ExplainTree } from '../explain/tree.js';
+import { escapeHtml, formatHexHtml, formatLegendHtml, formatTreeHtml, hexLayout } from '../explain/hex.js';
+import { toHex } from '../text.js';
+
+export function rangeText(range: Versions): string {
+  if (range === null) return 'none';
+  if (range[1] >= MAX_VERSION) return `${range[0]}+`;
+  return range[0] === range[1] ? `${range[0]}` : `${range[0]}-${range[1]}`;
+}
+
+export function apiPageName(api: ApiDef, version: number): string {
+  return `${api.name}-v${version}.html`;
+}
+
+export function versionsOf(api: ApiDef): number[] {
+  const out: number[] = [];
+  for (let v = api.request.validVersions[0]; v <= api.request.validVersions[1]; v++) out.push(v);
+  return out;
+}
+
+/** "v1: 0-8, v2: 9+" — which header version each range of API versions uses. */
+export function headerVersionsText(api: ApiDef, direction: Direction): string {
+  const versions = versionsOf(api);
+  const of = (v: number) => (direction === 'request' ? requestHeaderVersion(api.apiKey, v) : responseHeaderVersion(api.apiKey, v));
+  const parts: string[] = [];
+  let start = versions[0];
+  for (let i = 1; i <= versions.length; i++) {
+    if (i === versions.length || of(versions[i]) !== of(start)) {
+      const last = versions[i - 1];
+      parts.push(`v${of(start)}: ${start === last ? start : `${start}-${last}`}`);
+      if (i < versions.length) start = versions[i];
+    }
+  }
+  return parts.length === 1 ? `v${of(versions[0])}` : parts.join(', ');
+}
+
+export function pageShell(title: string, body: string, options: { depth: number; scripts?: string[]; bodyClass?: string }): string {
+  const up = options.depth === 0 ? '' : '../'.repeat(options.depth);
+  const scripts = (options.scripts ?? []).map((s) => `<script src="${up}${s}"></script>`).join('\n');
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escapeHtml(title)}</title>
+<link rel="stylesheet" href="${up}assets/site.css">
+</head>
+<body${options.bodyClass ? ` class="${options.bodyClass}"` : ''}>
+<header class="top"><strong>kafka-wire</strong><a href="${up}index.html">API keys</a><a href="${up}explore.html">explain a frame</a></header>
+<main>
+${body}
+</main>
+${scripts}
+</body>
+</html>
+`;
+}
+
+function intro(version: number, flexible: boolean): string {
+  const flex = flexible
+    ? `Version ${version} is a flexible version, so every struct is terminated by a uvarint tagged-field count and strings and arrays carry compact length-plus-one prefixes.`
+    : `Version ${version} is not a flexible version, so structs carry no tagged-field counts and strings and arrays carry fixed-width length prefixes (int16 for strings, int32 for arrays and byte arrays).`;
+  return 'This page encodes the smallest legal instance of the request and the response: numeric fields are zero, '
+    + 'strings and byte arrays are empty, every array carries exactly one sample element, and any records field holds '
+    + `one empty 61-byte RecordBatch v2. ${flex} Sizes below include the leading int32 size prefix.`;
+}
+
+function wireText(f: CompiledField): string {
+  const kind = f.kind === ARRAY ? 'array' : f.def.type;
+  switch (kind) {
+    case 'string': return f.compact ? 'compact string (uvarint len+1)' : 'string (int16 len)';
+    case 'bytes': case 'records': return f.compact ? `compact ${kind} (uvarint len+1)` : `${kind} (int32 len)`;
+    case 'array': return f.compact ? 'compact array (uvarint n+1)' : 'array (int32 n)';
+  }
+  return f.kind === STRUCT ? (f.nullable ? 'struct (int8 marker)' : 'struct') : kind;
+}
+
+function defaultText(f: CompiledField): string {
+  const d = f.def.default;
+  if (d === undefined) return '';
+  if (d === null) return 'null';
+  return typeof d === 'string' ? JSON.stringify(d) : String(d);
+}
+
+/** The schema as facts: every field of the version, nested, from the catalogue. */
+export function factsTable(body: CompiledStruct): string {
+  let rows = '';
+  const visit = (s: CompiledStruct, depth: number) => {
+    for (const f of [...s.regular, ...s.tagged]) {
+      const indent = '&nbsp;'.repeat(depth * 4);
+      rows += `<tr><td class="mono">${indent}${escapeHtml(f.def.schemaName)}</td><td class="mono">${escapeHtml(f.def.type)}</td>`
+        + `<td>${escapeHtml(wireText(f))}</td><td>${rangeText(f.def.versions)}</td>`
+        + `<td>${f.nullable ? `yes (${rangeText(f.def.nullableVersions ?? null)})` : ''}</td>`
+        + `<td>${f.tag >= 0 ? `tag ${f.tag}` : ''}</td><td class="mono">${escapeHtml(defaultText(f))}</td></tr>\n`;
+      if (f.struct !== null) visit(f.struct, depth + 1);
+    }
+  };
+  visit(body, 0);
+  return '<table class="facts"><thead><tr><th>field</th><th>type</th><th>on the wire</th><th>versions</th>'
+    + `<th>nullable</th><th>tagged</th><th>default</th></tr></thead><tbody>\n${rows}</tbody></table>`;
+}
+
+export interface MessageSample {
+  direction: Direction;
+  frame: Uint8Array;
+  tree: ExplainTree;
+  /** Kafka's schema text, only when a schema directory was given. */
+  schemaText?: string;
+}
+
+function messageSection(sample: MessageSample, message: MessageDef): string {
+  const { tree, frame, direction } = sample;
+  const title = direction === 'request' ? 'Request' : 'Response';
+  const plan = planFor(tree.apiKey, direction, tree.apiVersion);
+  const explore = `../explore.html#dir=${direction}&key=${tree.apiKey}&v=${tree.apiVersion}&hex=${toHex(frame)}`;
+  const schema = sample.schemaText !== undefined
+    ? `<h3>kafka message schema (.json)</h3>\n<pre class="schema">${escapeHtml(sample.schemaText)}</pre>`
+    : '';
+  return `<section class="message ${direction}" id="${direction}">
+<h2>${title}</h2>
+<p class="caption">${escapeHtml(message.name)} v${tree.apiVersion}, ${direction} header v${tree.headerVersion}, ${frame.length} bytes on the wire
+ <a class="open" href="${explore}">open in the explorer</a></p>
+<div class="explain">
+<h3>byte layout (${frame.length} bytes, 16 bytes per row)</h3>
+${formatHexHtml(hexLayout(frame, tree))}
+<h3>object tree</h3>
+${formatTreeHtml(tree)}
+</div>
+<h3>schema facts (version ${tree.apiVersion})</h3>
+${factsTable(plan.body)}
+${schema}
+</section>`;
+}
+
+export function apiVersionPage(api: ApiDef, version: number, request: MessageSample, response: MessageSample): string {
+  const flexible = isFlexible(api.apiKey, 'request', version);
+  const nav = versionsOf(api).map((v) => v === version
+    ? `<span class="current">v${v}</span>`
+    : `<a href="${apiPageName(api, v)}">v${v}</a>`).join('');
+  const body = `<h1>${escapeHtml(api.name)}</h1>
+<p class="intro">${intro(version, flexible)}</p>
+<dl class="facts">
+<dt>API key</dt><dd>${api.apiKey}</dd>
+<dt>Encoded at</dt><dd>v${version}</dd>
+<dt>Flexible versions</dt><dd>${rangeText(api.request.flexibleVersions)}</dd>
+<dt>Headers</dt><dd>req v${request.tree.headerVersion}, resp v${response.tree.headerVersion}</dd>
+<dt>Request versions</dt><dd>${rangeText(api.request.validVersions)}</dd>
+<dt>Response versions</dt><dd>${rangeText(api.response.validVersions)}</dd>
+<dt>Request size</dt><dd>${request.frame.length} bytes</dd>
+<dt>Response size</dt><dd>${response.frame.length} bytes</dd>
+</dl>
+<nav class="versions">versions: ${nav}</nav>
+${formatLegendHtml()}
+${messageSection(request, api.request)}
+${messageSection(response, api.response)}`;
+  return pageShell(`${api.name} v${version} — kafka-wire`, body, { depth: 1, scripts: ['assets/hover.js'] });
+}
+
+export function indexPage(apis: readonly ApiDef[], options: { schemas: boolean }): string {
+  const rows = apis.map((api) => {
+    const versions = versionsOf(api);
+    const newest = versions[versions.length - 1];
+    const links = versions.map((v) => `<a href="api/${apiPageName(api, v)}">v${v}</a>`).join(' ');
+    return `<tr id="api-${api.apiKey}"><td>${api.apiKey}</td><td><a href="api/${apiPageName(api, newest)}">${escapeHtml(api.name)}</a></td>`
+      + `<td>${rangeText(api.request.validVersions)}</td><td>${rangeText(api.request.flexibleVersions)}</td>`
+      + `<td>${headerVersionsText(api, 'request')}</td><td>${headerVersionsText(api, 'response')}</td><td>${links}</td></tr>`;
+  }).join('\n');
+  const pairs = apis.reduce((n, api) => n + versionsOf(api).length, 0);
+  const body = `<h1>Kafka API keys</h1>
+<p class="intro">${apis.length} API keys, ${pairs} key/version pairs. Each version has a page with the smallest legal
+request and response, their bytes coloured by part, the object tree and the schema facts${options.schemas ? ' and text' : ''}.
+To explain frames of your own, use <a href="explore.html">the explorer</a>.</p>
+${formatLegendHtml()}
+<table class="index">
+<thead><tr><th>key</th><th>API</th><th>versions</th><th>flexible</th><th>request header</th><th>response header</th><th>pages</th></tr></thead>
+<tbody>
+${rows}
+</tbody>
+</table>`;
+  return pageShell('Kafka API keys — kafka-wire', body, { depth: 0 });
+}
+
+export function explorePage(apis: readonly ApiDef[], options: { descriptions: boolean }): string {
+  const keys = apis.map((api) => `<option value="${api.apiKey}">${api.apiKey} ${escapeHtml(api.name)}</option>`).join('');
+  const body = `<h1>Explain a frame</h1>
+<div id="explorer">
+<p>Paste a whole Kafka frame as hex (int32 size prefix, header, body) or drop a file with its bytes. A request
+names its API key and version in its header; a response does not, so pick them below. Decoding runs in this
+page with the same WebAssembly codec as the library; nothing is sent anywhere.</p>
+<textarea id="hex" spellcheck="false" placeholder="00 00 00 1e 00 2d 00 00 ..."></textarea>
+<div id="drop">drop a file here, or <input type="file" id="file"></div>
+<div class="controls">
+<label>direction <select id="direction"><option value="request">request</option><option value="response">response</option></select></label>
+<label>API <select id="apiKey">${keys}</select></label>
+<label>version <select id="apiVersion"></select></label>
+<button type="button" id="sample">load the smallest sample</button>
+</div>
+<p id="status"></p>
+${formatLegendHtml()}
+<div class="explain" id="output"></div>
+</div>`;
+  const scripts = [...(options.descriptions ? ['assets/descriptions.js'] : []), 'assets/kafka-wire.js'];
+  return pageShell('Explain a frame — kafka-wire', body, { depth: 0, scripts });
+}

@@ -1,0 +1,64 @@
+// The explorer's stylesheet, written to OUTDIR/assets/site.css.
+export const SITE_CSS = `
+:root {
+  --frame: #d9d9d9; --rpc-header: #a9d8ec; --request-body: #bfe6ab; --recordbatch: #f6c690;
+  --record: #f6e38f; --response-body: #cdbff3; --tagged-fields: #f3b1c1;
+  --ink: #1d1d1f; --muted: #5f6368; --rule: #d6d6d6; --hl: #1a73e8;
+}
+* { box-sizing: border-box; }
+body { font: 15px/1.5 system-ui, -apple-system, "Segoe UI", sans-serif; color: var(--ink); margin: 0; background: #fafafa; }
+header.top { background: #20232a; color: #fff; padding: 10px 24px; display: flex; gap: 20px; align-items: baseline; }
+header.top a { color: #cfe3ff; text-decoration: none; }
+header.top strong { font-size: 17px; }
+main { max-width: 1200px; margin: 0 auto; padding: 16px 24px 48px; }
+h1 { margin: 8px 0 4px; }
+h2 { margin-top: 32px; border-bottom: 1px solid var(--rule); padding-bottom: 4px; }
+h3 { font-size: 15px; margin: 18px 0 6px; color: var(--muted); font-weight: 600; }
+p.intro { max-width: 900px; }
+dl.facts { display: grid; grid-template-columns: max-content 1fr; gap: 2px 18px; margin: 12px 0; }
+dl.facts dt { color: var(--muted); }
+dl.facts dd { margin: 0; font-weight: 600; }
+nav.versions a, nav.versions span { display: inline-block; padding: 1px 8px; margin: 0 4px 4px 0; border: 1px solid var(--rule); border-radius: 10px; text-decoration: none; font-size: 13px; }
+nav.versions span.current { background: #20232a; color: #fff; }
+.legend { display: flex; flex-wrap: wrap; gap: 6px; margin: 12px 0; }
+.swatch { padding: 1px 8px; border-radius: 3px; font: 12px ui-monospace, SFMono-Regular, Menlo, monospace; }
+.cat-frame { background: var(--frame); }
+.cat-rpc-header { background: var(--rpc-header); }
+.cat-request-body { background: var(--request-body); }
+.cat-recordbatch { background: var(--recordbatch); }
+.cat-record { background: var(--record); }
+.cat-response-body { background: var(--response-body); }
+.cat-tagged-fields { background: var(--tagged-fields); }
+.caption { font-weight: 600; }
+.hexgrid { font: 13px/1 ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; display: inline-block; border: 1px solid var(--rule); background: #fff; padding: 6px; }
+.hexrow { display: flex; }
+.hexrow span { width: 26px; height: 22px; display: inline-flex; align-items: center; justify-content: center; margin: 1px; }
+.hexrow span.off { width: 52px; justify-content: flex-start; color: var(--muted); }
+.hexhead span { color: var(--muted); }
+.hexgrid .b { border-radius: 3px; cursor: default; }
+.hexgrid .b.hl { outline: 2px solid var(--hl); background-image: linear-gradient(rgba(26,115,232,.25), rgba(26,115,232,.25)); }
+.hexmore { color: var(--muted); padding: 4px; }
+pre.tree { font: 12.5px/1.45 ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; background: #fff; border: 1px solid var(--rule); padding: 8px; overflow-x: auto; }
+pre.tree .line { background: none; display: inline-block; min-width: 100%; border-left: 5px solid transparent; padding-left: 6px; }
+pre.tree .line.cat-frame { border-left-color: var(--frame); }
+pre.tree .line.cat-rpc-header { border-left-color: var(--rpc-header); }
+pre.tree .line.cat-request-body { border-left-color: var(--request-body); }
+pre.tree .line.cat-recordbatch { border-left-color: var(--recordbatch); }
+pre.tree .line.cat-record { border-left-color: var(--record); }
+pre.tree .line.cat-response-body { border-left-color: var(--response-body); }
+pre.tree .line.cat-tagged-fields { border-left-color: var(--tagged-fields); }
+pre.tree .line:hover, pre.tree .line.hl { background: rgba(26,115,232,.16); }
+pre.tree .draw { color: #9aa0a6; }
+pre.schema { font: 12px/1.4 ui-monospace, SFMono-Regular, Menlo, monospace; background: #fff; border: 1px solid var(--rule); padding: 8px; overflow-x: auto; max-height: 480px; }
+table { border-collapse: collapse; background: #fff; }
+th, td { border: 1px solid var(--rule); padding: 3px 8px; text-align: left; vertical-align: top; font-size: 13.5px; }
+th { background: #f0f0f0; }
+td.mono, span.mono { font-family: ui-monospace, SFMono-Regular, Menlo, monospace; font-size: 12.5px; }
+table.index td a { text-decoration: none; }
+#explorer textarea { width: 100%; min-height: 120px; font: 13px ui-monospace, SFMono-Regular, Menlo, monospace; padding: 8px; }
+#explorer .controls { display: flex; flex-wrap: wrap; gap: 14px; align-items: center; margin: 10px 0; }
+#drop { border: 2px dashed var(--rule); padding: 14px; text-align: center; color: var(--muted); margin: 8px 0; }
+#drop.over { border-color: var(--hl); color: var(--hl); }
+#status { min-height: 1.5em; }
+#status.error { color: #b3261e; font-weight: 600; }
+`;
