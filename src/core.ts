@@ -57,7 +57,8 @@ export const defaultLimits: Required<Limits> = {
   maxArrayLength: 1 << 24,
   maxLength: 0x7fffffff,
   maxDepth: 32,
-  maxFrameSize: 256 * 1024 * 1024,
+  // Kafka's own default for socket.request.max.bytes.
+  maxFrameSize: 100 * 1024 * 1024,
 };
 
 // ---- versions and plans ----

@@ -4,7 +4,7 @@
 export type ErrorCode =
   | 'TRUNCATED' | 'NEGATIVE_LENGTH' | 'VARINT_TOO_LONG' | 'VARINT_OVERFLOW' | 'INVALID_UTF8'
   | 'DUPLICATE_TAG' | 'TAGGED_SIZE_MISMATCH' | 'TRAILING_BYTES' | 'FRAME_SIZE_MISMATCH'
-  | 'ARRAY_LIMIT' | 'LENGTH_LIMIT' | 'DEPTH_LIMIT' | 'FRAME_LIMIT'
+  | 'ARRAY_LIMIT' | 'LENGTH_LIMIT' | 'DEPTH_LIMIT' | 'FRAME_LIMIT' | 'MEMORY_LIMIT'
   | 'UNSUPPORTED_API' | 'UNSUPPORTED_VERSION' | 'INVALID_VALUE' | 'NOT_IN_VERSION';
 
 /** Codes in the order assembly/codec.ts numbers them (index = code). */
@@ -28,6 +28,7 @@ const DESCRIPTIONS: Record<ErrorCode, string> = {
   LENGTH_LIMIT: 'a string or bytes value longer than the maxLength limit',
   DEPTH_LIMIT: 'structs nested deeper than the maxDepth limit',
   FRAME_LIMIT: 'a frame larger than the maxFrameSize limit',
+  MEMORY_LIMIT: 'more WebAssembly memory than the module may grow to',
   UNSUPPORTED_API: 'an API key this codec does not know',
   UNSUPPORTED_VERSION: 'a version outside the API\'s valid versions',
   INVALID_VALUE: 'a value that does not fit its field',

@@ -3,6 +3,7 @@
 // by each call.
 import { instantiateEmbedded, instantiateEmbeddedAsync } from './load.js';
 import { wasmBase64 } from './codec.generated.js';
+import { KafkaWireError } from '../errors.js';
 
 export interface CodecExports {
   memory: WebAssembly.Memory;
@@ -56,7 +57,11 @@ function align8(n: number): number {
 export function ensureMemory(bytes: number): void {
   const memory = codecWasm().memory;
   if (bytes > memory.buffer.byteLength) {
-    memory.grow(Math.ceil((bytes - memory.buffer.byteLength) / PAGE));
+    try {
+      memory.grow(Math.ceil((bytes - memory.buffer.byteLength) / PAGE));
+    } catch {
+      throw new KafkaWireError('MEMORY_LIMIT', -1, '', `the codec needs ${bytes} bytes of WebAssembly memory, more than it may have`);
+    }
   }
   if (u8.buffer !== memory.buffer) {
     u8 = new Uint8Array(memory.buffer);
