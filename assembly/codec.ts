@@ -172,7 +172,7 @@ function scanLengthPrefixed(word: i32, wide: bool): void {
   pos += len;
 }
 
-function scanValue(word: i32, struct: usize): void {
+@inline function scanValue(word: i32, struct: usize): void {
   switch (word & KIND_MASK) {
     case BOOL: need(1); push(load<u8>(pos) != 0 ? 1 : 0); pos += 1; break;
     case INT8: need(1); push(<i32>load<i8>(pos)); pos += 1; break;
@@ -222,7 +222,7 @@ function scanArray(op: usize, word: i32): void {
   if (count > maxArrayLength) { pos = start; fail(E_ARRAY_LIMIT); }
   push(count);
   const elementWord = ((word >> 8) & KIND_MASK) | (word & COMPACT);
-  if (!spans && scanFixedArray(elementWord, count)) return;
+  if (!spans && scanFixedArray((word >> 8) & KIND_MASK, count)) return;
   const struct = <usize>load<i32>(op, 4);
   for (let i = 0; i < count; i++) {
     store<i32>(pathIndexes + (<usize>depth << 2), i);
