@@ -12,5 +12,5 @@ const env = {
   FUZZ_SEED: option('--seed', String(Date.now() % 2 ** 31)),
 };
 console.log(`fuzzing ${env.FUZZ_ITERATIONS} inputs with seed ${env.FUZZ_SEED}`);
-const result = spawnSync('npx', ['vitest', 'run', 'test/fuzz/fuzz.test.ts', '--testTimeout', '0'], { env, stdio: 'inherit' });
+const result = spawnSync('npx', ['vitest', 'run', 'test/fuzz/fuzz.test.ts', 'test/fuzz/records-fuzz.test.ts', '--testTimeout', '0'], { env, stdio: 'inherit' });
 process.exit(result.status ?? 1);
