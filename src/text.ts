@@ -79,9 +79,12 @@ export function base64UrlToBytes(text: string, out: Uint8Array, offset: number):
   return (acc & ((1 << bits) - 1)) === 0;
 }
 
+const HEX: string[] = [];
+for (let i = 0; i < 256; i++) HEX.push(i.toString(16).padStart(2, '0'));
+
 export function toHex(bytes: Uint8Array): string {
   let out = '';
-  for (let i = 0; i < bytes.length; i++) out += (bytes[i] < 16 ? '0' : '') + bytes[i].toString(16);
+  for (let i = 0; i < bytes.length; i++) out += HEX[bytes[i]];
   return out;
 }
 

@@ -16,7 +16,7 @@ import {
   F_BATCH, F_RECORD_LENGTH, F_ATTRIBUTES, F_TIMESTAMP_DELTA, F_OFFSET_DELTA, F_KEY_LENGTH,
   F_VALUE_LENGTH, F_HEADER_COUNT, F_HEADER_KEY_LENGTH, F_HEADER_VALUE_LENGTH, F_CRC, F_BATCH_LENGTH,
   F_MAGIC, F_RECORD_COUNT, F_RECORDS, F_RECORD,
-  STATUS, fail, resetStatus, ensure, be16, be32, storeBe32, setBatch, setRecord, setHeader,
+  STATUS, copy, fail, resetStatus, ensure, be16, be32, storeBe32, setBatch, setRecord, setHeader,
 } from './common';
 import { crc32cOf, crc32Of } from './crc';
 
@@ -214,10 +214,11 @@ export function scanBatches(inp: usize, len: i32, out: usize, flags: i32): i32 {
   while (pos < len) {
     const rem = len - pos;
     setBatch(n);
-    if (rem < 17) { truncated = rem; break; }
+    if (rem < 12) { truncated = rem; break; }
     const p = inp + <usize>pos;
     const blen = be32(p + 8);
     if (blen < 0) return fail(E_INVALID_LENGTH, pos + 8, F_BATCH_LENGTH);
+    if (blen < 5) return fail(E_BATCH_TOO_SHORT, pos + 8, F_BATCH_LENGTH); // must reach the magic byte
     if (blen > rem - 12) { truncated = rem; break; }
     const magic = <i32>load<i8>(p + 16);
     const size = blen + 12;
@@ -428,18 +429,18 @@ export function encodeRecords(spec: usize, n: i32, data: usize, out: usize, with
     o = writeVarlong(o, ts);
     o = writeVarint(o, od);
     o = writeVarint(o, kl);
-    if (kl > 0) { memory.copy(o, d, <usize>kl); o += <usize>kl; d += <usize>kl; }
+    if (kl > 0) { copy(o, d, <usize>kl); o += <usize>kl; d += <usize>kl; }
     o = writeVarint(o, vl);
-    if (vl > 0) { memory.copy(o, d, <usize>vl); o += <usize>vl; d += <usize>vl; }
+    if (vl > 0) { copy(o, d, <usize>vl); o += <usize>vl; d += <usize>vl; }
     o = writeVarint(o, hc);
     s += 28;
     for (let h = 0; h < hc; h++) {
       const hkl = load<i32>(s);
       const hvl = load<i32>(s, 4);
       o = writeVarint(o, hkl);
-      if (hkl > 0) { memory.copy(o, d, <usize>hkl); o += <usize>hkl; d += <usize>hkl; }
+      if (hkl > 0) { copy(o, d, <usize>hkl); o += <usize>hkl; d += <usize>hkl; }
       o = writeVarint(o, hvl);
-      if (hvl > 0) { memory.copy(o, d, <usize>hvl); o += <usize>hvl; d += <usize>hvl; }
+      if (hvl > 0) { copy(o, d, <usize>hvl); o += <usize>hvl; d += <usize>hvl; }
       s += 8;
     }
   }

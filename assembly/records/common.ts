@@ -94,3 +94,15 @@ export function ensure(end: usize): bool {
 @inline export function setRecord(v: i32): void { store<i32>(CTX, v, 4); }
 // @ts-ignore: decorator
 @inline export function setHeader(v: i32): void { store<i32>(CTX, v, 8); }
+
+/** memory.copy for non-overlapping regions, avoiding the call overhead for small sizes. */
+// @ts-ignore: decorator
+@inline export function copy(dst: usize, src: usize, n: usize): void {
+  if (n <= 32) {
+    const e = dst + n;
+    while (dst + 8 <= e) { store<u64>(dst, load<u64>(src)); dst += 8; src += 8; }
+    while (dst < e) { store<u8>(dst++, load<u8>(src++)); }
+  } else {
+    memory.copy(dst, src, n);
+  }
+}

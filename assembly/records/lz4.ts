@@ -1,7 +1,7 @@
 // xxHash32 and the LZ4 frame format (as used by Kafka): frame decoding (all block sizes, optional
 // block/content checksums and content size, concatenated and skippable frames) and a greedy
 // block compressor writing 64 KiB independent blocks.
-import { E_TOO_LARGE, E_CORRUPT_COMPRESSED, E_CHECKSUM, E_OUT_OF_MEMORY, F_COMPRESSED, fail, resetStatus, ensure } from './common';
+import { E_TOO_LARGE, E_CORRUPT_COMPRESSED, E_CHECKSUM, E_OUT_OF_MEMORY, F_COMPRESSED, fail, resetStatus, ensure, copy } from './common';
 import { HASH_TABLE, copyMatch } from './snappy';
 
 const P1: u32 = 2654435761;
@@ -73,7 +73,7 @@ function blockDecode(src: usize, len: usize, dst: usize, op: usize, cap: usize):
     }
     if (lit > end - ip) return -1;
     if (lit > cap - op) return -2;
-    memory.copy(dst + op, ip, lit);
+    copy(dst + op, ip, lit);
     ip += lit;
     op += lit;
     if (ip == end) break;
@@ -206,7 +206,7 @@ function emitSequence(op: usize, lit: usize, litLen: usize, off: usize, ml: usiz
   const tokenAt = op++;
   let token: u32 = (litLen >= 15 ? 15 : <u32>litLen) << 4;
   if (litLen >= 15) op = writeLen(op, litLen - 15);
-  memory.copy(op, lit, litLen);
+  copy(op, lit, litLen);
   op += litLen;
   if (ml > 0) {
     store<u16>(op, <u16>off);

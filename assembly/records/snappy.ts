@@ -2,7 +2,7 @@
 // written by snappy-java's SnappyOutputStream (used by Kafka's Java client):
 //   magic 0x82 'S' 'N' 'A' 'P' 'P' 'Y' 0, version int32 BE, compatible-version int32 BE,
 //   then blocks of: compressed length int32 BE, raw snappy block.
-import { E_TOO_LARGE, E_CORRUPT_COMPRESSED, E_OUT_OF_MEMORY, F_COMPRESSED, fail, resetStatus, ensure, be32, storeBe32 } from './common';
+import { E_TOO_LARGE, E_CORRUPT_COMPRESSED, E_OUT_OF_MEMORY, F_COMPRESSED, fail, resetStatus, ensure, be32, storeBe32, copy } from './common';
 
 export const HASH_TABLE: usize = memory.data(1 << 16, 16); // 16384 x u32, shared by snappy and lz4
 
@@ -12,7 +12,7 @@ const XERIAL_BLOCK: i32 = 32 * 1024;
 @inline export function copyMatch(d: usize, off: usize, len: usize): void {
   let s = d - off;
   if (off >= len) {
-    memory.copy(d, s, len);
+    copy(d, s, len);
   } else if (off >= 8) {
     const e = d + len;
     while (d + 8 <= e) { store<u64>(d, load<u64>(s)); d += 8; s += 8; }
@@ -64,7 +64,7 @@ function rawDecode(src: usize, len: usize, dst: usize, cap: usize): i64 {
       if (lit >= end - ip) return -1;
       lit += 1;
       if (lit > olen - op) return -1;
-      memory.copy(dst + op, ip, lit);
+      copy(dst + op, ip, lit);
       ip += lit;
       op += lit;
     } else {
@@ -139,6 +139,13 @@ export function snappyMaxRaw(n: i32): i32 {
   return 32 + n + n / 6;
 }
 
+/** Worst-case snappyEncode output: raw, or xerial (header + per 32 KiB block: length + raw bound). */
+export function snappyMaxEncoded(n: i32, xerial: i32): i32 {
+  if (!xerial) return snappyMaxRaw(n);
+  const blocks = (n + XERIAL_BLOCK - 1) / XERIAL_BLOCK;
+  return 16 + blocks * 36 + n + n / 6;
+}
+
 // @ts-ignore: decorator
 @inline function hash4(v: u32): u32 {
   return (v * 0x1E35A7BD) >>> 18; // 14 bits
@@ -165,7 +172,7 @@ function emitLiteral(op: usize, ip: usize, len: usize): usize {
     store<u32>(op, <u32>n);
     op += 4;
   }
-  memory.copy(op, ip, len);
+  copy(op, ip, len);
   return op + len;
 }
 
@@ -252,11 +259,10 @@ function rawEncode(src: usize, n: usize, op: usize): usize {
 export function snappyEncode(src: usize, len: i32, dst: usize, xerial: i32): i32 {
   const n = <usize>len;
   if (!xerial) {
-    if (!ensure(dst + <usize>snappyMaxRaw(len))) return -1;
+    if (!ensure(dst + <usize>snappyMaxEncoded(len, 0))) return -1;
     return <i32>(rawEncode(src, n, dst) - dst);
   }
-  const blocks = (n + <usize>XERIAL_BLOCK - 1) / <usize>XERIAL_BLOCK;
-  if (!ensure(dst + 16 + blocks * 4 + <usize>snappyMaxRaw(len) + blocks * 8)) return -1;
+  if (!ensure(dst + <usize>snappyMaxEncoded(len, 1))) return -1;
   store<u64>(dst, 0x0059505041_4E53_82);
   storeBe32(dst + 8, 1);
   storeBe32(dst + 12, 1);

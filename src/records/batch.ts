@@ -199,8 +199,11 @@ export class RecordBatch {
     let r = this._records;
     if (r === undefined) {
       const n = this.recordCount;
+      const cache = this._cache;
       r = new Array<KafkaRecord>(n);
-      for (let i = 0; i < n; i++) r[i] = this.record(i);
+      for (let i = 0, o = this._rowBase; i < n; i++, o += ROW_INTS) {
+        r[i] = cache?.[i] ?? materialize(this, this._data, this._rows!, o, this._hdrs!, this._hdrBase);
+      }
       this._records = r;
       this._cache = undefined;
     }
@@ -227,7 +230,7 @@ export class RecordBatch {
   }
 
   private check(i: number): void {
-    if (!(i >= 0 && i < this.recordCount) || (i | 0) !== i) throw new RangeError(`record index ${i} out of range`);
+    if (!((i >>> 0) === i && i < this.recordCount)) throw new RangeError(`record index ${i} out of range`);
   }
 
   private row(i: number): number {
@@ -259,17 +262,21 @@ export class RecordBatch {
   }
 
   keyAt(i: number): Uint8Array | null {
-    if (!this._rows) return this.record(i).key;
+    const rows = this._rows;
+    if (!rows) return this.record(i).key;
     const o = this.row(i);
-    const len = this._rows[o + 5];
-    return len < 0 ? null : this._data.subarray(this._rows[o + 4], this._rows[o + 4] + len);
+    const len = rows[o + 5];
+    const d = this._data;
+    return len < 0 ? null : new Uint8Array(d.buffer, d.byteOffset + rows[o + 4], len);
   }
 
   valueAt(i: number): Uint8Array | null {
-    if (!this._rows) return this.record(i).value;
+    const rows = this._rows;
+    if (!rows) return this.record(i).value;
     const o = this.row(i);
-    const len = this._rows[o + 7];
-    return len < 0 ? null : this._data.subarray(this._rows[o + 6], this._rows[o + 6] + len);
+    const len = rows[o + 7];
+    const d = this._data;
+    return len < 0 ? null : new Uint8Array(d.buffer, d.byteOffset + rows[o + 6], len);
   }
 
   headerCountAt(i: number): number {

@@ -2,11 +2,11 @@
 // gzip (fflate), snappy (WebAssembly, xerial-framed or raw), lz4 (WebAssembly, LZ4 frame format),
 // zstd (fzstd for decoding; encoding writes a valid zstd frame of raw/RLE blocks, i.e. no actual
 // entropy compression). Every decoder enforces a maximum decompressed size.
-import { Gunzip, gzipSync } from 'fflate';
+import { Gunzip, gunzipSync, gzipSync } from 'fflate';
 import { Decompress as ZstdDecompress } from 'fzstd';
 import { recordsError, RecordsError } from './errors.js';
 import { COMPRESSION_NAMES, type CompressionName } from './types.js';
-import { wasm, mem, alloc, top, setTop, copyIn, statusError, ensure, crc32 } from './wasm.js';
+import { wasm, mem, alloc, top, setTop, copyIn, statusError, crc32 } from './wasm.js';
 
 export const DEFAULT_MAX_DECOMPRESSED = 64 * 1024 * 1024;
 
@@ -61,6 +61,36 @@ function concat(chunks: Uint8Array[], total: number): Uint8Array {
 }
 
 function gunzip(src: Uint8Array, limit: number, at: number, path: string): Uint8Array {
+  return gunzipFast(src, limit) ?? gunzipStream(src, limit, at, path);
+}
+
+/**
+ * Fast path for the common case, a single gzip member: inflate into a buffer of the trailer's
+ * size + 1 (fflate never grows it), then check size and CRC-32. Taken only when the input is small
+ * enough that even a forged trailer bounds the work (deflate expands at most ~1032:1) and no
+ * second member can start (no 1f 8b 08 after the first header). Returns undefined to fall back.
+ */
+function gunzipFast(src: Uint8Array, limit: number): Uint8Array | undefined {
+  const n = src.length;
+  if (n < 18 || n * 1032 > 4 * limit || src[0] !== 0x1f || src[1] !== 0x8b) return undefined;
+  const crc = (src[n - 8] | (src[n - 7] << 8) | (src[n - 6] << 16) | (src[n - 5] << 24)) >>> 0;
+  const size = (src[n - 4] | (src[n - 3] << 8) | (src[n - 2] << 16) | (src[n - 1] << 24)) >>> 0;
+  if (size > limit) return undefined;
+  for (let i = src.indexOf(0x1f, 10); i >= 0 && i < n - 10; i = src.indexOf(0x1f, i + 1)) {
+    if (src[i + 1] === 0x8b && src[i + 2] === 0x08) return undefined;
+  }
+  let out: Uint8Array;
+  try {
+    // One spare byte: a stream that inflates to more than the trailer says shows up as size + 1.
+    out = gunzipSync(src, { out: new Uint8Array(size + 1) });
+  } catch {
+    return undefined;
+  }
+  if (out.length !== size || crc32(out) !== crc) return undefined;
+  return out;
+}
+
+function gunzipStream(src: Uint8Array, limit: number, at: number, path: string): Uint8Array {
   const chunks: Uint8Array[] = [];
   let total = 0;
   let members = 0;
@@ -190,7 +220,7 @@ function unzstd(src: Uint8Array, limit: number, at: number, path: string): Uint8
 export function compressInWasm(codec: number, src: number, len: number, gzipLevel: number, xerial: boolean): [number, number] {
   const w = wasm();
   if (codec === 2 || codec === 3) {
-    const dst = alloc(codec === 2 ? w.snappyMaxRaw(len) + 16 + 12 * (Math.ceil(len / 32768) + 1) : w.lz4MaxFrame(len));
+    const dst = alloc(codec === 2 ? w.snappyMaxEncoded(len, xerial ? 1 : 0) : w.lz4MaxFrame(len));
     const n = codec === 2 ? w.snappyEncode(src, len, dst, xerial ? 1 : 0) : w.lz4Encode(src, len, dst);
     if (n < 0) throw recordsError('OUT_OF_MEMORY');
     return [dst, n];
@@ -279,4 +309,3 @@ export function zstdRawFrame(data: Uint8Array): Uint8Array {
   return out.subarray(0, o);
 }
 
-export { ensure };

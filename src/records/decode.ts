@@ -5,7 +5,7 @@ import { RecordBatch, materializeAll, ROW_INTS, HDR_INTS, type BatchHeaderFields
 import { decompressAt as decompress, DEFAULT_MAX_DECOMPRESSED } from './compression.js';
 import { recordsError, RecordsError } from './errors.js';
 import type { DecodeOptions } from './types.js';
-import { wasm, mem, memI32, alloc, top, setTop, copyIn, statusError } from './wasm.js';
+import { wasm, memI32, alloc, top, setTop, copyIn, statusError } from './wasm.js';
 
 export interface DecodedRecordBatches {
   batches: RecordBatch[];
@@ -19,6 +19,7 @@ interface Ctx {
   verify: boolean;
   lazy: boolean;
   limit: number;
+  maxRecords: number;
 }
 
 const ENTRY_INTS = 8;
@@ -28,12 +29,16 @@ const ENTRY_INTS = 8;
  * a Fetch/Produce records field). A partial batch at the end is reported in truncatedBytes, not as
  * an error. Throws RecordsError for malformed input.
  */
+/** Default for DecodeOptions.maxRecordsPerBatch. */
+export const DEFAULT_MAX_RECORDS_PER_BATCH = 1 << 20;
+
 export function decodeRecordBatches(bytes: Uint8Array, options: DecodeOptions = {}): DecodedRecordBatches {
   if (!(bytes instanceof Uint8Array)) throw recordsError('INVALID_ARGUMENT', -1, '', 'bytes must be a Uint8Array');
   const ctx: Ctx = {
     verify: options.verifyCrc !== false,
     lazy: options.lazy === true,
     limit: options.maxDecompressedBytes ?? DEFAULT_MAX_DECOMPRESSED,
+    maxRecords: options.maxRecordsPerBatch ?? DEFAULT_MAX_RECORDS_PER_BATCH,
   };
   wasm();
   const mark = top;
@@ -81,6 +86,10 @@ function decodeBlob(bytes: Uint8Array, ctx: Ctx, prefix: string, offsetBase: num
     }
     if (legacyMagic >= 0) throw recordsError('UNSUPPORTED_MAGIC', offsetBase + start + 16, `${path}.magic`, 'v2 batch inside a legacy message set');
     const header = readV2Header(view, start, size);
+    if (header.recordCount > ctx.maxRecords) {
+      throw recordsError('RECORD_LIMIT', offsetBase + start + 57, `${path}.recordCount`,
+        `${header.recordCount} records, over the maxRecordsPerBatch limit of ${ctx.maxRecords}`);
+    }
     const codec = header.attributes & 7;
     if (codec === 0) {
       const batch = new RecordBatch(header, bytes);

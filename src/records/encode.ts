@@ -6,7 +6,7 @@ import { compressInWasm } from './compression.js';
 import { recordsError } from './errors.js';
 import type { ControlRecordInput, EncodeOptions, RecordBatchInput } from './types.js';
 import { COMPRESSION_NAMES } from './types.js';
-import { wasm, mem, memI32, alloc, top, setTop, ensure } from './wasm.js';
+import { wasm, mem, memI32, alloc, top, setTop } from './wasm.js';
 
 const SPEC_INTS = 7;
 const TWO32 = 4294967296;
@@ -41,7 +41,7 @@ function writeField(u8: Uint8Array, pos: number, x: Uint8Array | string | null |
     return i + r.written;
   }
   const n = x.length;
-  if (n <= 32) {
+  if (n <= 10) {
     for (let i = 0; i < n; i++) u8[pos + i] = x[i];
   } else {
     u8.set(x, pos);
@@ -69,7 +69,8 @@ function compressionCode(c: RecordBatchInput['compression']): number {
 }
 
 function controlKey(c: ControlRecordInput): Uint8Array {
-  const type = c.type === 'abort' ? 0 : c.type === 'commit' ? 1 : c.type;
+  const type = c.typeCode ?? (c.type === 'abort' ? 0 : c.type === 'commit' ? 1 : c.type);
+  if (typeof type !== 'number') throw recordsError('INVALID_ARGUMENT', -1, 'control.type', 'control record type must be abort, commit or a number');
   const b = new Uint8Array(4);
   const v = new DataView(b.buffer);
   v.setInt16(0, c.version ?? 0);
@@ -239,4 +240,3 @@ export function encodeRecordBatch(batch: RecordBatchInput, options: EncodeOption
   }
 }
 
-export { ensure };

@@ -19,6 +19,7 @@ export const ERROR_CODES = [
   'CHECKSUM_MISMATCH',
   'INVALID_CONTROL_RECORD',
   'INVALID_ARGUMENT',
+  'RECORD_LIMIT', // raised by the facade only
 ] as const;
 
 export type RecordsErrorCode = Exclude<(typeof ERROR_CODES)[number], 'OK'>;
@@ -69,6 +70,7 @@ const MESSAGES: Record<RecordsErrorCode, string> = {
   CRC_MISMATCH: 'checksum mismatch',
   UNSUPPORTED_MAGIC: 'unsupported magic byte',
   INVALID_RECORD_COUNT: 'record count does not fit the batch',
+  RECORD_LIMIT: 'more records than the maxRecordsPerBatch limit',
   RECORD_LENGTH_MISMATCH: 'record length does not match its fields',
   TRAILING_BYTES: 'bytes left over after the last record',
   BATCH_TOO_SHORT: 'batch length is smaller than its header',

@@ -1,5 +1,16 @@
 // Public API of the records layer (issue 3): RecordBatch v2 and legacy message set decoding,
 // RecordBatch v2 encoding, compression codecs, CRC-32C/CRC-32 and the JSON mapper.
+//
+//   const { batches, truncatedBytes } = decodeRecordBatches(fetchRecordsBytes);      // eager
+//   const lazy = decodeRecordBatches(bytes, { lazy: true }).batches[0];             // columnar
+//   lazy.valueAt(i); lazy.offsetAt(i); lazy.record(i); lazy.records;
+//   const bytes = encodeRecordBatch({ compression: 'lz4', records: [{ key: 'k', value: 'v' }] });
+//   JSON.stringify(recordBatchesToJson(batches));
+//
+// Record keys/values/header values are views of the caller's buffer (or of the decompressed
+// records for compressed batches), never of WebAssembly memory. Per-record offset and timestamp
+// are getters (bigint, exact) over the batch's bigint bases and the record's int deltas, so no
+// BigInt is created per record while decoding. Everything throws RecordsError on bad input.
 export { decodeRecordBatches, type DecodedRecordBatches } from './decode.js';
 export { encodeRecordBatch } from './encode.js';
 export { RecordBatch, KafkaRecord, decodeControl } from './batch.js';

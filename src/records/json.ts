@@ -2,15 +2,10 @@
 // bytes as lowercase hex, absolute offset and timestamp per record.
 import type { RecordBatch } from './batch.js';
 import type { RecordBatchJson, RecordJson } from './types.js';
-
-const HEX: string[] = [];
-for (let i = 0; i < 256; i++) HEX.push(i.toString(16).padStart(2, '0'));
+import { toHex as bytesToHex } from '../text.js';
 
 export function toHex(b: Uint8Array | null): string | null {
-  if (b === null) return null;
-  let s = '';
-  for (let i = 0; i < b.length; i++) s += HEX[b[i]];
-  return s;
+  return b === null ? null : bytesToHex(b);
 }
 
 export function recordBatchToJson(batch: RecordBatch): RecordBatchJson {

@@ -36,6 +36,8 @@ export interface DecodeOptions {
   lazy?: boolean;
   /** Maximum decompressed size of one compressed batch / legacy wrapper. Default 64 MiB. */
   maxDecompressedBytes?: number;
+  /** Maximum records one v2 batch may declare. Default 2^20. */
+  maxRecordsPerBatch?: number;
 }
 
 export interface EncodeOptions {
@@ -46,7 +48,9 @@ export interface EncodeOptions {
 }
 
 export interface ControlRecordInput {
-  type: 'abort' | 'commit' | number;
+  /** 'abort' (0), 'commit' (1) or a raw type code; typeCode wins when both are given. */
+  type: 'abort' | 'commit' | 'unknown' | number;
+  typeCode?: number;
   version?: number;
   coordinatorEpoch?: number;
 }

@@ -17,7 +17,7 @@ export interface RecordsExports {
   finishBatch(p: number, size: number, count: number): void;
   snappyDecode(src: number, len: number, dst: number, cap: number): number;
   snappyEncode(src: number, len: number, dst: number, xerial: number): number;
-  snappyMaxRaw(n: number): number;
+  snappyMaxEncoded(n: number, xerial: number): number;
   lz4Decode(src: number, len: number, dst: number, cap: number, flags: number): number;
   lz4Encode(src: number, len: number, dst: number): number;
   lz4MaxFrame(n: number): number;

@@ -243,3 +243,35 @@ describe('JSON mapping', () => {
 });
 
 export { rawBatch };
+
+describe('re-encoding decoded batches', () => {
+  it('control and compressed batches keep their content', () => {
+    const control = encodeRecordBatch({ baseOffset: 9n, baseTimestamp: T0, isControl: true, isTransactional: true, producerId: 5n, producerEpoch: 1,
+      records: [{ control: { type: 'commit', coordinatorEpoch: 3 } }] });
+    expect(hex(encodeRecordBatch(decodeRecordBatches(control).batches[0]))).toBe(hex(control));
+    for (const compression of ['gzip', 'snappy', 'lz4', 'zstd'] as const) {
+      const original = encodeRecordBatch({ baseOffset: 1n, baseTimestamp: T0, compression, records: sample(30) });
+      const again = encodeRecordBatch(decodeRecordBatches(original).batches[0]);
+      expect(hex(again)).toBe(hex(original));
+    }
+  });
+});
+
+describe('inputs that are views at an offset of a larger buffer', () => {
+  it('decodes views (e.g. pooled Buffers) and returns views of the same memory', () => {
+    const batch = encodeRecordBatch({ baseOffset: 4n, baseTimestamp: T0, records: sample(10) });
+    const big = new Uint8Array(batch.length + 100);
+    big.set(batch, 37);
+    const view = big.subarray(37, 37 + batch.length);
+    for (const lazy of [false, true]) {
+      const b = decodeRecordBatches(view, { lazy }).batches[0];
+      expectSame(b, sample(10), 4n);
+      const v = b.records[1].value!;
+      expect(v.buffer).toBe(big.buffer);
+      expect(v.byteOffset).toBeGreaterThan(37);
+      expect(hex(b.valueAt(1))).toBe(hex(v));
+    }
+    const pooled = Buffer.from(batch); // may live in Node's shared pool
+    expectSame(decodeRecordBatches(pooled).batches[0], sample(10), 4n);
+  });
+});

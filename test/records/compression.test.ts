@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'fflate';
 import { compress, decompress, RecordsError, zstdRawFrame, encodeRecordBatch, decodeRecordBatches } from '../../src/records/index.js';
+import fc from 'fast-check';
 import { concat } from './helpers.js';
 
 const fixture = (name: string) => new Uint8Array(readFileSync(new URL(`./fixtures/${name}`, import.meta.url)));
@@ -216,5 +217,103 @@ describe('decompression bomb limit', () => {
   it('gzip multi-member streams decode', () => {
     const a = gzipSync(text);
     expect(decompress('gzip', concat(a, a)).length).toBe(text.length * 2);
+  });
+});
+
+describe('properties of the WebAssembly codecs', () => {
+  // Data with structure: runs, repeats at various distances, random bytes.
+  const structured = fc.array(fc.oneof(
+    fc.uint8Array({ minLength: 0, maxLength: 40 }),
+    fc.tuple(fc.integer({ min: 0, max: 255 }), fc.integer({ min: 1, max: 3000 })).map(([b, n]) => new Uint8Array(n).fill(b)),
+    fc.tuple(fc.uint8Array({ minLength: 1, maxLength: 12 }), fc.integer({ min: 1, max: 400 })).map(([p, n]) => {
+      const out = new Uint8Array(p.length * n);
+      for (let i = 0; i < n; i++) out.set(p, i * p.length);
+      return out;
+    }),
+  ), { maxLength: 40 }).map((parts) => concat(...parts));
+
+  for (const codec of ['snappy', 'lz4'] as const) {
+    it(`${codec} round-trips structured data`, () => {
+      fc.assert(fc.property(structured, (data) => {
+        const c = compress(codec, data);
+        expect(Buffer.from(decompress(codec, c)).equals(Buffer.from(data))).toBe(true);
+        if (codec === 'snappy') {
+          const raw = compress(codec, data, { snappyFraming: 'raw' });
+          expect(Buffer.from(decompress(codec, raw)).equals(Buffer.from(data))).toBe(true);
+        }
+      }), { numRuns: 300 });
+    });
+
+    it(`${codec} decoder survives mutated input (decodes or throws RecordsError)`, () => {
+      const seed = compress(codec, concat(text, big.subarray(0, 3000)));
+      fc.assert(fc.property(
+        fc.array(fc.tuple(fc.nat(seed.length - 1), fc.integer({ min: 0, max: 255 })), { minLength: 1, maxLength: 6 }),
+        fc.nat(seed.length),
+        (muts, cut) => {
+          const m = seed.slice(0, Math.max(1, cut));
+          for (const [i, v] of muts) if (i < m.length) m[i] = v;
+          try {
+            const out = decompress(codec, m, { maxDecompressedBytes: 1 << 20 });
+            expect(out.length).toBeLessThanOrEqual(1 << 20);
+          } catch (e) {
+            if (!(e instanceof RecordsError)) throw e;
+          }
+        },
+      ), { numRuns: 1500 });
+    });
+  }
+});
+
+describe('gzip and zstd decoders survive mutated input', () => {
+  const seeds = { gzip: gzipSync(concat(text, big.subarray(0, 3000))), zstd: concat(fixture('z19.zst'), fixture('z1.zst')) };
+  for (const codec of ['gzip', 'zstd'] as const) {
+    it(codec, () => {
+      const seed = seeds[codec];
+      fc.assert(fc.property(
+        fc.array(fc.tuple(fc.nat(seed.length - 1), fc.integer({ min: 0, max: 255 })), { minLength: 1, maxLength: 6 }),
+        fc.nat(seed.length),
+        (muts, cut) => {
+          const m = seed.slice(0, Math.max(1, cut));
+          for (const [i, v] of muts) if (i < m.length) m[i] = v;
+          try {
+            const out = decompress(codec, m, { maxDecompressedBytes: 1 << 20 });
+            expect(out.length).toBeLessThanOrEqual(1 << 20);
+          } catch (e) {
+            if (!(e instanceof RecordsError)) throw e;
+          }
+        },
+      ), { numRuns: 1000 });
+    });
+  }
+});
+
+describe('gzip fast path and forged trailers', () => {
+  const crc = (d: Uint8Array) => { let c = 0xffffffff; for (const b of d) { c ^= b; for (let k = 0; k < 8; k++) c = c & 1 ? (c >>> 1) ^ 0xedb88320 : c >>> 1; } return (c ^ 0xffffffff) >>> 0; };
+  const trailer = (g: Uint8Array, c: number, size: number) => {
+    const out = g.slice();
+    const v = new DataView(out.buffer);
+    v.setUint32(out.length - 8, c, true);
+    v.setUint32(out.length - 4, size, true);
+    return out;
+  };
+  it('a trailer claiming fewer bytes than the stream inflates to is not trusted', () => {
+    const data = new Uint8Array(200_000).fill(0x41);
+    const prefix = data.subarray(0, 1000);
+    const forged = trailer(gzipSync(data), crc(prefix), prefix.length);
+    expect(() => decompress('gzip', forged)).toThrow(expect.objectContaining({ code: 'CHECKSUM_MISMATCH' }));
+    expect(() => decompress('gzip', forged, { maxDecompressedBytes: 100_000 })).toThrow(expect.objectContaining({ code: 'DECOMPRESSED_TOO_LARGE' }));
+  });
+  it('wrong CRC or size in the trailer', () => {
+    const g = gzipSync(text);
+    expect(() => decompress('gzip', trailer(g, crc(text) ^ 1, text.length))).toThrow(expect.objectContaining({ code: 'CHECKSUM_MISMATCH' }));
+    expect(() => decompress('gzip', trailer(g, crc(text), text.length + 1))).toThrow(expect.objectContaining({ code: 'CHECKSUM_MISMATCH' }));
+  });
+  it('large inputs take the streaming path and agree', () => {
+    const rnd = new Uint8Array(600_000);
+    let x = 7;
+    for (let i = 0; i < rnd.length; i++) { x = (x * 1103515245 + 12345) >>> 0; rnd[i] = (x >>> 24) & 0x3f; }
+    const g = gzipSync(rnd);
+    expect(g.length * 1032).toBeGreaterThan(4 * 1024 * 1024);
+    expect(Buffer.from(decompress('gzip', g, { maxDecompressedBytes: 1024 * 1024 })).equals(Buffer.from(rnd))).toBe(true);
   });
 });

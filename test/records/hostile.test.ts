@@ -50,10 +50,12 @@ describe('hostile v2 input throws RecordsError', () => {
     for (const count of [2, 1000, 2 ** 31 - 1]) expectError(rawBatch({}, good, count), 'INVALID_RECORD_COUNT', 'batches[0].recordCount');
     expectError(rawBatch({}, good, -1), 'INVALID_LENGTH', 'batches[0].recordCount');
     expectError(rawBatch({}, [...good, ...good], 1), 'TRAILING_BYTES', 'batches[0].records');
-    // a compressed batch claiming 2^31-1 records
+    // a compressed batch claiming 2^31-1 records: refused by the limit before decompressing,
+    // and by the decompressed size when the limit allows it
     const c = encodeRecordBatch({ baseTimestamp: 0, compression: 'lz4', records: [{ value: 'x' }] });
     new DataView(c.buffer).setInt32(57, 2 ** 31 - 1);
-    expectError(fixCrc(c), 'INVALID_RECORD_COUNT');
+    expectError(fixCrc(c), 'RECORD_LIMIT');
+    expect(() => decodeRecordBatches(fixCrc(c), { maxRecordsPerBatch: 2 ** 31 })).toThrow(/record count/);
   });
 
   it('negative and oversized lengths inside records', () => {
@@ -195,5 +197,35 @@ describe('errors inside compressed batches and control records', () => {
   it('control records with a short key throw on access', () => {
     const b = decodeRecordBatches(encodeRecordBatch({ baseTimestamp: 0, isControl: true, records: [{ key: new Uint8Array([0, 0]), value: null }] })).batches[0];
     expect(() => b.records[0].control).toThrow(expect.objectContaining({ code: 'INVALID_CONTROL_RECORD' }));
+  });
+});
+
+describe('framing edge cases', () => {
+  it('a length that cannot reach the magic byte is corrupt, not a partial tail', () => {
+    const b = new Uint8Array(14);
+    new DataView(b.buffer).setInt32(8, 2);
+    expectError(b, 'BATCH_TOO_SHORT', 'batches[0].batchLength');
+    // fewer than 12 bytes is always a partial tail
+    expect(decodeRecordBatches(new Uint8Array(11)).truncatedBytes).toBe(11);
+    // 12+ bytes whose length runs past the end: partial
+    const p = new Uint8Array(15);
+    new DataView(p.buffer).setInt32(8, 100);
+    expect(decodeRecordBatches(p)).toMatchObject({ batches: [], truncatedBytes: 15 });
+  });
+});
+
+describe('maxRecordsPerBatch', () => {
+  it('rejects a batch declaring more records than the limit, before walking it', async () => {
+    const { encodeRecordBatch, decodeRecordBatches, RecordsError } = await import('../../src/records/index.js');
+    const batch = encodeRecordBatch({ compression: 'lz4', records: [{ value: 'a' }, { value: 'b' }, { value: 'c' }] });
+    expect(decodeRecordBatches(batch, { maxRecordsPerBatch: 3 }).batches[0].records).toHaveLength(3);
+    try {
+      decodeRecordBatches(batch, { maxRecordsPerBatch: 2 });
+      throw new Error('expected a RecordsError');
+    } catch (error) {
+      expect(error).toBeInstanceOf(RecordsError);
+      expect((error as InstanceType<typeof RecordsError>).code).toBe('RECORD_LIMIT');
+      expect((error as InstanceType<typeof RecordsError>).offset).toBe(57);
+    }
   });
 });
