@@ -1,5 +1,6 @@
 // kafka-wire: the Apache Kafka wire protocol, every API key and version.
 import { initCodecWasm } from './wasm/codec-module.js';
+import { initRecordsWasm } from './records/wasm.js';
 
 export {
   encodeRequest, decodeRequest, encodeResponse, decodeResponse, encodeBody, decodeBody,
@@ -24,5 +25,5 @@ export * from './explain/api.js';
  * on first use, which every current engine allows at this size.
  */
 export async function init(): Promise<void> {
-  await initCodecWasm();
+  await Promise.all([initCodecWasm(), initRecordsWasm()]);
 }
