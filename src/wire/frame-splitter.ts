@@ -80,6 +80,21 @@ export interface FrameSplitterOptions {
  * Errors are sticky: once push() has thrown, every later push() and end() throws the same
  * FrameError, since the framing of the rest of the stream is lost.
  */
+// Node's Buffer.concat joins without zero-filling the new memory first (most of the cost of a
+// large frame); elsewhere a plain Uint8Array and set().
+const NodeBuffer = (globalThis as { Buffer?: { concat(list: readonly Uint8Array[], length: number): Uint8Array } }).Buffer;
+
+function join(pieces: readonly Uint8Array[], total: number): Uint8Array {
+  if (NodeBuffer !== undefined) return NodeBuffer.concat(pieces, total);
+  const frame = new Uint8Array(total);
+  let filled = 0;
+  for (const piece of pieces) {
+    frame.set(piece, filled);
+    filled += piece.length;
+  }
+  return frame;
+}
+
 export class FrameSplitter {
   readonly maxFrameSize: number;
   readonly #onFrame: ((frame: Uint8Array) => void) | undefined;
@@ -177,16 +192,16 @@ export class FrameSplitter {
       }
       const total = this.#size + 4;
       if (this.#buffered < total) return;
-      // Join once: copy exactly `total` bytes; whatever follows in the last piece is a new start.
-      const frame = new Uint8Array(total);
-      let filled = 0;
+      // Join once: exactly `total` bytes; whatever follows in the last piece starts the next frame.
+      const pieces = this.#pieces;
+      const excess = this.#buffered - total;
       let rest: Uint8Array | null = null;
-      for (const piece of this.#pieces) {
-        const take = Math.min(piece.length, total - filled);
-        frame.set(take === piece.length ? piece : piece.subarray(0, take), filled);
-        filled += take;
-        if (take < piece.length) rest = piece.subarray(take); // only possible for the last piece
+      if (excess > 0) {
+        const last = pieces[pieces.length - 1];
+        pieces[pieces.length - 1] = last.subarray(0, last.length - excess);
+        rest = last.subarray(last.length - excess);
       }
+      const frame = join(pieces, total);
       this.#pieces = [];
       this.#buffered = 0;
       this.#size = -1;
