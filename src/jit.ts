@@ -99,11 +99,15 @@ function readExpression(kind: number, nullable: boolean, struct: CompiledStruct 
 function fieldReadExpression(f: CompiledField, index: Map<CompiledStruct, number>, arrays: string[]): string {
   if (f.kind !== ARRAY) return readExpression(f.kind, f.nullable, f.struct, index);
   const name = `a${arrays.length}`;
+  // Integer elements are one tape word each: copy them without a call per element.
+  const fill = f.elementKind === INT32 || f.elementKind === INT16 || f.elementKind === INT8 || f.elementKind === UINT16
+    ? 'for (let i = 0; i < n; i++) items[i] = tape[t + i];\n    t += n;'
+    : `for (let i = 0; i < n; i++) items[i] = ${readExpression(f.elementKind, false, f.struct, index)};`;
   arrays.push(`function ${name}() {
     const n = tape[t++];
     if (n < 0) return null;
-    const items = [];
-    for (let i = 0; i < n; i++) items.push(${readExpression(f.elementKind, false, f.struct, index)});
+    const items = new Array(n);
+    ${fill}
     return items;
   }`);
   return `${name}()`;
