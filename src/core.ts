@@ -105,7 +105,7 @@ export function newMessageFor<M = any>(message: MessageDef, version: number, fie
 
 // ---- decoding ----
 
-/** Which struct the most recent scan's depth-0 fields belong to, for error paths. */
+/** Where a finished scan left its tape. */
 export interface ScanResult {
   /** Word index of the tape's first word in the `i32` view. */
   start: number;

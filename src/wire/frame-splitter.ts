@@ -85,7 +85,11 @@ export interface FrameSplitterOptions {
 const NodeBuffer = (globalThis as { Buffer?: { concat(list: readonly Uint8Array[], length: number): Uint8Array } }).Buffer;
 
 function join(pieces: readonly Uint8Array[], total: number): Uint8Array {
-  if (NodeBuffer !== undefined) return NodeBuffer.concat(pieces, total);
+  if (NodeBuffer !== undefined) {
+    const joined = NodeBuffer.concat(pieces, total);
+    // A plain Uint8Array, as everywhere else (a Buffer differs in equality and methods).
+    return new Uint8Array(joined.buffer, joined.byteOffset, total);
+  }
   const frame = new Uint8Array(total);
   let filled = 0;
   for (const piece of pieces) {

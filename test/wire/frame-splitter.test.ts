@@ -243,3 +243,14 @@ describe('FrameSplitterStream (WHATWG)', () => {
     await expect(reader.read()).rejects.toMatchObject({ code: 'NEGATIVE_SIZE' });
   });
 });
+
+describe('frame type', () => {
+  it('hands out plain Uint8Arrays, joined or not', async () => {
+    const { FrameSplitter } = await import('../../src/wire/frame-splitter.js');
+    const frame = Uint8Array.of(0, 0, 0, 2, 7, 8);
+    const splitter = new FrameSplitter();
+    const frames = [...splitter.push(frame.subarray(0, 3)), ...splitter.push(frame.subarray(3)), ...splitter.push(frame)];
+    expect(frames.map((f) => f.constructor.name)).toEqual(['Uint8Array', 'Uint8Array']);
+    expect(frames).toEqual([frame, frame]);
+  });
+});
