@@ -80,12 +80,16 @@ function fail(code: i32): void {
   tape += 4;
 }
 
-function readUvarint(): u32 {
+@inline function readUvarint(): u32 {
   // Lengths, counts and tags are nearly always one byte.
   if (pos < end) {
     const first = <u32>load<u8>(pos);
     if (first < 0x80) { pos++; return first; }
   }
+  return readLongUvarint();
+}
+
+function readLongUvarint(): u32 {
   let result: u32 = 0;
   for (let shift: u32 = 0; shift < 35; shift += 7) {
     if (pos >= end) fail(E_TRUNCATED);
@@ -201,7 +205,7 @@ function scanLengthPrefixed(word: i32, wide: bool): void {
   }
 }
 
-function scanArray(op: usize, word: i32): void {
+@inline function scanArray(op: usize, word: i32): void {
   const start = pos;
   let count: i32;
   if (word & COMPACT) {
@@ -258,7 +262,7 @@ function scanFixedArray(kind: i32, count: i32): bool {
   return true;
 }
 
-function scanField(op: usize): void {
+@inline function scanField(op: usize): void {
   store<i32>(pathOps + (<usize>depth << 2), <i32>op);
   const word = load<i32>(op);
   if (spans) push(<i32>(pos - base));
@@ -267,11 +271,14 @@ function scanField(op: usize): void {
   if (spans) push(<i32>(pos - base));
 }
 
-function scanTaggedSection(ops: usize, taggedCount: i32): void {
+@inline function scanTaggedSection(ops: usize, taggedCount: i32): void {
   const start = pos;
   const count = readUvarint();
   push(<i32>count);
-  if (count == 0) return;
+  if (count != 0) scanTaggedEntries(ops, taggedCount, start, count);
+}
+
+function scanTaggedEntries(ops: usize, taggedCount: i32, start: usize, count: u32): void {
   // Every entry takes at least two bytes (tag and size).
   if (<usize>count > (end - pos) >> 1) { pos = start; fail(E_TRUNCATED); }
   const tags = scratch;
