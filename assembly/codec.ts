@@ -447,7 +447,7 @@ function emitLengthPrefixed(word: i32, wide: bool): void {
   if (length > 0) copyFromHeap(offset, length);
 }
 
-function emitValue(word: i32, struct: usize): void {
+@inline function emitValue(word: i32, struct: usize): void {
   switch (word & KIND_MASK) {
     case BOOL:
     case INT8: writeU8(take()); break;
@@ -474,7 +474,7 @@ function emitValue(word: i32, struct: usize): void {
   }
 }
 
-function emitField(op: usize): void {
+@inline function emitField(op: usize): void {
   const word = load<i32>(op);
   const struct = <usize>load<i32>(op, 4);
   if ((word & KIND_MASK) != ARRAY) { emitValue(word, struct); return; }
