@@ -172,7 +172,7 @@ let src: Uint8Array = new Uint8Array(0);
 let view: DataView = new DataView(src.buffer);
 let recordsDecoder: ((records: Uint8Array) => unknown) | undefined;
 
-export function readStruct(s: CompiledStruct): any {
+function readStruct(s: CompiledStruct): any {
   const o = s.create();
   const regular = s.regular;
   for (let i = 0; i < regular.length; i++) {
@@ -238,7 +238,7 @@ function readValue(kind: number, nullable: boolean, struct: CompiledStruct | nul
 }
 
 /** Points the interpreter's tape reader at word `start`, with offsets into `input`. */
-export function beginTape(start: number, input: Uint8Array): void {
+function beginTape(start: number, input: Uint8Array): void {
   tape = i32;
   t = start;
   src = input;
@@ -312,7 +312,7 @@ function invalid(detail: string): KafkaWireError {
   return new KafkaWireError('INVALID_VALUE', -1, '', detail);
 }
 
-export function writeStruct(s: CompiledStruct, o: any): void {
+function writeStruct(s: CompiledStruct, o: any): void {
   if (o === null || typeof o !== 'object') throw invalid(`expected a ${s.name} object, got ${describe(o)}`);
   let f: CompiledField | undefined;
   try {
@@ -324,10 +324,7 @@ export function writeStruct(s: CompiledStruct, o: any): void {
     const absent = s.absent;
     for (let i = 0; i < absent.length; i++) {
       f = absent[i];
-      if (!f.def.ignorable && !isDefault(f, o[f.name])) {
-        throw new KafkaWireError('NOT_IN_VERSION', -1, '',
-          `${s.name}.${f.name} has a non-default value but version ${s.version} does not have the field`);
-      }
+      if (!f.def.ignorable && !isDefault(f, o[f.name])) throw notInVersion(s, f);
     }
     f = undefined;
     if (s.flexible) writeTaggedFields(s, o, writeField);
@@ -535,13 +532,12 @@ function isDefaultStruct(s: CompiledStruct, o: any): boolean {
 /**
  * Fills the encode tape for `plan` and calls `emit`. With `measure`, returns only the length.
  */
-const writerHelpers = {
-  room: tapeRoom, heapRoom, invalid, isDefault, describe, writeTaggedFields,
-  notInVersion(s: CompiledStruct, f: CompiledField): KafkaWireError {
-    return new KafkaWireError('NOT_IN_VERSION', -1, '',
-      `${s.name}.${f.name} has a non-default value but version ${s.version} does not have the field`);
-  },
-};
+function notInVersion(s: CompiledStruct, f: CompiledField): KafkaWireError {
+  return new KafkaWireError('NOT_IN_VERSION', -1, '',
+    `${s.name}.${f.name} has a non-default value but version ${s.version} does not have the field`);
+}
+
+const writerHelpers = { room: tapeRoom, heapRoom, invalid, isDefault, describe, writeTaggedFields, notInVersion };
 
 const writers = new WeakMap<CompiledStruct, TapeWriter>();
 const readers = new WeakMap<CompiledStruct, TapeReader>();
