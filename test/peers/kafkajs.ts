@@ -2,6 +2,7 @@
 // kafkajs/src/protocol), used as an independent implementation of the wire format.
 
 import { createRequire } from 'node:module';
+import { getApi } from '../../src/codec.js';
 
 const require = createRequire(import.meta.url);
 
@@ -27,16 +28,10 @@ export interface KjsProtocol {
 }
 
 /** The directory name kafkajs uses for an API ("joinGroup"), by API key. */
-export const KJS_API_DIRS: Record<number, string> = {
-  0: 'produce', 1: 'fetch', 2: 'listOffsets', 3: 'metadata', 8: 'offsetCommit', 9: 'offsetFetch',
-  10: 'findCoordinator', 11: 'joinGroup', 12: 'heartbeat', 13: 'leaveGroup', 14: 'syncGroup',
-  15: 'describeGroups', 16: 'listGroups', 17: 'saslHandshake', 18: 'apiVersions', 19: 'createTopics',
-  20: 'deleteTopics', 21: 'deleteRecords', 22: 'initProducerId', 24: 'addPartitionsToTxn',
-  25: 'addOffsetsToTxn', 26: 'endTxn', 28: 'txnOffsetCommit', 29: 'describeAcls', 30: 'createAcls',
-  31: 'deleteAcls', 32: 'describeConfigs', 33: 'alterConfigs', 36: 'saslAuthenticate',
-  37: 'createPartitions', 42: 'deleteGroups', 45: 'alterPartitionReassignments',
-  46: 'listPartitionReassignments',
-};
+export const KJS_API_DIRS: Record<number, string> = Object.fromEntries(
+  [0, 1, 2, 3, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 24, 25, 26, 28, 29, 30, 31, 32, 33, 36, 37, 42, 45, 46]
+    .map((apiKey) => { const name = getApi(apiKey).name; return [apiKey, name[0].toLowerCase() + name.slice(1)]; }),
+);
 
 /** The versions kafkajs implements for an API key (from its index.js), ascending. */
 export function kjsVersions(apiKey: number): number[] {

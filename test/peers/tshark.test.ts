@@ -20,7 +20,7 @@
 
 import { beforeAll, describe, expect, it } from 'vitest';
 import { writeFileSync } from 'node:fs';
-import { decodeRequest, decodeResponse, encodeRequest, encodeResponse } from '../../src/index.js';
+import { decodeRequest, decodeResponse, encodeRequest, encodeResponse, getApi } from '../../src/index.js';
 import { PcapWriter } from './pcap.js';
 import {
   PI_WARN, compareVersions, dissect, expertInfos, tsharkInfo, walk, type PdmlNode, type PdmlPacket,
@@ -48,19 +48,7 @@ const DISSECTOR_VERSIONS: Record<number, [number, number]> = {
   40: [0, 2], 41: [0, 2], 42: [0, 2], 43: [0, 2], 44: [0, 1], 45: [0, 0], 46: [0, 0], 47: [0, 0],
 };
 
-const API_NAMES: Record<number, string> = {
-  0: 'Produce', 1: 'Fetch', 2: 'ListOffsets', 3: 'Metadata', 4: 'LeaderAndIsr', 5: 'StopReplica',
-  6: 'UpdateMetadata', 7: 'ControlledShutdown', 8: 'OffsetCommit', 9: 'OffsetFetch', 10: 'FindCoordinator',
-  11: 'JoinGroup', 12: 'Heartbeat', 13: 'LeaveGroup', 14: 'SyncGroup', 15: 'DescribeGroups', 16: 'ListGroups',
-  17: 'SaslHandshake', 18: 'ApiVersions', 19: 'CreateTopics', 20: 'DeleteTopics', 21: 'DeleteRecords',
-  22: 'InitProducerId', 23: 'OffsetForLeaderEpoch', 24: 'AddPartitionsToTxn', 25: 'AddOffsetsToTxn',
-  26: 'EndTxn', 27: 'WriteTxnMarkers', 28: 'TxnOffsetCommit', 29: 'DescribeAcls', 30: 'CreateAcls',
-  31: 'DeleteAcls', 32: 'DescribeConfigs', 33: 'AlterConfigs', 34: 'AlterReplicaLogDirs',
-  35: 'DescribeLogDirs', 36: 'SaslAuthenticate', 37: 'CreatePartitions', 38: 'CreateDelegationToken',
-  39: 'RenewDelegationToken', 40: 'ExpireDelegationToken', 41: 'DescribeDelegationToken',
-  42: 'DeleteGroups', 43: 'ElectLeaders', 44: 'IncrementalAlterConfigs',
-  45: 'AlterPartitionReassignments', 46: 'ListPartitionReassignments', 47: 'OffsetDelete',
-};
+const apiName = (apiKey: number) => getApi(apiKey).name;
 
 // ---- known dissector bugs (Wireshark 4.0), each checked against the Kafka message schemas ----
 
@@ -550,7 +538,7 @@ describe('Wireshark Kafka dissector (tshark) decodes our frames', () => {
     if (!WS.ok) return;
     let seed = 1;
     for (const { apiKey, version } of combos) {
-      const name = `${API_NAMES[apiKey]} v${version}`;
+      const name = `${apiName(apiKey)} v${version}`;
       const request = sweepBody(apiKey, 'request', version, seed);
       const response = sweepBody(apiKey, 'response', version, seed + 500);
       seed += 1000;
@@ -592,7 +580,7 @@ describe('Wireshark Kafka dissector (tshark) decodes our frames', () => {
 
   for (const apiKey of Object.keys(DISSECTOR_VERSIONS).map(Number)) {
     const [lo, hi] = DISSECTOR_VERSIONS[apiKey]!;
-    tsIt(`${API_NAMES[apiKey]} (${apiKey}) v${lo}-${hi}, requests and responses`, () => {
+    tsIt(`${apiName(apiKey)} (${apiKey}) v${lo}-${hi}, requests and responses`, () => {
       const mine = capture.sent.filter((s) => s.apiKey === apiKey && !s.control && !s.special && !s.expect);
       expect(mine.length).toBeGreaterThan(0);
       const failures: string[] = [];
@@ -643,7 +631,7 @@ describe('Wireshark Kafka dissector (tshark) decodes our frames', () => {
       if (problems.length > 0) failures.push(`${s.label}:\n    ${problems.join('\n    ')}`);
     }
     expect(failures, failures.join('\n')).toEqual([]);
-    const kinds = new Set(curated.map((s) => `${API_NAMES[s.apiKey]} v${s.version}`));
+    const kinds = new Set(curated.map((s) => `${apiName(s.apiKey)} v${s.version}`));
     console.log(`[tshark] curated: ${[...kinds].join(', ')}`);
   });
 
@@ -665,7 +653,7 @@ async function addKafkajsControls(capture: Capture): Promise<void> {
     const quirk = quirkFor(apiKey, version, 'request')!;
     const { request } = kjsProtocol(apiKey, version, args);
     const frame = await kjsFrame(request, capture.nextCorrelationId(), 'kafkajs');
-    capture.control(`kafkajs ${API_NAMES[apiKey]} v${version} request`, frame, quirk);
+    capture.control(`kafkajs ${apiName(apiKey)} v${version} request`, frame, quirk);
   };
   for (let v = 0; v <= 5; v++) {
     await add(11, v, {
