@@ -71,10 +71,12 @@ export function goals(rows) {
   const fr = byId('frames/stream/kafka-wire/splitter');
   const mc = byId('crc/1MiB/reference/memcpy');
   const ms = byId('frames/stream/reference/memcpy');
+  const fe = byId('frames/stream/kafka-wire/splitter-reuse');
   if (fr?.mbPerSec && mc?.mbPerSec) {
     const f = fr.mbPerSec / mc.mbPerSec;
     const stream = ms?.mbPerSec ? `; ${(100 * fr.mbPerSec / ms.mbPerSec).toFixed(1)}% of the 64 MiB chunk copy (${fmtMB(ms.mbPerSec)} MB/s)` : '';
-    out.push({ goal: 'Frame splitting', target: '>= 25% of memcpy (1 MiB) throughput', value: f, display: `${(100 * f).toFixed(1)}% (${fmtMB(fr.mbPerSec)} vs ${fmtMB(mc.mbPerSec)} MB/s)${stream}`, holds: f >= 0.25, row: fr.id });
+    const reuse = fe?.mbPerSec ? `; with { reuse: true } ${(100 * fe.mbPerSec / mc.mbPerSec).toFixed(1)}% (${fmtMB(fe.mbPerSec)} MB/s)` : '';
+    out.push({ goal: 'Frame splitting', target: '>= 25% of memcpy (1 MiB) throughput', value: f, display: `${(100 * f).toFixed(1)}% (${fmtMB(fr.mbPerSec)} vs ${fmtMB(mc.mbPerSec)} MB/s)${stream}${reuse}`, holds: f >= 0.25, row: fr.id });
   }
   const crc = byId('crc/1MiB/kafka-wire/wasm');
   if (crc?.mbPerSec) out.push({ goal: 'CRC-32C', target: '>= 2 GB/s', value: crc.mbPerSec / 1000, display: `${(crc.mbPerSec / 1000).toFixed(2)} GB/s`, holds: crc.mbPerSec >= 2000, row: crc.id });

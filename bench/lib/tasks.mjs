@@ -55,6 +55,7 @@ export function allTasks() {
   for (const x of tasks) if (x.workload === 'metadata') x.goal = x.contender === 'kafka-wire' ? `metadata-${x.case}` : undefined;
   // ---- frames ----
   tasks.push(t('frames', 'stream', 'kafka-wire', 'splitter', null, 'kafka-wire FrameSplitter', { unit: 'byte', goal: 'frames' }));
+  tasks.push(t('frames', 'stream', 'kafka-wire', 'splitter-reuse', null, 'kafka-wire FrameSplitter { reuse: true }', { unit: 'byte' }));
   tasks.push(t('frames', 'stream', 'kafkajs', 'connection', null, 'kafkajs Connection#processData', { unit: 'byte' }));
   tasks.push(t('frames', 'stream', 'platformatic', 'connection', null, '@platformatic/kafka', { unit: 'byte', na: 'splitting is inside the private Connection#onData (no callable equivalent)' }));
   tasks.push(t('frames', 'stream', 'reference', 'memcpy', null, 'memcpy of the 64 KiB chunks into one 64 MiB buffer', { unit: 'byte' }));

@@ -10,7 +10,7 @@ import { FrameSplitter, FrameError, type FrameSplitterOptions } from './frame-sp
  * bad size, or with 'TRUNCATED' when the writable side ends mid-frame. Frames completed before
  * an error are pushed before the error is raised.
  */
-export function createFrameSplitterTransform(options: Omit<FrameSplitterOptions, 'onFrame'> = {}): Transform {
+export function createFrameSplitterTransform(options: Omit<FrameSplitterOptions, 'onFrame' | 'reuse'> = {}): Transform {
   const splitter = new FrameSplitter({ maxFrameSize: options.maxFrameSize });
   return new Transform({
     writableObjectMode: false,

@@ -64,6 +64,15 @@ export interface FrameSplitterOptions {
    * push() returns an empty array.
    */
   onFrame?: (frame: Uint8Array) => void;
+  /**
+   * Assemble frames that span chunks in one buffer the splitter keeps and reuses, instead of a
+   * new allocation per frame. Such a frame is then valid only until the next push(): decode it,
+   * forward it or copy it before pushing again (decoded bytes and records fields are views into
+   * it). Saves an allocation per large frame and the page faults of fresh memory (about 1.7x
+   * faster on the benchmark's 64 MiB stream); memory stays at the largest frame seen.
+   * Default false: every frame stays valid for as long as it is referenced.
+   */
+  reuse?: boolean;
 }
 
 /**
@@ -111,6 +120,16 @@ export class FrameSplitter {
   #offset = 0;
   #error: FrameError | null = null;
   #ended = false;
+  /**
+   * The last frame joined from several chunks, kept until the next join. With glibc's malloc,
+   * freeing a large block at the top of the heap shrinks the heap, and the next large frame then
+   * page-faults on every page it fills (measured: ~4,500 faults and 3x the time per 64 MiB of
+   * mixed frames). Holding one block keeps the heap top in use. Costs at most one frame of memory.
+   */
+  #lastJoined: Uint8Array | null = null;
+  readonly #reuse: boolean;
+  /** With `reuse`, where frames spanning chunks are assembled. */
+  #assembly = new Uint8Array(0);
 
   constructor(options: FrameSplitterOptions = {}) {
     const max = options.maxFrameSize ?? DEFAULT_MAX_FRAME_SIZE;
@@ -119,6 +138,7 @@ export class FrameSplitter {
     }
     this.maxFrameSize = max;
     this.#onFrame = options.onFrame;
+    this.#reuse = options.reuse === true;
   }
 
   /** Bytes received that do not yet form a whole frame. */
@@ -163,6 +183,7 @@ export class FrameSplitter {
   end(): void {
     if (this.#error) throw this.#error;
     this.#ended = true;
+    this.#lastJoined = null;
     if (this.#buffered > 0) {
       const size = this.#size;
       const message = size < 0
@@ -205,7 +226,7 @@ export class FrameSplitter {
         pieces[pieces.length - 1] = last.subarray(0, last.length - excess);
         rest = last.subarray(last.length - excess);
       }
-      const frame = join(pieces, total);
+      const frame = this.#reuse ? this.#joinInPlace(pieces, total) : (this.#lastJoined = join(pieces, total));
       this.#pieces = [];
       this.#buffered = 0;
       this.#size = -1;
@@ -236,6 +257,19 @@ export class FrameSplitter {
     }
   }
 
+  #joinInPlace(pieces: readonly Uint8Array[], total: number): Uint8Array {
+    if (this.#assembly.length < total) {
+      // Grow geometrically (within the frame limit) so a stream of growing frames reallocates rarely.
+      this.#assembly = new Uint8Array(Math.max(total, Math.min(this.#assembly.length * 2, this.maxFrameSize + 4)));
+    }
+    let filled = 0;
+    for (const piece of pieces) {
+      this.#assembly.set(piece, filled);
+      filled += piece.length;
+    }
+    return this.#assembly.subarray(0, total);
+  }
+
   /** Reads the int32 prefix when it may straddle pieces (only the first 4 bytes are looked at). */
   #readPrefixFromPieces(): number {
     const b = new Uint8Array(4);
@@ -258,7 +292,7 @@ export class FrameSplitter {
  * ```
  */
 export class FrameSplitterStream extends TransformStream<Uint8Array, Uint8Array> {
-  constructor(options: Omit<FrameSplitterOptions, 'onFrame'> = {}) {
+  constructor(options: Omit<FrameSplitterOptions, 'onFrame' | 'reuse'> = {}) {
     const splitter = new FrameSplitter({ maxFrameSize: options.maxFrameSize });
     super({
       transform(chunk, controller) {

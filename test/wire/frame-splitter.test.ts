@@ -46,6 +46,38 @@ describe('FrameSplitter (push API)', () => {
     }), { numRuns: 300 });
   });
 
+  it('with reuse, gives the same frames under any chunking when each is read before the next push (fast-check)', () => {
+    fc.assert(fc.property(payloads, fc.array(fc.nat(), { maxLength: 40 }), (ps, cuts) => {
+      const frames = ps.map(frameOf);
+      const s = new FrameSplitter({ reuse: true });
+      const got: number[][] = [];
+      for (const chunk of cut(concat(frames), cuts)) for (const f of s.push(chunk)) got.push(Array.from(f));
+      s.end();
+      expect(got).toEqual(frames.map((f) => Array.from(f)));
+    }), { numRuns: 300 });
+  });
+
+  it('with reuse, assembles spanning frames in one buffer that grows to the largest frame', () => {
+    const s = new FrameSplitter({ reuse: true });
+    const spanning = (n: number, fill: number) => {
+      const f = frameOf(new Uint8Array(n).fill(fill));
+      expect(s.push(f.subarray(0, 3))).toEqual([]);
+      const [frame] = s.push(f.subarray(3));
+      expect(Array.from(frame!)).toEqual(Array.from(f));
+      return frame!;
+    };
+    const a = spanning(100, 1);
+    const b = spanning(50, 2);
+    expect(b.buffer).toBe(a.buffer); // the second frame overwrote the first: valid until the next push only
+    expect(a[4]).toBe(2);
+    const c = spanning(1000, 3);
+    expect(c.buffer).not.toBe(a.buffer);
+    expect(spanning(999, 4).buffer).toBe(c.buffer);
+    // Frames wholly inside one chunk are still views of that chunk, never of the shared buffer.
+    const whole = frameOf(new Uint8Array([9, 9]));
+    expect(s.push(whole)[0]!.buffer).toBe(whole.buffer);
+  });
+
   it('reassembles with 1-byte chunks', () => {
     const frames = [frameOf(new Uint8Array([1, 2, 3])), frameOf(new Uint8Array(0)), frameOf(new Uint8Array(1000).fill(7))];
     const stream = concat(frames);

@@ -111,10 +111,13 @@ export async function setup(task, dir) {
       const stream = load(dir, 'stream.bin');
       const chunks = [];
       for (let o = 0; o < stream.length; o += CHUNK_BYTES) chunks.push(stream.subarray(o, o + CHUNK_BYTES));
+      // reuse: frames spanning chunks share one buffer, valid until the next push (read here at once).
+      const reuse = task.variant === 'splitter-reuse';
       return {
         fn() {
           const d = { frames: 0, bytes: 0, h: 0 };
           const splitter = new FrameSplitter({
+            reuse,
             onFrame(f) {
               const size = f.length - 4;
               d.frames++;
