@@ -35,9 +35,14 @@ let V64: i64 = 0;
 
 // @ts-ignore: decorator
 @inline function rv(p: usize, end: usize): u64 {
-  if (p < end) {
-    const b = <u32>load<u8>(p);
-    if (b < 0x80) return ((<u64>(p + 1)) << 32) | <u64>((b >>> 1) ^ (0 - (b & 1)));
+  // One and two bytes inline: record lengths and offset deltas of a 100-byte record take two.
+  if (p + 2 <= end) {
+    const b = <u32>load<u16>(p);
+    if (!(b & 0x80)) return ((<u64>(p + 1)) << 32) | <u64>(((b & 0x7f) >>> 1) ^ (0 - (b & 1)));
+    if (!(b & 0x8000)) {
+      const v = (b & 0x7f) | ((b >>> 1) & 0x3f80);
+      return ((<u64>(p + 2)) << 32) | <u64>((v >>> 1) ^ (0 - (v & 1)));
+    }
   }
   return rvSlow(p, end);
 }
@@ -58,11 +63,16 @@ function rvSlow(p: usize, end: usize): u64 {
 
 // @ts-ignore: decorator
 @inline function rvl(p: usize, end: usize): usize {
-  if (p < end) {
-    const b = <u64>load<u8>(p);
-    if (b < 0x80) {
-      V64 = <i64>((b >>> 1) ^ (0 - (b & 1)));
+  if (p + 2 <= end) {
+    const b = <u32>load<u16>(p);
+    if (!(b & 0x80)) {
+      V64 = <i64><i32>(((b & 0x7f) >>> 1) ^ (0 - (b & 1)));
       return p + 1;
+    }
+    if (!(b & 0x8000)) {
+      const v = (b & 0x7f) | ((b >>> 1) & 0x3f80);
+      V64 = <i64><i32>((v >>> 1) ^ (0 - (v & 1)));
+      return p + 2;
     }
   }
   return rvlSlow(p, end);

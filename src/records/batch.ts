@@ -279,6 +279,39 @@ export class RecordBatch {
     return len < 0 ? null : new Uint8Array(d.buffer, d.byteOffset + rows[o + 6], len);
   }
 
+  /**
+   * The bytes keyOffsetAt / valueOffsetAt index into: the decoded input for uncompressed batches,
+   * the decompressed records for compressed ones. With the size accessors they give a record's
+   * key and value without creating a view per record (compare, hash or copy them in place).
+   */
+  get data(): Uint8Array {
+    return this._data;
+  }
+
+  /** Where the i-th record's key starts in `data` (meaningless when keySizeAt(i) is -1). */
+  keyOffsetAt(i: number): number {
+    if (!this._rows) return offsetIn(this._data, this.record(i).key);
+    return this._rows[this.row(i) + 4];
+  }
+
+  /** The i-th record's key length, or -1 for a null key. */
+  keySizeAt(i: number): number {
+    if (!this._rows) return this.record(i).key?.length ?? -1;
+    return this._rows[this.row(i) + 5];
+  }
+
+  /** Where the i-th record's value starts in `data` (meaningless when valueSizeAt(i) is -1). */
+  valueOffsetAt(i: number): number {
+    if (!this._rows) return offsetIn(this._data, this.record(i).value);
+    return this._rows[this.row(i) + 6];
+  }
+
+  /** The i-th record's value length, or -1 for a null value. */
+  valueSizeAt(i: number): number {
+    if (!this._rows) return this.record(i).value?.length ?? -1;
+    return this._rows[this.row(i) + 7];
+  }
+
   headerCountAt(i: number): number {
     return this._rows ? this._rows[this.row(i) + 8] : this.record(i).headers.length;
   }
@@ -287,6 +320,11 @@ export class RecordBatch {
     if (!this._rows) return this.record(i).headers;
     return readHeaders(this._data, this._rows, this.row(i), this._hdrs!, this._hdrBase);
   }
+}
+
+/** Position of a view inside `data` (legacy records are views of the batch's data). */
+function offsetIn(data: Uint8Array, view: Uint8Array | null): number {
+  return view === null ? 0 : view.byteOffset - data.byteOffset;
 }
 
 function readHeaders(data: Uint8Array, rows: Int32Array, o: number, hdrs: Int32Array, hdrBase: number): RecordHeader[] {

@@ -46,6 +46,8 @@ function expectSame(decoded: ReturnType<typeof decodeRecordBatches>['batches'][n
     expect(r.offset).toBe(base + BigInt(e.offsetDelta ?? i));
     expect(hex(r.key)).toBe(e.key == null ? null : hex(e.key as Uint8Array));
     expect(hex(r.value)).toBe(e.value == null ? null : hex(e.value as Uint8Array));
+    expect(hex(at(decoded.data, decoded.keyOffsetAt(i), decoded.keySizeAt(i)))).toBe(hex(r.key));
+    expect(hex(at(decoded.data, decoded.valueOffsetAt(i), decoded.valueSizeAt(i)))).toBe(hex(r.value));
     expect(r.headers.map((h) => [h.key, hex(h.value)])).toEqual((e.headers ?? []).map((h) => [h.key, h.value == null ? null : hex(h.value as Uint8Array)]));
   });
 }
@@ -200,6 +202,11 @@ describe('blobs with several batches and partial tails', () => {
   });
 });
 
+/** The bytes a position accessor pair names, or null for size -1. */
+function at(data: Uint8Array, offset: number, size: number): Uint8Array | null {
+  return size < 0 ? null : data.subarray(offset, offset + size);
+}
+
 describe('lazy / columnar access', () => {
   it('matches eager decoding and survives later decodes (WASM memory reuse and growth)', () => {
     const input = sample(200);
@@ -217,6 +224,10 @@ describe('lazy / columnar access', () => {
       expect(lazy.offsetDeltaAt(i)).toBe(i);
       expect(lazy.timestampDeltaAt(i)).toBe(i * 10);
       expect(lazy.headerCountAt(i)).toBe(eager.records[i].headers.length);
+      for (const b of [lazy, eager]) {
+        expect(hex(at(b.data, b.keyOffsetAt(i), b.keySizeAt(i)))).toBe(hex(eager.records[i].key));
+        expect(hex(at(b.data, b.valueOffsetAt(i), b.valueSizeAt(i)))).toBe(hex(eager.records[i].value));
+      }
       expect(lazy.headersAt(i).map((h) => [h.key, hex(h.value)])).toEqual(eager.records[i].headers.map((h) => [h.key, hex(h.value)]));
     }
     expect(lazy.record(7)).toBe(lazy.record(7));

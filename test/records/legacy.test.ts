@@ -54,6 +54,14 @@ describe('legacy message sets (magic 0 and 1)', () => {
         [100n, T + 1n, hex(bytes('first'))], [101n, T + 2n, hex(bytes('second'))], [102n, T + 3n, null],
       ]);
       expect(batches[1].records[0].offset).toBe(103n);
+      // Position accessors index the decompressed inner messages, the same bytes the views show.
+      for (const batch of batches) {
+        batch.records.forEach((r, i) => {
+          const k = batch.keySizeAt(i) < 0 ? null : batch.data.subarray(batch.keyOffsetAt(i), batch.keyOffsetAt(i) + batch.keySizeAt(i));
+          const v = batch.valueSizeAt(i) < 0 ? null : batch.data.subarray(batch.valueOffsetAt(i), batch.valueOffsetAt(i) + batch.valueSizeAt(i));
+          expect([hex(k), hex(v)]).toEqual([hex(r.key), hex(r.value)]);
+        });
+      }
       const json = recordBatchToJson(b);
       expect(json.magic).toBe(1);
       expect(json.records.map((r) => r.offset)).toEqual(['100', '101', '102']);
