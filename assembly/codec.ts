@@ -17,6 +17,7 @@ const COMPACT = 1 << 17;
 const STRUCT_HEADER = 12;
 const OP_SIZE = 16;
 const FLEXIBLE = 1;
+const FLAT = 2;         // every regular field a fixed-size number or an array of fixed-size integers
 
 // Error codes; keep in step with src/errors.ts.
 const E_TRUNCATED = 1;
@@ -198,7 +199,7 @@ function scanLengthPrefixed(word: i32, wide: bool): void {
         if (marker < 0) { push(-1); break; }
         push(1);
       }
-      scanStruct(struct);
+      if (spans || !(load<i32>(struct, 8) & FLAT) || scanFlat(struct, 1) == 0) scanStruct(struct);
       break;
     }
     default: unreachable();
@@ -228,6 +229,16 @@ function scanLengthPrefixed(word: i32, wide: bool): void {
   const elementWord = ((word >> 8) & KIND_MASK) | (word & COMPACT);
   if (!spans && scanFixedArray((word >> 8) & KIND_MASK, count)) return;
   const struct = <usize>load<i32>(op, 4);
+  if (!spans && struct != 0 && (load<i32>(struct, 8) & FLAT)) {
+    // Partitions, replicas and the like: each element on the fast path, the generic one when
+    // the fast path declines (it then reports errors with the element's index in the path).
+    for (let i = scanFlat(struct, count); i < count; i += 1 + scanFlat(struct, count - i - 1)) {
+      store<i32>(pathIndexes + (<usize>depth << 2), i);
+      scanStruct(struct);
+    }
+    store<i32>(pathIndexes + (<usize>depth << 2), -1);
+    return;
+  }
   for (let i = 0; i < count; i++) {
     store<i32>(pathIndexes + (<usize>depth << 2), i);
     if (spans) push(<i32>(pos - base));
@@ -259,6 +270,124 @@ function scanFixedArray(kind: i32, count: i32): bool {
     return false;
   }
   tape += n << 2;
+  return true;
+}
+
+/**
+ * The fast path for up to `count` consecutive instances of a FLAT struct (no strings, no nested
+ * structs): position and tape kept in locals, one bounds check per field. It writes exactly the
+ * tape the generic path would, and stops before the first instance holding anything it does not
+ * handle (a multi-byte count, a null or over-limit array, tagged fields, too few bytes, a full
+ * tape); the caller runs the generic path on that one, which decides and reports.
+ * Returns the number of instances scanned.
+ */
+function scanFlat(struct: usize, count: i32): i32 {
+  if (depth + 1 >= maxDepth) return 0;
+  const e = end;
+  const te = tapeEnd;
+  const regularCount = load<i32>(struct);
+  const flexible = (load<i32>(struct, 8) & FLEXIBLE) != 0;
+  let done = 0;
+  for (; done < count; done++) {
+    if (!scanFlatOne(struct, regularCount, flexible, e, te)) break;
+  }
+  return done;
+}
+
+/** One instance for scanFlat; commits pos and tape only when the whole instance was scanned. */
+@inline function scanFlatOne(struct: usize, regularCount: i32, flexible: bool, e: usize, te: usize): bool {
+  let p = pos;
+  let t = tape;
+  let op = struct + STRUCT_HEADER;
+  for (let i = 0; i < regularCount; i++, op += OP_SIZE) {
+    const word = load<i32>(op);
+    if (t + 4 > te) return false;
+    switch (word & KIND_MASK) {
+      case INT32:
+      case UINT32:
+        if (e - p < 4) return false;
+        store<u32>(t, bswap<u32>(load<u32>(p)));
+        p += 4;
+        break;
+      case INT16:
+        if (e - p < 2) return false;
+        store<i32>(t, <i32><i16>bswap<u16>(load<u16>(p)));
+        p += 2;
+        break;
+      case UINT16:
+        if (e - p < 2) return false;
+        store<i32>(t, <i32>bswap<u16>(load<u16>(p)));
+        p += 2;
+        break;
+      case INT8:
+        if (e - p < 1) return false;
+        store<i32>(t, <i32>load<i8>(p));
+        p += 1;
+        break;
+      case BOOL:
+        if (e - p < 1) return false;
+        store<i32>(t, load<u8>(p) != 0 ? 1 : 0);
+        p += 1;
+        break;
+      case INT64:
+      case FLOAT64:
+        if (e - p < 8) return false;
+        store<i32>(t, <i32>(p - base));
+        p += 8;
+        break;
+      case UUID:
+        if (e - p < 16) return false;
+        store<i32>(t, <i32>(p - base));
+        p += 16;
+        break;
+      case ARRAY: {
+        let count: i32;
+        if (word & COMPACT) {
+          if (p >= e) return false;
+          const b = <i32>load<u8>(p);
+          if (b == 0 || b >= 0x80) return false;
+          count = b - 1;
+          p += 1;
+        } else {
+          if (e - p < 4) return false;
+          count = <i32>bswap<u32>(load<u32>(p));
+          if (count < 0) return false;
+          p += 4;
+        }
+        if (count > maxArrayLength) return false;
+        const elementKind = (word >> 8) & KIND_MASK;
+        const n = <usize>count;
+        if (t + 4 + (n << 2) > te) return false;
+        store<i32>(t, count);
+        t += 4;
+        if (elementKind == INT32 || elementKind == UINT32) {
+          if (n > (e - p) >> 2) return false;
+          for (let k: usize = 0; k < n; k++) store<u32>(t + (k << 2), bswap<u32>(load<u32>(p + (k << 2))));
+          p += n << 2;
+        } else if (elementKind == INT16) {
+          if (n > (e - p) >> 1) return false;
+          for (let k: usize = 0; k < n; k++) store<i32>(t + (k << 2), <i32><i16>bswap<u16>(load<u16>(p + (k << 1))));
+          p += n << 1;
+        } else {
+          return false;
+        }
+        t += n << 2;
+        continue;
+      }
+      default:
+        return false;
+    }
+    t += 4;
+  }
+  if (flexible) {
+    // Only an empty tagged section; anything else goes the generic way.
+    if (p >= e || load<u8>(p) != 0 || t + 4 > te) return false;
+    p += 1;
+    store<i32>(t, 0);
+    t += 4;
+  }
+  pos = p;
+  tape = t;
   return true;
 }
 

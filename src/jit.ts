@@ -79,94 +79,133 @@ function defaultExpression(f: CompiledField, index: Map<CompiledStruct, number>)
 }
 
 // ---- readers ----
+// One function per message version with every struct inlined (Kafka's schemas have no recursive
+// types): the tape and its cursor stay in locals, and each struct's fields are read into locals in
+// wire order before one object literal takes them in schema order.
 
-function readExpression(kind: number, nullable: boolean, struct: CompiledStruct | null, index: Map<CompiledStruct, number>): string {
-  switch (kind) {
-    case BOOL: return 'tape[t++] !== 0';
-    case INT8: case INT16: case UINT16: case INT32: return 'tape[t++]';
-    case UINT32: return 'tape[t++] >>> 0';
-    case INT64: return 'view.getBigInt64(tape[t++])';
-    case FLOAT64: return 'view.getFloat64(tape[t++])';
-    case UUID: return 'uuid(src, tape[t++])';
-    case STRING: return 'str()';
-    case BYTES: return 'bytes()';
-    case RECORDS: return 'records()';
-    case STRUCT: return nullable ? `(tape[t++] < 0 ? null : r${index.get(struct!)}())` : `r${index.get(struct!)}()`;
+function generateReaderSource(root: CompiledStruct, index: Map<CompiledStruct, number>): string {
+  let counter = 0;
+  const fresh = (prefix: string) => `${prefix}${counter++}`;
+  const open: CompiledStruct[] = [];
+
+  /** Statements reading one value into a new local, and that local's name. */
+  function value(kind: number, nullable: boolean, struct: CompiledStruct | null): [string, string] {
+    const v = fresh('v');
+    switch (kind) {
+      case BOOL: return [`const ${v} = tape[t++] !== 0;`, v];
+      case INT8: case INT16: case UINT16: case INT32: return [`const ${v} = tape[t++];`, v];
+      case UINT32: return [`const ${v} = tape[t++] >>> 0;`, v];
+      case INT64: return [`const ${v} = view.getBigInt64(tape[t++]);`, v];
+      case FLOAT64: return [`const ${v} = view.getFloat64(tape[t++]);`, v];
+      case UUID: return [`const ${v} = uuid(src, tape[t++]);`, v];
+      case STRING: return [`const ${v} = tape[t + 1] < 0 ? null : decodeUtf8(src, tape[t], tape[t + 1]); t += 2;`, v];
+      case BYTES: return [`const ${v} = tape[t + 1] < 0 ? null : src.subarray(tape[t], tape[t] + tape[t + 1]); t += 2;`, v];
+      case RECORDS: return [`let ${v} = tape[t + 1] < 0 ? null : src.subarray(tape[t], tape[t] + tape[t + 1]); t += 2;
+      if (${v} !== null && recordsDecoder !== undefined) ${v} = recordsDecoder(${v});`, v];
+      case STRUCT: {
+        const [code, o] = structCode(struct!);
+        if (!nullable) return [code, o];
+        return [`let ${v} = null;
+      if (tape[t++] >= 0) { ${code}
+      ${v} = ${o}; }`, v];
+      }
+    }
+    throw new Error(`kafka-wire: unknown kind ${kind}`);
   }
-  throw new Error(`kafka-wire: unknown kind ${kind}`);
-}
 
-function fieldReadExpression(f: CompiledField, index: Map<CompiledStruct, number>, arrays: string[]): string {
-  if (f.kind !== ARRAY) return readExpression(f.kind, f.nullable, f.struct, index);
-  const name = `a${arrays.length}`;
-  // Integer elements are one tape word each: copy them without a call per element.
-  const fill = f.elementKind === INT32 || f.elementKind === INT16 || f.elementKind === INT8 || f.elementKind === UINT16
-    ? 'for (let i = 0; i < n; i++) items[i] = tape[t + i];\n    t += n;'
-    : `for (let i = 0; i < n; i++) items[i] = ${readExpression(f.elementKind, false, f.struct, index)};`;
-  arrays.push(`function ${name}() {
-    const n = tape[t++];
-    if (n < 0) return null;
-    const items = new Array(n);
-    ${fill}
-    return items;
-  }`);
-  return `${name}()`;
+  function field(f: CompiledField): [string, string] {
+    if (f.kind !== ARRAY) return value(f.kind, f.nullable, f.struct);
+    const [v, n, i] = [fresh('v'), fresh('n'), fresh('i')];
+    // Integer elements are one tape word each: ints() copies them.
+    const integers = f.elementKind === INT32 || f.elementKind === INT16 || f.elementKind === INT8 || f.elementKind === UINT16;
+    if (integers) {
+      return [`const ${n} = tape[t++];
+      const ${v} = ${n} < 0 ? null : ints(tape, t, ${n});
+      if (${n} > 0) t += ${n};`, v];
+    }
+    let fill: string;
+    {
+      const [code, e] = value(f.elementKind, false, f.struct);
+      fill = `for (let ${i} = 0; ${i} < ${n}; ${i}++) { ${code}
+      ${v}[${i}] = ${e}; }`;
+    }
+    return [`let ${v} = null;
+      const ${n} = tape[t++];
+      if (${n} >= 0) { ${v} = new Array(${n}); ${fill} }`, v];
+  }
+
+  function structCode(s: CompiledStruct): [string, string] {
+    if (open.includes(s)) throw new Error(`kafka-wire: recursive struct ${s.name} cannot be inlined`);
+    open.push(s);
+    const statements: string[] = [];
+    const properties: string[] = [];
+    for (const f of s.fields) {
+      if (f.present && f.tag < 0) {
+        const [code, e] = field(f);
+        statements.push(code);
+        properties.push(`${key(f.name)}: ${e}`);
+      } else {
+        properties.push(`${key(f.name)}: ${defaultExpression(f, index)}`);
+      }
+    }
+    const o = fresh('o');
+    statements.push(`const ${o} = { ${properties.join(', ')} };`);
+    if (s.flexible) {
+      const [n, i, tag] = [fresh('n'), fresh('i'), fresh('tag')];
+      const cases = s.tagged.map((f, k) => {
+        const [code, e] = field(f);
+        return `case ${k}: { ${code}
+          ${o}[${key(f.name)}] = ${e}; break; }`;
+      });
+      statements.push(`for (let ${n} = tape[t++], ${i} = 0; ${i} < ${n}; ${i}++) {
+        const ${tag} = tape[t++] >>> 0;
+        switch (tape[t++]) {
+          ${cases.join('\n          ')}
+          default: { const at = tape[t++], size = tape[t++]; (${o}._unknownTaggedFields ??= {})[${tag}] = src.subarray(at, at + size); }
+        }
+      }`);
+    }
+    open.pop();
+    return [statements.join('\n      '), o];
+  }
+
+  const [code, o] = structCode(root);
+  return `function read(tape, t, src, view, recordsDecoder) {
+      ${code}
+      end = t;
+      return ${o};
+    }`;
 }
 
 export function generateReader(root: CompiledStruct): TapeReader {
   const structs = structsOf(root);
   const index = new Map(structs.map((s, i) => [s, i]));
-  const arrays: string[] = [];
-  const functions = structs.map((s, i) => {
-    const literal = s.fields.map((f) => {
-      const value = f.present && f.tag < 0 ? fieldReadExpression(f, index, arrays) : defaultExpression(f, index);
-      return `${key(f.name)}: ${value}`;
-    });
-    const defaults = s.fields.map((f) => `${key(f.name)}: ${defaultExpression(f, index)}`);
-    let tagged = '';
-    if (s.flexible) {
-      const cases = s.tagged.map((f, k) => `case ${k}: o[${key(f.name)}] = ${fieldReadExpression(f, index, arrays)}; break;`);
-      tagged = `
-    for (let n = tape[t++], i = 0; i < n; i++) {
-      const tag = tape[t++] >>> 0;
-      switch (tape[t++]) {
-        ${cases.join('\n        ')}
-        default: { const at = tape[t++], size = tape[t++]; (o._unknownTaggedFields ??= {})[tag] = src.subarray(at, at + size); }
-      }
-    }`;
-    }
-    return `function r${i}() {
-    const o = { ${literal.join(', ')} };${tagged}
-    return o;
-  }
-  function d${i}() {
-    return { ${defaults.join(', ')} };
-  }`;
-  });
+  // Defaults of absent struct fields (fresh objects each time).
+  const defaults = structs.map((s, i) => `function d${i}() {
+    return { ${s.fields.map((f) => `${key(f.name)}: ${defaultExpression(f, index)}`).join(', ')} };
+  }`);
   const source = `
-  let tape, t, src, view, recordsDecoder;
-  function str() {
-    const at = tape[t++], n = tape[t++];
-    return n < 0 ? null : decodeUtf8(src, at, n);
+  let end = 0;
+  // Replica lists and the like are short: array literals allocate inline, where new Array(n)
+  // is a call. Every form gives a packed array (one elements kind for consumers).
+  function ints(tape, t, n) {
+    switch (n) {
+      case 0: return [];
+      case 1: return [tape[t]];
+      case 2: return [tape[t], tape[t + 1]];
+      case 3: return [tape[t], tape[t + 1], tape[t + 2]];
+      case 4: return [tape[t], tape[t + 1], tape[t + 2], tape[t + 3]];
+      case 5: return [tape[t], tape[t + 1], tape[t + 2], tape[t + 3], tape[t + 4]];
+    }
+    const a = [];
+    for (let i = 0; i < n; i++) a.push(tape[t + i]);
+    return a;
   }
-  function bytes() {
-    const at = tape[t++], n = tape[t++];
-    return n < 0 ? null : src.subarray(at, at + n);
-  }
-  function records() {
-    const v = bytes();
-    return v === null || recordsDecoder === undefined ? v : recordsDecoder(v);
-  }
-  ${functions.join('\n  ')}
-  ${arrays.join('\n  ')}
+  ${defaults.join('\n  ')}
+  ${generateReaderSource(root, index)}
   return {
-    read(tape_, start, src_, view_, recordsDecoder_) {
-      tape = tape_; t = start; src = src_; view = view_; recordsDecoder = recordsDecoder_;
-      const o = r0();
-      tape = undefined; src = undefined; view = undefined; recordsDecoder = undefined;
-      return o;
-    },
-    get end() { return t; },
+    read,
+    get end() { return end; },
   };`;
   return new Function('decodeUtf8', 'uuid', source)(decodeUtf8, bytesToBase64Url);
 }

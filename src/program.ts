@@ -10,6 +10,10 @@ export const UUID = 9, STRING = 10, BYTES = 11, RECORDS = 12, STRUCT = 13, ARRAY
 const NULLABLE = 1 << 16;
 const COMPACT = 1 << 17;
 const FLEXIBLE = 1;
+/** Every regular field is a fixed-size number or an array of fixed-size integers: the scan's fast path. */
+const FLAT = 2;
+const FIXED_SIZE_KINDS = new Set([BOOL, INT8, INT16, UINT16, INT32, UINT32, INT64, FLOAT64, UUID]);
+const FLAT_ELEMENT_KINDS = new Set([INT16, INT32, UINT32]);
 
 const PRIMITIVE_KINDS: Record<string, number> = {
   bool: BOOL, int8: INT8, int16: INT16, uint16: UINT16, int32: INT32, uint32: UINT32,
@@ -109,7 +113,8 @@ function compileStruct(
     },
   };
   // The WebAssembly mirror: [regularCount, taggedCount, flags] then 4 words per op.
-  const words = [regular.length, tagged.length, flexible ? FLEXIBLE : 0];
+  const flat = regular.every((f) => FIXED_SIZE_KINDS.has(f.kind) || (f.kind === ARRAY && FLAT_ELEMENT_KINDS.has(f.elementKind)));
+  const words = [regular.length, tagged.length, (flexible ? FLEXIBLE : 0) | (flat ? FLAT : 0)];
   for (const f of [...regular, ...tagged]) {
     const word = f.kind | (f.elementKind << 8) | (f.nullable ? NULLABLE : 0) | (f.compact ? COMPACT : 0);
     const elementMin = f.kind === ARRAY ? minValueSize(f.elementKind, f.compact, false, f.struct) : 0;

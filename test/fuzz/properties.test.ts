@@ -8,7 +8,7 @@ import {
   ARRAY, BOOL, BYTES, FLOAT64, INT16, INT32, INT64, INT8, RECORDS, STRING, STRUCT, UINT16, UINT32, UUID,
   type CompiledField, type CompiledStruct,
 } from '../../src/program.js';
-import { bytesToBase64Url } from '../../src/text.js';
+import { bytesToBase64Url, decodeUtf8 } from '../../src/text.js';
 import { deepEqual } from './deep-equal.js';
 
 function valueArbitrary(kind: number, struct: CompiledStruct | null, depth: number): fc.Arbitrary<unknown> {
@@ -46,6 +46,18 @@ function structArbitrary(s: CompiledStruct, depth = 0): fc.Arbitrary<any> {
     return o;
   });
 }
+
+describe('property: string decoding', () => {
+  it('decodeUtf8 gives back any string at any offset (ASCII runs, multi-byte anywhere, 0-100 bytes)', () => {
+    const text = fc.oneof(fc.string({ maxLength: 100 }), fc.string({ unit: 'binary', maxLength: 40 }));
+    fc.assert(fc.property(text, fc.nat({ max: 9 }), (s, pad) => {
+      const encoded = new TextEncoder().encode(s);
+      const bytes = new Uint8Array(pad + encoded.length + 3).fill(0xff);
+      bytes.set(encoded, pad);
+      expect(decodeUtf8(bytes, pad, encoded.length)).toBe(s);
+    }), { numRuns: 2000 });
+  });
+});
 
 describe('property: round trips of arbitrary values', () => {
   for (const api of apis) {
