@@ -116,11 +116,13 @@ function generateReaderSource(root: CompiledStruct, index: Map<CompiledStruct, n
   function field(f: CompiledField): [string, string] {
     if (f.kind !== ARRAY) return value(f.kind, f.nullable, f.struct);
     const [v, n, i] = [fresh('v'), fresh('n'), fresh('i')];
-    // Integer elements are one tape word each: ints() copies them.
+    // Integer elements are one tape word each. Replica lists and the like are short: up to three
+    // as array literals written out here (allocated inline, no call), longer ones by ints().
     const integers = f.elementKind === INT32 || f.elementKind === INT16 || f.elementKind === INT8 || f.elementKind === UINT16;
     if (integers) {
       return [`const ${n} = tape[t++];
-      const ${v} = ${n} < 0 ? null : ints(tape, t, ${n});
+      const ${v} = ${n} > 3 ? ints(tape, t, ${n}) : ${n} === 3 ? [tape[t], tape[t + 1], tape[t + 2]]
+        : ${n} === 2 ? [tape[t], tape[t + 1]] : ${n} === 1 ? [tape[t]] : ${n} === 0 ? [] : null;
       if (${n} > 0) t += ${n};`, v];
     }
     let fill: string;
@@ -186,17 +188,8 @@ export function generateReader(root: CompiledStruct): TapeReader {
   }`);
   const source = `
   let end = 0;
-  // Replica lists and the like are short: array literals allocate inline, where new Array(n)
-  // is a call. Every form gives a packed array (one elements kind for consumers).
+  // Filled by push, like the literals, so every integer array is packed (one elements kind).
   function ints(tape, t, n) {
-    switch (n) {
-      case 0: return [];
-      case 1: return [tape[t]];
-      case 2: return [tape[t], tape[t + 1]];
-      case 3: return [tape[t], tape[t + 1], tape[t + 2]];
-      case 4: return [tape[t], tape[t + 1], tape[t + 2], tape[t + 3]];
-      case 5: return [tape[t], tape[t + 1], tape[t + 2], tape[t + 3], tape[t + 4]];
-    }
     const a = [];
     for (let i = 0; i < n; i++) a.push(tape[t + i]);
     return a;
