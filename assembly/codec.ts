@@ -299,9 +299,10 @@ function scanFlat(struct: usize, count: i32): i32 {
   let p = pos;
   let t = tape;
   let op = struct + STRUCT_HEADER;
+  // Room for one word per field and the tagged count; arrays check their elements' room.
+  if (t + (<usize>(regularCount + 1) << 2) > te) return false;
   for (let i = 0; i < regularCount; i++, op += OP_SIZE) {
     const word = load<i32>(op);
-    if (t + 4 > te) return false;
     switch (word & KIND_MASK) {
       case INT32:
       case UINT32:
@@ -357,7 +358,7 @@ function scanFlat(struct: usize, count: i32): i32 {
         if (count > maxArrayLength) return false;
         const elementKind = (word >> 8) & KIND_MASK;
         const n = <usize>count;
-        if (t + 4 + (n << 2) > te) return false;
+        if (t + (<usize>(regularCount + 1) << 2) + (n << 2) > te) return false;
         store<i32>(t, count);
         t += 4;
         if (elementKind == INT32 || elementKind == UINT32) {
@@ -381,7 +382,7 @@ function scanFlat(struct: usize, count: i32): i32 {
   }
   if (flexible) {
     // Only an empty tagged section; anything else goes the generic way.
-    if (p >= e || load<u8>(p) != 0 || t + 4 > te) return false;
+    if (p >= e || load<u8>(p) != 0) return false;
     p += 1;
     store<i32>(t, 0);
     t += 4;
