@@ -5,6 +5,7 @@ import {
   decodeRequest, decodeResponse, encodeRequest, encodeResponse, KafkaWireError, newMessage,
 } from '../../src/index.js';
 import { fromHex, toHex } from '../../src/text.js';
+import { planFor, scanMessage } from '../../src/codec.js';
 
 const reqHeader = (apiKey: number, version: number, clientId: string | null = 'c') =>
   ({ requestApiKey: apiKey, requestApiVersion: version, correlationId: 7, clientId });
@@ -242,4 +243,39 @@ describe('encoding checks values against the version', () => {
     expect(decodeError(() => encodeRequest(reqHeader(3, 99), {})).code).toBe('UNSUPPORTED_VERSION');
     expect(decodeError(() => decodeResponse(metadataV1, 3, 99)).code).toBe('UNSUPPORTED_VERSION');
   });
+});
+
+describe('the scan fast path for flat structs', () => {
+  // Partitions (numbers and integer arrays only) take a fast path in the WebAssembly scan; the
+  // explain-mode scan never does. Both must agree on every input: same tape words decoded, or
+  // the same error code, offset and field path.
+  const topics = [0, 1, 2].map((i) => ({
+    name: `t${i}`,
+    partitions: [0, 1, 2, 3].map((p) => ({ partitionIndex: p, leaderId: p + 1, leaderEpoch: 7, replicaNodes: [1, 2, 3], isrNodes: [p], offlineReplicas: [] })),
+  }));
+  for (const version of [1, 7, 12]) {
+    it(`Metadata response v${version}: every truncation and byte rewrite of the partitions decides the same`, () => {
+      const frame = encodeResponse(3, version, { correlationId: 1 }, { brokers: [], topics } as any);
+      const plan = planFor(3, 'response', version);
+      const outcome = (input: Uint8Array, spans: boolean) => {
+        try {
+          scanMessage(plan, input, true, spans, undefined);
+          return 'ok';
+        } catch (error) {
+          const e = error as KafkaWireError;
+          return `${e.code} @${e.offset} ${e.path}`;
+        }
+      };
+      const first = frame.indexOf(0x74 /* 't' of t0 */);
+      let errors = 0;
+      for (let at = first; at < frame.length; at++) {
+        for (const input of [resized(frame.subarray(0, at)), ...[0x00, 0x01, 0x7f, 0x80, 0xff].map((b) => { const x = frame.slice(); x[at] = b; return x; })]) {
+          const fast = outcome(input, false);
+          expect(fast).toBe(outcome(input, true));
+          if (fast !== 'ok') errors++;
+        }
+      }
+      expect(errors).toBeGreaterThan(100);
+    });
+  }
 });
