@@ -90,7 +90,7 @@ function generateReaderSource(root: CompiledStruct, index: Map<CompiledStruct, n
 
   /** Statements reading one value into a new local, and that local's name. */
   function value(kind: number, nullable: boolean, struct: CompiledStruct | null): [string, string] {
-    const v = fresh('v');
+    const v = kind === STRUCT && !nullable ? '' : fresh('v');
     switch (kind) {
       case BOOL: return [`const ${v} = tape[t++] !== 0;`, v];
       case INT8: case INT16: case UINT16: case INT32: return [`const ${v} = tape[t++];`, v];
@@ -115,7 +115,7 @@ function generateReaderSource(root: CompiledStruct, index: Map<CompiledStruct, n
 
   function field(f: CompiledField): [string, string] {
     if (f.kind !== ARRAY) return value(f.kind, f.nullable, f.struct);
-    const [v, n, i] = [fresh('v'), fresh('n'), fresh('i')];
+    const [v, n] = [fresh('v'), fresh('n')];
     // Integer elements are one tape word each. Replica lists and the like are short: up to three
     // as array literals written out here (allocated inline, no call), longer ones by ints().
     const integers = f.elementKind === INT32 || f.elementKind === INT16 || f.elementKind === INT8 || f.elementKind === UINT16;
@@ -125,15 +125,12 @@ function generateReaderSource(root: CompiledStruct, index: Map<CompiledStruct, n
         : ${n} === 2 ? [tape[t], tape[t + 1]] : ${n} === 1 ? [tape[t]] : ${n} === 0 ? [] : null;
       if (${n} > 0) t += ${n};`, v];
     }
-    let fill: string;
-    {
-      const [code, e] = value(f.elementKind, false, f.struct);
-      fill = `for (let ${i} = 0; ${i} < ${n}; ${i}++) { ${code}
-      ${v}[${i}] = ${e}; }`;
-    }
+    const i = fresh('i');
+    const [code, e] = value(f.elementKind, false, f.struct);
     return [`let ${v} = null;
       const ${n} = tape[t++];
-      if (${n} >= 0) { ${v} = new Array(${n}); ${fill} }`, v];
+      if (${n} >= 0) { ${v} = new Array(${n}); for (let ${i} = 0; ${i} < ${n}; ${i}++) { ${code}
+      ${v}[${i}] = ${e}; } }`, v];
   }
 
   function structCode(s: CompiledStruct): [string, string] {
