@@ -18,7 +18,7 @@ function roundTrip(apiKey: number, direction: 'request' | 'response', version: n
     const decoded = decodeRequest(bytes);
     expect(decoded.apiKey).toBe(apiKey);
     expect(decoded.apiVersion).toBe(version);
-    expect(decoded.body).toEqual(body);
+    expect(decoded.body).toStrictEqual(body); // plain objects, every field, same prototypes
     expect(encodeRequest(decoded.header, decoded.body)).toEqual(bytes);
   } else {
     const header = { correlationId };
@@ -26,7 +26,7 @@ function roundTrip(apiKey: number, direction: 'request' | 'response', version: n
     expect(responseSize(apiKey, version, header, body)).toBe(bytes.length);
     const decoded = decodeResponse(bytes, apiKey, version);
     expect(decoded.header).toEqual(header);
-    expect(decoded.body).toEqual(body);
+    expect(decoded.body).toStrictEqual(body); // plain objects, every field, same prototypes
     expect(encodeResponse(apiKey, version, decoded.header, decoded.body)).toEqual(bytes);
   }
 }
