@@ -68,7 +68,7 @@ export interface FrameSplitterOptions {
    * Assemble frames that span chunks in one buffer the splitter keeps and reuses, instead of a
    * new allocation per frame. Such a frame is then valid only until the next push(): decode it,
    * forward it or copy it before pushing again (decoded bytes and records fields are views into
-   * it). Saves an allocation per large frame and the page faults of fresh memory (about 1.7x
+   * it). Saves an allocation per large frame and the page faults of fresh memory (1.3-2x
    * faster on the benchmark's 64 MiB stream); memory stays at the largest frame seen.
    * Default false: every frame stays valid for as long as it is referenced.
    */
