@@ -12,6 +12,7 @@ import type { RequestHeader, ResponseHeader } from './generated/types.js';
 export type { RequestHeader, ResponseHeader };
 import { inVersions } from './schema.js';
 import { KafkaWireError, WASM_ERROR_CODES } from './errors.js';
+import { DEFAULT_MAX_FRAME_SIZE } from './limits.js';
 import {
   ARRAY, BOOL, BYTES, FLOAT64, INT16, INT32, INT64, INT8, RECORDS, STRING, STRUCT, UINT16, UINT32, UUID,
   compileMessage, opFields, type CompiledField, type CompiledStruct,
@@ -41,7 +42,10 @@ export interface Limits {
   maxLength?: number;
   /** Deepest struct nesting accepted on decode. */
   maxDepth?: number;
-  /** Largest frame accepted on decode. */
+  /**
+   * Largest frame accepted on decode: its size field, the bytes after the 4-byte prefix (Kafka's
+   * socket.request.max.bytes, and the frame splitter's limit); for a body alone, its length.
+   */
   maxFrameSize?: number;
 }
 
@@ -58,7 +62,7 @@ export const defaultLimits: Required<Limits> = {
   maxLength: 0x7fffffff,
   maxDepth: 32,
   // Kafka's own default for socket.request.max.bytes.
-  maxFrameSize: 100 * 1024 * 1024,
+  maxFrameSize: DEFAULT_MAX_FRAME_SIZE,
 };
 
 // ---- versions and plans ----
@@ -121,16 +125,18 @@ export function scanMessage(
   withSpans: boolean, limits: Limits | undefined,
 ): ScanResult {
   const maxFrameSize = limits?.maxFrameSize ?? defaultLimits.maxFrameSize;
-  if (input.length > maxFrameSize) {
-    throw new KafkaWireError('FRAME_LIMIT', 0, '', `${input.length} bytes, over the maxFrameSize limit of ${maxFrameSize}`);
+  const size = framed ? input.length - 4 : input.length;
+  if (size > maxFrameSize) {
+    throw new KafkaWireError('FRAME_LIMIT', 0, '', `a frame of ${size} bytes, over the maxFrameSize limit of ${maxFrameSize}`);
   }
   const inputPtr = scratchBase();
+  ensureMemory(inputPtr + input.length);
+  u8.set(input, inputPtr); // once: growing memory for a larger tape keeps it
   let tapeBytes = (input.length + 64) * (withSpans ? 16 : 4);
   for (;;) {
     const tapePtr = (inputPtr + input.length + 7) & ~7;
     const scratchPtr = tapePtr + tapeBytes;
     ensureMemory(scratchPtr + input.length * 2 + 64);
-    u8.set(input, inputPtr);
     try {
       const words = codecWasm().scan(plan.header?.ptr ?? 0, plan.body.ptr, inputPtr, input.length, framed,
         tapePtr, tapeBytes, scratchPtr, withSpans,
@@ -141,11 +147,14 @@ export function scanMessage(
     } catch (error) {
       if (!(error instanceof WebAssembly.RuntimeError)) throw error;
       const code = codecWasm().lastErrorCode();
-      if (code === 10 /* tape full */) { tapeBytes *= 2; continue; }
+      if (code === E_TAPE_FULL) { tapeBytes *= 2; continue; }
       throw scanError(plan, code);
     }
   }
 }
+
+/** The scan's "tape full" code (assembly/codec.ts): the facade retries with a larger tape. */
+const E_TAPE_FULL = 10;
 
 function scanError(plan: { header: CompiledStruct | null; body: CompiledStruct }, code: number): KafkaWireError {
   const depth = codecWasm().lastErrorDepth();
@@ -508,7 +517,7 @@ function describe(v: unknown): string {
 }
 
 /** Whether `v` equals the field's default (Kafka writes a tagged field only when it does not). */
-export function isDefault(f: CompiledField, v: any): boolean {
+function isDefault(f: CompiledField, v: any): boolean {
   if (v === undefined) return true;
   if (f.defaultValue !== undefined) {
     if (f.defaultValue === null) return v === null;
@@ -529,9 +538,6 @@ function isDefaultStruct(s: CompiledStruct, o: any): boolean {
   return true;
 }
 
-/**
- * Fills the encode tape for `plan` and calls `emit`. With `measure`, returns only the length.
- */
 function notInVersion(s: CompiledStruct, f: CompiledField): KafkaWireError {
   return new KafkaWireError('NOT_IN_VERSION', -1, '',
     `${s.name}.${f.name} has a non-default value but version ${s.version} does not have the field`);
@@ -586,7 +592,7 @@ function encodeWith(plan: { header: CompiledStruct | null; body: CompiledStruct 
   const outPtr = tapePtr + b.t * 4;
   // Every tape word becomes at most 5 bytes (a varint) besides what is copied from the heap.
   ensureMemory(outPtr + (measure ? 0 : b.t * 5 + b.h + 16));
-  u8.set(b.heap.subarray(0, b.h), heapPtr);
+  if (!measure) u8.set(b.heap.subarray(0, b.h), heapPtr); // measuring reads lengths from the tape only
   i32.set(b.tape.subarray(0, b.t), tapePtr >> 2);
   const length = codecWasm().emit(plan.header?.ptr ?? 0, plan.body.ptr, framed, tapePtr, heapPtr, outPtr, measure);
   return measure ? length : u8.slice(outPtr, outPtr + length);

@@ -2,7 +2,7 @@
 // source once and kept: an object literal per struct with its field names spelled out, so every
 // struct type gets one hidden class and every property access is monomorphic. This is the fast
 // path; where a page's Content-Security-Policy forbids `new Function`, the interpreter in
-// codec.ts (the same walk, driven by data) does the work instead.
+// core.ts (the same walk, driven by data) does the work instead.
 import { KafkaWireError } from './errors.js';
 import {
   ARRAY, BOOL, BYTES, FLOAT64, INT16, INT32, INT64, INT8, RECORDS, STRING, STRUCT, UINT16, UINT32, UUID,
@@ -273,31 +273,29 @@ export function generateWriter(root: CompiledStruct, buffers: EncodeBuffers, hel
     if (fi === undefined) taggedCases.set(f, (fi = fieldTable.push(f) - 1));
     return fi;
   };
-  const functions = structs.map((s, i) => {
-    const body: string[] = [];
-    for (const f of s.regular) {
-      const fi = fieldTable.push(f) - 1;
-      const fallback = f.defaultValue !== undefined ? defaultExpression(f, index) : `fields[${fi}].makeDefault()`;
-      let statements: string;
-      if (f.kind === ARRAY) {
-        const element = writeStatements(f.elementKind, false, f.compact, f.struct, index);
-        statements = `if (v === null) { ${f.nullable ? 'b.tape[b.t++] = -1;' : `throw invalid('null is not allowed in this version');`} }
+  /** Statements writing field `f`'s value `v` (already defaulted): the same for regular and tagged fields. */
+  const fieldStatements = (f: CompiledField): string => {
+    if (f.kind !== ARRAY) return writeStatements(f.kind, f.nullable, f.compact, f.struct, index);
+    return `if (v === null) { ${f.nullable ? 'b.tape[b.t++] = -1;' : `throw invalid('null is not allowed in this version');`} }
       else if (!Array.isArray(v)) throw invalid('expected an array, got ' + describe(v));
       else {
         b.tape[b.t++] = v.length;
         const items = v;
         let i = 0;
         try {
-          for (; i < items.length; i++) { room(${words(f.elementKind)}); v = items[i]; ${element} }
+          for (; i < items.length; i++) { room(${words(f.elementKind)}); v = items[i]; ${writeStatements(f.elementKind, false, f.compact, f.struct, index)} }
         } catch (e) { throw at(e, '[' + i + ']'); }
       }`;
-      } else {
-        statements = writeStatements(f.kind, f.nullable, f.compact, f.struct, index);
-      }
+  };
+  const functions = structs.map((s, i) => {
+    const body: string[] = [];
+    for (const f of s.regular) {
+      const fi = fieldTable.push(f) - 1;
+      const fallback = f.defaultValue !== undefined ? defaultExpression(f, index) : `fields[${fi}].makeDefault()`;
       const need = f.kind === ARRAY ? 1 : words(f.kind);
       body.push(`field = ${fi}; v = o[${key(f.name)}]; if (v === undefined) v = ${fallback};
       if (b.t + ${need} > b.tape.length) room(${need});
-      ${statements}`);
+      ${fieldStatements(f)}`);
     }
     for (const f of s.absent) {
       if (f.def.ignorable) continue;
@@ -318,12 +316,7 @@ export function generateWriter(root: CompiledStruct, buffers: EncodeBuffers, hel
     } catch (e) { throw field >= 0 ? at(e, fields[field].name) : e; }
   }`;
   });
-  const writeFieldCases = [...taggedCases].map(([f, fi]) => {
-    const statements = f.kind === ARRAY
-      ? `if (v === null) b.tape[b.t++] = -1; else { b.tape[b.t++] = v.length; for (const item of v) { room(${words(f.elementKind)}); const v = item; ${writeStatements(f.elementKind, false, f.compact, f.struct, index)} } }`
-      : writeStatements(f.kind, f.nullable, f.compact, f.struct, index);
-    return `case ${fi}: { room(${words(f.kind)}); ${statements} return; }`;
-  });
+  const writeFieldCases = [...taggedCases].map(([f, fi]) => `case ${fi}: { room(${f.kind === ARRAY ? 1 : words(f.kind)}); ${fieldStatements(f)} return; }`);
   const source = `
   const { room, heapRoom, invalid, isDefault, notInVersion, describe, writeTaggedFields } = helpers;
   const word64 = new DataView(new ArrayBuffer(8));

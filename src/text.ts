@@ -41,18 +41,6 @@ export function encodeUtf8Into(text: string, out: Uint8Array, offset: number): n
   return encoder.encodeInto(text, out.subarray(offset)).written;
 }
 
-export function utf8Length(text: string): number {
-  let length = 0;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c < 0x80) length += 1;
-    else if (c < 0x800) length += 2;
-    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length) { length += 4; i++; }
-    else length += 3;
-  }
-  return length;
-}
-
 const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
 const CODES = Uint8Array.from(ALPHABET, (ch) => ch.charCodeAt(0));
 const VALUES = new Int8Array(128).fill(-1);

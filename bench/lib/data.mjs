@@ -5,7 +5,7 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { RecordsDigest, MetadataDigest } from './digest.mjs';
+import { RecordsDigest, metadataDigest } from './digest.mjs';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 export const DIST = join(ROOT, 'dist');
@@ -131,13 +131,7 @@ export async function buildData(dir, { zstdFixture = join(FIXTURES, 'records-100
     topics.push({ errorCode: 0, name: `orders.region-${String(t).padStart(4, '0')}.events`, topicId: id.toString('base64url'), isInternal: false, partitions, topicAuthorizedOperations: -2147483648 });
   }
   const brokers = Array.from({ length: 5 }, (_, i) => ({ nodeId: i, host: `broker-${i}.kafka.internal.example.com`, port: 9092, rack: `rack-${i % 3}` }));
-  const md = new MetadataDigest();
-  for (const b of brokers) md.broker(b.nodeId, b.host, b.port, b.rack);
-  for (const t of topics) {
-    md.topic(t.name, t.isInternal);
-    for (const p of t.partitions) md.partition(p.partitionIndex, p.leaderId, p.replicaNodes, p.isrNodes, p.offlineReplicas);
-  }
-  manifest.expected.metadata = md.toJSON();
+  manifest.expected.metadata = metadataDigest({ brokers, topics });
   for (const version of [6, 12]) {
     const body = { throttleTimeMs: 0, brokers, clusterId: 'bench-cluster-0001', controllerId: 1, topics: version >= 10 ? topics : topics.map(({ topicId, ...t }) => t) };
     const frame = encodeResponse(3, version, { correlationId: 9 }, body);

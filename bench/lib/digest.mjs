@@ -96,6 +96,17 @@ export class MetadataDigest {
   }
 }
 
+/** The digest of a Metadata response whose objects carry Kafka's schema names (kafka-wire, @platformatic/kafka). */
+export function metadataDigest({ brokers, topics }) {
+  const d = new MetadataDigest();
+  for (const b of brokers) d.broker(b.nodeId, b.host, b.port, b.rack);
+  for (const t of topics) {
+    d.topic(t.name, t.isInternal);
+    for (const p of t.partitions) d.partition(p.partitionIndex, p.leaderId, p.replicaNodes, p.isrNodes, p.offlineReplicas);
+  }
+  return d.toJSON();
+}
+
 export function same(a, b) {
   return JSON.stringify(a) === JSON.stringify(b);
 }

@@ -17,6 +17,7 @@ import { formatExplainJson, formatExplainText } from './format.js';
 import { formatHexText, hexLayout, parseHexInput } from './hex.js';
 import { explainFrame } from './index.js';
 import { sampleFrame } from './samples.js';
+import { concatBytes } from '../bytes.js';
 
 export interface CliIo {
   stdin: AsyncIterable<string | Uint8Array> | NodeJS.ReadableStream;
@@ -63,10 +64,7 @@ async function readAll(stdin: CliIo['stdin']): Promise<Uint8Array> {
   for await (const chunk of stdin as AsyncIterable<string | Uint8Array>) {
     chunks.push(typeof chunk === 'string' ? new TextEncoder().encode(chunk) : chunk);
   }
-  const out = new Uint8Array(chunks.reduce((n, c) => n + c.length, 0));
-  let at = 0;
-  for (const c of chunks) { out.set(c, at); at += c.length; }
-  return out;
+  return concatBytes(chunks, chunks.reduce((n, c) => n + c.length, 0));
 }
 
 async function frameInput(positional: string[], io: CliIo): Promise<Uint8Array> {

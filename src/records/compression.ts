@@ -7,6 +7,7 @@ import { Decompress as ZstdDecompress } from 'fzstd';
 import { recordsError, RecordsError } from './errors.js';
 import { COMPRESSION_NAMES, type CompressionName } from './types.js';
 import { wasm, mem, alloc, top, setTop, copyIn, statusError, crc32 } from './wasm.js';
+import { concatBytes } from '../bytes.js';
 
 export const DEFAULT_MAX_DECOMPRESSED = 64 * 1024 * 1024;
 
@@ -47,17 +48,6 @@ function wasmDecode(src: Uint8Array, limit: number, at: number, path: string, lz
 
 function tooLarge(limit: number, at: number, path: string): RecordsError {
   return recordsError('DECOMPRESSED_TOO_LARGE', at, path, `decompressed size exceeds the maximum of ${limit} bytes`);
-}
-
-function concat(chunks: Uint8Array[], total: number): Uint8Array {
-  if (chunks.length === 1 && chunks[0].length === total) return chunks[0];
-  const out = new Uint8Array(total);
-  let o = 0;
-  for (const c of chunks) {
-    out.set(c, o);
-    o += c.length;
-  }
-  return out;
 }
 
 // Node's zlib is native and several times faster than fflate at inflating; browsers (and any
@@ -139,7 +129,7 @@ function gunzipStream(src: Uint8Array, limit: number, at: number, path: string):
     throw recordsError('CORRUPT_COMPRESSED_DATA', at, path, `gzip: ${(e as Error).message}`);
   }
   if (failure) throw failure;
-  const out = concat(chunks, total);
+  const out = concatBytes(chunks, total);
   if (members === 0) {
     // Single member: check the trailer (CRC-32 and size of the output), as GZIPInputStream does.
     const n = src.length;
@@ -229,7 +219,7 @@ function unzstd(src: Uint8Array, limit: number, at: number, path: string): Uint8
     if (e instanceof RecordsError) throw e;
     throw recordsError('CORRUPT_COMPRESSED_DATA', at, path, `zstd: ${(e as Error).message}`);
   }
-  return concat(chunks, total);
+  return concatBytes(chunks, total);
 }
 
 // ---------------------------------------------------------------------------------------------

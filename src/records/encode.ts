@@ -7,10 +7,10 @@ import { recordsError } from './errors.js';
 import type { ControlRecordInput, EncodeOptions, RecordBatchInput } from './types.js';
 import { COMPRESSION_NAMES } from './types.js';
 import { wasm, mem, memI32, alloc, top, setTop } from './wasm.js';
+import { encodeUtf8Into } from '../text.js';
 
 const SPEC_INTS = 7;
 const TWO32 = 4294967296;
-let textEncoder: TextEncoder | undefined;
 
 function isBytes(x: unknown): x is Uint8Array {
   return x instanceof Uint8Array;
@@ -27,19 +27,7 @@ function fieldBound(x: Uint8Array | string | null | undefined): number {
 /** Writes a field at u8[pos]; returns its length, or -1 for null. */
 function writeField(u8: Uint8Array, pos: number, x: Uint8Array | string | null | undefined): number {
   if (x == null) return -1;
-  if (typeof x === 'string') {
-    const n = x.length;
-    let i = 0;
-    for (; i < n; i++) {
-      const c = x.charCodeAt(i);
-      if (c >= 0x80) break;
-      u8[pos + i] = c;
-    }
-    if (i === n) return n;
-    textEncoder ??= new TextEncoder();
-    const r = textEncoder.encodeInto(x.slice(i), u8.subarray(pos + i));
-    return i + r.written;
-  }
+  if (typeof x === 'string') return encodeUtf8Into(x, u8, pos);
   const n = x.length;
   if (n <= 10) {
     for (let i = 0; i < n; i++) u8[pos + i] = x[i];

@@ -14,7 +14,7 @@ import * as net from 'node:net';
 import * as tls from 'node:tls';
 import { encodeRequest, decodeResponse, newMessage } from '../codec.js';
 import type { ApiVersionsResponse, RequestBodies, ResponseBodies } from '../generated/types.js';
-import { FrameSplitter, FrameError, DEFAULT_MAX_FRAME_SIZE } from './frame-splitter.js';
+import { FrameSplitter, FrameError } from './frame-splitter.js';
 import { ConnectionError, KafkaErrorCode, kafkaErrorName, type ConnectionErrorCode } from './errors.js';
 import { apiName, supportedVersions, usableVersion, type VersionRange } from './versions.js';
 
@@ -172,7 +172,7 @@ export class Connection extends EventEmitter<ConnectionEvents> {
     this.port = options.port ?? socket.remotePort ?? 0;
     this.clientId = options.clientId === undefined ? 'kafka-wire' : options.clientId;
     this.requestTimeoutMs = options.requestTimeoutMs ?? 30_000;
-    this.#splitter = new FrameSplitter({ maxFrameSize: options.maxFrameSize ?? DEFAULT_MAX_FRAME_SIZE });
+    this.#splitter = new FrameSplitter({ maxFrameSize: options.maxFrameSize });
     this.#clientSoftware = [options.clientSoftwareName ?? 'kafka-wire', options.clientSoftwareVersion ?? '0.1.0'];
     this.#maxVersions = options.maxVersions ?? {};
     socket.on('data', (chunk: Buffer) => this.#onData(chunk));
@@ -385,21 +385,23 @@ export class Connection extends EventEmitter<ConnectionEvents> {
     }
     this.#pending.delete(correlationId);
     if (pending.timer) clearTimeout(pending.timer);
-    let version = pending.apiVersion;
+    const version = pending.apiVersion;
+    // The splitter already held the frame to its limit; the codec takes the same one.
+    const limits = { maxFrameSize: this.#splitter.maxFrameSize };
     // A broker that does not support our ApiVersions version answers with error 35 in v0 form
     // (Kafka) or in some other form (librdkafka's mock broker writes a malformed flexible
     // body): the body starts with the error code in every version, after a v0 header. Decode
     // what can be decoded; the error code alone is enough to retry.
     if (pending.apiKey === API_VERSIONS && frame.length >= 10 && view.getInt16(8, false) === KafkaErrorCode.UNSUPPORTED_VERSION) {
       for (const v of new Set([0, version])) {
-        try { pending.resolve(decodeResponse(frame, API_VERSIONS, v).body); return; } catch { /* try the next */ }
+        try { pending.resolve(decodeResponse(frame, API_VERSIONS, v, limits).body); return; } catch { /* try the next */ }
       }
       pending.resolve(newMessage(API_VERSIONS, 'response', 0, { errorCode: KafkaErrorCode.UNSUPPORTED_VERSION, apiKeys: [] }));
       return;
     }
     let body: unknown;
     try {
-      body = decodeResponse(frame, pending.apiKey, version).body;
+      body = decodeResponse(frame, pending.apiKey, version, limits).body;
     } catch (err) {
       const error = new ConnectionError('DECODE',
         `cannot decode ${apiName(pending.apiKey)} v${version} response (correlation id ${correlationId}) from ${this.host}:${this.port}: ${(err as Error).message}`,

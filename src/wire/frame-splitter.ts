@@ -12,9 +12,10 @@
 //
 // This module has no Node imports (it runs in browsers); the Node stream.Transform form is in
 // frame-splitter-node.ts.
+import { concatBytes } from '../bytes.js';
+import { DEFAULT_MAX_FRAME_SIZE } from '../limits.js';
 
-/** The default limit on a frame's size field: 100 MiB, Kafka's default socket.request.max.bytes. */
-export const DEFAULT_MAX_FRAME_SIZE = 100 * 1024 * 1024;
+export { DEFAULT_MAX_FRAME_SIZE } from '../limits.js';
 
 export type FrameErrorCode =
   /** The size field is larger than maxFrameSize. */
@@ -89,25 +90,6 @@ export interface FrameSplitterOptions {
  * Errors are sticky: once push() has thrown, every later push() and end() throws the same
  * FrameError, since the framing of the rest of the stream is lost.
  */
-// Node's Buffer.concat joins without zero-filling the new memory first (most of the cost of a
-// large frame); elsewhere a plain Uint8Array and set().
-const NodeBuffer = (globalThis as { Buffer?: { concat(list: readonly Uint8Array[], length: number): Uint8Array } }).Buffer;
-
-function join(pieces: readonly Uint8Array[], total: number): Uint8Array {
-  if (NodeBuffer !== undefined) {
-    const joined = NodeBuffer.concat(pieces, total);
-    // A plain Uint8Array, as everywhere else (a Buffer differs in equality and methods).
-    return new Uint8Array(joined.buffer, joined.byteOffset, total);
-  }
-  const frame = new Uint8Array(total);
-  let filled = 0;
-  for (const piece of pieces) {
-    frame.set(piece, filled);
-    filled += piece.length;
-  }
-  return frame;
-}
-
 export class FrameSplitter {
   readonly maxFrameSize: number;
   readonly #onFrame: ((frame: Uint8Array) => void) | undefined;
@@ -226,7 +208,7 @@ export class FrameSplitter {
         pieces[pieces.length - 1] = last.subarray(0, last.length - excess);
         rest = last.subarray(last.length - excess);
       }
-      const frame = this.#reuse ? this.#joinInPlace(pieces, total) : (this.#lastJoined = join(pieces, total));
+      const frame = this.#reuse ? this.#joinInPlace(pieces, total) : (this.#lastJoined = concatBytes(pieces, total));
       this.#pieces = [];
       this.#buffered = 0;
       this.#size = -1;

@@ -10,6 +10,7 @@ import { randomBytes } from 'node:crypto';
 import type { TlsOptions } from 'node:tls';
 import { startServer, apiVersionsResponse, type IncomingRequest, type KafkaServer } from './server.js';
 import { supportedVersions } from './versions.js';
+import { concatBytes } from '../bytes.js';
 
 const Api = { Produce: 0, Fetch: 1, ListOffsets: 2, Metadata: 3, SaslHandshake: 17, ApiVersions: 18, SaslAuthenticate: 36 } as const;
 const Err = {
@@ -204,7 +205,7 @@ export async function startMemoryBroker(options: MemoryBrokerOptions = {}): Prom
               size += b.bytes.length;
             }
             bytes += size;
-            return { ...common, errorCode: Err.NONE, records: concat(picked, size) };
+            return { ...common, errorCode: Err.NONE, records: concatBytes(picked, size) };
           }),
         };
       });
@@ -274,10 +275,3 @@ function append(log: PartitionLog, records: Uint8Array | null): bigint {
   return first;
 }
 
-function concat(parts: Uint8Array[], size: number): Uint8Array {
-  if (parts.length === 1) return parts[0]!;
-  const out = new Uint8Array(size);
-  let o = 0;
-  for (const p of parts) { out.set(p, o); o += p.length; }
-  return out;
-}

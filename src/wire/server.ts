@@ -16,7 +16,7 @@
 import * as net from 'node:net';
 import * as tls from 'node:tls';
 import { decodeRequest, encodeResponse, newMessage, type RequestHeader } from '../codec.js';
-import { FrameSplitter, DEFAULT_MAX_FRAME_SIZE } from './frame-splitter.js';
+import { FrameSplitter } from './frame-splitter.js';
 import { allSupportedVersions, supportedVersions } from './versions.js';
 
 const API_VERSIONS = 18;
@@ -102,7 +102,7 @@ export async function startServer(options: ServerOptions): Promise<KafkaServer> 
 function serveConnection(socket: net.Socket, id: number, options: ServerOptions): void {
   socket.setNoDelay(true);
   const client: ClientInfo = { id, remoteAddress: socket.remoteAddress ?? '', remotePort: socket.remotePort ?? 0, state: {} };
-  const splitter = new FrameSplitter({ maxFrameSize: options.maxFrameSize ?? DEFAULT_MAX_FRAME_SIZE });
+  const splitter = new FrameSplitter({ maxFrameSize: options.maxFrameSize });
   // Responses leave in request order even when handlers finish out of order.
   let queue: Promise<void> = Promise.resolve();
   let failed = false;
@@ -143,7 +143,7 @@ function serveConnection(socket: net.Socket, id: number, options: ServerOptions)
 async function handleFrame(frame: Uint8Array, client: ClientInfo, options: ServerOptions): Promise<Uint8Array | null> {
   let request;
   try {
-    request = decodeRequest(frame);
+    request = decodeRequest(frame, { maxFrameSize: options.maxFrameSize }); // the splitter's limit
   } catch (err) {
     const early = unknownApiVersionsAnswer(frame, options);
     if (early) return early;

@@ -6,6 +6,7 @@ import {
 } from '../../src/index.js';
 import { fromHex, toHex } from '../../src/text.js';
 import { planFor, scanMessage } from '../../src/codec.js';
+import { setCodegen } from '../../src/jit.js';
 
 const reqHeader = (apiKey: number, version: number, clientId: string | null = 'c') =>
   ({ requestApiKey: apiKey, requestApiVersion: version, correlationId: 7, clientId });
@@ -115,6 +116,9 @@ describe('strict decoding', () => {
     expect(decodeError(() => decodeRequest(two, { maxArrayLength: 1 })).code).toBe('ARRAY_LIMIT');
     expect(decodeError(() => decodeRequest(two, { maxLength: 4 })).code).toBe('LENGTH_LIMIT');
     expect(decodeError(() => decodeRequest(two, { maxFrameSize: 10 })).code).toBe('FRAME_LIMIT');
+    // The same meaning as the frame splitter's limit: the size field, prefix excluded.
+    expect(decodeRequest(two, { maxFrameSize: two.length - 4 }).body.topics).toHaveLength(2);
+    expect(decodeError(() => decodeRequest(two, { maxFrameSize: two.length - 5 })).code).toBe('FRAME_LIMIT');
     expect(decodeRequest(two, { maxArrayLength: 2, maxLength: 5 }).body.topics).toHaveLength(2);
   });
 
@@ -236,6 +240,24 @@ describe('encoding checks values against the version', () => {
     const e3 = decodeError(() => encodeResponse(3, 1, { correlationId: 1 }, { controllerId: 2 ** 31 } as any));
     expect(e3.path).toBe('MetadataResponse.controllerId');
     expect(decodeError(() => encodeRequest(reqHeader(3, 1), { topics: [{ name: 'x'.repeat(40000) }] })).code).toBe('INVALID_VALUE');
+  });
+
+  it('checks tagged array fields like regular ones, in generated code and the interpreter alike', () => {
+    // ApiVersionsResponse v3: SupportedFeatures is a tagged, non-nullable array.
+    for (const codegen of [true, false]) {
+      setCodegen(codegen);
+      try {
+        const e = decodeError(() => encodeResponse(18, 3, { correlationId: 1 }, newMessage(18, 'response', 3, { supportedFeatures: null } as any)));
+        expect([e.code, e.path]).toEqual(['INVALID_VALUE', 'ApiVersionsResponse.supportedFeatures']);
+        const e2 = decodeError(() => encodeResponse(18, 3, { correlationId: 1 }, newMessage(18, 'response', 3, { supportedFeatures: 'ab' } as any)));
+        expect(e2.message).toContain('expected an array');
+        const e3 = decodeError(() => encodeResponse(18, 3, { correlationId: 1 }, newMessage(18, 'response', 3,
+          { supportedFeatures: [{ name: 'a', minVersion: 1, maxVersion: 2 }, { name: 'b', minVersion: 1.5, maxVersion: 2 }] } as any)));
+        expect(e3.path).toBe('ApiVersionsResponse.supportedFeatures[1].minVersion');
+      } finally {
+        setCodegen(undefined);
+      }
+    }
   });
 
   it('rejects unknown APIs and versions', () => {

@@ -1,7 +1,7 @@
 // kafka-wire, through its public entry points in dist/ (ESM), as an application would call them.
 import { join } from 'node:path';
 import { DIST, TOPIC, CHUNK_BYTES, makeRecords, load } from '../data.mjs';
-import { RecordsDigest, MetadataDigest } from '../digest.mjs';
+import { RecordsDigest, metadataDigest } from '../digest.mjs';
 
 const { decodeResponse, encodeResponse, encodeRequest } = await import(join(DIST, 'src/index.js'));
 const { decodeRecordBatches, encodeRecordBatch, crc32c } = await import(join(DIST, 'src/records/index.js'));
@@ -97,15 +97,7 @@ export async function setup(task, dir) {
       if (kase === 'decode') {
         return {
           fn: () => decodeResponse(frame, 3, v),
-          digest({ body }) {
-            const d = new MetadataDigest();
-            for (const b of body.brokers) d.broker(b.nodeId, b.host, b.port, b.rack);
-            for (const t of body.topics) {
-              d.topic(t.name, t.isInternal);
-              for (const p of t.partitions) d.partition(p.partitionIndex, p.leaderId, p.replicaNodes, p.isrNodes, p.offlineReplicas);
-            }
-            return d.toJSON();
-          },
+          digest: ({ body }) => metadataDigest(body),
         };
       }
       const { header, body } = decodeResponse(frame, 3, v);

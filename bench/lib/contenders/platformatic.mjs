@@ -2,7 +2,7 @@
 // batch helpers, crc32c), loaded from its dist/ by path (its package exports only dist/index.js).
 import { join } from 'node:path';
 import { ROOT, TOPIC, makeRecords, load } from '../data.mjs';
-import { RecordsDigest, MetadataDigest } from '../digest.mjs';
+import { RecordsDigest, metadataDigest } from '../digest.mjs';
 
 const PLT = join(ROOT, 'node_modules/@platformatic/kafka/dist');
 const { Reader } = await import(join(PLT, 'protocol/reader.js'));
@@ -53,15 +53,7 @@ export async function setup(task, dir) {
       const body = load(dir, `metadata-v${task.version}.bin`).subarray(9);
       return {
         fn: () => parseResponse(9, 3, task.version, Reader.from(body)),
-        digest(res) {
-          const d = new MetadataDigest();
-          for (const b of res.brokers) d.broker(b.nodeId, b.host, b.port, b.rack);
-          for (const t of res.topics) {
-            d.topic(t.name, t.isInternal);
-            for (const p of t.partitions) d.partition(p.partitionIndex, p.leaderId, p.replicaNodes, p.isrNodes, p.offlineReplicas);
-          }
-          return d.toJSON();
-        },
+        digest: metadataDigest,
       };
     }
     case 'crc': {
