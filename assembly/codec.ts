@@ -251,16 +251,10 @@ function scanLengthPrefixed(word: i32, wide: bool): void {
 /** Arrays of fixed-size integers (replica lists, partition ids) in one tight loop. */
 function scanFixedArray(kind: i32, count: i32): bool {
   const n = <usize>count;
-  if (kind == INT32 || kind == UINT32) {
-    need(n << 2);
+  if (kind == INT32 || kind == UINT32 || kind == INT16) {
+    need(n << intShift(kind));
     if (tape + (n << 2) > tapeEnd) fail(E_TAPE_FULL);
-    for (let i: usize = 0; i < n; i++) store<u32>(tape + (i << 2), bswap<u32>(load<u32>(pos + (i << 2))));
-    pos += n << 2;
-  } else if (kind == INT16) {
-    need(n << 1);
-    if (tape + (n << 2) > tapeEnd) fail(E_TAPE_FULL);
-    for (let i: usize = 0; i < n; i++) store<i32>(tape + (i << 2), <i32><i16>bswap<u16>(load<u16>(pos + (i << 1))));
-    pos += n << 1;
+    pos += copyInts(kind, pos, tape, n);
   } else if (kind == INT64) {
     need(n << 3);
     if (tape + (n << 2) > tapeEnd) fail(E_TAPE_FULL);
@@ -271,6 +265,24 @@ function scanFixedArray(kind: i32, count: i32): bool {
   }
   tape += n << 2;
   return true;
+}
+
+/** log2 of the wire size of an INT16 (1) or INT32/UINT32 (2) element. */
+@inline function intShift(kind: i32): usize {
+  return kind == INT16 ? 1 : 2;
+}
+
+/**
+ * Copies n big-endian INT32/UINT32 or INT16 elements at p to tape words at t (int16s sign-extended);
+ * returns the input bytes used. The caller has checked both ends.
+ */
+@inline function copyInts(kind: i32, p: usize, t: usize, n: usize): usize {
+  if (kind == INT16) {
+    for (let i: usize = 0; i < n; i++) store<i32>(t + (i << 2), <i32><i16>bswap<u16>(load<u16>(p + (i << 1))));
+    return n << 1;
+  }
+  for (let i: usize = 0; i < n; i++) store<u32>(t + (i << 2), bswap<u32>(load<u32>(p + (i << 2))));
+  return n << 2;
 }
 
 /**
@@ -361,14 +373,13 @@ function scanFlat(struct: usize, count: i32): i32 {
         if (t + (<usize>(regularCount + 1) << 2) + (n << 2) > te) return false;
         store<i32>(t, count);
         t += 4;
+        // Literal kinds, so each inlined copy is the one loop it needs.
         if (elementKind == INT32 || elementKind == UINT32) {
           if (n > (e - p) >> 2) return false;
-          for (let k: usize = 0; k < n; k++) store<u32>(t + (k << 2), bswap<u32>(load<u32>(p + (k << 2))));
-          p += n << 2;
+          p += copyInts(INT32, p, t, n);
         } else if (elementKind == INT16) {
           if (n > (e - p) >> 1) return false;
-          for (let k: usize = 0; k < n; k++) store<i32>(t + (k << 2), <i32><i16>bswap<u16>(load<u16>(p + (k << 1))));
-          p += n << 1;
+          p += copyInts(INT16, p, t, n);
         } else {
           return false;
         }

@@ -4,7 +4,7 @@ import { STATUS, ensure } from './records/common';
 import { crc32cOf, crc32Of } from './records/crc';
 export { scanBatches, walkRecords, encodeRecords, finishBatch } from './records/batch';
 export { snappyDecode, snappyEncode, snappyMaxEncoded } from './records/snappy';
-export { lz4Decode, lz4Encode, lz4MaxFrame, xxh32 } from './records/lz4';
+export { lz4Decode, lz4Encode, lz4MaxFrame } from './records/lz4';
 
 /** First free byte after static data (16-byte aligned). */
 export function arenaBase(): usize {

@@ -3,7 +3,8 @@
 
 // CRC-32C is on every record batch's path, so its table sits at a fixed address below the static
 // data (scripts/asbuild.mjs passes --memoryBase): each lookup's row then becomes a load's
-// immediate offset, one add fewer per byte (~13% faster than the shared loop below).
+// immediate offset, one add fewer per byte (~13% faster than the plain form CRC-32 keeps below:
+// it only checks legacy message sets).
 export const CRC32C_TABLE: usize = 1024;
 export const CRC32C_TABLE_END: usize = CRC32C_TABLE + 16 * 1024;
 export const CRC32_TABLE: usize = memory.data(16 * 1024, 64);
@@ -31,29 +32,6 @@ initTable(CRC32_TABLE, 0xEDB88320);
 // @ts-ignore: decorator
 @inline function T(tbl: usize, row: usize, idx: u32): u32 {
   return load<u32>(tbl + (row << 10) + (<usize>idx << 2));
-}
-
-// @ts-ignore: decorator
-@inline function crcUpdate(tbl: usize, crc: u32, p: usize, len: usize): u32 {
-  const end16 = p + (len & ~(<usize>15));
-  const end = p + len;
-  while (p < end16) {
-    const a = load<u32>(p) ^ crc;
-    const b = load<u32>(p, 4);
-    const c = load<u32>(p, 8);
-    const d = load<u32>(p, 12);
-    crc =
-      T(tbl, 15, a & 0xff) ^ T(tbl, 14, (a >>> 8) & 0xff) ^ T(tbl, 13, (a >>> 16) & 0xff) ^ T(tbl, 12, a >>> 24) ^
-      T(tbl, 11, b & 0xff) ^ T(tbl, 10, (b >>> 8) & 0xff) ^ T(tbl, 9, (b >>> 16) & 0xff) ^ T(tbl, 8, b >>> 24) ^
-      T(tbl, 7, c & 0xff) ^ T(tbl, 6, (c >>> 8) & 0xff) ^ T(tbl, 5, (c >>> 16) & 0xff) ^ T(tbl, 4, c >>> 24) ^
-      T(tbl, 3, d & 0xff) ^ T(tbl, 2, (d >>> 8) & 0xff) ^ T(tbl, 1, (d >>> 16) & 0xff) ^ T(tbl, 0, d >>> 24);
-    p += 16;
-  }
-  while (p < end) {
-    crc = T(tbl, 0, (crc ^ <u32>load<u8>(p)) & 0xff) ^ (crc >>> 8);
-    p++;
-  }
-  return crc;
 }
 
 // Row r of the CRC-32C table at byte k of w (immediate offsets need literal rows).
@@ -97,5 +75,26 @@ export function crc32cOf(p: usize, len: usize, prev: u32): u32 {
 
 /** CRC-32 (IEEE 802.3, as in zlib) of [p, p+len). `prev` continues a previous result (0 to start). */
 export function crc32Of(p: usize, len: usize, prev: u32): u32 {
-  return ~crcUpdate(CRC32_TABLE, ~prev, p, len);
+  const tbl = CRC32_TABLE;
+  let crc = ~prev;
+  const end16 = p + (len & ~(<usize>15));
+  const end = p + len;
+  while (p < end16) {
+    const a = load<u32>(p) ^ crc;
+    const b = load<u32>(p, 4);
+    const c = load<u32>(p, 8);
+    const d = load<u32>(p, 12);
+    crc =
+      T(tbl, 15, a & 0xff) ^ T(tbl, 14, (a >>> 8) & 0xff) ^ T(tbl, 13, (a >>> 16) & 0xff) ^ T(tbl, 12, a >>> 24) ^
+      T(tbl, 11, b & 0xff) ^ T(tbl, 10, (b >>> 8) & 0xff) ^ T(tbl, 9, (b >>> 16) & 0xff) ^ T(tbl, 8, b >>> 24) ^
+      T(tbl, 7, c & 0xff) ^ T(tbl, 6, (c >>> 8) & 0xff) ^ T(tbl, 5, (c >>> 16) & 0xff) ^ T(tbl, 4, c >>> 24) ^
+      T(tbl, 3, d & 0xff) ^ T(tbl, 2, (d >>> 8) & 0xff) ^ T(tbl, 1, (d >>> 16) & 0xff) ^ T(tbl, 0, d >>> 24);
+    p += 16;
+  }
+  while (p < end) {
+    crc = T(tbl, 0, (crc ^ <u32>load<u8>(p)) & 0xff) ^ (crc >>> 8);
+    p++;
+  }
+  return ~crc;
 }
+

@@ -3,30 +3,11 @@
 import type { CompressionName, ControlRecord, RecordHeader, TimestampType } from './types.js';
 import { COMPRESSION_NAMES } from './types.js';
 import { recordsError } from './errors.js';
+import { decodeUtf8 } from '../text.js';
 
 export const ROW_INTS = 10;
 export const HDR_INTS = 4;
 const TWO32 = 4294967296;
-
-let textDecoder: TextDecoder | undefined;
-
-/** Decodes a header key: ASCII fast path, UTF-8 otherwise. */
-export function decodeKey(data: Uint8Array, off: number, len: number): string {
-  if (len <= 64) {
-    let ascii = true;
-    for (let i = 0; i < len; i++) if (data[off + i] >= 0x80) { ascii = false; break; }
-    if (ascii) {
-      if (len <= 16) {
-        let s = '';
-        for (let i = 0; i < len; i++) s += String.fromCharCode(data[off + i]);
-        return s;
-      }
-      return String.fromCharCode.apply(null, data.subarray(off, off + len) as unknown as number[]);
-    }
-  }
-  textDecoder ??= new TextDecoder();
-  return textDecoder.decode(data.subarray(off, off + len));
-}
 
 /** Combines the two halves of a varlong. Exact for |v| <= 2^53 - 1; otherwise use the bigint. */
 function int64(lo: number, hi: number): number {
@@ -356,21 +337,19 @@ const cachedKeyBytes: (Uint8Array | undefined)[] = new Array(KEY_CACHE).fill(und
 const cachedKeyStrings: string[] = new Array(KEY_CACHE).fill('');
 
 function headerKey(data: Uint8Array, off: number, len: number, j: number): string {
-  if (j >= KEY_CACHE || len > 64) return decodeKey(data, off, len);
+  if (j >= KEY_CACHE || len > 64) return decodeUtf8(data, off, len);
   const prev = cachedKeyBytes[j];
   if (prev !== undefined && prev.length === len) {
     let same = true;
     for (let i = 0; i < len; i++) if (prev[i] !== data[off + i]) { same = false; break; }
     if (same) return cachedKeyStrings[j];
   }
-  const s = decodeKey(data, off, len);
+  const s = decodeUtf8(data, off, len);
   cachedKeyBytes[j] = data.slice(off, off + len);
   cachedKeyStrings[j] = s;
   return s;
 }
 
-const EMPTY_HEADERS: RecordHeader[] = [];
-Object.freeze(EMPTY_HEADERS);
 
 /** Builds the record at row index `o` (Int32 index into rows). */
 export function materialize(batch: RecordBatch, data: Uint8Array, rows: Int32Array, o: number, hdrs: Int32Array, hdrBase: number): KafkaRecord {

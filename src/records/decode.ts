@@ -24,14 +24,14 @@ interface Ctx {
 
 const ENTRY_INTS = 8;
 
+/** Default for DecodeOptions.maxRecordsPerBatch. */
+export const DEFAULT_MAX_RECORDS_PER_BATCH = 1 << 20;
+
 /**
  * Decodes a records blob (one or more RecordBatch v2 and/or legacy magic 0/1 message sets, as in
  * a Fetch/Produce records field). A partial batch at the end is reported in truncatedBytes, not as
  * an error. Throws RecordsError for malformed input.
  */
-/** Default for DecodeOptions.maxRecordsPerBatch. */
-export const DEFAULT_MAX_RECORDS_PER_BATCH = 1 << 20;
-
 export function decodeRecordBatches(bytes: Uint8Array, options: DecodeOptions = {}): DecodedRecordBatches {
   if (!(bytes instanceof Uint8Array)) throw recordsError('INVALID_ARGUMENT', -1, '', 'bytes must be a Uint8Array');
   const ctx: Ctx = {

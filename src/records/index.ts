@@ -11,7 +11,7 @@
 // records for compressed batches), never of WebAssembly memory. Per-record offset and timestamp
 // are getters (bigint, exact) over the batch's bigint bases and the record's int deltas, so no
 // BigInt is created per record while decoding. Everything throws RecordsError on bad input.
-export { decodeRecordBatches, type DecodedRecordBatches } from './decode.js';
+export { decodeRecordBatches, DEFAULT_MAX_RECORDS_PER_BATCH, type DecodedRecordBatches } from './decode.js';
 export { encodeRecordBatch } from './encode.js';
 export { RecordBatch, KafkaRecord, decodeControl } from './batch.js';
 export { RecordsError, type RecordsErrorCode } from './errors.js';

@@ -21,7 +21,6 @@ export interface RecordsExports {
   lz4Decode(src: number, len: number, dst: number, cap: number, flags: number): number;
   lz4Encode(src: number, len: number, dst: number): number;
   lz4MaxFrame(n: number): number;
-  xxh32(p: number, len: number, seed: number): number;
 }
 
 let ex: RecordsExports | undefined;
@@ -82,11 +81,6 @@ export function alloc(size: number): number {
   if (!ex!.grow(end + 16)) throw recordsError('OUT_OF_MEMORY');
   top = end;
   return p;
-}
-
-/** Makes sure [0, end) is addressable. */
-export function ensure(end: number): void {
-  if (end > 0x7fff_fff0 || !ex!.grow(end)) throw recordsError('OUT_OF_MEMORY');
 }
 
 /** Copies bytes into the arena and returns their address. */
