@@ -35,6 +35,11 @@ function messageOptions(options: DecodeOptions | undefined): MessageDecodeOption
 const apiByKey: (ApiDef | undefined)[] = [];
 for (const api of apis) apiByKey[api.apiKey] = api;
 
+/** The API with this key, or undefined. */
+export function findApi(apiKey: number): ApiDef | undefined {
+  return apiByKey[apiKey];
+}
+
 export function getApi(apiKey: number): ApiDef {
   const api = apiByKey[apiKey];
   if (api === undefined) throw new KafkaWireError('UNSUPPORTED_API', -1, '', `no API with key ${apiKey}`);

@@ -1,7 +1,7 @@
 // The explain tree: every byte of a frame attributed to a named node (frame, header, body fields,
 // length prefixes, tagged-field sections, record batches and records), built from the codec's
 // scan in spans mode. Browser-safe: descriptions come in as a lookup, never from files here.
-import { getApi, peekRequest, planFor, scanMessage, type Direction, type Limits } from '../codec.js';
+import { findApi, getApi, peekRequest, planFor, scanMessage, type Direction, type Limits } from '../codec.js';
 import {
   ARRAY, BOOL, BYTES, FLOAT64, INT16, INT32, INT64, INT8, RECORDS, STRING, STRUCT, UINT16, UINT32, UUID,
   type CompiledField, type CompiledStruct,
@@ -111,7 +111,7 @@ class Walker {
     const description = headerFieldDescription(this.direction, f.name);
     if (description !== undefined) n.description = description;
     if (f.name === 'requestApiKey') {
-      const name = apiName(n.value as number);
+      const name = findApi(n.value as number)?.name;
       if (name !== undefined) n.note = name;
     }
     if (f.kind === STRING) n.type = f.nullable ? 'nullable_string' : 'string';
@@ -304,14 +304,6 @@ class Walker {
   }
 }
 
-
-function apiName(apiKey: number): string | undefined {
-  try {
-    return getApi(apiKey).name;
-  } catch {
-    return undefined;
-  }
-}
 
 /** Explains a whole frame (int32 size prefix, header, body). Throws KafkaWireError on bad input. */
 export function buildExplainTree(frame: Uint8Array, options: ExplainOptions): ExplainTree {

@@ -16,6 +16,7 @@ import { KafkaClient, type TopicInfo } from './client.js';
 import type { Connection, ConnectOptions } from './connection.js';
 import { kafkaErrorName } from './errors.js';
 import { decodeRecordBatches, encodeRecordBatch, COMPRESSION_NAMES, type CompressionName, type RecordInput, type RecordBatch } from '../records/index.js';
+import { ZERO_UUID } from './versions.js';
 
 export interface WireIo {
   stdin: NodeJS.ReadableStream;
@@ -74,6 +75,8 @@ function clientFrom(values: Record<string, any>): KafkaClient {
     clientId: values['client-id'] ?? 'kafka-wire-cli',
     requestTimeoutMs: timeout,
     tls: values.tls || values['tls-insecure'] ? (values['tls-insecure'] ? { rejectUnauthorized: false } : true) : undefined,
+    // ListOffsets (key 2) v3 covers earliest/latest; librdkafka 2.0.2's mock broker mis-encodes v4+.
+    maxVersions: { 2: 3 },
   };
   if (values['sasl-username'] !== undefined || values['sasl-password'] !== undefined) {
     options.sasl = { mechanism: 'PLAIN', username: values['sasl-username'] ?? '', password: values['sasl-password'] ?? '' };
@@ -118,7 +121,7 @@ export const metadataCommand: WireCommand = (args, io) => run(io, WIRE_USAGE, as
         .sort((a, b) => a.nodeId - b.nodeId),
       topics: md.topics.map((t) => ({
         name: t.name,
-        ...(t.topicId && t.topicId !== 'AAAAAAAAAAAAAAAAAAAAAA' ? { topicId: t.topicId } : {}),
+        ...(t.topicId && t.topicId !== ZERO_UUID ? { topicId: t.topicId } : {}),
         ...(t.isInternal ? { isInternal: true } : {}),
         errorCode: t.errorCode,
         ...(t.errorCode ? { error: kafkaErrorName(t.errorCode) } : {}),
@@ -254,8 +257,6 @@ async function sendBatch(client: KafkaClient, info: TopicInfo, partition: number
 
 type Encoding = 'utf8' | 'base64' | 'hex';
 
-/** ListOffsets v3 covers earliest/latest; librdkafka 2.0.2's mock broker mis-encodes v4+. */
-const LIST_OFFSETS_MAX = 3;
 
 export const consumeCommand: WireCommand = (args, io) => run(io, WIRE_USAGE, async () => {
   const values = parse(args, {
@@ -372,9 +373,8 @@ async function resolveOffsets(client: KafkaClient, topic: string, partitions: nu
 }
 
 async function listOffsets(conn: Connection, topic: string, partitions: number[], timestamp: bigint): Promise<Map<number, bigint>> {
-  const negotiated = conn.versionFor(2);
-  if (negotiated === undefined) throw new Error(`broker ${conn.host}:${conn.port} lacks ListOffsets`);
-  const version = Math.min(negotiated, LIST_OFFSETS_MAX);
+  const version = conn.versionFor(2);
+  if (version === undefined) throw new Error(`broker ${conn.host}:${conn.port} lacks ListOffsets`);
   const res = await conn.request(2, version, {
     replicaId: -1,
     isolationLevel: 0,

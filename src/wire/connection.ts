@@ -17,11 +17,8 @@ import type { ApiVersionsResponse, RequestBodies, ResponseBodies } from '../gene
 import { FrameSplitter, FrameError } from './frame-splitter.js';
 import { ConnectionError, KafkaErrorCode, kafkaErrorName, type ConnectionErrorCode } from './errors.js';
 import { apiName, supportedVersions, usableVersion, type VersionRange } from './versions.js';
+import { ApiKey } from '../generated/types.js';
 
-const API_VERSIONS = 18;
-const SASL_HANDSHAKE = 17;
-const SASL_AUTHENTICATE = 36;
-const PRODUCE = 0;
 
 export interface SaslPlainOptions {
   mechanism: 'PLAIN';
@@ -67,7 +64,7 @@ export interface RequestOptions {
 
 /** A broker's advertised version range for one API, and the version this connection will use. */
 export interface NegotiatedVersion extends VersionRange {
-  /** min(ours, theirs) when the ranges overlap, else undefined. */
+  /** The highest version both sides support, or undefined when the ranges do not overlap. */
   readonly usable: number | undefined;
 }
 
@@ -244,7 +241,7 @@ export class Connection extends EventEmitter<ConnectionEvents> {
     } catch (err) {
       return Promise.reject(err);
     }
-    if (apiKey === PRODUCE && full.acks === 0) {
+    if (apiKey === ApiKey.Produce && full.acks === 0) {
       return new Promise((resolve, reject) => {
         this.#socket.write(frame, (err) => {
           if (err) reject(this.#errorFor(this.#closedError ?? new ConnectionError('CLOSED', `write failed: ${err.message}`, { cause: err }), apiKey, apiVersion, correlationId));
@@ -276,26 +273,26 @@ export class Connection extends EventEmitter<ConnectionEvents> {
    * lists one, else v0. Records each key's usable version.
    */
   async negotiateVersions(): Promise<ReadonlyMap<number, NegotiatedVersion>> {
-    let version: number = supportedVersions(API_VERSIONS)!.max;
+    let version: number = supportedVersions(ApiKey.ApiVersions)!.max;
     const tried = new Set<number>();
     for (;;) {
       tried.add(version);
       const body = version >= 3 ? { clientSoftwareName: this.#clientSoftware[0], clientSoftwareVersion: this.#clientSoftware[1] } : {};
-      const res: ApiVersionsResponse = await this.request(API_VERSIONS, version, body);
+      const res: ApiVersionsResponse = await this.request(ApiKey.ApiVersions, version, body);
       if (res.errorCode === KafkaErrorCode.UNSUPPORTED_VERSION) {
-        const theirs = res.apiKeys.find((k) => k.apiKey === API_VERSIONS);
+        const theirs = res.apiKeys.find((k) => k.apiKey === ApiKey.ApiVersions);
         let next = theirs ? Math.min(version - 1, theirs.maxVersion) : 0;
         if (next < 0 || tried.has(next)) next = 0;
         if (tried.has(next)) {
           throw new ConnectionError('NEGOTIATION', `ApiVersions: broker ${this.host}:${this.port} rejected every version tried`,
-            { host: this.host, port: this.port, apiKey: API_VERSIONS, errorCode: res.errorCode });
+            { host: this.host, port: this.port, apiKey: ApiKey.ApiVersions, errorCode: res.errorCode });
         }
         version = next;
         continue;
       }
       if (res.errorCode !== 0) {
         throw new ConnectionError('NEGOTIATION', `ApiVersions v${version}: broker ${this.host}:${this.port} answered ${kafkaErrorName(res.errorCode)}`,
-          { host: this.host, port: this.port, apiKey: API_VERSIONS, apiVersion: version, errorCode: res.errorCode });
+          { host: this.host, port: this.port, apiKey: ApiKey.ApiVersions, apiVersion: version, errorCode: res.errorCode });
       }
       const versions = new Map<number, NegotiatedVersion>();
       for (const k of res.apiKeys) {
@@ -313,21 +310,21 @@ export class Connection extends EventEmitter<ConnectionEvents> {
     if (sasl.mechanism !== 'PLAIN') {
       throw new ConnectionError('SASL', `unsupported SASL mechanism ${String(sasl.mechanism)} (only PLAIN)`, { host: this.host, port: this.port });
     }
-    const hsVersion = this.versionFor(SASL_HANDSHAKE);
+    const hsVersion = this.versionFor(ApiKey.SaslHandshake);
     if (hsVersion === undefined || hsVersion < 1) {
       throw new ConnectionError('SASL', `broker ${this.host}:${this.port} lacks SaslHandshake v1 (SaslAuthenticate framing)`,
-        { host: this.host, port: this.port, apiKey: SASL_HANDSHAKE });
+        { host: this.host, port: this.port, apiKey: ApiKey.SaslHandshake });
     }
-    const hs = await this.request(SASL_HANDSHAKE, hsVersion, { mechanism: 'PLAIN' });
+    const hs = await this.request(ApiKey.SaslHandshake, hsVersion, { mechanism: 'PLAIN' });
     if (hs.errorCode !== 0) {
       throw new ConnectionError('SASL', `SaslHandshake: ${kafkaErrorName(hs.errorCode)}; broker mechanisms: ${hs.mechanisms.join(', ') || 'none'}`,
-        { host: this.host, port: this.port, apiKey: SASL_HANDSHAKE, errorCode: hs.errorCode });
+        { host: this.host, port: this.port, apiKey: ApiKey.SaslHandshake, errorCode: hs.errorCode });
     }
     const token = utf8.encode(`${sasl.authzid ?? ''}\u0000${sasl.username}\u0000${sasl.password}`);
-    const auth = await this.request(SASL_AUTHENTICATE, undefined, { authBytes: token });
+    const auth = await this.request(ApiKey.SaslAuthenticate, undefined, { authBytes: token });
     if (auth.errorCode !== 0) {
       throw new ConnectionError('SASL', `SaslAuthenticate: ${kafkaErrorName(auth.errorCode)}${auth.errorMessage ? `: ${auth.errorMessage}` : ''}`,
-        { host: this.host, port: this.port, apiKey: SASL_AUTHENTICATE, errorCode: auth.errorCode });
+        { host: this.host, port: this.port, apiKey: ApiKey.SaslAuthenticate, errorCode: auth.errorCode });
     }
   }
 
@@ -392,11 +389,11 @@ export class Connection extends EventEmitter<ConnectionEvents> {
     // (Kafka) or in some other form (librdkafka's mock broker writes a malformed flexible
     // body): the body starts with the error code in every version, after a v0 header. Decode
     // what can be decoded; the error code alone is enough to retry.
-    if (pending.apiKey === API_VERSIONS && frame.length >= 10 && view.getInt16(8, false) === KafkaErrorCode.UNSUPPORTED_VERSION) {
+    if (pending.apiKey === ApiKey.ApiVersions && frame.length >= 10 && view.getInt16(8, false) === KafkaErrorCode.UNSUPPORTED_VERSION) {
       for (const v of new Set([0, version])) {
-        try { pending.resolve(decodeResponse(frame, API_VERSIONS, v, limits).body); return; } catch { /* try the next */ }
+        try { pending.resolve(decodeResponse(frame, ApiKey.ApiVersions, v, limits).body); return; } catch { /* try the next */ }
       }
-      pending.resolve(newMessage(API_VERSIONS, 'response', 0, { errorCode: KafkaErrorCode.UNSUPPORTED_VERSION, apiKeys: [] }));
+      pending.resolve(newMessage(ApiKey.ApiVersions, 'response', 0, { errorCode: KafkaErrorCode.UNSUPPORTED_VERSION, apiKeys: [] }));
       return;
     }
     let body: unknown;

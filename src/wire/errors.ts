@@ -77,6 +77,7 @@ export function kafkaErrorName(code: number): string {
 export const KafkaErrorCode = {
   NONE: 0,
   OFFSET_OUT_OF_RANGE: 1,
+  CORRUPT_MESSAGE: 2,
   UNKNOWN_TOPIC_OR_PARTITION: 3,
   LEADER_NOT_AVAILABLE: 5,
   NOT_LEADER_OR_FOLLOWER: 6,

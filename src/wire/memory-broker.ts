@@ -11,19 +11,16 @@ import type { TlsOptions } from 'node:tls';
 import { startServer, apiVersionsResponse, type IncomingRequest, type KafkaServer } from './server.js';
 import { supportedVersions } from './versions.js';
 import { concatBytes } from '../bytes.js';
+import { ApiKey } from '../generated/types.js';
+import { KafkaErrorCode } from './errors.js';
 
-const Api = { Produce: 0, Fetch: 1, ListOffsets: 2, Metadata: 3, SaslHandshake: 17, ApiVersions: 18, SaslAuthenticate: 36 } as const;
-const Err = {
-  NONE: 0, OFFSET_OUT_OF_RANGE: 1, CORRUPT_MESSAGE: 2, UNKNOWN_TOPIC_OR_PARTITION: 3,
-  UNSUPPORTED_SASL_MECHANISM: 33, ILLEGAL_SASL_STATE: 34, SASL_AUTHENTICATION_FAILED: 58,
-} as const;
 
 /** The version ranges served (clipped to what the codec knows); name-addressed versions only. */
 const SERVED: ReadonlyArray<[apiKey: number, min: number, max: number]> = [
-  [Api.Produce, 3, 12], [Api.Fetch, 4, 12], [Api.ListOffsets, 1, 9], [Api.Metadata, 1, 12],
-  [Api.ApiVersions, 0, 4],
+  [ApiKey.Produce, 3, 12], [ApiKey.Fetch, 4, 12], [ApiKey.ListOffsets, 1, 9], [ApiKey.Metadata, 1, 12],
+  [ApiKey.ApiVersions, 0, 4],
 ];
-const SASL_SERVED: ReadonlyArray<[number, number, number]> = [[Api.SaslHandshake, 0, 1], [Api.SaslAuthenticate, 0, 2]];
+const SASL_SERVED: ReadonlyArray<[number, number, number]> = [[ApiKey.SaslHandshake, 0, 1], [ApiKey.SaslAuthenticate, 0, 2]];
 
 export interface MemoryBrokerOptions {
   host?: string;
@@ -84,32 +81,32 @@ export async function startMemoryBroker(options: MemoryBrokerOptions = {}): Prom
   const handler = async (req: IncomingRequest): Promise<object | null> => {
     counts.set(req.apiKey, (counts.get(req.apiKey) ?? 0) + 1);
     const state = req.client.state as { authenticated?: boolean; handshake?: boolean };
-    if (options.sasl && !state.authenticated && req.apiKey !== Api.ApiVersions
-        && req.apiKey !== Api.SaslHandshake && req.apiKey !== Api.SaslAuthenticate) {
+    if (options.sasl && !state.authenticated && req.apiKey !== ApiKey.ApiVersions
+        && req.apiKey !== ApiKey.SaslHandshake && req.apiKey !== ApiKey.SaslAuthenticate) {
       throw new Error(`${req.apiKey} before SASL authentication`); // a broker closes the connection
     }
     switch (req.apiKey) {
-      case Api.ApiVersions: return apiVersionsResponse(served);
-      case Api.SaslHandshake: {
+      case ApiKey.ApiVersions: return apiVersionsResponse(served);
+      case ApiKey.SaslHandshake: {
         if (!options.sasl) throw new Error('SASL not enabled');
         const ok = req.body.mechanism === 'PLAIN';
         state.handshake = ok;
-        return { errorCode: ok ? Err.NONE : Err.UNSUPPORTED_SASL_MECHANISM, mechanisms: ['PLAIN'] };
+        return { errorCode: ok ? KafkaErrorCode.NONE : KafkaErrorCode.UNSUPPORTED_SASL_MECHANISM, mechanisms: ['PLAIN'] };
       }
-      case Api.SaslAuthenticate: {
+      case ApiKey.SaslAuthenticate: {
         if (!options.sasl) throw new Error('SASL not enabled');
-        if (!state.handshake) return { errorCode: Err.ILLEGAL_SASL_STATE, errorMessage: 'SaslHandshake first', authBytes: new Uint8Array(0) };
+        if (!state.handshake) return { errorCode: KafkaErrorCode.ILLEGAL_SASL_STATE, errorMessage: 'SaslHandshake first', authBytes: new Uint8Array(0) };
         const parts = new TextDecoder().decode(req.body.authBytes).split('\u0000');
         const ok = parts.length === 3 && parts[1] === options.sasl.username && parts[2] === options.sasl.password;
         state.authenticated = ok;
         return ok
-          ? { errorCode: Err.NONE, errorMessage: null, authBytes: new Uint8Array(0) }
-          : { errorCode: Err.SASL_AUTHENTICATION_FAILED, errorMessage: 'Invalid username or password', authBytes: new Uint8Array(0) };
+          ? { errorCode: KafkaErrorCode.NONE, errorMessage: null, authBytes: new Uint8Array(0) }
+          : { errorCode: KafkaErrorCode.SASL_AUTHENTICATION_FAILED, errorMessage: 'Invalid username or password', authBytes: new Uint8Array(0) };
       }
-      case Api.Metadata: return metadata(req);
-      case Api.Produce: return produce(req);
-      case Api.ListOffsets: return listOffsets(req);
-      case Api.Fetch: return fetch(req);
+      case ApiKey.Metadata: return metadata(req);
+      case ApiKey.Produce: return produce(req);
+      case ApiKey.ListOffsets: return listOffsets(req);
+      case ApiKey.Fetch: return fetch(req);
     }
     throw new Error(`unsupported API key ${req.apiKey}`);
   };
@@ -127,11 +124,11 @@ export async function startMemoryBroker(options: MemoryBrokerOptions = {}): Prom
       controllerId: nodeId,
       topics: names.map((name) => {
         const t = topics.get(name) ?? (allowCreate && name !== '' ? createTopic(name) : undefined);
-        if (!t) return { errorCode: Err.UNKNOWN_TOPIC_OR_PARTITION, name, partitions: [] };
+        if (!t) return { errorCode: KafkaErrorCode.UNKNOWN_TOPIC_OR_PARTITION, name, partitions: [] };
         return {
-          errorCode: Err.NONE, name, topicId: req.apiVersion >= 10 ? t.topicId : undefined, isInternal: false,
+          errorCode: KafkaErrorCode.NONE, name, topicId: req.apiVersion >= 10 ? t.topicId : undefined, isInternal: false,
           partitions: t.partitions.map((_, i) => ({
-            errorCode: Err.NONE, partitionIndex: i, leaderId: nodeId, ...(req.apiVersion >= 7 ? { leaderEpoch: 0 } : {}),
+            errorCode: KafkaErrorCode.NONE, partitionIndex: i, leaderId: nodeId, ...(req.apiVersion >= 7 ? { leaderEpoch: 0 } : {}),
             replicaNodes: [nodeId], isrNodes: [nodeId], offlineReplicas: [],
           })),
         };
@@ -147,11 +144,11 @@ export async function startMemoryBroker(options: MemoryBrokerOptions = {}): Prom
         name: td.name,
         partitionResponses: (td.partitionData as any[]).map((pd) => {
           const log = t?.partitions[pd.index];
-          if (!log) return { index: pd.index, errorCode: Err.UNKNOWN_TOPIC_OR_PARTITION, baseOffset: -1n };
+          if (!log) return { index: pd.index, errorCode: KafkaErrorCode.UNKNOWN_TOPIC_OR_PARTITION, baseOffset: -1n };
           const base = append(log, pd.records);
-          if (base < 0n) return { index: pd.index, errorCode: Err.CORRUPT_MESSAGE, baseOffset: -1n };
+          if (base < 0n) return { index: pd.index, errorCode: KafkaErrorCode.CORRUPT_MESSAGE, baseOffset: -1n };
           appended = true;
-          return { index: pd.index, errorCode: Err.NONE, baseOffset: base, logAppendTimeMs: -1n, ...(req.apiVersion >= 5 ? { logStartOffset: 0n } : {}) };
+          return { index: pd.index, errorCode: KafkaErrorCode.NONE, baseOffset: base, logAppendTimeMs: -1n, ...(req.apiVersion >= 5 ? { logStartOffset: 0n } : {}) };
         }),
       };
     });
@@ -168,14 +165,14 @@ export async function startMemoryBroker(options: MemoryBrokerOptions = {}): Prom
           name: tp.name,
           partitions: (tp.partitions as any[]).map((p) => {
             const log = t?.partitions[p.partitionIndex];
-            if (!log) return { partitionIndex: p.partitionIndex, errorCode: Err.UNKNOWN_TOPIC_OR_PARTITION };
+            if (!log) return { partitionIndex: p.partitionIndex, errorCode: KafkaErrorCode.UNKNOWN_TOPIC_OR_PARTITION };
             const ts: bigint = p.timestamp;
             let offset: bigint;
             if (ts === -1n) offset = log.nextOffset;            // latest
             else if (ts === -2n || ts === -4n) offset = 0n;     // earliest / earliest-local
             else if (ts === -3n) offset = log.batches.length ? log.batches[log.batches.length - 1]!.baseOffset : 0n; // max timestamp (approximate)
             else offset = log.batches.find((b) => b.maxTimestamp >= ts)?.baseOffset ?? log.nextOffset;
-            return { partitionIndex: p.partitionIndex, errorCode: Err.NONE, timestamp: -1n, offset, ...(req.apiVersion >= 4 ? { leaderEpoch: 0 } : {}) };
+            return { partitionIndex: p.partitionIndex, errorCode: KafkaErrorCode.NONE, timestamp: -1n, offset, ...(req.apiVersion >= 4 ? { leaderEpoch: 0 } : {}) };
           }),
         };
       }),
@@ -192,10 +189,10 @@ export async function startMemoryBroker(options: MemoryBrokerOptions = {}): Prom
           partitions: (ft.partitions as any[]).map((fp) => {
             const log = t?.partitions[fp.partition];
             const base = { partitionIndex: fp.partition, abortedTransactions: null, preferredReadReplica: -1 };
-            if (!log) return { ...base, errorCode: Err.UNKNOWN_TOPIC_OR_PARTITION, highWatermark: -1n, records: null };
+            if (!log) return { ...base, errorCode: KafkaErrorCode.UNKNOWN_TOPIC_OR_PARTITION, highWatermark: -1n, records: null };
             const offset: bigint = fp.fetchOffset;
             const common = { ...base, highWatermark: log.nextOffset, lastStableOffset: log.nextOffset, ...(req.apiVersion >= 5 ? { logStartOffset: 0n } : {}) };
-            if (offset < 0n || offset > log.nextOffset) return { ...common, errorCode: Err.OFFSET_OUT_OF_RANGE, records: null };
+            if (offset < 0n || offset > log.nextOffset) return { ...common, errorCode: KafkaErrorCode.OFFSET_OUT_OF_RANGE, records: null };
             const picked: Uint8Array[] = [];
             let size = 0;
             for (const b of log.batches) {
@@ -205,7 +202,7 @@ export async function startMemoryBroker(options: MemoryBrokerOptions = {}): Prom
               size += b.bytes.length;
             }
             bytes += size;
-            return { ...common, errorCode: Err.NONE, records: concatBytes(picked, size) };
+            return { ...common, errorCode: KafkaErrorCode.NONE, records: concatBytes(picked, size) };
           }),
         };
       });

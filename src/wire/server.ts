@@ -18,8 +18,8 @@ import * as tls from 'node:tls';
 import { decodeRequest, encodeResponse, newMessage, type RequestHeader } from '../codec.js';
 import { FrameSplitter } from './frame-splitter.js';
 import { allSupportedVersions, supportedVersions } from './versions.js';
+import { ApiKey } from '../generated/types.js';
 
-const API_VERSIONS = 18;
 
 export interface ClientInfo {
   /** Sequential per server, from 1. */
@@ -162,12 +162,12 @@ function unknownApiVersionsAnswer(frame: Uint8Array, options: ServerOptions): Ui
   const view = new DataView(frame.buffer, frame.byteOffset, frame.byteLength);
   const apiKey = view.getInt16(4, false);
   const apiVersion = view.getInt16(6, false);
-  const ours = supportedVersions(API_VERSIONS)!;
-  if (apiKey !== API_VERSIONS || apiVersion <= ours.max) return null;
+  const ours = supportedVersions(ApiKey.ApiVersions)!;
+  if (apiKey !== ApiKey.ApiVersions || apiVersion <= ours.max) return null;
   const correlationId = view.getInt32(8, false);
-  return encodeResponse(API_VERSIONS, 0, { correlationId }, newMessage(API_VERSIONS, 'response', 0, {
+  return encodeResponse(ApiKey.ApiVersions, 0, { correlationId }, newMessage(ApiKey.ApiVersions, 'response', 0, {
     errorCode: 35,
-    apiKeys: [{ apiKey: API_VERSIONS, minVersion: ours.min, maxVersion: ours.max }],
+    apiKeys: [{ apiKey: ApiKey.ApiVersions, minVersion: ours.min, maxVersion: ours.max }],
   }));
 }
 

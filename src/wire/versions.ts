@@ -1,6 +1,7 @@
 // What this library can speak, per API key, taken from the generated catalogue.
 
 import { apis } from '../generated/catalogue.js';
+import { findApi } from '../codec.js';
 
 export interface VersionRange { readonly min: number; readonly max: number }
 
@@ -19,7 +20,7 @@ export function allSupportedVersions(): ReadonlyMap<number, VersionRange> {
 
 /** The API's name ("Metadata") or `ApiKey(<n>)` when unknown. */
 export function apiName(apiKey: number): string {
-  return apis.find((a) => a.apiKey === apiKey)?.name ?? `ApiKey(${apiKey})`;
+  return findApi(apiKey)?.name ?? `ApiKey(${apiKey})`;
 }
 
 /**
@@ -35,4 +36,4 @@ export function usableVersion(apiKey: number, theirs: VersionRange | undefined):
 }
 
 /** The all-zero UUID, Kafka's "no topic id", in the codec's 22-character base64url form. */
-export const ZERO_UUID = 'AAAAAAAAAAAAAAAAAAAAAA';
+export { ZERO_UUID } from '../program.js';
