@@ -288,7 +288,7 @@ export const consumeCommand: WireCommand = (args, io) => run(io, WIRE_USAGE, asy
       throw new Error(`topic ${topic} has no partition ${only} (it has ${info.partitions.length})`);
     }
     const state = new Map<number, { next: bigint; highWatermark: bigint; done: boolean }>();
-    const start = await resolveOffsets(client, topic, partitions, offsetArg);
+    const start = await resolveOffsets(client, info, partitions, offsetArg);
     for (const p of partitions) state.set(p, { next: start.get(p)!.offset, highWatermark: start.get(p)!.end, done: false });
     if (exitAtEnd) for (const s of state.values()) s.done = s.next >= s.highWatermark;
 
@@ -302,12 +302,7 @@ export const consumeCommand: WireCommand = (args, io) => run(io, WIRE_USAGE, asy
       const active = partitions.filter((p) => !state.get(p)!.done);
       if (active.length === 0) break;
       // One Fetch per leader, all of its partitions at once.
-      const byLeader = new Map<number, number[]>();
-      for (const p of active) {
-        const leader = info.partitions.find((x) => x.partition === p)!.leader;
-        byLeader.set(leader, [...(byLeader.get(leader) ?? []), p]);
-      }
-      const rounds = [...byLeader.values()].map(async (ps) => {
+      const rounds = byLeader(info, active).map(async (ps) => {
         const conn = await client.leader(topic, ps[0]!);
         return { ps, res: await fetchOnce(conn, info, ps.map((p) => [p, state.get(p)!.next] as const), exitAtEnd ? 100 : 500) };
       });
@@ -346,16 +341,21 @@ export const consumeCommand: WireCommand = (args, io) => run(io, WIRE_USAGE, asy
   }
 });
 
-async function resolveOffsets(client: KafkaClient, topic: string, partitions: number[], spec: string):
-  Promise<Map<number, { offset: bigint; end: bigint }>> {
-  const out = new Map<number, { offset: bigint; end: bigint }>();
-  const byLeader = new Map<number, number[]>();
-  const info = await client.topic(topic);
+/** The partitions grouped by their leader, one list per leader. */
+function byLeader(info: TopicInfo, partitions: number[]): number[][] {
+  const groups = new Map<number, number[]>();
   for (const p of partitions) {
     const leader = info.partitions.find((x) => x.partition === p)!.leader;
-    byLeader.set(leader, [...(byLeader.get(leader) ?? []), p]);
+    groups.set(leader, [...(groups.get(leader) ?? []), p]);
   }
-  await Promise.all([...byLeader.values()].map(async (ps) => {
+  return [...groups.values()];
+}
+
+async function resolveOffsets(client: KafkaClient, info: TopicInfo, partitions: number[], spec: string):
+  Promise<Map<number, { offset: bigint; end: bigint }>> {
+  const out = new Map<number, { offset: bigint; end: bigint }>();
+  const topic = info.name;
+  await Promise.all(byLeader(info, partitions).map(async (ps) => {
     const conn = await client.leader(topic, ps[0]!);
     const [earliest, latest] = await Promise.all([listOffsets(conn, topic, ps, -2n), listOffsets(conn, topic, ps, -1n)]);
     for (const p of ps) {

@@ -234,14 +234,13 @@ export class Connection extends EventEmitter<ConnectionEvents> {
     const correlationId = this.#nextCorrelationId;
     this.#nextCorrelationId = (this.#nextCorrelationId + 1) & 0x7fffffff;
     let frame: Uint8Array;
-    let full: any;
     try {
-      full = newMessage(apiKey, 'request', apiVersion, body);
-      frame = encodeRequest({ requestApiKey: apiKey, requestApiVersion: apiVersion, correlationId, clientId: this.clientId }, full);
+      // The encoder fills every field the body leaves out with its default (acks: 0 included).
+      frame = encodeRequest({ requestApiKey: apiKey, requestApiVersion: apiVersion, correlationId, clientId: this.clientId }, body);
     } catch (err) {
       return Promise.reject(err);
     }
-    if (apiKey === ApiKey.Produce && full.acks === 0) {
+    if (apiKey === ApiKey.Produce && ((body as { acks?: number }).acks ?? 0) === 0) {
       return new Promise((resolve, reject) => {
         this.#socket.write(frame, (err) => {
           if (err) reject(this.#errorFor(this.#closedError ?? new ConnectionError('CLOSED', `write failed: ${err.message}`, { cause: err }), apiKey, apiVersion, correlationId));

@@ -15,10 +15,11 @@
 
 import * as net from 'node:net';
 import * as tls from 'node:tls';
-import { decodeRequest, encodeResponse, newMessage, type RequestHeader } from '../codec.js';
+import { decodeRequest, encodeResponse, type RequestHeader } from '../codec.js';
 import { FrameSplitter } from './frame-splitter.js';
 import { allSupportedVersions, supportedVersions } from './versions.js';
 import { ApiKey } from '../generated/types.js';
+import { KafkaErrorCode } from './errors.js';
 
 
 export interface ClientInfo {
@@ -151,10 +152,9 @@ async function handleFrame(frame: Uint8Array, client: ClientInfo, options: Serve
   }
   const { apiKey, apiVersion, header, body } = request;
   const result = await options.handler({ apiKey, apiVersion, header, body, client });
-  if (apiKey === 0 && body.acks === 0) return null;
+  if (apiKey === ApiKey.Produce && body.acks === 0) return null;
   if (result === undefined || result === null) return null;
-  const full = newMessage(apiKey, 'response', apiVersion, result);
-  return encodeResponse(apiKey, apiVersion, { correlationId: header.correlationId }, full);
+  return encodeResponse(apiKey, apiVersion, { correlationId: header.correlationId }, result);
 }
 
 function unknownApiVersionsAnswer(frame: Uint8Array, options: ServerOptions): Uint8Array | null {
@@ -165,10 +165,10 @@ function unknownApiVersionsAnswer(frame: Uint8Array, options: ServerOptions): Ui
   const ours = supportedVersions(ApiKey.ApiVersions)!;
   if (apiKey !== ApiKey.ApiVersions || apiVersion <= ours.max) return null;
   const correlationId = view.getInt32(8, false);
-  return encodeResponse(ApiKey.ApiVersions, 0, { correlationId }, newMessage(ApiKey.ApiVersions, 'response', 0, {
-    errorCode: 35,
+  return encodeResponse(ApiKey.ApiVersions, 0, { correlationId }, {
+    errorCode: KafkaErrorCode.UNSUPPORTED_VERSION,
     apiKeys: [{ apiKey: ApiKey.ApiVersions, minVersion: ours.min, maxVersion: ours.max }],
-  }));
+  });
 }
 
 /**
