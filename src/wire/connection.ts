@@ -169,7 +169,8 @@ export class Connection extends EventEmitter<ConnectionEvents> {
     this.port = options.port ?? socket.remotePort ?? 0;
     this.clientId = options.clientId === undefined ? 'kafka-wire' : options.clientId;
     this.requestTimeoutMs = options.requestTimeoutMs ?? 30_000;
-    this.#splitter = new FrameSplitter({ maxFrameSize: options.maxFrameSize });
+    // Frames are handled as they complete, so those before a bad one in the same chunk are too.
+    this.#splitter = new FrameSplitter({ maxFrameSize: options.maxFrameSize, onFrame: (frame) => this.#onFrame(frame) });
     this.#clientSoftware = [options.clientSoftwareName ?? 'kafka-wire', options.clientSoftwareVersion ?? '0.1.0'];
     this.#maxVersions = options.maxVersions ?? {};
     socket.on('data', (chunk: Buffer) => this.#onData(chunk));
@@ -347,24 +348,16 @@ export class Connection extends EventEmitter<ConnectionEvents> {
 
   #onData(chunk: Buffer): void {
     if (this.#closedError) return;
-    let frames: Uint8Array[];
     try {
-      frames = this.#splitter.push(chunk);
+      this.#splitter.push(chunk);
     } catch (err) {
-      if (err instanceof FrameError) {
-        for (const frame of err.frames) { this.#onFrame(frame); if (this.#closedError) return; }
-        this.#fail(new ConnectionError('FRAME', `bad response frame from ${this.host}:${this.port}: ${err.message}`, { host: this.host, port: this.port, cause: err }));
-        return;
-      }
-      throw err;
-    }
-    for (const frame of frames) {
-      this.#onFrame(frame);
-      if (this.#closedError) return;
+      if (!(err instanceof FrameError)) throw err;
+      this.#fail(new ConnectionError('FRAME', `bad response frame from ${this.host}:${this.port}: ${err.message}`, { host: this.host, port: this.port, cause: err }));
     }
   }
 
   #onFrame(frame: Uint8Array): void {
+    if (this.#closedError) return;
     if (frame.length < 8) {
       this.#fail(new ConnectionError('DECODE', `response frame from ${this.host}:${this.port} too short for a header (${frame.length} bytes)`, { host: this.host, port: this.port }));
       return;

@@ -103,7 +103,6 @@ export async function startServer(options: ServerOptions): Promise<KafkaServer> 
 function serveConnection(socket: net.Socket, id: number, options: ServerOptions): void {
   socket.setNoDelay(true);
   const client: ClientInfo = { id, remoteAddress: socket.remoteAddress ?? '', remotePort: socket.remotePort ?? 0, state: {} };
-  const splitter = new FrameSplitter({ maxFrameSize: options.maxFrameSize });
   // Responses leave in request order even when handlers finish out of order.
   let queue: Promise<void> = Promise.resolve();
   let failed = false;
@@ -122,17 +121,15 @@ function serveConnection(socket: net.Socket, id: number, options: ServerOptions)
       if (response && !failed && !socket.destroyed) socket.write(response);
     }).catch(fail);
   };
+  // Frames are handled as they complete, so those before a bad one in the same chunk are too.
+  const splitter = new FrameSplitter({ maxFrameSize: options.maxFrameSize, onFrame });
   socket.on('data', (chunk: Buffer) => {
     if (failed) return;
-    let frames: Uint8Array[];
     try {
-      frames = splitter.push(chunk);
+      splitter.push(chunk);
     } catch (err) {
-      for (const f of (err as { frames?: Uint8Array[] }).frames ?? []) onFrame(f);
       queue = queue.then(() => fail(err));
-      return;
     }
-    for (const f of frames) onFrame(f);
   });
   socket.on('end', () => {
     try { splitter.end(); } catch (err) { queue = queue.then(() => fail(err)); return; }

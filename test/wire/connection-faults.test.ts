@@ -94,6 +94,15 @@ describe('Connection faults', () => {
     expectAllFailed(await fire(c, 2), 'FRAME');
   });
 
+  it('an answer in the same chunk as a bad frame size still resolves; the rest fail with FRAME', async () => {
+    const c = await open((f, socket, i) => {
+      if (i === 0) socket.write(Uint8Array.from([...metadataResponse(correlationIdOf(f)), 0xff, 0xff, 0xff, 0x00, 1, 2]));
+    });
+    const results = await fire(c, 3);
+    expect(results[0]!.status).toBe('fulfilled');
+    expectAllFailed(results.slice(1), 'FRAME');
+  });
+
   it('garbage text (an HTTP answer) fails everything with FRAME (size over the limit)', async () => {
     const c = await open((_f, socket) => socket.end('HTTP/1.1 400 Bad Request\r\n\r\n'));
     const results = await fire(c, 2);
