@@ -5,7 +5,7 @@ import type { RequestBodies, ResponseBodies } from './generated/types.js';
 import { inVersions, type ApiDef, type MessageDef } from './schema.js';
 import { KafkaWireError } from './errors.js';
 import {
-  decodeBodyFor, decodeRequestFor, decodeResponseFor, encodeBodyFor, encodeRequestFor, encodeResponseFor,
+  checkRequestHeader, decodeBodyFor, decodeRequestFor, decodeResponseFor, encodeBodyFor, encodeRequestFor, encodeResponseFor,
   headerVersionFor, newMessageFor, peekRequest, planForMessage, requestSizeFor, responseSizeFor,
   type DecodedRequest, type DecodedResponse, type Direction, type Limits, type MessagePlan, type RequestHeader,
   type ResponseHeader, type MessageDecodeOptions,
@@ -93,9 +93,7 @@ export function decodeBody(apiKey: number, direction: Direction, version: number
 }
 
 function requestApi(header: RequestHeader): ApiDef {
-  if (header === null || typeof header !== 'object') {
-    throw new KafkaWireError('INVALID_VALUE', -1, 'header', 'expected a request header object');
-  }
+  checkRequestHeader(header);
   return getApi(header.requestApiKey);
 }
 

@@ -68,7 +68,7 @@ export const defaultLimits: Required<Limits> = {
 // ---- versions and plans ----
 
 function checkVersion(message: MessageDef, version: number): void {
-  if (!(version >= message.validVersions[0] && version <= message.validVersions[1])) {
+  if (!(Number.isInteger(version) && version >= message.validVersions[0] && version <= message.validVersions[1])) {
     throw new KafkaWireError('UNSUPPORTED_VERSION', -1, '',
       `${message.name} has versions ${message.validVersions[0]}-${message.validVersions[1]}, not ${version}`);
   }
@@ -91,19 +91,36 @@ export interface MessagePlan {
   headerVersion: number;
 }
 
+/** A body without a header (decodeBody/encodeBody). */
+interface BodyPlan {
+  header: null;
+  body: CompiledStruct;
+}
+
+const plans = new WeakMap<MessageDef, { full: MessagePlan; bodyOnly: BodyPlan }[]>();
+
+/** The plans of one message version, built once (every encode and decode starts here). */
+function plansFor(message: MessageDef, version: number): { full: MessagePlan; bodyOnly: BodyPlan } {
+  let byVersion = plans.get(message);
+  if (byVersion === undefined) plans.set(message, (byVersion = []));
+  let cached = byVersion[version];
+  if (cached === undefined) {
+    checkVersion(message, version);
+    const headerVersion = headerVersionFor(message, version);
+    const body = compileMessage(message, version);
+    const header = compileMessage(message.type === 'request' ? requestHeader : responseHeader, headerVersion);
+    byVersion[version] = cached = { full: { header, body, headerVersion }, bodyOnly: { header: null, body } };
+  }
+  return cached;
+}
+
 export function planForMessage(message: MessageDef, version: number): MessagePlan {
-  checkVersion(message, version);
-  const headerVersion = headerVersionFor(message, version);
-  return {
-    header: compileMessage(message.type === 'request' ? requestHeader : responseHeader, headerVersion),
-    body: compileMessage(message, version),
-    headerVersion,
-  };
+  return plansFor(message, version).full;
 }
 
 /** A message with every field at its default, then `fields` laid over it. */
 export function newMessageFor<M = any>(message: MessageDef, version: number, fields?: Partial<M>): M {
-  const body = planForMessage(message, version).body.create();
+  const body = plansFor(message, version).bodyOnly.body.create();
   return (fields === undefined ? body : Object.assign(body, fields)) as M;
 }
 
@@ -246,19 +263,20 @@ function readValue(kind: number, nullable: boolean, struct: CompiledStruct | nul
   throw new Error(`kafka-wire: unknown kind ${kind}`);
 }
 
-/** Points the interpreter's tape reader at word `start`, with offsets into `input`. */
-function beginTape(start: number, input: Uint8Array): void {
+/** Points the interpreter's tape reader at word `start`, with offsets into `input` (seen through `inputView`). */
+function beginTape(start: number, input: Uint8Array, inputView: DataView): void {
   tape = i32;
   t = start;
   src = input;
-  view = new DataView(input.buffer, input.byteOffset, input.byteLength);
+  view = inputView;
 }
 
 function decodeFrame(plan: MessagePlan, frame: Uint8Array, options: MessageDecodeOptions | undefined): { header: any; body: any } {
   const scan = scanMessage(plan, frame, true, false, options);
   recordsDecoder = options?.recordsDecoder;
-  const header = readRoot(plan.header, scan.start, frame);
-  const body = readRoot(plan.body, rootEnd, frame);
+  const frameView = new DataView(frame.buffer, frame.byteOffset, frame.byteLength);
+  const header = readRoot(plan.header, scan.start, frame, frameView);
+  const body = readRoot(plan.body, rootEnd, frame, frameView);
   return { header, body };
 }
 
@@ -290,10 +308,10 @@ export function decodeResponseFor<Res = any>(api: ApiDef<any, Res>, frame: Uint8
 
 /** Decodes a bare body (no size prefix, no header). */
 export function decodeBodyFor(message: MessageDef, version: number, bytes: Uint8Array, options?: MessageDecodeOptions): any {
-  const plan = { header: null, body: planForMessage(message, version).body };
+  const plan = plansFor(message, version).bodyOnly;
   const scan = scanMessage(plan, bytes, false, false, options);
   recordsDecoder = options?.recordsDecoder;
-  return readRoot(plan.body, scan.start, bytes);
+  return readRoot(plan.body, scan.start, bytes, new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength));
 }
 
 // ---- encoding ----
@@ -562,16 +580,16 @@ function writeRoot(s: CompiledStruct, o: unknown, name: string): void {
 }
 
 /** Reads a root struct from the tape at word `start`; returns it and where it ended. */
-function readRoot(s: CompiledStruct, start: number, input: Uint8Array): any {
+function readRoot(s: CompiledStruct, start: number, input: Uint8Array, inputView: DataView): any {
   if (!codegenAvailable()) {
-    beginTape(start, input);
+    beginTape(start, input, inputView);
     const value = readStruct(s);
     rootEnd = t;
     return value;
   }
   let reader = readers.get(s);
   if (reader === undefined) readers.set(s, (reader = generateReader(s)));
-  const value = reader.read(i32, start, input, new DataView(input.buffer, input.byteOffset, input.byteLength), recordsDecoder);
+  const value = reader.read(i32, start, input, inputView, recordsDecoder);
   rootEnd = reader.end;
   return value;
 }
@@ -598,8 +616,15 @@ function encodeWith(plan: { header: CompiledStruct | null; body: CompiledStruct 
   return measure ? length : u8.slice(outPtr, outPtr + length);
 }
 
+/** Throws INVALID_VALUE at path `header` unless `header` is an object (before reading its key). */
+export function checkRequestHeader(header: unknown): void {
+  if (header === null || typeof header !== 'object') {
+    throw new KafkaWireError('INVALID_VALUE', -1, 'header', 'expected a request header object');
+  }
+}
+
 function requestPlan(api: ApiDef, header: RequestHeader): MessagePlan {
-  if (header === null || typeof header !== 'object') throw invalid('expected a request header object');
+  checkRequestHeader(header);
   if (header.requestApiKey !== api.apiKey) {
     throw new KafkaWireError('UNSUPPORTED_API', -1, 'header.requestApiKey', `expected ${api.name} (${api.apiKey}), got ${header.requestApiKey}`);
   }
@@ -618,7 +643,7 @@ export function encodeResponseFor<Res = any>(api: ApiDef<any, Res>, apiVersion: 
 
 /** Encodes a bare body (no size prefix, no header). */
 export function encodeBodyFor(message: MessageDef, version: number, body: object): Uint8Array {
-  return encodeWith({ header: null, body: planForMessage(message, version).body }, null, body, false, false) as Uint8Array;
+  return encodeWith(plansFor(message, version).bodyOnly, null, body, false, false) as Uint8Array;
 }
 
 /** The exact length encodeRequestFor would produce, without writing it. */
