@@ -76,6 +76,11 @@ function gunzipNode(zlib: typeof import('node:zlib'), src: Uint8Array, limit: nu
   return new Uint8Array(out.buffer, out.byteOffset, out.length);
 }
 
+/** The unsigned little-endian 32-bit integer at src[p] (gzip trailers, zstd headers). */
+function le32(src: Uint8Array, p: number): number {
+  return (src[p] | (src[p + 1] << 8) | (src[p + 2] << 16) | (src[p + 3] << 24)) >>> 0;
+}
+
 /**
  * Fast path for the common case, a single gzip member: inflate into a buffer of the trailer's
  * size + 1 (fflate never grows it), then check size and CRC-32. Taken only when the input is small
@@ -85,8 +90,8 @@ function gunzipNode(zlib: typeof import('node:zlib'), src: Uint8Array, limit: nu
 function gunzipFast(src: Uint8Array, limit: number): Uint8Array | undefined {
   const n = src.length;
   if (n < 18 || n * 1032 > 4 * limit || src[0] !== 0x1f || src[1] !== 0x8b) return undefined;
-  const crc = (src[n - 8] | (src[n - 7] << 8) | (src[n - 6] << 16) | (src[n - 5] << 24)) >>> 0;
-  const size = (src[n - 4] | (src[n - 3] << 8) | (src[n - 2] << 16) | (src[n - 1] << 24)) >>> 0;
+  const crc = le32(src, n - 8);
+  const size = le32(src, n - 4);
   if (size > limit) return undefined;
   for (let i = src.indexOf(0x1f, 10); i >= 0 && i < n - 10; i = src.indexOf(0x1f, i + 1)) {
     if (src[i + 1] === 0x8b && src[i + 2] === 0x08) return undefined;
@@ -133,8 +138,8 @@ function gunzipStream(src: Uint8Array, limit: number, at: number, path: string):
   if (members === 0) {
     // Single member: check the trailer (CRC-32 and size of the output), as GZIPInputStream does.
     const n = src.length;
-    const t = (src[n - 8] | (src[n - 7] << 8) | (src[n - 6] << 16) | (src[n - 5] << 24)) >>> 0;
-    const size = (src[n - 4] | (src[n - 3] << 8) | (src[n - 2] << 16) | (src[n - 1] << 24)) >>> 0;
+    const t = le32(src, n - 8);
+    const size = le32(src, n - 4);
     if (n < 18 || size !== out.length % 4294967296 || t !== crc32(out)) {
       throw recordsError('CHECKSUM_MISMATCH', at + Math.max(0, n - 8), path, 'gzip: trailer checksum or size mismatch');
     }
@@ -145,16 +150,15 @@ function gunzipStream(src: Uint8Array, limit: number, at: number, path: string):
 /** Validates every zstd frame header and block boundary before fzstd allocates anything. */
 function zstdPrescan(src: Uint8Array, limit: number, at: number, path: string): void {
   const bad = (p: number, why: string) => recordsError('CORRUPT_COMPRESSED_DATA', at + p, path, `zstd: ${why}`);
-  const u32 = (p: number) => (src[p] | (src[p + 1] << 8) | (src[p + 2] << 16) | (src[p + 3] << 24)) >>> 0;
   const maxWindow = Math.max(limit, 8 * 1024 * 1024);
   let p = 0;
   if (src.length === 0) throw bad(0, 'empty input');
   while (p < src.length) {
     if (src.length - p < 4) throw bad(p, 'truncated frame');
-    const magic = u32(p);
+    const magic = le32(src, p);
     if ((magic & 0xfffffff0) >>> 0 === 0x184d2a50) {
       if (src.length - p < 8) throw bad(p, 'truncated skippable frame');
-      const size = u32(p + 4);
+      const size = le32(src, p + 4);
       if (size > src.length - p - 8) throw bad(p, 'truncated skippable frame');
       p += 8 + size;
       continue;
@@ -247,9 +251,12 @@ export function compressInWasm(codec: number, src: number, len: number, gzipLeve
   return [dst, out.length];
 }
 
-function codecNumber(codec: CompressionName | number): number {
+/** A codec's number (0 none, 1 gzip, 2 snappy, 3 lz4, 4 zstd) from its name or number; `none` only when allowed. */
+export function codecNumber(codec: CompressionName | number, allowNone: boolean, path = ''): number {
   const c = typeof codec === 'number' ? codec : COMPRESSION_NAMES.indexOf(codec);
-  if (!(c >= 1 && c <= 4)) throw recordsError('UNSUPPORTED_COMPRESSION', -1, '', `unsupported compression codec ${String(codec)}`);
+  if (!((c | 0) === c && c >= (allowNone ? 0 : 1) && c <= 4)) {
+    throw recordsError('UNSUPPORTED_COMPRESSION', -1, path, `unsupported compression codec ${String(codec)}`);
+  }
   return c;
 }
 
@@ -259,13 +266,16 @@ function codecNumber(codec: CompressionName | number): number {
  */
 export function decompress(codec: CompressionName | number, data: Uint8Array,
   options: { maxDecompressedBytes?: number; legacyLz4HeaderChecksum?: boolean } = {}): Uint8Array {
-  return decompressAt(codecNumber(codec), data, options.maxDecompressedBytes ?? DEFAULT_MAX_DECOMPRESSED, 0, '',
+  return decompressAt(codecNumber(codec, false), data, options.maxDecompressedBytes ?? DEFAULT_MAX_DECOMPRESSED, 0, '',
     options.legacyLz4HeaderChecksum === true);
 }
 
 /** Compresses a buffer with a Kafka codec (what encodeRecordBatch does to the records section). */
 export function compress(codec: CompressionName | number, data: Uint8Array, options: { gzipLevel?: number; snappyFraming?: 'xerial' | 'raw' } = {}): Uint8Array {
-  const c = codecNumber(codec);
+  const c = codecNumber(codec, false);
+  // gzip and zstd run in JS: no trip through WebAssembly memory.
+  if (c === 1) return gzipSync(data, { level: (options.gzipLevel ?? 6) as 6, mtime: 0 });
+  if (c === 4) return zstdRawFrame(data);
   wasm();
   const mark = top;
   try {

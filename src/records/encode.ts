@@ -2,10 +2,9 @@
 // WebAssembly memory; one call writes the varints and copies the bytes (plus header fields and
 // CRC-32C for uncompressed batches). Compressed batches take one more call (or fflate/zstd) to
 // compress, and finishBatch fills length, count and CRC.
-import { compressInWasm } from './compression.js';
+import { codecNumber, compressInWasm } from './compression.js';
 import { recordsError } from './errors.js';
 import type { ControlRecordInput, EncodeOptions, RecordBatchInput } from './types.js';
-import { COMPRESSION_NAMES } from './types.js';
 import { wasm, mem, memI32, alloc, top, setTop } from './wasm.js';
 import { encodeUtf8Into } from '../text.js';
 
@@ -49,12 +48,6 @@ function int32(x: number | undefined, dflt: number, field: string): number {
   return x;
 }
 
-function compressionCode(c: RecordBatchInput['compression']): number {
-  if (c === undefined) return 0;
-  const code = typeof c === 'number' ? c : COMPRESSION_NAMES.indexOf(c);
-  if (!(code >= 0 && code <= 4) || (code | 0) !== code) throw recordsError('UNSUPPORTED_COMPRESSION', -1, 'compression', `unsupported compression ${String(c)}`);
-  return code;
-}
 
 function controlKey(c: ControlRecordInput): Uint8Array {
   const type = c.typeCode ?? (c.type === 'abort' ? 0 : c.type === 'commit' ? 1 : c.type);
@@ -79,7 +72,7 @@ export function encodeRecordBatch(batch: RecordBatchInput, options: EncodeOption
   const records = batch.records;
   if (!Array.isArray(records)) throw recordsError('INVALID_ARGUMENT', -1, 'records', 'records must be an array');
   const n = records.length;
-  const codec = compressionCode(batch.compression);
+  const codec = batch.compression === undefined ? 0 : codecNumber(batch.compression, true, 'compression');
 
   // Timestamps: resolve the base first.
   let baseTs: bigint;
