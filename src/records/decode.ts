@@ -3,7 +3,7 @@
 // more call each. Legacy message sets (magic 0/1) are parsed here in TS.
 import { RecordBatch, materializeAll, ROW_INTS, HDR_INTS, type BatchHeaderFields, KafkaRecord } from './batch.js';
 import { decompressAt as decompress, DEFAULT_MAX_DECOMPRESSED } from './compression.js';
-import { recordsError, RecordsError } from './errors.js';
+import { recordsError } from './errors.js';
 import type { DecodeOptions } from './types.js';
 import { wasm, memI32, alloc, top, setTop, copyIn, statusError } from './wasm.js';
 
@@ -131,8 +131,7 @@ function walkDecompressed(batch: RecordBatch, data: Uint8Array, index: number, c
     const out = alloc(32);
     const rc = w.walkRecords(p, data.length, batch.recordCount, out, index);
     if (rc !== 0) {
-      const err = statusError(prefix, 0);
-      throw new RecordsError(err.code, `${err.message.replace(/ at .*$/, '')}, inside the decompressed records of the batch`, err.offset, err.path);
+      throw statusError(prefix, 0, (detail) => `${detail}, inside the decompressed records of the batch`);
     }
     const I = memI32();
     const h = out >> 2;

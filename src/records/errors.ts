@@ -87,6 +87,11 @@ export function recordsError(code: RecordsErrorCode, offset = -1, path = '', det
   return new RecordsError(code, detail ?? MESSAGES[code], offset, path);
 }
 
+/** The standard description of an error code. */
+export function recordsErrorMessage(code: RecordsErrorCode): string {
+  return MESSAGES[code];
+}
+
 /** Builds a path string from the numeric context the WebAssembly module reports. */
 export function buildPath(prefix: string, batch: number, record: number, header: number, field: number): string {
   let path = prefix;

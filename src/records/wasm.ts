@@ -2,7 +2,7 @@
 // views, a stack-like arena for scratch regions, and status-block decoding into RecordsError.
 import { wasmBase64 } from '../wasm/records.generated.js';
 import { instantiateEmbedded, instantiateEmbeddedAsync } from '../wasm/load.js';
-import { ERROR_CODES, RecordsError, buildPath, recordsError, type RecordsErrorCode } from './errors.js';
+import { ERROR_CODES, RecordsError, buildPath, recordsError, recordsErrorMessage, type RecordsErrorCode } from './errors.js';
 
 export interface RecordsExports {
   memory: WebAssembly.Memory;
@@ -90,17 +90,19 @@ export function copyIn(bytes: Uint8Array): number {
   return p;
 }
 
-/** Reads the status block into a RecordsError. `offsetBase` is added to the reported offset. */
-export function statusError(pathPrefix = '', offsetBase = 0): RecordsError {
+/**
+ * Reads the status block into a RecordsError. `offsetBase` is added to the reported offset;
+ * `context` may extend the description.
+ */
+export function statusError(pathPrefix = '', offsetBase = 0, context?: (detail: string) => string): RecordsError {
   const I = memI32();
   const s = ex!.statusPtr() >> 2;
   const code = (ERROR_CODES[I[s]] ?? 'CORRUPT_COMPRESSED_DATA') as RecordsErrorCode;
   const path = buildPath(pathPrefix, I[s + 2], I[s + 3], I[s + 4], I[s + 5]);
-  let detail: string | undefined;
-  if (code === 'CRC_MISMATCH') {
-    detail = `checksum mismatch: computed 0x${(I[s + 6] >>> 0).toString(16).padStart(8, '0')}`;
-  }
-  return recordsError(code === ('OK' as string) ? 'CORRUPT_COMPRESSED_DATA' : code, I[s + 1] + offsetBase, path, detail);
+  const known = code === ('OK' as string) ? 'CORRUPT_COMPRESSED_DATA' : code;
+  let detail = code === 'CRC_MISMATCH' ? `checksum mismatch: computed 0x${(I[s + 6] >>> 0).toString(16).padStart(8, '0')}` : undefined;
+  if (context !== undefined) detail = context(detail ?? recordsErrorMessage(known));
+  return recordsError(known, I[s + 1] + offsetBase, path, detail);
 }
 
 /** CRC-32C (Castagnoli) of bytes; `prev` continues a previous result. */
