@@ -53,3 +53,6 @@ export class KafkaWireError extends Error {
     return error;
   }
 }
+
+/** A command line the CLI cannot run (exit code 2, with the usage). */
+export class UsageError extends Error {}

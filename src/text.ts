@@ -93,6 +93,11 @@ export function base64UrlToBytes(text: string, out: Uint8Array, offset: number):
 const HEX: string[] = [];
 for (let i = 0; i < 256; i++) HEX.push(i.toString(16).padStart(2, '0'));
 
+/** One byte as two lowercase hex digits. */
+export function hexByte(b: number): string {
+  return HEX[b];
+}
+
 export function toHex(bytes: Uint8Array): string {
   let out = '';
   for (let i = 0; i < bytes.length; i++) out += HEX[bytes[i]];

@@ -10,11 +10,11 @@
 import { parseArgs } from '../cli.js';
 import { apis } from '../generated/catalogue.js';
 import { getApi, type Direction } from '../codec.js';
-import { KafkaWireError } from '../errors.js';
+import { KafkaWireError, UsageError } from '../errors.js';
 import { toHex } from '../text.js';
 import { defaultSchemasDir } from './descriptions-node.js';
 import { formatExplainJson, formatExplainText } from './format.js';
-import { formatHexText, hexLayout, parseHexInput } from './hex.js';
+import { formatHexText, hexLayout, isHexText, parseHexInput } from './hex.js';
 import { explainFrame } from './index.js';
 import { sampleFrame } from './samples.js';
 import { concatBytes } from '../bytes.js';
@@ -24,8 +24,6 @@ export interface CliIo {
   stdout: { write(text: string): unknown; isTTY?: boolean };
   stderr: { write(text: string): unknown };
 }
-
-class UsageError extends Error {}
 
 /** The shared option parser of src/cli.ts, plus a check that every option is one we know. */
 function parse(args: string[], valued: readonly string[], flags: readonly string[]): ReturnType<typeof parseArgs> {
@@ -76,17 +74,12 @@ async function frameInput(positional: string[], io: CliIo): Promise<Uint8Array> 
   const raw = await readAll(io.stdin);
   const text = new TextDecoder().decode(raw);
   // Hex text on stdin, or else the raw frame bytes.
-  return /^[\s0-9a-fA-Fx:,\-]*$/.test(text) ? parseHexInput(text) ?? raw : raw;
+  return isHexText(text) ? parseHexInput(text) ?? raw : raw;
 }
 
 function fail(io: CliIo, command: string, error: unknown): number {
-  if (error instanceof UsageError) {
-    io.stderr.write(`kafka-wire ${command}: ${error.message}\n`);
-    return 2;
-  }
-  const message = error instanceof Error ? error.message : String(error);
-  io.stderr.write(`kafka-wire ${command}: ${message}\n`);
-  return 1;
+  io.stderr.write(`kafka-wire ${command}: ${error instanceof Error ? error.message : String(error)}\n`);
+  return error instanceof UsageError ? 2 : 1;
 }
 
 /** `explain HEX [--response --api-key K --api-version V] [--json] [--layout] [--schemas DIR]` */

@@ -3,7 +3,7 @@
 import { CATEGORIES, type Category, type ExplainNode } from './nodes.js';
 import { formatNodeLine, walkTreeLines } from './format.js';
 import type { ExplainTree } from './tree.js';
-import { fromHex } from '../text.js';
+import { fromHex, hexByte } from '../text.js';
 
 export const BYTES_PER_ROW = 16;
 
@@ -66,7 +66,6 @@ function offsetWidth(size: number): number {
   return Math.max(4, (Math.max(0, size - 1)).toString(16).length);
 }
 
-const hex2 = (b: number) => (b < 16 ? '0' : '') + b.toString(16);
 
 /**
  * The layout as text: a caption, a column header (0..F), then one row of 16 bytes per line. With
@@ -82,7 +81,7 @@ export function formatHexText(layout: HexLayout, options: { colour?: boolean } =
   for (const row of layout.rows) {
     out += row.offset.toString(16).padStart(width, '0') + ' ';
     for (const b of row.bytes) {
-      out += ' ' + (options.colour ? ANSI_COLOURS[b.category] + hex2(b.value) + RESET : hex2(b.value));
+      out += ' ' + (options.colour ? ANSI_COLOURS[b.category] + hexByte(b.value) + RESET : hexByte(b.value));
     }
     out += '\n';
   }
@@ -90,6 +89,11 @@ export function formatHexText(layout: HexLayout, options: { colour?: boolean } =
 }
 
 /** Hex text with optional whitespace, 0x prefixes and separators (`:` `,` `-`); null if not hex. */
+/** Whether `text` has only what parseHexInput accepts (hex digits, spaces, 0x, colons, commas, dashes). */
+export function isHexText(text: string): boolean {
+  return /^[\s0-9a-fA-Fx:,\-]*$/.test(text);
+}
+
 export function parseHexInput(text: string): Uint8Array | null {
   return fromHex(text.replace(/0x/gi, '').replace(/[:,\-]+/g, ''));
 }
@@ -98,7 +102,7 @@ export function parseHexInput(text: string): Uint8Array | null {
 export function spacedHex(bytes: Uint8Array): string {
   let out = '';
   for (let i = 0; i < bytes.length; i++) {
-    out += hex2(bytes[i]) + (i === bytes.length - 1 ? '' : (i % BYTES_PER_ROW === BYTES_PER_ROW - 1 ? '\n' : ' '));
+    out += hexByte(bytes[i]) + (i === bytes.length - 1 ? '' : (i % BYTES_PER_ROW === BYTES_PER_ROW - 1 ? '\n' : ' '));
   }
   return out;
 }
@@ -134,7 +138,7 @@ export function formatHexHtml(layout: HexLayout, options: { maxBytes?: number; t
     out += `<div class="hexrow"><span class="off">${row.offset.toString(16).padStart(width, '0')}</span>`;
     for (const b of row.bytes) {
       const title = b.node >= 0 && options.titles !== false ? ` title="${titles[b.node]}"` : '';
-      out += `<span class="b ${categoryClass(b.category)}" data-n="${b.node}" data-o="${b.offset}"${title}>${hex2(b.value)}</span>`;
+      out += `<span class="b ${categoryClass(b.category)}" data-n="${b.node}" data-o="${b.offset}"${title}>${hexByte(b.value)}</span>`;
     }
     out += '</div>';
   }

@@ -7,7 +7,7 @@ import { peekRequest, type Direction } from '../codec.js';
 import { descriptionsFrom, type DescriptionTable, type Descriptions } from '../explain/descriptions.js';
 import { buildExplainTree, type ExplainTree } from '../explain/tree.js';
 import { formatExplainText } from '../explain/format.js';
-import { escapeHtml, formatHexHtml, formatTreeHtml, hexLayout, parseHexInput, spacedHex } from '../explain/hex.js';
+import { escapeHtml, formatHexHtml, formatTreeHtml, hexLayout, isHexText, parseHexInput, spacedHex } from '../explain/hex.js';
 import { sampleFrame } from '../explain/samples.js';
 import { attachAll } from './hover.js';
 
@@ -32,14 +32,6 @@ export function explainHex(hex: string, options: { direction: Direction; apiKey?
   return buildExplainTree(frame, { ...options, descriptions: descriptions() });
 }
 
-function looksLikeHex(bytes: Uint8Array): boolean {
-  if (bytes.length === 0) return false;
-  for (const b of bytes) {
-    const c = String.fromCharCode(b);
-    if (!/[\s0-9a-fA-Fx:,\-]/.test(c)) return false;
-  }
-  return true;
-}
 
 function init(): void {
   const root = document.getElementById('explorer');
@@ -128,7 +120,8 @@ function init(): void {
   });
 
   const loadBytes = (bytes: Uint8Array) => {
-    hexInput.value = looksLikeHex(bytes) ? new TextDecoder().decode(bytes).trim() : spacedHex(bytes);
+    const text = new TextDecoder().decode(bytes);
+    hexInput.value = bytes.length > 0 && isHexText(text) ? text.trim() : spacedHex(bytes);
     render();
   };
   const readFile = (file: File) => {

@@ -17,6 +17,7 @@ import type { Connection, ConnectOptions } from './connection.js';
 import { kafkaErrorName } from './errors.js';
 import { decodeRecordBatches, encodeRecordBatch, COMPRESSION_NAMES, type CompressionName, type RecordInput, type RecordBatch } from '../records/index.js';
 import { ZERO_UUID } from './versions.js';
+import { UsageError } from '../errors.js';
 
 export interface WireIo {
   stdin: NodeJS.ReadableStream;
@@ -46,8 +47,6 @@ const COMMON = {
   'sasl-password': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
-
-class UsageError extends Error {}
 
 /** parseArgs, but "-o -5" means offset -5 (parseArgs alone calls that ambiguous). */
 function parse<T extends Record<string, any>>(args: string[], options: T) {
