@@ -36,8 +36,6 @@ export interface CompiledField {
   readonly struct: CompiledStruct | null;
   /** The tag when the field is tagged in this version, else -1. */
   readonly tag: number;
-  /** Byte address of the field's op in WebAssembly memory (names error paths). */
-  opPtr: number;
   /** A fresh default value (a new array or struct each call, so defaults are never shared). */
   readonly makeDefault: () => unknown;
   /** The default when it is immutable (for quick comparisons), else undefined. */
@@ -121,10 +119,8 @@ function compileStruct(
     words.push(word, f.struct?.ptr ?? 0, f.tag, elementMin);
   }
   struct.ptr = storeProgram(words);
-  [...regular, ...tagged].forEach((f, i) => {
-    f.opPtr = struct.ptr + 12 + i * 16;
-    opFields.set(f.opPtr, f);
-  });
+  // Error paths name fields by their op's address (after the 12-byte header, 16 bytes per op).
+  [...regular, ...tagged].forEach((f, i) => opFields.set(struct.ptr + 12 + i * 16, f));
   return struct;
 }
 
@@ -161,7 +157,6 @@ function compileField(
     compact: def.flexibleVersions !== undefined ? inVersions(def.flexibleVersions, version) : messageFlexible,
     struct,
     tag: tagged ? def.tag! : -1,
-    opPtr: 0,
     makeDefault,
     defaultValue,
   };
