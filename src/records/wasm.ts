@@ -1,7 +1,7 @@
 // Access to the records WebAssembly module: a lazily created singleton instance, fresh memory
 // views, a stack-like arena for scratch regions, and status-block decoding into RecordsError.
 import { wasmBase64 } from '../wasm/records.generated.js';
-import { instantiateEmbedded, instantiateEmbeddedAsync } from '../wasm/load.js';
+import { embeddedInstance } from '../wasm/load.js';
 import { ERROR_CODES, RecordsError, buildPath, recordsError, recordsErrorMessage, type RecordsErrorCode } from './errors.js';
 
 export interface RecordsExports {
@@ -31,25 +31,15 @@ let base = 0;
 /** First free byte of the scratch arena; callers save and restore it around their use. */
 export let top = 0;
 
-function adopt(exports: RecordsExports): RecordsExports {
+const records = embeddedInstance<RecordsExports>(wasmBase64, (exports) => {
   ex = exports;
-  base = ex.arenaBase();
+  base = exports.arenaBase();
   top = base;
-  return ex;
-}
+});
 
 /** The instance, compiled synchronously on first use unless initRecordsWasm() got there first. */
-export function wasm(): RecordsExports {
-  return ex ?? adopt(instantiateEmbedded(wasmBase64).exports as unknown as RecordsExports);
-}
-
-/** Compiles the module asynchronously, for hosts that forbid synchronous compiles. */
-export async function initRecordsWasm(): Promise<void> {
-  if (ex === undefined) {
-    const exports = (await instantiateEmbeddedAsync(wasmBase64)).exports as unknown as RecordsExports;
-    if (ex === undefined) adopt(exports);
-  }
-}
+export const wasm: () => RecordsExports = records.get;
+export const initRecordsWasm: () => Promise<void> = records.init;
 
 function refresh(): void {
   buffer = ex!.memory.buffer;

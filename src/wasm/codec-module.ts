@@ -1,7 +1,7 @@
 // The codec's WebAssembly instance and its memory, created on first use (or by init()): compiled
 // programs are bump-allocated from the bottom and stay; everything above them is scratch, reused
 // by each call.
-import { instantiateEmbedded, instantiateEmbeddedAsync } from './load.js';
+import { embeddedInstance } from './load.js';
 import { wasmBase64 } from './codec.generated.js';
 import { KafkaWireError } from '../errors.js';
 
@@ -22,32 +22,20 @@ export interface CodecExports {
 
 const PAGE = 65536;
 
-let instance: CodecExports | undefined;
 let programTop = 0;
 /** Views of WebAssembly memory; live bindings, replaced whenever memory grows. */
 export let u8 = new Uint8Array(0);
 export let i32 = new Int32Array(0);
 
-function adopt(exports: CodecExports): CodecExports {
-  instance = exports;
+const codec = embeddedInstance<CodecExports>(wasmBase64, (exports) => {
   programTop = align8(exports.heapBase());
   u8 = new Uint8Array(exports.memory.buffer);
   i32 = new Int32Array(exports.memory.buffer);
-  return exports;
-}
+});
 
-/** The instance, compiled synchronously on first use unless init() got there first. */
-export function codecWasm(): CodecExports {
-  return instance ?? adopt(instantiateEmbedded(wasmBase64).exports as unknown as CodecExports);
-}
-
-/** Compiles the module asynchronously, for hosts that forbid large synchronous compiles. */
-export async function initCodecWasm(): Promise<void> {
-  if (instance === undefined) {
-    const exports = (await instantiateEmbeddedAsync(wasmBase64)).exports as unknown as CodecExports;
-    if (instance === undefined) adopt(exports);
-  }
-}
+/** The instance, compiled synchronously on first use unless initCodecWasm() got there first. */
+export const codecWasm: () => CodecExports = codec.get;
+export const initCodecWasm: () => Promise<void> = codec.init;
 
 function align8(n: number): number {
   return (n + 7) & ~7;

@@ -16,10 +16,32 @@ const imports = {
   },
 };
 
-export function instantiateEmbedded(base64: string): WebAssembly.Instance {
+function instantiateEmbedded(base64: string): WebAssembly.Instance {
   return new WebAssembly.Instance(new WebAssembly.Module(decodeBase64(base64) as BufferSource), imports);
 }
 
-export async function instantiateEmbeddedAsync(base64: string): Promise<WebAssembly.Instance> {
+async function instantiateEmbeddedAsync(base64: string): Promise<WebAssembly.Instance> {
   return (await WebAssembly.instantiate(decodeBase64(base64) as BufferSource, imports)).instance;
+}
+
+/**
+ * One embedded module's instance, made once per realm: compiled synchronously on the first
+ * `get()` unless `init()` (asynchronous, for hosts that forbid large synchronous compiles) got
+ * there first. `adopt` sees the exports once, before anyone else.
+ */
+export function embeddedInstance<E>(base64: string, adopt: (exports: E) => void): { get(): E; init(): Promise<void> } {
+  let current: E | undefined;
+  const take = (exports: E): E => {
+    if (current === undefined) {
+      adopt(exports);
+      current = exports;
+    }
+    return current;
+  };
+  return {
+    get: () => current ?? take(instantiateEmbedded(base64).exports as unknown as E),
+    init: async () => {
+      if (current === undefined) take((await instantiateEmbeddedAsync(base64)).exports as unknown as E);
+    },
+  };
 }
