@@ -6,17 +6,10 @@ import {
   type CompiledField, type CompiledStruct,
 } from '../../src/program.js';
 import { bytesToBase64Url } from '../../src/text.js';
+// @ts-ignore: a plain .mjs module (typed by its JSDoc), shared with the benchmark data
+import { prng } from '../../bench/lib/prng.mjs';
 
-export function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export { prng };
 
 const STRINGS = ['', 'a', 'topic-1', 'ünïcødé', '日本語', '🎉 emoji', 'x'.repeat(130)];
 
