@@ -19,7 +19,7 @@ import {
 } from './program.js';
 import { codecWasm, ensureMemory, i32, scratchBase, u8 } from './wasm/codec-module.js';
 import { base64UrlToBytes, bytesToBase64Url, decodeUtf8, encodeUtf8Into } from './text.js';
-import { codegenAvailable, generateReader, generateWriter, type EncodeBuffers, type TapeReader, type TapeWriter } from './jit.js';
+import { codegenAvailable, generateReader, generateWriter, KIND_NAMES, type EncodeBuffers, type TapeReader, type TapeWriter } from './jit.js';
 
 export type Direction = 'request' | 'response';
 
@@ -446,69 +446,44 @@ function writeValue(kind: number, nullable: boolean, compact: boolean, struct: C
   tapeRoom(2);
   switch (kind) {
     case BOOL:
-      if (typeof v !== 'boolean') throw invalid(`expected a boolean, got ${describe(v)}`);
+      if (typeof v !== 'boolean') badValue(BOOL, v);
       b.tape[b.t++] = v ? 1 : 0;
       return;
     case INT8:
-      if ((v << 24 >> 24) !== v) throw invalid(`expected an int8, got ${describe(v)}`);
+      if ((v << 24 >> 24) !== v) badValue(INT8, v);
       b.tape[b.t++] = v;
       return;
     case INT16:
-      if ((v << 16 >> 16) !== v) throw invalid(`expected an int16, got ${describe(v)}`);
+      if ((v << 16 >> 16) !== v) badValue(INT16, v);
       b.tape[b.t++] = v;
       return;
     case UINT16:
-      if ((v & 0xffff) !== v) throw invalid(`expected a uint16, got ${describe(v)}`);
+      if ((v & 0xffff) !== v) badValue(UINT16, v);
       b.tape[b.t++] = v;
       return;
     case INT32:
-      if ((v | 0) !== v) throw invalid(`expected an int32, got ${describe(v)}`);
+      if ((v | 0) !== v) badValue(INT32, v);
       b.tape[b.t++] = v;
       return;
     case UINT32:
-      if ((v >>> 0) !== v) throw invalid(`expected a uint32, got ${describe(v)}`);
+      if ((v >>> 0) !== v) badValue(UINT32, v);
       b.tape[b.t++] = v | 0;
       return;
     case INT64:
-      if (typeof v !== 'bigint' || BigInt.asIntN(64, v) !== v) throw invalid(`expected an int64 bigint, got ${describe(v)}`);
+      if (typeof v !== 'bigint' || BigInt.asIntN(64, v) !== v) badValue(INT64, v);
       scratch64.setBigInt64(0, v, true);
       b.tape[b.t++] = scratch64.getInt32(0, true);
       b.tape[b.t++] = scratch64.getInt32(4, true);
       return;
     case FLOAT64:
-      if (typeof v !== 'number') throw invalid(`expected a number, got ${describe(v)}`);
+      if (typeof v !== 'number') badValue(FLOAT64, v);
       scratch64.setFloat64(0, v, true);
       b.tape[b.t++] = scratch64.getInt32(0, true);
       b.tape[b.t++] = scratch64.getInt32(4, true);
       return;
-    case UUID: {
-      heapRoom(16);
-      if (typeof v !== 'string' || !base64UrlToBytes(v, b.heap, b.h)) throw invalid(`expected a 22-character base64url uuid, got ${describe(v)}`);
-      b.tape[b.t++] = b.h;
-      b.h += 16;
-      return;
-    }
-    case STRING: {
-      if (v === null) return writeNull(nullable);
-      if (typeof v !== 'string') throw invalid(`expected a string, got ${describe(v)}`);
-      heapRoom(v.length * 3);
-      const length = encodeUtf8Into(v, b.heap, b.h);
-      if (!compact && length > 0x7fff) throw invalid(`a string of ${length} bytes does not fit an int16 length`);
-      b.tape[b.t++] = b.h;
-      b.tape[b.t++] = length;
-      b.h += length;
-      return;
-    }
-    case BYTES: case RECORDS: {
-      if (v === null) return writeNull(nullable);
-      if (!(v instanceof Uint8Array)) throw invalid(`expected a Uint8Array, got ${describe(v)}`);
-      heapRoom(v.length);
-      b.heap.set(v, b.h);
-      b.tape[b.t++] = b.h;
-      b.tape[b.t++] = v.length;
-      b.h += v.length;
-      return;
-    }
+    case UUID: return writeUuid(v);
+    case STRING: return writeString(v, nullable, compact);
+    case BYTES: case RECORDS: return writeBytes(v, nullable);
     case STRUCT:
       if (nullable) {
         b.tape[b.t++] = v === null ? -1 : 1;
@@ -518,6 +493,40 @@ function writeValue(kind: number, nullable: boolean, compact: boolean, struct: C
       return;
   }
   throw new Error(`kafka-wire: unknown kind ${kind}`);
+}
+
+// The writers of strings, bytes and uuids, and the value-type error: the interpreter's, and
+// handed to the generated writers (src/jit.ts) too.
+function writeString(v: unknown, nullable: boolean, compact: boolean): void {
+  if (v === null) return writeNull(nullable);
+  if (typeof v !== 'string') throw invalid(`expected a string, got ${describe(v)}`);
+  heapRoom(v.length * 3);
+  const length = encodeUtf8Into(v, b.heap, b.h);
+  if (!compact && length > 0x7fff) throw invalid(`a string of ${length} bytes does not fit an int16 length`);
+  b.tape[b.t++] = b.h;
+  b.tape[b.t++] = length;
+  b.h += length;
+}
+
+function writeBytes(v: unknown, nullable: boolean): void {
+  if (v === null) return writeNull(nullable);
+  if (!(v instanceof Uint8Array)) throw invalid(`expected a Uint8Array, got ${describe(v)}`);
+  heapRoom(v.length);
+  b.heap.set(v, b.h);
+  b.tape[b.t++] = b.h;
+  b.tape[b.t++] = v.length;
+  b.h += v.length;
+}
+
+function writeUuid(v: unknown): void {
+  heapRoom(16);
+  if (typeof v !== 'string' || !base64UrlToBytes(v, b.heap, b.h)) throw invalid(`expected a 22-character base64url uuid, got ${describe(v)}`);
+  b.tape[b.t++] = b.h;
+  b.h += 16;
+}
+
+function badValue(kind: number, v: unknown): never {
+  throw invalid(`expected ${KIND_NAMES[kind]}, got ${describe(v)}`);
 }
 
 function writeNull(nullable: boolean): void {
@@ -561,7 +570,10 @@ function notInVersion(s: CompiledStruct, f: CompiledField): KafkaWireError {
     `${s.name}.${f.name} has a non-default value but version ${s.version} does not have the field`);
 }
 
-const writerHelpers = { room: tapeRoom, heapRoom, invalid, isDefault, describe, writeTaggedFields, notInVersion };
+const writerHelpers = {
+  room: tapeRoom, invalid, isDefault, describe, writeTaggedFields, notInVersion,
+  str: writeString, bytes: writeBytes, uuid: writeUuid, bad: badValue,
+};
 
 const writers = new WeakMap<CompiledStruct, TapeWriter>();
 const readers = new WeakMap<CompiledStruct, TapeReader>();

@@ -8,7 +8,7 @@ import {
   ARRAY, BOOL, BYTES, FLOAT64, INT16, INT32, INT64, INT8, RECORDS, STRING, STRUCT, UINT16, UINT32, UUID,
   type CompiledField, type CompiledStruct,
 } from './program.js';
-import { base64UrlToBytes, bytesToBase64Url, decodeUtf8, encodeUtf8Into } from './text.js';
+import { bytesToBase64Url, decodeUtf8 } from './text.js';
 
 export interface TapeReader {
   /** Builds the root struct from tape words starting at `start`; `end` is where it stopped. */
@@ -223,7 +223,7 @@ function checkExpression(kind: number): string | null {
   return null;
 }
 
-const KIND_NAMES: Record<number, string> = {
+export const KIND_NAMES: Record<number, string> = {
   [BOOL]: 'a boolean', [INT8]: 'an int8', [INT16]: 'an int16', [UINT16]: 'a uint16', [INT32]: 'an int32',
   [UINT32]: 'a uint32', [INT64]: 'an int64 bigint', [FLOAT64]: 'a number',
 };
@@ -256,12 +256,16 @@ function words(kind: number): number {
 
 export function generateWriter(root: CompiledStruct, buffers: EncodeBuffers, helpers: {
   room(words: number): void;
-  heapRoom(bytes: number): void;
   invalid(detail: string): KafkaWireError;
   isDefault(f: CompiledField, v: unknown): boolean;
   notInVersion(s: CompiledStruct, f: CompiledField): KafkaWireError;
   describe(v: unknown): string;
   writeTaggedFields(s: CompiledStruct, o: any, writeField: (f: CompiledField, v: unknown) => void): void;
+  str(v: unknown, nullable: boolean, compact: boolean): void;
+  bytes(v: unknown, nullable: boolean): void;
+  uuid(v: unknown): void;
+  /** Throws INVALID_VALUE: `v` is not a value of `kind`. */
+  bad(kind: number, v: unknown): never;
 }): TapeWriter {
   const structs = structsOf(root);
   const index = new Map(structs.map((s, i) => [s, i]));
@@ -318,31 +322,10 @@ export function generateWriter(root: CompiledStruct, buffers: EncodeBuffers, hel
   });
   const writeFieldCases = [...taggedCases].map(([f, fi]) => `case ${fi}: { room(${f.kind === ARRAY ? 1 : words(f.kind)}); ${fieldStatements(f)} return; }`);
   const source = `
-  const { room, heapRoom, invalid, isDefault, notInVersion, describe, writeTaggedFields } = helpers;
+  // Strings, bytes and uuids go through the interpreter's own writers (src/core.ts).
+  const { room, invalid, isDefault, notInVersion, describe, writeTaggedFields, str, bytes, uuid, bad } = helpers;
   const word64 = new DataView(new ArrayBuffer(8));
-  const KIND_NAMES = ${JSON.stringify(KIND_NAMES)};
-  function bad(kind, v) { throw invalid('expected ' + KIND_NAMES[kind] + ', got ' + describe(v)); }
   function at(e, segment) { return e instanceof KafkaWireError ? e.within(segment) : e; }
-  function str(v, nullable, compact) {
-    if (v === null) { if (!nullable) throw invalid('null is not allowed in this version'); b.tape[b.t++] = 0; b.tape[b.t++] = -1; return; }
-    if (typeof v !== 'string') throw invalid('expected a string, got ' + describe(v));
-    heapRoom(v.length * 3);
-    const n = encodeUtf8Into(v, b.heap, b.h);
-    if (!compact && n > 0x7fff) throw invalid('a string of ' + n + ' bytes does not fit an int16 length');
-    b.tape[b.t++] = b.h; b.tape[b.t++] = n; b.h += n;
-  }
-  function bytes(v, nullable) {
-    if (v === null) { if (!nullable) throw invalid('null is not allowed in this version'); b.tape[b.t++] = 0; b.tape[b.t++] = -1; return; }
-    if (!(v instanceof Uint8Array)) throw invalid('expected a Uint8Array, got ' + describe(v));
-    heapRoom(v.length);
-    b.heap.set(v, b.h);
-    b.tape[b.t++] = b.h; b.tape[b.t++] = v.length; b.h += v.length;
-  }
-  function uuid(v) {
-    heapRoom(16);
-    if (typeof v !== 'string' || !base64UrlToBytes(v, b.heap, b.h)) throw invalid('expected a 22-character base64url uuid, got ' + describe(v));
-    b.tape[b.t++] = b.h; b.h += 16;
-  }
   function writeField(f, v) {
     if (v === undefined) v = f.makeDefault();
     switch (taggedCases.get(f)) {
@@ -352,7 +335,6 @@ export function generateWriter(root: CompiledStruct, buffers: EncodeBuffers, hel
   }
   ${functions.join('\n  ')}
   return { write: w0 };`;
-  return new Function('b', 'helpers', 'fields', 'structs', 'taggedCases', 'KafkaWireError', 'encodeUtf8Into',
-    'base64UrlToBytes', source)(buffers, helpers, fieldTable, structs, taggedCases, KafkaWireError, encodeUtf8Into,
-    base64UrlToBytes);
+  return new Function('b', 'helpers', 'fields', 'structs', 'taggedCases', 'KafkaWireError', source)(
+    buffers, helpers, fieldTable, structs, taggedCases, KafkaWireError);
 }
