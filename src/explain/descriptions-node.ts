@@ -7,7 +7,7 @@ import { addSchemaText, descriptionsFrom, type DescriptionTable, type Descriptio
 const tables = new Map<string, DescriptionTable>();
 
 /** The file of a message's schema, e.g. AlterClientQuotasRequest.json; null when absent. */
-export function schemaFile(dir: string, messageName: string): string | null {
+function schemaFile(dir: string, messageName: string): string | null {
   const file = path.join(dir, `${messageName}.json`);
   return fs.existsSync(file) ? file : null;
 }
@@ -45,7 +45,7 @@ export function loadDescriptions(dir: string, messages?: readonly string[]): Des
 }
 
 /** The repository (or installed package) root: the nearest directory up with our package.json. */
-export function packageRoot(): string | null {
+function packageRoot(): string | null {
   let dir = path.dirname(fileURLToPath(import.meta.url));
   for (;;) {
     const file = path.join(dir, 'package.json');

@@ -21,7 +21,7 @@ export function descriptionsFrom(table: DescriptionTable): Descriptions {
 }
 
 /** Longest description printed in a tree line; longer ones keep their first 75 characters and "...". */
-export const DESCRIPTION_MAX = 78;
+const DESCRIPTION_MAX = 78;
 
 export function truncateDescription(text: string): string {
   return text.length > DESCRIPTION_MAX ? text.slice(0, DESCRIPTION_MAX - 3) + '...' : text;

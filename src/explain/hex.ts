@@ -5,7 +5,7 @@ import { formatNodeLine, walkTreeLines } from './format.js';
 import type { ExplainTree } from './tree.js';
 import { fromHex, hexByte } from '../text.js';
 
-export const BYTES_PER_ROW = 16;
+const BYTES_PER_ROW = 16;
 
 export interface HexByte {
   offset: number;
@@ -51,7 +51,7 @@ export function hexLayout(frame: Uint8Array, tree?: ExplainTree | ExplainNode): 
   return { size: frame.length, rows, nodes };
 }
 
-export const ANSI_COLOURS: Record<Category, string> = {
+const ANSI_COLOURS: Record<Category, string> = {
   'frame': '\x1b[90m',
   'rpc header': '\x1b[36m',
   'request body': '\x1b[32m',
@@ -112,7 +112,7 @@ export function escapeHtml(text: string): string {
 }
 
 /** CSS class of a category: cat-frame, cat-rpc-header, cat-recordbatch, cat-tagged-fields... */
-export function categoryClass(category: Category): string {
+function categoryClass(category: Category): string {
   return 'cat-' + category.toLowerCase().replace(/[^a-z]+/g, '-');
 }
 

@@ -1,6 +1,6 @@
 // Seeing the bytes: explain trees, hex layouts and sample messages. This entry adds what reads
 // files (explainFrame with `schemasDir`, the descriptions loader); ./api.ts is the browser-safe rest.
-import { getMessage, peekRequest } from '../codec.js';
+import { findApi, peekRequest } from '../codec.js';
 import type { Descriptions } from './descriptions.js';
 import { loadDescriptions } from './descriptions-node.js';
 import { buildExplainTree, type ExplainOptions, type ExplainTree } from './tree.js';
@@ -21,13 +21,9 @@ export function explainFrame(frame: Uint8Array, options: ExplainFrameOptions): E
   let descriptions: Descriptions | undefined = options.descriptions;
   if (descriptions === undefined && options.schemasDir !== undefined) {
     const apiKey = options.direction === 'request' ? peekRequest(frame).apiKey : options.apiKey;
-    let names: string[] | undefined;
-    try {
-      names = apiKey === undefined ? undefined : [getMessage(apiKey, options.direction).name];
-    } catch {
-      names = undefined;
-    }
-    descriptions = loadDescriptions(options.schemasDir, names);
+    const api = apiKey === undefined ? undefined : findApi(apiKey);
+    // Only the one message's schema (an unknown key fails in buildExplainTree, with nothing read).
+    if (api !== undefined) descriptions = loadDescriptions(options.schemasDir, [api[options.direction].name]);
   }
   return buildExplainTree(frame, { ...options, descriptions });
 }

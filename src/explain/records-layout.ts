@@ -7,7 +7,7 @@ import { toHex } from '../text.js';
 import { bytesDisplay, countDescription, elementCount, node, type ExplainNode } from './nodes.js';
 
 /** Largest decompressed payload explain will show. */
-export const MAX_INFLATED = 16 * 1024 * 1024;
+const MAX_INFLATED = 16 * 1024 * 1024;
 
 function markInflated(n: ExplainNode): void {
   n.inflated = true;

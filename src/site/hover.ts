@@ -1,7 +1,7 @@
 // Hover linking between the byte grid and the object tree of an `.explain` block: hovering a
 // byte highlights its field's line and bytes, hovering a line highlights its bytes. Browser-only.
 
-export function attachHover(container: HTMLElement): void {
+function attachHover(container: HTMLElement): void {
   if (container.dataset.hover === 'on') return;
   container.dataset.hover = 'on';
   let lit: HTMLElement[] = [];

@@ -8,7 +8,7 @@ import type { ExplainTree } from '../explain/tree.js';
 import { escapeHtml, formatHexHtml, formatLegendHtml, formatTreeHtml, hexLayout } from '../explain/hex.js';
 import { toHex } from '../text.js';
 
-export function rangeText(range: Versions): string {
+function rangeText(range: Versions): string {
   if (range === null) return 'none';
   if (range[1] >= MAX_VERSION) return `${range[0]}+`;
   return range[0] === range[1] ? `${range[0]}` : `${range[0]}-${range[1]}`;
@@ -25,7 +25,7 @@ export function versionsOf(api: ApiDef): number[] {
 }
 
 /** "v1: 0-8, v2: 9+" — which header version each range of API versions uses. */
-export function headerVersionsText(api: ApiDef, direction: Direction): string {
+function headerVersionsText(api: ApiDef, direction: Direction): string {
   const versions = versionsOf(api);
   const of = (v: number) => (direction === 'request' ? requestHeaderVersion(api.apiKey, v) : responseHeaderVersion(api.apiKey, v));
   const parts: string[] = [];
@@ -40,7 +40,7 @@ export function headerVersionsText(api: ApiDef, direction: Direction): string {
   return parts.length === 1 ? `v${of(versions[0])}` : parts.join(', ');
 }
 
-export function pageShell(title: string, body: string, options: { depth: number; scripts?: string[]; bodyClass?: string }): string {
+function pageShell(title: string, body: string, options: { depth: number; scripts?: string[] }): string {
   const up = options.depth === 0 ? '' : '../'.repeat(options.depth);
   const scripts = (options.scripts ?? []).map((s) => `<script src="${up}${s}"></script>`).join('\n');
   return `<!doctype html>
@@ -51,7 +51,7 @@ export function pageShell(title: string, body: string, options: { depth: number;
 <title>${escapeHtml(title)}</title>
 <link rel="stylesheet" href="${up}assets/site.css">
 </head>
-<body${options.bodyClass ? ` class="${options.bodyClass}"` : ''}>
+<body>
 <header class="top"><strong>kafka-wire</strong><a href="${up}index.html">API keys</a><a href="${up}explore.html">explain a frame</a></header>
 <main>
 ${body}
@@ -89,7 +89,7 @@ function defaultText(f: CompiledField): string {
 }
 
 /** The schema as facts: every field of the version, nested, from the catalogue. */
-export function factsTable(body: CompiledStruct): string {
+function factsTable(body: CompiledStruct): string {
   let rows = '';
   const visit = (s: CompiledStruct, depth: number) => {
     for (const f of [...s.regular, ...s.tagged]) {
