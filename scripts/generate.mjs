@@ -26,7 +26,6 @@ const INT_RANGES = {
   uint32: [0n, 4294967295n],
   int64: [-9223372036854775808n, 9223372036854775807n],
 };
-const EXPECTED_PAIRS = 346;
 
 // ---------------------------------------------------------------------------------------------
 // Command line
@@ -162,9 +161,7 @@ function convertDefault(raw, type, where) {
   if (type in INT_RANGES) return parseInteger(raw, type, where);
   switch (type) {
     case 'bool':
-      if (raw === true || raw === 'true') return true;
-      if (raw === false || raw === 'false') return false;
-      throw new Error(`${where}: bad bool default ${JSON.stringify(raw)}`);
+      return convertBool(raw, `${where} default`);
     case 'float64': {
       const n = typeof raw === 'number' ? raw : Number(raw);
       if (!Number.isFinite(n)) throw new Error(`${where}: bad float64 default ${JSON.stringify(raw)}`);
@@ -177,6 +174,13 @@ function convertDefault(raw, type, where) {
     default:
       throw new Error(`${where}: unsupported default for ${type}`);
   }
+}
+
+/** Kafka's JSON writes flags as booleans or as the strings "true"/"false". */
+function convertBool(raw, where) {
+  if (raw === true || raw === 'true') return true;
+  if (raw === false || raw === 'false') return false;
+  throw new Error(`${where}: bad boolean ${JSON.stringify(raw)}`);
 }
 
 function convertTag(raw, where) {
@@ -222,10 +226,8 @@ function convertMessage(schema, notes) {
         def.flexibleVersions = parseVersions(f.flexibleVersions, `${fwhere} flexibleVersions`);
         notes.fieldFlexible.push(`${fwhere} flexibleVersions ${JSON.stringify(f.flexibleVersions)}`);
       }
-      if (f.ignorable !== undefined) {
-        if (typeof f.ignorable !== 'boolean') throw new Error(`${fwhere}: bad ignorable`);
-        if (f.ignorable) def.ignorable = true;
-      }
+      if (f.ignorable !== undefined && convertBool(f.ignorable, `${fwhere} ignorable`)) def.ignorable = true;
+      if (f.mapKey !== undefined && convertBool(f.mapKey, `${fwhere} mapKey`)) def.mapKey = true;
       if (f.default !== undefined) {
         def.default = convertDefault(f.default, f.type, fwhere);
         if (typeof f.default === 'string' && /^-?0[xX]/.test(f.default.trim())) notes.hexDefaults.push(`${fwhere} ${f.type} "${f.default}"`);
@@ -294,6 +296,10 @@ function convertMessage(schema, notes) {
     flexibleVersions: parseVersions(schema.flexibleVersions, `${msgName} flexibleVersions`),
   };
   if (message.validVersions === null) throw new Error(`${msgName}: validVersions is none`);
+  if (schema.deprecatedVersions !== undefined) {
+    const deprecated = parseVersions(schema.deprecatedVersions, `${msgName} deprecatedVersions`);
+    if (deprecated !== null) message.deprecatedVersions = deprecated;
+  }
   if (schema.listeners !== undefined) {
     if (!Array.isArray(schema.listeners) || schema.listeners.some((l) => typeof l !== 'string')) {
       throw new Error(`${msgName}: bad listeners`);
@@ -302,7 +308,9 @@ function convertMessage(schema, notes) {
   }
   message.fields = fields;
   message.structs = Object.fromEntries(structOrder.map((n) => [n, { name: n, fields: lookup(n).fields }]));
-  if (schema.latestVersionUnstable === true) notes.unstable.push(msgName);
+  if (schema.latestVersionUnstable !== undefined && convertBool(schema.latestVersionUnstable, `${msgName} latestVersionUnstable`)) {
+    notes.unstable.push(msgName);
+  }
   for (const s of common.values()) notes.commonStructNames.push([s.name, msgName]);
   return message;
 }
@@ -334,6 +342,7 @@ function fieldLiteral(f) {
   if (f.tag !== undefined) parts.push(`tag: ${f.tag}`);
   if (f.flexibleVersions !== undefined) parts.push(`flexibleVersions: ${range(f.flexibleVersions)}`);
   if (f.ignorable) parts.push('ignorable: true');
+  if (f.mapKey) parts.push('mapKey: true');
   if (f.default !== undefined) parts.push(`default: ${literal(f.default)}`);
   return `{ ${parts.join(', ')} }`;
 }
@@ -353,6 +362,7 @@ function messageLiteral(m, indent) {
     `${p}validVersions: ${range(m.validVersions)},`,
     `${p}flexibleVersions: ${range(m.flexibleVersions)},`,
   ];
+  if (m.deprecatedVersions) lines.push(`${p}deprecatedVersions: ${range(m.deprecatedVersions)},`);
   if (m.listeners) lines.push(`${p}listeners: [${m.listeners.map(q).join(', ')}],`);
   lines.push(`${p}fields: ${fieldsLiteral(m.fields, indent + 2)},`);
   const names = Object.keys(m.structs);
@@ -607,17 +617,6 @@ function main() {
   log('warnings', warnings);
   console.log(`generate: ${apis.length} API keys, ${pairs} key/version pairs`);
 
-  let ok = true;
-  const expectedKeys = [...Array(88).keys(), 90, 91, 92];
-  if (keys.join() !== expectedKeys.join()) {
-    console.error(`generate: expected the ${expectedKeys.length} API keys 0-87 and 90-92, got ${apis.length}: ${keys.join(',')}`);
-    ok = false;
-  }
-  if (pairs !== EXPECTED_PAIRS) {
-    console.error(`generate: expected ${EXPECTED_PAIRS} key/version pairs, got ${pairs}`);
-    ok = false;
-  }
-  if (!ok) process.exit(1);
 }
 
 try {

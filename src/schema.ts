@@ -30,6 +30,8 @@ export interface FieldDef {
   /** A per-field override of the message's flexible versions (the header's ClientId: none). */
   readonly flexibleVersions?: Versions;
   readonly ignorable?: boolean;
+  /** The field keys its array's elements (Kafka generates a map for it; the wire is the same). */
+  readonly mapKey?: boolean;
   /** Absent means the type's zero value. */
   readonly default?: DefaultValue;
 }
@@ -46,6 +48,8 @@ export interface MessageDef {
   readonly type: 'request' | 'response' | 'header';
   readonly validVersions: VersionRange;
   readonly flexibleVersions: Versions;
+  /** Versions the schema marks deprecated: still valid on the wire. */
+  readonly deprecatedVersions?: VersionRange;
   readonly listeners?: readonly string[];
   readonly fields: readonly FieldDef[];
   /** Every struct type the message uses, inline or common, by schema name. */

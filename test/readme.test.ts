@@ -18,6 +18,11 @@ const SUBPATHS: Record<string, string> = {
 
 describe('README examples', () => {
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  it('gives the catalogue\'s counts', async () => {
+    const { apis } = await import('../src/generated/catalogue.js');
+    expect(readme).toContain(`${apis.length} API keys`);
+    expect(readme).toContain(`leaves the other ${apis.length - 1} out`);
+  });
   it('has examples', () => {
     expect(blocks.length).toBeGreaterThanOrEqual(4);
   });

@@ -89,6 +89,8 @@ import { readShareGroupStateApi } from './apis/ReadShareGroupState.js';
 import { writeShareGroupStateApi } from './apis/WriteShareGroupState.js';
 import { deleteShareGroupStateApi } from './apis/DeleteShareGroupState.js';
 import { readShareGroupStateSummaryApi } from './apis/ReadShareGroupStateSummary.js';
+import { streamsGroupHeartbeatApi } from './apis/StreamsGroupHeartbeat.js';
+import { streamsGroupDescribeApi } from './apis/StreamsGroupDescribe.js';
 import { describeShareGroupOffsetsApi } from './apis/DescribeShareGroupOffsets.js';
 import { alterShareGroupOffsetsApi } from './apis/AlterShareGroupOffsets.js';
 import { deleteShareGroupOffsetsApi } from './apis/DeleteShareGroupOffsets.js';
@@ -183,6 +185,8 @@ export const apis: readonly ApiDef[] = [
   writeShareGroupStateApi,
   deleteShareGroupStateApi,
   readShareGroupStateSummaryApi,
+  streamsGroupHeartbeatApi,
+  streamsGroupDescribeApi,
   describeShareGroupOffsetsApi,
   alterShareGroupOffsetsApi,
   deleteShareGroupOffsetsApi,

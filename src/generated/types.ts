@@ -90,6 +90,8 @@ export const ApiKey = {
   WriteShareGroupState: 85,
   DeleteShareGroupState: 86,
   ReadShareGroupStateSummary: 87,
+  StreamsGroupHeartbeat: 88,
+  StreamsGroupDescribe: 89,
   DescribeShareGroupOffsets: 90,
   AlterShareGroupOffsets: 91,
   DeleteShareGroupOffsets: 92,
@@ -185,6 +187,8 @@ export interface RequestBodies {
   85: WriteShareGroupStateRequest;
   86: DeleteShareGroupStateRequest;
   87: ReadShareGroupStateSummaryRequest;
+  88: StreamsGroupHeartbeatRequest;
+  89: StreamsGroupDescribeRequest;
   90: DescribeShareGroupOffsetsRequest;
   91: AlterShareGroupOffsetsRequest;
   92: DeleteShareGroupOffsetsRequest;
@@ -279,6 +283,8 @@ export interface ResponseBodies {
   85: WriteShareGroupStateResponse;
   86: DeleteShareGroupStateResponse;
   87: ReadShareGroupStateSummaryResponse;
+  88: StreamsGroupHeartbeatResponse;
+  89: StreamsGroupDescribeResponse;
   90: DescribeShareGroupOffsetsResponse;
   91: AlterShareGroupOffsetsResponse;
   92: DeleteShareGroupOffsetsResponse;
@@ -1029,8 +1035,10 @@ export interface OffsetCommitRequest {
 }
 
 export interface OffsetCommitRequestTopic {
-  /** v0+ */
+  /** v0-9 */
   name: string;
+  /** v10+ */
+  topicId: string;
   /** v0+ */
   partitions: OffsetCommitRequestPartition[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
@@ -1059,8 +1067,10 @@ export interface OffsetCommitResponse {
 }
 
 export interface OffsetCommitResponseTopic {
-  /** v0+ */
+  /** v0-9 */
   name: string;
+  /** v10+ */
+  topicId: string;
   /** v0+ */
   partitions: OffsetCommitResponsePartition[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
@@ -1109,8 +1119,10 @@ export interface OffsetFetchRequestGroup {
 }
 
 export interface OffsetFetchRequestTopics {
-  /** v8+ */
+  /** v8-9 */
   name: string;
+  /** v10+ */
+  topicId: string;
   /** v8+ */
   partitionIndexes: number[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
@@ -1161,8 +1173,10 @@ export interface OffsetFetchResponseGroup {
 }
 
 export interface OffsetFetchResponseTopics {
-  /** v8+ */
+  /** v8-9 */
   name: string;
+  /** v10+ */
+  topicId: string;
   /** v8+ */
   partitions: OffsetFetchResponsePartitions[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
@@ -1953,6 +1967,8 @@ export interface WriteTxnMarkersRequestWritableTxnMarker {
   topics: WriteTxnMarkersRequestWritableTxnMarkerTopic[];
   /** v0+ */
   coordinatorEpoch: number;
+  /** v2+, default 0 */
+  transactionVersion: number;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -2433,6 +2449,8 @@ export interface DescribeLogDirsResponseDescribeLogDirsResult {
   totalBytes: bigint;
   /** v4+, default -1n */
   usableBytes: bigint;
+  /** v5+, default false */
+  isCordoned: boolean;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -3945,6 +3963,8 @@ export interface BrokerHeartbeatRequest {
   wantShutDown: boolean;
   /** v1+, tagged 0 */
   offlineLogDirs: string[];
+  /** v2+, nullable v2+, tagged 1, default null */
+  cordonedLogDirs: string[] | null;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -4649,6 +4669,10 @@ export interface ShareFetchRequest {
   maxRecords: number;
   /** v1+ */
   batchSize: number;
+  /** v2+, default 0 */
+  shareAcquireMode: number;
+  /** v2+, default false */
+  isRenewAck: boolean;
   /** v0+ */
   topics: ShareFetchRequestFetchTopic[];
   /** v0+ */
@@ -4729,7 +4753,7 @@ export interface ShareFetchResponsePartitionData {
   acknowledgeErrorMessage: string | null;
   /** v0+ */
   currentLeader: ShareFetchResponseLeaderIdAndEpoch;
-  /** v0+, nullable v0+ */
+  /** v0+, nullable v0 */
   records: Uint8Array | null;
   /** v0+ */
   acquiredRecords: ShareFetchResponseAcquiredRecords[];
@@ -4775,6 +4799,8 @@ export interface ShareAcknowledgeRequest {
   memberId: string | null;
   /** v0+ */
   shareSessionEpoch: number;
+  /** v2+, default false */
+  isRenewAck: boolean;
   /** v0+ */
   topics: ShareAcknowledgeRequestAcknowledgeTopic[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
@@ -4813,6 +4839,8 @@ export interface ShareAcknowledgeResponse {
   errorCode: number;
   /** v0+, nullable v0+, default null */
   errorMessage: string | null;
+  /** v2+ */
+  acquisitionLockTimeoutMs: number;
   /** v0+ */
   responses: ShareAcknowledgeResponseShareAcknowledgeTopicResponse[];
   /** v0+ */
@@ -4873,6 +4901,8 @@ export interface AddRaftVoterRequest {
   voterDirectoryId: string;
   /** v0+ */
   listeners: AddRaftVoterRequestListener[];
+  /** v1+, default true */
+  ackWhenCommitted: boolean;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -5123,6 +5153,8 @@ export interface WriteShareGroupStateRequestPartitionData {
   leaderEpoch: number;
   /** v0+ */
   startOffset: bigint;
+  /** v1+, default -1 */
+  deliveryCompleteCount: number;
   /** v0+ */
   stateBatches: WriteShareGroupStateRequestStateBatch[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
@@ -5265,6 +5297,356 @@ export interface ReadShareGroupStateSummaryResponsePartitionResult {
   leaderEpoch: number;
   /** v0+ */
   startOffset: bigint;
+  /** v1+, default -1 */
+  deliveryCompleteCount: number;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+// 88 StreamsGroupHeartbeat
+
+export interface StreamsGroupHeartbeatRequest {
+  /** v0+ */
+  groupId: string;
+  /** v0+ */
+  memberId: string;
+  /** v0+ */
+  memberEpoch: number;
+  /** v0+ */
+  endpointInformationEpoch: number;
+  /** v0+, nullable v0+, default null */
+  instanceId: string | null;
+  /** v0+, nullable v0+, default null */
+  rackId: string | null;
+  /** v0+, default -1 */
+  rebalanceTimeoutMs: number;
+  /** v0+, nullable v0+, default null */
+  topology: StreamsGroupHeartbeatRequestTopology | null;
+  /** v0+, nullable v0+, default null */
+  activeTasks: StreamsGroupHeartbeatRequestTaskIds[] | null;
+  /** v0+, nullable v0+, default null */
+  standbyTasks: StreamsGroupHeartbeatRequestTaskIds[] | null;
+  /** v0+, nullable v0+, default null */
+  warmupTasks: StreamsGroupHeartbeatRequestTaskIds[] | null;
+  /** v0+, nullable v0+, default null */
+  processId: string | null;
+  /** v0+, nullable v0+, default null */
+  userEndpoint: StreamsGroupHeartbeatRequestEndpoint | null;
+  /** v0+, nullable v0+, default null */
+  clientTags: StreamsGroupHeartbeatRequestKeyValue[] | null;
+  /** v0+, nullable v0+, default null */
+  taskOffsets: StreamsGroupHeartbeatRequestTaskOffset[] | null;
+  /** v0+, nullable v0+, default null */
+  taskEndOffsets: StreamsGroupHeartbeatRequestTaskOffset[] | null;
+  /** v0+, default false */
+  shutdownApplication: boolean;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface StreamsGroupHeartbeatRequestTopology {
+  /** v0+ */
+  epoch: number;
+  /** v0+ */
+  subtopologies: StreamsGroupHeartbeatRequestSubtopology[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface StreamsGroupHeartbeatRequestSubtopology {
+  /** v0+ */
+  subtopologyId: string;
+  /** v0+ */
+  sourceTopics: string[];
+  /** v0+ */
+  sourceTopicRegex: string[];
+  /** v0+ */
+  stateChangelogTopics: StreamsGroupHeartbeatRequestTopicInfo[];
+  /** v0+ */
+  repartitionSinkTopics: string[];
+  /** v0+ */
+  repartitionSourceTopics: StreamsGroupHeartbeatRequestTopicInfo[];
+  /** v0+ */
+  copartitionGroups: StreamsGroupHeartbeatRequestCopartitionGroup[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface StreamsGroupHeartbeatRequestTopicInfo {
+  /** v0+ */
+  name: string;
+  /** v0+ */
+  partitions: number;
+  /** v0+ */
+  replicationFactor: number;
+  /** v0+ */
+  topicConfigs: StreamsGroupHeartbeatRequestKeyValue[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface StreamsGroupHeartbeatRequestKeyValue {
+  /** v0+ */
+  key: string;
+  /** v0+ */
+  value: string;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface StreamsGroupHeartbeatRequestCopartitionGroup {
+  /** v0+ */
+  sourceTopics: number[];
+  /** v0+ */
+  sourceTopicRegex: number[];
+  /** v0+ */
+  repartitionSourceTopics: number[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface StreamsGroupHeartbeatRequestTaskIds {
+  /** v0+ */
+  subtopologyId: string;
+  /** v0+ */
+  partitions: number[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface StreamsGroupHeartbeatRequestEndpoint {
+  /** v0+ */
+  host: string;
+  /** v0+ */
+  port: number;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface StreamsGroupHeartbeatRequestTaskOffset {
+  /** v0+ */
+  subtopologyId: string;
+  /** v0+ */
+  partition: number;
+  /** v0+ */
+  offset: bigint;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface StreamsGroupHeartbeatResponse {
+  /** v0+ */
+  throttleTimeMs: number;
+  /** v0+ */
+  errorCode: number;
+  /** v0+, nullable v0+, default null */
+  errorMessage: string | null;
+  /** v0+ */
+  memberId: string;
+  /** v0+ */
+  memberEpoch: number;
+  /** v0+ */
+  heartbeatIntervalMs: number;
+  /** v0+ */
+  acceptableRecoveryLag: number;
+  /** v0+ */
+  taskOffsetIntervalMs: number;
+  /** v0+, nullable v0+ */
+  status: StreamsGroupHeartbeatResponseStatus[] | null;
+  /** v0+, nullable v0+, default null */
+  activeTasks: StreamsGroupHeartbeatResponseTaskIds[] | null;
+  /** v0+, nullable v0+, default null */
+  standbyTasks: StreamsGroupHeartbeatResponseTaskIds[] | null;
+  /** v0+, nullable v0+, default null */
+  warmupTasks: StreamsGroupHeartbeatResponseTaskIds[] | null;
+  /** v0+ */
+  endpointInformationEpoch: number;
+  /** v0+, nullable v0+, default null */
+  partitionsByUserEndpoint: StreamsGroupHeartbeatResponseEndpointToPartitions[] | null;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface StreamsGroupHeartbeatResponseStatus {
+  /** v0+ */
+  statusCode: number;
+  /** v0+ */
+  statusDetail: string;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface StreamsGroupHeartbeatResponseTaskIds {
+  /** v0+ */
+  subtopologyId: string;
+  /** v0+ */
+  partitions: number[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface StreamsGroupHeartbeatResponseEndpointToPartitions {
+  /** v0+ */
+  userEndpoint: StreamsGroupHeartbeatResponseEndpoint;
+  /** v0+ */
+  activePartitions: StreamsGroupHeartbeatResponseTopicPartition[];
+  /** v0+ */
+  standbyPartitions: StreamsGroupHeartbeatResponseTopicPartition[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface StreamsGroupHeartbeatResponseEndpoint {
+  /** v0+ */
+  host: string;
+  /** v0+ */
+  port: number;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface StreamsGroupHeartbeatResponseTopicPartition {
+  /** v0+ */
+  topic: string;
+  /** v0+ */
+  partitions: number[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+// 89 StreamsGroupDescribe
+
+export interface StreamsGroupDescribeRequest {
+  /** v0+ */
+  groupIds: string[];
+  /** v0+ */
+  includeAuthorizedOperations: boolean;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface StreamsGroupDescribeResponse {
+  /** v0+ */
+  throttleTimeMs: number;
+  /** v0+ */
+  groups: StreamsGroupDescribeResponseDescribedGroup[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface StreamsGroupDescribeResponseDescribedGroup {
+  /** v0+ */
+  errorCode: number;
+  /** v0+, nullable v0+, default null */
+  errorMessage: string | null;
+  /** v0+ */
+  groupId: string;
+  /** v0+ */
+  groupState: string;
+  /** v0+ */
+  groupEpoch: number;
+  /** v0+ */
+  assignmentEpoch: number;
+  /** v0+, nullable v0+, default null */
+  topology: StreamsGroupDescribeResponseTopology | null;
+  /** v0+ */
+  members: StreamsGroupDescribeResponseMember[];
+  /** v0+, default -2147483648 */
+  authorizedOperations: number;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface StreamsGroupDescribeResponseTopology {
+  /** v0+ */
+  epoch: number;
+  /** v0+, nullable v0+, default null */
+  subtopologies: StreamsGroupDescribeResponseSubtopology[] | null;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface StreamsGroupDescribeResponseSubtopology {
+  /** v0+ */
+  subtopologyId: string;
+  /** v0+ */
+  sourceTopics: string[];
+  /** v0+ */
+  repartitionSinkTopics: string[];
+  /** v0+ */
+  stateChangelogTopics: StreamsGroupDescribeResponseTopicInfo[];
+  /** v0+ */
+  repartitionSourceTopics: StreamsGroupDescribeResponseTopicInfo[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface StreamsGroupDescribeResponseTopicInfo {
+  /** v0+ */
+  name: string;
+  /** v0+ */
+  partitions: number;
+  /** v0+ */
+  replicationFactor: number;
+  /** v0+ */
+  topicConfigs: StreamsGroupDescribeResponseKeyValue[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface StreamsGroupDescribeResponseKeyValue {
+  /** v0+ */
+  key: string;
+  /** v0+ */
+  value: string;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface StreamsGroupDescribeResponseMember {
+  /** v0+ */
+  memberId: string;
+  /** v0+ */
+  memberEpoch: number;
+  /** v0+, nullable v0+, default null */
+  instanceId: string | null;
+  /** v0+, nullable v0+, default null */
+  rackId: string | null;
+  /** v0+ */
+  clientId: string;
+  /** v0+ */
+  clientHost: string;
+  /** v0+ */
+  topologyEpoch: number;
+  /** v0+ */
+  processId: string;
+  /** v0+, nullable v0+, default null */
+  userEndpoint: StreamsGroupDescribeResponseEndpoint | null;
+  /** v0+ */
+  clientTags: StreamsGroupDescribeResponseKeyValue[];
+  /** v0+ */
+  taskOffsets: StreamsGroupDescribeResponseTaskOffset[];
+  /** v0+ */
+  taskEndOffsets: StreamsGroupDescribeResponseTaskOffset[];
+  /** v0+ */
+  assignment: StreamsGroupDescribeResponseAssignment;
+  /** v0+ */
+  targetAssignment: StreamsGroupDescribeResponseAssignment;
+  /** v0+ */
+  isClassic: boolean;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface StreamsGroupDescribeResponseEndpoint {
+  /** v0+ */
+  host: string;
+  /** v0+ */
+  port: number;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface StreamsGroupDescribeResponseTaskOffset {
+  /** v0+ */
+  subtopologyId: string;
+  /** v0+ */
+  partition: number;
+  /** v0+ */
+  offset: bigint;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface StreamsGroupDescribeResponseAssignment {
+  /** v0+ */
+  activeTasks: StreamsGroupDescribeResponseTaskIds[];
+  /** v0+ */
+  standbyTasks: StreamsGroupDescribeResponseTaskIds[];
+  /** v0+ */
+  warmupTasks: StreamsGroupDescribeResponseTaskIds[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface StreamsGroupDescribeResponseTaskIds {
+  /** v0+ */
+  subtopologyId: string;
+  /** v0+ */
+  partitions: number[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -5329,6 +5711,8 @@ export interface DescribeShareGroupOffsetsResponsePartition {
   startOffset: bigint;
   /** v0+ */
   leaderEpoch: number;
+  /** v1+, default -1n */
+  lag: bigint;
   /** v0+ */
   errorCode: number;
   /** v0+, nullable v0+, default null */

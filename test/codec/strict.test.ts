@@ -261,9 +261,40 @@ describe('encoding checks values against the version', () => {
   });
 
   it('rejects unknown APIs and versions', () => {
-    expect(decodeError(() => encodeRequest(reqHeader(88, 0), {})).code).toBe('UNSUPPORTED_API');
+    expect(decodeError(() => encodeRequest(reqHeader(1000, 0), {})).code).toBe('UNSUPPORTED_API');
     expect(decodeError(() => encodeRequest(reqHeader(3, 99), {})).code).toBe('UNSUPPORTED_VERSION');
     expect(decodeError(() => decodeResponse(metadataV1, 3, 99)).code).toBe('UNSUPPORTED_VERSION');
+  });
+});
+
+describe('ShareFetchResponse records (Kafka 4.3: nullable in v0 only)', () => {
+  const body = (records: Uint8Array | null) => newMessage(78, 'response', 1, {
+    responses: [{ topicId: 'AAAAAAAAAAAAAAAAAAAAAA', partitions: [{ partitionIndex: 0, records }] }],
+  });
+
+  it('refuses null in v1 when encoding, takes it in v0', () => {
+    const e = decodeError(() => encodeResponse(78, 1, { correlationId: 1 }, body(null)));
+    expect(e.code).toBe('INVALID_VALUE');
+    expect(e.path).toBe('ShareFetchResponse.responses[0].partitions[0].records');
+    const v0 = newMessage(78, 'response', 0, { responses: [{ topicId: 'AAAAAAAAAAAAAAAAAAAAAA', partitions: [{ partitionIndex: 0, records: null }] }] });
+    const frame = encodeResponse(78, 0, { correlationId: 1 }, v0);
+    expect((decodeResponse(frame, 78, 0).body as any).responses[0].partitions[0].records).toBeNull();
+  });
+
+  it('refuses a null length in v1 when decoding', () => {
+    const frame = encodeResponse(78, 1, { correlationId: 1 }, body(Uint8Array.of(0xab, 0xcd)));
+    const at = toHex(frame).indexOf('03abcd') / 2; // compact length 2+1, then the two bytes
+    expect(at).toBeGreaterThan(0);
+    const nulled = splice(frame, at, 3, [0]); // compact length 0: null
+    for (const mode of ['generated', 'interpreter'] as const) {
+      setCodegen(mode === 'generated' ? undefined : false);
+      try {
+        const e = decodeError(() => decodeResponse(nulled, 78, 1));
+        expect(e.path).toBe('ShareFetchResponse.responses[0].partitions[0].records');
+      } finally {
+        setCodegen(undefined);
+      }
+    }
   });
 });
 

@@ -12,3 +12,13 @@ export function haveDir(dir: string, what: string): boolean {
   console.warn(`SKIPPED: ${what} needs ${dir}, which is absent on this machine`);
   return false;
 }
+
+/**
+ * Key/version/direction triples in the built-in catalogue: what a test that walks every message
+ * must have visited. The catalogue's own size, checked against the schema directory by
+ * test/generate.test.ts, so no count is written down twice.
+ */
+export async function catalogueTriples(): Promise<number> {
+  const { apis } = await import('../../src/generated/catalogue.js');
+  return 2 * apis.reduce((n, a) => n + a.request.validVersions[1] - a.request.validVersions[0] + 1, 0);
+}

@@ -11,7 +11,7 @@ export const addPartitionsToTxnApi: ApiDef<AddPartitionsToTxnRequest, AddPartiti
     type: 'request',
     validVersions: [0, 5],
     flexibleVersions: [3, MAX_VERSION],
-    listeners: ['zkBroker', 'broker'],
+    listeners: ['broker'],
     fields: [
       { name: 'transactions', schemaName: 'Transactions', type: '[]AddPartitionsToTxnTransaction', versions: [4, MAX_VERSION] },
       { name: 'v3AndBelowTransactionalId', schemaName: 'V3AndBelowTransactionalId', type: 'string', versions: [0, 3] },
@@ -23,7 +23,7 @@ export const addPartitionsToTxnApi: ApiDef<AddPartitionsToTxnRequest, AddPartiti
       AddPartitionsToTxnTransaction: {
         name: 'AddPartitionsToTxnTransaction',
         fields: [
-          { name: 'transactionalId', schemaName: 'TransactionalId', type: 'string', versions: [4, MAX_VERSION] },
+          { name: 'transactionalId', schemaName: 'TransactionalId', type: 'string', versions: [4, MAX_VERSION], mapKey: true },
           { name: 'producerId', schemaName: 'ProducerId', type: 'int64', versions: [4, MAX_VERSION] },
           { name: 'producerEpoch', schemaName: 'ProducerEpoch', type: 'int16', versions: [4, MAX_VERSION] },
           { name: 'verifyOnly', schemaName: 'VerifyOnly', type: 'bool', versions: [4, MAX_VERSION], default: false },
@@ -33,7 +33,7 @@ export const addPartitionsToTxnApi: ApiDef<AddPartitionsToTxnRequest, AddPartiti
       AddPartitionsToTxnTopic: {
         name: 'AddPartitionsToTxnTopic',
         fields: [
-          { name: 'name', schemaName: 'Name', type: 'string', versions: [0, MAX_VERSION] },
+          { name: 'name', schemaName: 'Name', type: 'string', versions: [0, MAX_VERSION], mapKey: true },
           { name: 'partitions', schemaName: 'Partitions', type: '[]int32', versions: [0, MAX_VERSION] },
         ],
       },
@@ -55,21 +55,21 @@ export const addPartitionsToTxnApi: ApiDef<AddPartitionsToTxnRequest, AddPartiti
       AddPartitionsToTxnResult: {
         name: 'AddPartitionsToTxnResult',
         fields: [
-          { name: 'transactionalId', schemaName: 'TransactionalId', type: 'string', versions: [4, MAX_VERSION] },
+          { name: 'transactionalId', schemaName: 'TransactionalId', type: 'string', versions: [4, MAX_VERSION], mapKey: true },
           { name: 'topicResults', schemaName: 'TopicResults', type: '[]AddPartitionsToTxnTopicResult', versions: [4, MAX_VERSION] },
         ],
       },
       AddPartitionsToTxnTopicResult: {
         name: 'AddPartitionsToTxnTopicResult',
         fields: [
-          { name: 'name', schemaName: 'Name', type: 'string', versions: [0, MAX_VERSION] },
+          { name: 'name', schemaName: 'Name', type: 'string', versions: [0, MAX_VERSION], mapKey: true },
           { name: 'resultsByPartition', schemaName: 'ResultsByPartition', type: '[]AddPartitionsToTxnPartitionResult', versions: [0, MAX_VERSION] },
         ],
       },
       AddPartitionsToTxnPartitionResult: {
         name: 'AddPartitionsToTxnPartitionResult',
         fields: [
-          { name: 'partitionIndex', schemaName: 'PartitionIndex', type: 'int32', versions: [0, MAX_VERSION] },
+          { name: 'partitionIndex', schemaName: 'PartitionIndex', type: 'int32', versions: [0, MAX_VERSION], mapKey: true },
           { name: 'partitionErrorCode', schemaName: 'PartitionErrorCode', type: 'int16', versions: [0, MAX_VERSION] },
         ],
       },

@@ -9,7 +9,7 @@ export const addRaftVoterApi: ApiDef<AddRaftVoterRequest, AddRaftVoterResponse> 
     name: 'AddRaftVoterRequest',
     apiKey: 80,
     type: 'request',
-    validVersions: [0, 0],
+    validVersions: [0, 1],
     flexibleVersions: [0, MAX_VERSION],
     listeners: ['controller', 'broker'],
     fields: [
@@ -18,12 +18,13 @@ export const addRaftVoterApi: ApiDef<AddRaftVoterRequest, AddRaftVoterResponse> 
       { name: 'voterId', schemaName: 'VoterId', type: 'int32', versions: [0, MAX_VERSION] },
       { name: 'voterDirectoryId', schemaName: 'VoterDirectoryId', type: 'uuid', versions: [0, MAX_VERSION] },
       { name: 'listeners', schemaName: 'Listeners', type: '[]Listener', versions: [0, MAX_VERSION] },
+      { name: 'ackWhenCommitted', schemaName: 'AckWhenCommitted', type: 'bool', versions: [1, MAX_VERSION], default: true },
     ],
     structs: {
       Listener: {
         name: 'Listener',
         fields: [
-          { name: 'name', schemaName: 'Name', type: 'string', versions: [0, MAX_VERSION] },
+          { name: 'name', schemaName: 'Name', type: 'string', versions: [0, MAX_VERSION], mapKey: true },
           { name: 'host', schemaName: 'Host', type: 'string', versions: [0, MAX_VERSION] },
           { name: 'port', schemaName: 'Port', type: 'uint16', versions: [0, MAX_VERSION] },
         ],
@@ -34,7 +35,7 @@ export const addRaftVoterApi: ApiDef<AddRaftVoterRequest, AddRaftVoterResponse> 
     name: 'AddRaftVoterResponse',
     apiKey: 80,
     type: 'response',
-    validVersions: [0, 0],
+    validVersions: [0, 1],
     flexibleVersions: [0, MAX_VERSION],
     fields: [
       { name: 'throttleTimeMs', schemaName: 'ThrottleTimeMs', type: 'int32', versions: [0, MAX_VERSION] },

@@ -11,7 +11,7 @@ export const allocateProducerIdsApi: ApiDef<AllocateProducerIdsRequest, Allocate
     type: 'request',
     validVersions: [0, 0],
     flexibleVersions: [0, MAX_VERSION],
-    listeners: ['zkBroker', 'controller'],
+    listeners: ['controller'],
     fields: [
       { name: 'brokerId', schemaName: 'BrokerId', type: 'int32', versions: [0, MAX_VERSION] },
       { name: 'brokerEpoch', schemaName: 'BrokerEpoch', type: 'int64', versions: [0, MAX_VERSION], default: -1n },

@@ -11,7 +11,7 @@ export const alterClientQuotasApi: ApiDef<AlterClientQuotasRequest, AlterClientQ
     type: 'request',
     validVersions: [0, 1],
     flexibleVersions: [1, MAX_VERSION],
-    listeners: ['zkBroker', 'broker', 'controller'],
+    listeners: ['broker', 'controller'],
     fields: [
       { name: 'entries', schemaName: 'Entries', type: '[]EntryData', versions: [0, MAX_VERSION] },
       { name: 'validateOnly', schemaName: 'ValidateOnly', type: 'bool', versions: [0, MAX_VERSION] },

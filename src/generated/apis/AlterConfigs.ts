@@ -11,7 +11,7 @@ export const alterConfigsApi: ApiDef<AlterConfigsRequest, AlterConfigsResponse> 
     type: 'request',
     validVersions: [0, 2],
     flexibleVersions: [2, MAX_VERSION],
-    listeners: ['zkBroker', 'broker', 'controller'],
+    listeners: ['broker', 'controller'],
     fields: [
       { name: 'resources', schemaName: 'Resources', type: '[]AlterConfigsResource', versions: [0, MAX_VERSION] },
       { name: 'validateOnly', schemaName: 'ValidateOnly', type: 'bool', versions: [0, MAX_VERSION] },
@@ -20,15 +20,15 @@ export const alterConfigsApi: ApiDef<AlterConfigsRequest, AlterConfigsResponse> 
       AlterConfigsResource: {
         name: 'AlterConfigsResource',
         fields: [
-          { name: 'resourceType', schemaName: 'ResourceType', type: 'int8', versions: [0, MAX_VERSION] },
-          { name: 'resourceName', schemaName: 'ResourceName', type: 'string', versions: [0, MAX_VERSION] },
+          { name: 'resourceType', schemaName: 'ResourceType', type: 'int8', versions: [0, MAX_VERSION], mapKey: true },
+          { name: 'resourceName', schemaName: 'ResourceName', type: 'string', versions: [0, MAX_VERSION], mapKey: true },
           { name: 'configs', schemaName: 'Configs', type: '[]AlterableConfig', versions: [0, MAX_VERSION] },
         ],
       },
       AlterableConfig: {
         name: 'AlterableConfig',
         fields: [
-          { name: 'name', schemaName: 'Name', type: 'string', versions: [0, MAX_VERSION] },
+          { name: 'name', schemaName: 'Name', type: 'string', versions: [0, MAX_VERSION], mapKey: true },
           { name: 'value', schemaName: 'Value', type: 'string', versions: [0, MAX_VERSION], nullableVersions: [0, MAX_VERSION] },
         ],
       },

@@ -11,7 +11,7 @@ export const alterPartitionReassignmentsApi: ApiDef<AlterPartitionReassignmentsR
     type: 'request',
     validVersions: [0, 1],
     flexibleVersions: [0, MAX_VERSION],
-    listeners: ['broker', 'controller', 'zkBroker'],
+    listeners: ['broker', 'controller'],
     fields: [
       { name: 'timeoutMs', schemaName: 'TimeoutMs', type: 'int32', versions: [0, MAX_VERSION], default: 60000 },
       { name: 'allowReplicationFactorChange', schemaName: 'AllowReplicationFactorChange', type: 'bool', versions: [1, MAX_VERSION], default: true },

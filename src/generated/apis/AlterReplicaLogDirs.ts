@@ -11,7 +11,8 @@ export const alterReplicaLogDirsApi: ApiDef<AlterReplicaLogDirsRequest, AlterRep
     type: 'request',
     validVersions: [0, 2],
     flexibleVersions: [2, MAX_VERSION],
-    listeners: ['zkBroker', 'broker'],
+    deprecatedVersions: [0, 0],
+    listeners: ['broker'],
     fields: [
       { name: 'dirs', schemaName: 'Dirs', type: '[]AlterReplicaLogDir', versions: [0, MAX_VERSION] },
     ],
@@ -19,14 +20,14 @@ export const alterReplicaLogDirsApi: ApiDef<AlterReplicaLogDirsRequest, AlterRep
       AlterReplicaLogDir: {
         name: 'AlterReplicaLogDir',
         fields: [
-          { name: 'path', schemaName: 'Path', type: 'string', versions: [0, MAX_VERSION] },
+          { name: 'path', schemaName: 'Path', type: 'string', versions: [0, MAX_VERSION], mapKey: true },
           { name: 'topics', schemaName: 'Topics', type: '[]AlterReplicaLogDirTopic', versions: [0, MAX_VERSION] },
         ],
       },
       AlterReplicaLogDirTopic: {
         name: 'AlterReplicaLogDirTopic',
         fields: [
-          { name: 'name', schemaName: 'Name', type: 'string', versions: [0, MAX_VERSION] },
+          { name: 'name', schemaName: 'Name', type: 'string', versions: [0, MAX_VERSION], mapKey: true },
           { name: 'partitions', schemaName: 'Partitions', type: '[]int32', versions: [0, MAX_VERSION] },
         ],
       },

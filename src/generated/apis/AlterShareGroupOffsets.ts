@@ -20,7 +20,7 @@ export const alterShareGroupOffsetsApi: ApiDef<AlterShareGroupOffsetsRequest, Al
       AlterShareGroupOffsetsRequestTopic: {
         name: 'AlterShareGroupOffsetsRequestTopic',
         fields: [
-          { name: 'topicName', schemaName: 'TopicName', type: 'string', versions: [0, MAX_VERSION] },
+          { name: 'topicName', schemaName: 'TopicName', type: 'string', versions: [0, MAX_VERSION], mapKey: true },
           { name: 'partitions', schemaName: 'Partitions', type: '[]AlterShareGroupOffsetsRequestPartition', versions: [0, MAX_VERSION] },
         ],
       },
@@ -49,7 +49,7 @@ export const alterShareGroupOffsetsApi: ApiDef<AlterShareGroupOffsetsRequest, Al
       AlterShareGroupOffsetsResponseTopic: {
         name: 'AlterShareGroupOffsetsResponseTopic',
         fields: [
-          { name: 'topicName', schemaName: 'TopicName', type: 'string', versions: [0, MAX_VERSION] },
+          { name: 'topicName', schemaName: 'TopicName', type: 'string', versions: [0, MAX_VERSION], mapKey: true },
           { name: 'topicId', schemaName: 'TopicId', type: 'uuid', versions: [0, MAX_VERSION] },
           { name: 'partitions', schemaName: 'Partitions', type: '[]AlterShareGroupOffsetsResponsePartition', versions: [0, MAX_VERSION] },
         ],

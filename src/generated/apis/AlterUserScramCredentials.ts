@@ -11,7 +11,7 @@ export const alterUserScramCredentialsApi: ApiDef<AlterUserScramCredentialsReque
     type: 'request',
     validVersions: [0, 0],
     flexibleVersions: [0, MAX_VERSION],
-    listeners: ['zkBroker', 'broker', 'controller'],
+    listeners: ['broker', 'controller'],
     fields: [
       { name: 'deletions', schemaName: 'Deletions', type: '[]ScramCredentialDeletion', versions: [0, MAX_VERSION] },
       { name: 'upsertions', schemaName: 'Upsertions', type: '[]ScramCredentialUpsertion', versions: [0, MAX_VERSION] },

@@ -11,7 +11,7 @@ export const apiVersionsApi: ApiDef<ApiVersionsRequest, ApiVersionsResponse> = {
     type: 'request',
     validVersions: [0, 4],
     flexibleVersions: [3, MAX_VERSION],
-    listeners: ['zkBroker', 'broker', 'controller'],
+    listeners: ['broker', 'controller'],
     fields: [
       { name: 'clientSoftwareName', schemaName: 'ClientSoftwareName', type: 'string', versions: [3, MAX_VERSION], ignorable: true },
       { name: 'clientSoftwareVersion', schemaName: 'ClientSoftwareVersion', type: 'string', versions: [3, MAX_VERSION], ignorable: true },
@@ -37,7 +37,7 @@ export const apiVersionsApi: ApiDef<ApiVersionsRequest, ApiVersionsResponse> = {
       ApiVersion: {
         name: 'ApiVersion',
         fields: [
-          { name: 'apiKey', schemaName: 'ApiKey', type: 'int16', versions: [0, MAX_VERSION] },
+          { name: 'apiKey', schemaName: 'ApiKey', type: 'int16', versions: [0, MAX_VERSION], mapKey: true },
           { name: 'minVersion', schemaName: 'MinVersion', type: 'int16', versions: [0, MAX_VERSION] },
           { name: 'maxVersion', schemaName: 'MaxVersion', type: 'int16', versions: [0, MAX_VERSION] },
         ],
@@ -45,7 +45,7 @@ export const apiVersionsApi: ApiDef<ApiVersionsRequest, ApiVersionsResponse> = {
       SupportedFeatureKey: {
         name: 'SupportedFeatureKey',
         fields: [
-          { name: 'name', schemaName: 'Name', type: 'string', versions: [3, MAX_VERSION] },
+          { name: 'name', schemaName: 'Name', type: 'string', versions: [3, MAX_VERSION], mapKey: true },
           { name: 'minVersion', schemaName: 'MinVersion', type: 'int16', versions: [3, MAX_VERSION] },
           { name: 'maxVersion', schemaName: 'MaxVersion', type: 'int16', versions: [3, MAX_VERSION] },
         ],
@@ -53,7 +53,7 @@ export const apiVersionsApi: ApiDef<ApiVersionsRequest, ApiVersionsResponse> = {
       FinalizedFeatureKey: {
         name: 'FinalizedFeatureKey',
         fields: [
-          { name: 'name', schemaName: 'Name', type: 'string', versions: [3, MAX_VERSION] },
+          { name: 'name', schemaName: 'Name', type: 'string', versions: [3, MAX_VERSION], mapKey: true },
           { name: 'maxVersionLevel', schemaName: 'MaxVersionLevel', type: 'int16', versions: [3, MAX_VERSION] },
           { name: 'minVersionLevel', schemaName: 'MinVersionLevel', type: 'int16', versions: [3, MAX_VERSION] },
         ],

@@ -38,7 +38,7 @@ export const beginQuorumEpochApi: ApiDef<BeginQuorumEpochRequest, BeginQuorumEpo
       LeaderEndpoint: {
         name: 'LeaderEndpoint',
         fields: [
-          { name: 'name', schemaName: 'Name', type: 'string', versions: [1, MAX_VERSION] },
+          { name: 'name', schemaName: 'Name', type: 'string', versions: [1, MAX_VERSION], mapKey: true },
           { name: 'host', schemaName: 'Host', type: 'string', versions: [1, MAX_VERSION] },
           { name: 'port', schemaName: 'Port', type: 'uint16', versions: [1, MAX_VERSION] },
         ],
@@ -76,7 +76,7 @@ export const beginQuorumEpochApi: ApiDef<BeginQuorumEpochRequest, BeginQuorumEpo
       NodeEndpoint: {
         name: 'NodeEndpoint',
         fields: [
-          { name: 'nodeId', schemaName: 'NodeId', type: 'int32', versions: [1, MAX_VERSION] },
+          { name: 'nodeId', schemaName: 'NodeId', type: 'int32', versions: [1, MAX_VERSION], mapKey: true },
           { name: 'host', schemaName: 'Host', type: 'string', versions: [1, MAX_VERSION] },
           { name: 'port', schemaName: 'Port', type: 'uint16', versions: [1, MAX_VERSION] },
         ],

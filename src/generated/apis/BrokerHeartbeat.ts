@@ -9,7 +9,7 @@ export const brokerHeartbeatApi: ApiDef<BrokerHeartbeatRequest, BrokerHeartbeatR
     name: 'BrokerHeartbeatRequest',
     apiKey: 63,
     type: 'request',
-    validVersions: [0, 1],
+    validVersions: [0, 2],
     flexibleVersions: [0, MAX_VERSION],
     listeners: ['controller'],
     fields: [
@@ -19,6 +19,7 @@ export const brokerHeartbeatApi: ApiDef<BrokerHeartbeatRequest, BrokerHeartbeatR
       { name: 'wantFence', schemaName: 'WantFence', type: 'bool', versions: [0, MAX_VERSION] },
       { name: 'wantShutDown', schemaName: 'WantShutDown', type: 'bool', versions: [0, MAX_VERSION] },
       { name: 'offlineLogDirs', schemaName: 'OfflineLogDirs', type: '[]uuid', versions: [1, MAX_VERSION], taggedVersions: [1, MAX_VERSION], tag: 0 },
+      { name: 'cordonedLogDirs', schemaName: 'CordonedLogDirs', type: '[]uuid', versions: [2, MAX_VERSION], nullableVersions: [2, MAX_VERSION], taggedVersions: [2, MAX_VERSION], tag: 1, default: null },
     ],
     structs: {},
   },
@@ -26,7 +27,7 @@ export const brokerHeartbeatApi: ApiDef<BrokerHeartbeatRequest, BrokerHeartbeatR
     name: 'BrokerHeartbeatResponse',
     apiKey: 63,
     type: 'response',
-    validVersions: [0, 1],
+    validVersions: [0, 2],
     flexibleVersions: [0, MAX_VERSION],
     fields: [
       { name: 'throttleTimeMs', schemaName: 'ThrottleTimeMs', type: 'int32', versions: [0, MAX_VERSION] },

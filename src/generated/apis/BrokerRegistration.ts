@@ -27,7 +27,7 @@ export const brokerRegistrationApi: ApiDef<BrokerRegistrationRequest, BrokerRegi
       Listener: {
         name: 'Listener',
         fields: [
-          { name: 'name', schemaName: 'Name', type: 'string', versions: [0, MAX_VERSION] },
+          { name: 'name', schemaName: 'Name', type: 'string', versions: [0, MAX_VERSION], mapKey: true },
           { name: 'host', schemaName: 'Host', type: 'string', versions: [0, MAX_VERSION] },
           { name: 'port', schemaName: 'Port', type: 'uint16', versions: [0, MAX_VERSION] },
           { name: 'securityProtocol', schemaName: 'SecurityProtocol', type: 'int16', versions: [0, MAX_VERSION] },
@@ -36,7 +36,7 @@ export const brokerRegistrationApi: ApiDef<BrokerRegistrationRequest, BrokerRegi
       Feature: {
         name: 'Feature',
         fields: [
-          { name: 'name', schemaName: 'Name', type: 'string', versions: [0, MAX_VERSION] },
+          { name: 'name', schemaName: 'Name', type: 'string', versions: [0, MAX_VERSION], mapKey: true },
           { name: 'minSupportedVersion', schemaName: 'MinSupportedVersion', type: 'int16', versions: [0, MAX_VERSION] },
           { name: 'maxSupportedVersion', schemaName: 'MaxSupportedVersion', type: 'int16', versions: [0, MAX_VERSION] },
         ],

@@ -11,7 +11,7 @@ export const consumerGroupDescribeApi: ApiDef<ConsumerGroupDescribeRequest, Cons
     type: 'request',
     validVersions: [0, 1],
     flexibleVersions: [0, MAX_VERSION],
-    listeners: ['zkBroker', 'broker'],
+    listeners: ['broker'],
     fields: [
       { name: 'groupIds', schemaName: 'GroupIds', type: '[]string', versions: [0, MAX_VERSION] },
       { name: 'includeAuthorizedOperations', schemaName: 'IncludeAuthorizedOperations', type: 'bool', versions: [0, MAX_VERSION] },

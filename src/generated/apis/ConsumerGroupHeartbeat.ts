@@ -11,7 +11,7 @@ export const consumerGroupHeartbeatApi: ApiDef<ConsumerGroupHeartbeatRequest, Co
     type: 'request',
     validVersions: [0, 1],
     flexibleVersions: [0, MAX_VERSION],
-    listeners: ['zkBroker', 'broker'],
+    listeners: ['broker'],
     fields: [
       { name: 'groupId', schemaName: 'GroupId', type: 'string', versions: [0, MAX_VERSION] },
       { name: 'memberId', schemaName: 'MemberId', type: 'string', versions: [0, MAX_VERSION] },

@@ -32,8 +32,8 @@ export const controlledShutdownApi: ApiDef<ControlledShutdownRequest, Controlled
       RemainingPartition: {
         name: 'RemainingPartition',
         fields: [
-          { name: 'topicName', schemaName: 'TopicName', type: 'string', versions: [0, MAX_VERSION] },
-          { name: 'partitionIndex', schemaName: 'PartitionIndex', type: 'int32', versions: [0, MAX_VERSION] },
+          { name: 'topicName', schemaName: 'TopicName', type: 'string', versions: [0, MAX_VERSION], mapKey: true },
+          { name: 'partitionIndex', schemaName: 'PartitionIndex', type: 'int32', versions: [0, MAX_VERSION], mapKey: true },
         ],
       },
     },

@@ -23,7 +23,7 @@ export const controllerRegistrationApi: ApiDef<ControllerRegistrationRequest, Co
       Listener: {
         name: 'Listener',
         fields: [
-          { name: 'name', schemaName: 'Name', type: 'string', versions: [0, MAX_VERSION] },
+          { name: 'name', schemaName: 'Name', type: 'string', versions: [0, MAX_VERSION], mapKey: true },
           { name: 'host', schemaName: 'Host', type: 'string', versions: [0, MAX_VERSION] },
           { name: 'port', schemaName: 'Port', type: 'uint16', versions: [0, MAX_VERSION] },
           { name: 'securityProtocol', schemaName: 'SecurityProtocol', type: 'int16', versions: [0, MAX_VERSION] },
@@ -32,7 +32,7 @@ export const controllerRegistrationApi: ApiDef<ControllerRegistrationRequest, Co
       Feature: {
         name: 'Feature',
         fields: [
-          { name: 'name', schemaName: 'Name', type: 'string', versions: [0, MAX_VERSION] },
+          { name: 'name', schemaName: 'Name', type: 'string', versions: [0, MAX_VERSION], mapKey: true },
           { name: 'minSupportedVersion', schemaName: 'MinSupportedVersion', type: 'int16', versions: [0, MAX_VERSION] },
           { name: 'maxSupportedVersion', schemaName: 'MaxSupportedVersion', type: 'int16', versions: [0, MAX_VERSION] },
         ],

@@ -11,7 +11,8 @@ export const createAclsApi: ApiDef<CreateAclsRequest, CreateAclsResponse> = {
     type: 'request',
     validVersions: [0, 3],
     flexibleVersions: [2, MAX_VERSION],
-    listeners: ['zkBroker', 'broker', 'controller'],
+    deprecatedVersions: [0, 0],
+    listeners: ['broker', 'controller'],
     fields: [
       { name: 'creations', schemaName: 'Creations', type: '[]AclCreation', versions: [0, MAX_VERSION] },
     ],

@@ -11,7 +11,8 @@ export const createDelegationTokenApi: ApiDef<CreateDelegationTokenRequest, Crea
     type: 'request',
     validVersions: [0, 3],
     flexibleVersions: [2, MAX_VERSION],
-    listeners: ['zkBroker', 'broker', 'controller'],
+    deprecatedVersions: [0, 0],
+    listeners: ['broker', 'controller'],
     fields: [
       { name: 'ownerPrincipalType', schemaName: 'OwnerPrincipalType', type: 'string', versions: [3, MAX_VERSION], nullableVersions: [3, MAX_VERSION] },
       { name: 'ownerPrincipalName', schemaName: 'OwnerPrincipalName', type: 'string', versions: [3, MAX_VERSION], nullableVersions: [3, MAX_VERSION] },

@@ -11,7 +11,7 @@ export const createPartitionsApi: ApiDef<CreatePartitionsRequest, CreatePartitio
     type: 'request',
     validVersions: [0, 3],
     flexibleVersions: [2, MAX_VERSION],
-    listeners: ['zkBroker', 'broker', 'controller'],
+    listeners: ['broker', 'controller'],
     fields: [
       { name: 'topics', schemaName: 'Topics', type: '[]CreatePartitionsTopic', versions: [0, MAX_VERSION] },
       { name: 'timeoutMs', schemaName: 'TimeoutMs', type: 'int32', versions: [0, MAX_VERSION] },
@@ -21,7 +21,7 @@ export const createPartitionsApi: ApiDef<CreatePartitionsRequest, CreatePartitio
       CreatePartitionsTopic: {
         name: 'CreatePartitionsTopic',
         fields: [
-          { name: 'name', schemaName: 'Name', type: 'string', versions: [0, MAX_VERSION] },
+          { name: 'name', schemaName: 'Name', type: 'string', versions: [0, MAX_VERSION], mapKey: true },
           { name: 'count', schemaName: 'Count', type: 'int32', versions: [0, MAX_VERSION] },
           { name: 'assignments', schemaName: 'Assignments', type: '[]CreatePartitionsAssignment', versions: [0, MAX_VERSION], nullableVersions: [0, MAX_VERSION] },
         ],

@@ -11,7 +11,8 @@ export const createTopicsApi: ApiDef<CreateTopicsRequest, CreateTopicsResponse> 
     type: 'request',
     validVersions: [0, 7],
     flexibleVersions: [5, MAX_VERSION],
-    listeners: ['zkBroker', 'broker', 'controller'],
+    deprecatedVersions: [0, 1],
+    listeners: ['broker', 'controller'],
     fields: [
       { name: 'topics', schemaName: 'Topics', type: '[]CreatableTopic', versions: [0, MAX_VERSION] },
       { name: 'timeoutMs', schemaName: 'timeoutMs', type: 'int32', versions: [0, MAX_VERSION], default: 60000 },
@@ -21,7 +22,7 @@ export const createTopicsApi: ApiDef<CreateTopicsRequest, CreateTopicsResponse> 
       CreatableTopic: {
         name: 'CreatableTopic',
         fields: [
-          { name: 'name', schemaName: 'Name', type: 'string', versions: [0, MAX_VERSION] },
+          { name: 'name', schemaName: 'Name', type: 'string', versions: [0, MAX_VERSION], mapKey: true },
           { name: 'numPartitions', schemaName: 'NumPartitions', type: 'int32', versions: [0, MAX_VERSION] },
           { name: 'replicationFactor', schemaName: 'ReplicationFactor', type: 'int16', versions: [0, MAX_VERSION] },
           { name: 'assignments', schemaName: 'Assignments', type: '[]CreatableReplicaAssignment', versions: [0, MAX_VERSION] },
@@ -31,14 +32,14 @@ export const createTopicsApi: ApiDef<CreateTopicsRequest, CreateTopicsResponse> 
       CreatableReplicaAssignment: {
         name: 'CreatableReplicaAssignment',
         fields: [
-          { name: 'partitionIndex', schemaName: 'PartitionIndex', type: 'int32', versions: [0, MAX_VERSION] },
+          { name: 'partitionIndex', schemaName: 'PartitionIndex', type: 'int32', versions: [0, MAX_VERSION], mapKey: true },
           { name: 'brokerIds', schemaName: 'BrokerIds', type: '[]int32', versions: [0, MAX_VERSION] },
         ],
       },
       CreatableTopicConfig: {
         name: 'CreatableTopicConfig',
         fields: [
-          { name: 'name', schemaName: 'Name', type: 'string', versions: [0, MAX_VERSION] },
+          { name: 'name', schemaName: 'Name', type: 'string', versions: [0, MAX_VERSION], mapKey: true },
           { name: 'value', schemaName: 'Value', type: 'string', versions: [0, MAX_VERSION], nullableVersions: [0, MAX_VERSION] },
         ],
       },
@@ -58,7 +59,7 @@ export const createTopicsApi: ApiDef<CreateTopicsRequest, CreateTopicsResponse> 
       CreatableTopicResult: {
         name: 'CreatableTopicResult',
         fields: [
-          { name: 'name', schemaName: 'Name', type: 'string', versions: [0, MAX_VERSION] },
+          { name: 'name', schemaName: 'Name', type: 'string', versions: [0, MAX_VERSION], mapKey: true },
           { name: 'topicId', schemaName: 'TopicId', type: 'uuid', versions: [7, MAX_VERSION], ignorable: true },
           { name: 'errorCode', schemaName: 'ErrorCode', type: 'int16', versions: [0, MAX_VERSION] },
           { name: 'errorMessage', schemaName: 'ErrorMessage', type: 'string', versions: [1, MAX_VERSION], nullableVersions: [0, MAX_VERSION], ignorable: true },

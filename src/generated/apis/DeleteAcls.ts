@@ -11,7 +11,8 @@ export const deleteAclsApi: ApiDef<DeleteAclsRequest, DeleteAclsResponse> = {
     type: 'request',
     validVersions: [0, 3],
     flexibleVersions: [2, MAX_VERSION],
-    listeners: ['zkBroker', 'broker', 'controller'],
+    deprecatedVersions: [0, 0],
+    listeners: ['broker', 'controller'],
     fields: [
       { name: 'filters', schemaName: 'Filters', type: '[]DeleteAclsFilter', versions: [0, MAX_VERSION] },
     ],

@@ -11,7 +11,7 @@ export const deleteGroupsApi: ApiDef<DeleteGroupsRequest, DeleteGroupsResponse> 
     type: 'request',
     validVersions: [0, 2],
     flexibleVersions: [2, MAX_VERSION],
-    listeners: ['zkBroker', 'broker'],
+    listeners: ['broker'],
     fields: [
       { name: 'groupsNames', schemaName: 'GroupsNames', type: '[]string', versions: [0, MAX_VERSION] },
     ],
@@ -31,7 +31,7 @@ export const deleteGroupsApi: ApiDef<DeleteGroupsRequest, DeleteGroupsResponse> 
       DeletableGroupResult: {
         name: 'DeletableGroupResult',
         fields: [
-          { name: 'groupId', schemaName: 'GroupId', type: 'string', versions: [0, MAX_VERSION] },
+          { name: 'groupId', schemaName: 'GroupId', type: 'string', versions: [0, MAX_VERSION], mapKey: true },
           { name: 'errorCode', schemaName: 'ErrorCode', type: 'int16', versions: [0, MAX_VERSION] },
         ],
       },

@@ -11,7 +11,7 @@ export const deleteRecordsApi: ApiDef<DeleteRecordsRequest, DeleteRecordsRespons
     type: 'request',
     validVersions: [0, 2],
     flexibleVersions: [2, MAX_VERSION],
-    listeners: ['zkBroker', 'broker'],
+    listeners: ['broker'],
     fields: [
       { name: 'topics', schemaName: 'Topics', type: '[]DeleteRecordsTopic', versions: [0, MAX_VERSION] },
       { name: 'timeoutMs', schemaName: 'TimeoutMs', type: 'int32', versions: [0, MAX_VERSION] },
@@ -47,14 +47,14 @@ export const deleteRecordsApi: ApiDef<DeleteRecordsRequest, DeleteRecordsRespons
       DeleteRecordsTopicResult: {
         name: 'DeleteRecordsTopicResult',
         fields: [
-          { name: 'name', schemaName: 'Name', type: 'string', versions: [0, MAX_VERSION] },
+          { name: 'name', schemaName: 'Name', type: 'string', versions: [0, MAX_VERSION], mapKey: true },
           { name: 'partitions', schemaName: 'Partitions', type: '[]DeleteRecordsPartitionResult', versions: [0, MAX_VERSION] },
         ],
       },
       DeleteRecordsPartitionResult: {
         name: 'DeleteRecordsPartitionResult',
         fields: [
-          { name: 'partitionIndex', schemaName: 'PartitionIndex', type: 'int32', versions: [0, MAX_VERSION] },
+          { name: 'partitionIndex', schemaName: 'PartitionIndex', type: 'int32', versions: [0, MAX_VERSION], mapKey: true },
           { name: 'lowWatermark', schemaName: 'LowWatermark', type: 'int64', versions: [0, MAX_VERSION] },
           { name: 'errorCode', schemaName: 'ErrorCode', type: 'int16', versions: [0, MAX_VERSION] },
         ],

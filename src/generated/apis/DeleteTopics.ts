@@ -11,7 +11,8 @@ export const deleteTopicsApi: ApiDef<DeleteTopicsRequest, DeleteTopicsResponse> 
     type: 'request',
     validVersions: [0, 6],
     flexibleVersions: [4, MAX_VERSION],
-    listeners: ['zkBroker', 'broker', 'controller'],
+    deprecatedVersions: [0, 0],
+    listeners: ['broker', 'controller'],
     fields: [
       { name: 'topics', schemaName: 'Topics', type: '[]DeleteTopicState', versions: [6, MAX_VERSION] },
       { name: 'topicNames', schemaName: 'TopicNames', type: '[]string', versions: [0, 5], ignorable: true },
@@ -41,7 +42,7 @@ export const deleteTopicsApi: ApiDef<DeleteTopicsRequest, DeleteTopicsResponse> 
       DeletableTopicResult: {
         name: 'DeletableTopicResult',
         fields: [
-          { name: 'name', schemaName: 'Name', type: 'string', versions: [0, MAX_VERSION], nullableVersions: [6, MAX_VERSION] },
+          { name: 'name', schemaName: 'Name', type: 'string', versions: [0, MAX_VERSION], nullableVersions: [6, MAX_VERSION], mapKey: true },
           { name: 'topicId', schemaName: 'TopicId', type: 'uuid', versions: [6, MAX_VERSION], ignorable: true },
           { name: 'errorCode', schemaName: 'ErrorCode', type: 'int16', versions: [0, MAX_VERSION] },
           { name: 'errorMessage', schemaName: 'ErrorMessage', type: 'string', versions: [5, MAX_VERSION], nullableVersions: [5, MAX_VERSION], ignorable: true, default: null },

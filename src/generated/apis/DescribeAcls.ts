@@ -11,7 +11,8 @@ export const describeAclsApi: ApiDef<DescribeAclsRequest, DescribeAclsResponse> 
     type: 'request',
     validVersions: [0, 3],
     flexibleVersions: [2, MAX_VERSION],
-    listeners: ['zkBroker', 'broker', 'controller'],
+    deprecatedVersions: [0, 0],
+    listeners: ['broker', 'controller'],
     fields: [
       { name: 'resourceTypeFilter', schemaName: 'ResourceTypeFilter', type: 'int8', versions: [0, MAX_VERSION] },
       { name: 'resourceNameFilter', schemaName: 'ResourceNameFilter', type: 'string', versions: [0, MAX_VERSION], nullableVersions: [0, MAX_VERSION] },

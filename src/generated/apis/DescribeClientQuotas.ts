@@ -11,7 +11,7 @@ export const describeClientQuotasApi: ApiDef<DescribeClientQuotasRequest, Descri
     type: 'request',
     validVersions: [0, 1],
     flexibleVersions: [1, MAX_VERSION],
-    listeners: ['zkBroker', 'broker'],
+    listeners: ['broker'],
     fields: [
       { name: 'components', schemaName: 'Components', type: '[]ComponentData', versions: [0, MAX_VERSION] },
       { name: 'strict', schemaName: 'Strict', type: 'bool', versions: [0, MAX_VERSION] },

@@ -11,7 +11,7 @@ export const describeClusterApi: ApiDef<DescribeClusterRequest, DescribeClusterR
     type: 'request',
     validVersions: [0, 2],
     flexibleVersions: [0, MAX_VERSION],
-    listeners: ['zkBroker', 'broker', 'controller'],
+    listeners: ['broker', 'controller'],
     fields: [
       { name: 'includeClusterAuthorizedOperations', schemaName: 'IncludeClusterAuthorizedOperations', type: 'bool', versions: [0, MAX_VERSION] },
       { name: 'endpointType', schemaName: 'EndpointType', type: 'int8', versions: [1, MAX_VERSION], default: 1 },
@@ -39,7 +39,7 @@ export const describeClusterApi: ApiDef<DescribeClusterRequest, DescribeClusterR
       DescribeClusterBroker: {
         name: 'DescribeClusterBroker',
         fields: [
-          { name: 'brokerId', schemaName: 'BrokerId', type: 'int32', versions: [0, MAX_VERSION] },
+          { name: 'brokerId', schemaName: 'BrokerId', type: 'int32', versions: [0, MAX_VERSION], mapKey: true },
           { name: 'host', schemaName: 'Host', type: 'string', versions: [0, MAX_VERSION] },
           { name: 'port', schemaName: 'Port', type: 'int32', versions: [0, MAX_VERSION] },
           { name: 'rack', schemaName: 'Rack', type: 'string', versions: [0, MAX_VERSION], nullableVersions: [0, MAX_VERSION], default: null },

@@ -11,7 +11,8 @@ export const describeConfigsApi: ApiDef<DescribeConfigsRequest, DescribeConfigsR
     type: 'request',
     validVersions: [0, 4],
     flexibleVersions: [4, MAX_VERSION],
-    listeners: ['zkBroker', 'broker', 'controller'],
+    deprecatedVersions: [0, 0],
+    listeners: ['broker', 'controller'],
     fields: [
       { name: 'resources', schemaName: 'Resources', type: '[]DescribeConfigsResource', versions: [0, MAX_VERSION] },
       { name: 'includeSynonyms', schemaName: 'IncludeSynonyms', type: 'bool', versions: [1, MAX_VERSION], default: false },

@@ -11,7 +11,7 @@ export const describeGroupsApi: ApiDef<DescribeGroupsRequest, DescribeGroupsResp
     type: 'request',
     validVersions: [0, 6],
     flexibleVersions: [5, MAX_VERSION],
-    listeners: ['zkBroker', 'broker'],
+    listeners: ['broker'],
     fields: [
       { name: 'groups', schemaName: 'Groups', type: '[]string', versions: [0, MAX_VERSION] },
       { name: 'includeAuthorizedOperations', schemaName: 'IncludeAuthorizedOperations', type: 'bool', versions: [3, MAX_VERSION] },

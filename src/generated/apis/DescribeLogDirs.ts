@@ -9,9 +9,10 @@ export const describeLogDirsApi: ApiDef<DescribeLogDirsRequest, DescribeLogDirsR
     name: 'DescribeLogDirsRequest',
     apiKey: 35,
     type: 'request',
-    validVersions: [0, 4],
+    validVersions: [0, 5],
     flexibleVersions: [2, MAX_VERSION],
-    listeners: ['zkBroker', 'broker'],
+    deprecatedVersions: [0, 0],
+    listeners: ['broker'],
     fields: [
       { name: 'topics', schemaName: 'Topics', type: '[]DescribableLogDirTopic', versions: [0, MAX_VERSION], nullableVersions: [0, MAX_VERSION] },
     ],
@@ -19,7 +20,7 @@ export const describeLogDirsApi: ApiDef<DescribeLogDirsRequest, DescribeLogDirsR
       DescribableLogDirTopic: {
         name: 'DescribableLogDirTopic',
         fields: [
-          { name: 'topic', schemaName: 'Topic', type: 'string', versions: [0, MAX_VERSION] },
+          { name: 'topic', schemaName: 'Topic', type: 'string', versions: [0, MAX_VERSION], mapKey: true },
           { name: 'partitions', schemaName: 'Partitions', type: '[]int32', versions: [0, MAX_VERSION] },
         ],
       },
@@ -29,7 +30,7 @@ export const describeLogDirsApi: ApiDef<DescribeLogDirsRequest, DescribeLogDirsR
     name: 'DescribeLogDirsResponse',
     apiKey: 35,
     type: 'response',
-    validVersions: [0, 4],
+    validVersions: [0, 5],
     flexibleVersions: [2, MAX_VERSION],
     fields: [
       { name: 'throttleTimeMs', schemaName: 'ThrottleTimeMs', type: 'int32', versions: [0, MAX_VERSION] },
@@ -45,6 +46,7 @@ export const describeLogDirsApi: ApiDef<DescribeLogDirsRequest, DescribeLogDirsR
           { name: 'topics', schemaName: 'Topics', type: '[]DescribeLogDirsTopic', versions: [0, MAX_VERSION] },
           { name: 'totalBytes', schemaName: 'TotalBytes', type: 'int64', versions: [4, MAX_VERSION], ignorable: true, default: -1n },
           { name: 'usableBytes', schemaName: 'UsableBytes', type: 'int64', versions: [4, MAX_VERSION], ignorable: true, default: -1n },
+          { name: 'isCordoned', schemaName: 'IsCordoned', type: 'bool', versions: [5, MAX_VERSION], ignorable: true, default: false },
         ],
       },
       DescribeLogDirsTopic: {

@@ -11,7 +11,7 @@ export const describeProducersApi: ApiDef<DescribeProducersRequest, DescribeProd
     type: 'request',
     validVersions: [0, 0],
     flexibleVersions: [0, MAX_VERSION],
-    listeners: ['zkBroker', 'broker'],
+    listeners: ['broker'],
     fields: [
       { name: 'topics', schemaName: 'Topics', type: '[]TopicRequest', versions: [0, MAX_VERSION] },
     ],

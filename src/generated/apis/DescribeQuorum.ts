@@ -77,14 +77,14 @@ export const describeQuorumApi: ApiDef<DescribeQuorumRequest, DescribeQuorumResp
       Node: {
         name: 'Node',
         fields: [
-          { name: 'nodeId', schemaName: 'NodeId', type: 'int32', versions: [2, MAX_VERSION] },
+          { name: 'nodeId', schemaName: 'NodeId', type: 'int32', versions: [2, MAX_VERSION], mapKey: true },
           { name: 'listeners', schemaName: 'Listeners', type: '[]Listener', versions: [2, MAX_VERSION] },
         ],
       },
       Listener: {
         name: 'Listener',
         fields: [
-          { name: 'name', schemaName: 'Name', type: 'string', versions: [2, MAX_VERSION] },
+          { name: 'name', schemaName: 'Name', type: 'string', versions: [2, MAX_VERSION], mapKey: true },
           { name: 'host', schemaName: 'Host', type: 'string', versions: [2, MAX_VERSION] },
           { name: 'port', schemaName: 'Port', type: 'uint16', versions: [2, MAX_VERSION] },
         ],

@@ -9,7 +9,7 @@ export const describeShareGroupOffsetsApi: ApiDef<DescribeShareGroupOffsetsReque
     name: 'DescribeShareGroupOffsetsRequest',
     apiKey: 90,
     type: 'request',
-    validVersions: [0, 0],
+    validVersions: [0, 1],
     flexibleVersions: [0, MAX_VERSION],
     listeners: ['broker'],
     fields: [
@@ -36,7 +36,7 @@ export const describeShareGroupOffsetsApi: ApiDef<DescribeShareGroupOffsetsReque
     name: 'DescribeShareGroupOffsetsResponse',
     apiKey: 90,
     type: 'response',
-    validVersions: [0, 0],
+    validVersions: [0, 1],
     flexibleVersions: [0, MAX_VERSION],
     fields: [
       { name: 'throttleTimeMs', schemaName: 'ThrottleTimeMs', type: 'int32', versions: [0, MAX_VERSION] },
@@ -66,6 +66,7 @@ export const describeShareGroupOffsetsApi: ApiDef<DescribeShareGroupOffsetsReque
           { name: 'partitionIndex', schemaName: 'PartitionIndex', type: 'int32', versions: [0, MAX_VERSION] },
           { name: 'startOffset', schemaName: 'StartOffset', type: 'int64', versions: [0, MAX_VERSION] },
           { name: 'leaderEpoch', schemaName: 'LeaderEpoch', type: 'int32', versions: [0, MAX_VERSION] },
+          { name: 'lag', schemaName: 'Lag', type: 'int64', versions: [1, MAX_VERSION], ignorable: true, default: -1n },
           { name: 'errorCode', schemaName: 'ErrorCode', type: 'int16', versions: [0, MAX_VERSION] },
           { name: 'errorMessage', schemaName: 'ErrorMessage', type: 'string', versions: [0, MAX_VERSION], nullableVersions: [0, MAX_VERSION], default: null },
         ],

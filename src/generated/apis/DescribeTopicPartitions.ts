@@ -49,7 +49,7 @@ export const describeTopicPartitionsApi: ApiDef<DescribeTopicPartitionsRequest, 
         name: 'DescribeTopicPartitionsResponseTopic',
         fields: [
           { name: 'errorCode', schemaName: 'ErrorCode', type: 'int16', versions: [0, MAX_VERSION] },
-          { name: 'name', schemaName: 'Name', type: 'string', versions: [0, MAX_VERSION], nullableVersions: [0, MAX_VERSION] },
+          { name: 'name', schemaName: 'Name', type: 'string', versions: [0, MAX_VERSION], nullableVersions: [0, MAX_VERSION], mapKey: true },
           { name: 'topicId', schemaName: 'TopicId', type: 'uuid', versions: [0, MAX_VERSION], ignorable: true },
           { name: 'isInternal', schemaName: 'IsInternal', type: 'bool', versions: [0, MAX_VERSION], ignorable: true, default: false },
           { name: 'partitions', schemaName: 'Partitions', type: '[]DescribeTopicPartitionsResponsePartition', versions: [0, MAX_VERSION] },

@@ -11,7 +11,7 @@ export const describeTransactionsApi: ApiDef<DescribeTransactionsRequest, Descri
     type: 'request',
     validVersions: [0, 0],
     flexibleVersions: [0, MAX_VERSION],
-    listeners: ['zkBroker', 'broker'],
+    listeners: ['broker'],
     fields: [
       { name: 'transactionalIds', schemaName: 'TransactionalIds', type: '[]string', versions: [0, MAX_VERSION] },
     ],
@@ -44,7 +44,7 @@ export const describeTransactionsApi: ApiDef<DescribeTransactionsRequest, Descri
       TopicData: {
         name: 'TopicData',
         fields: [
-          { name: 'topic', schemaName: 'Topic', type: 'string', versions: [0, MAX_VERSION] },
+          { name: 'topic', schemaName: 'Topic', type: 'string', versions: [0, MAX_VERSION], mapKey: true },
           { name: 'partitions', schemaName: 'Partitions', type: '[]int32', versions: [0, MAX_VERSION] },
         ],
       },

@@ -11,7 +11,7 @@ export const describeUserScramCredentialsApi: ApiDef<DescribeUserScramCredential
     type: 'request',
     validVersions: [0, 0],
     flexibleVersions: [0, MAX_VERSION],
-    listeners: ['zkBroker', 'broker', 'controller'],
+    listeners: ['broker', 'controller'],
     fields: [
       { name: 'users', schemaName: 'Users', type: '[]UserName', versions: [0, MAX_VERSION], nullableVersions: [0, MAX_VERSION] },
     ],

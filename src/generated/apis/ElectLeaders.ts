@@ -11,7 +11,7 @@ export const electLeadersApi: ApiDef<ElectLeadersRequest, ElectLeadersResponse> 
     type: 'request',
     validVersions: [0, 2],
     flexibleVersions: [2, MAX_VERSION],
-    listeners: ['zkBroker', 'broker', 'controller'],
+    listeners: ['broker', 'controller'],
     fields: [
       { name: 'electionType', schemaName: 'ElectionType', type: 'int8', versions: [1, MAX_VERSION] },
       { name: 'topicPartitions', schemaName: 'TopicPartitions', type: '[]TopicPartitions', versions: [0, MAX_VERSION], nullableVersions: [0, MAX_VERSION] },
@@ -21,7 +21,7 @@ export const electLeadersApi: ApiDef<ElectLeadersRequest, ElectLeadersResponse> 
       TopicPartitions: {
         name: 'TopicPartitions',
         fields: [
-          { name: 'topic', schemaName: 'Topic', type: 'string', versions: [0, MAX_VERSION] },
+          { name: 'topic', schemaName: 'Topic', type: 'string', versions: [0, MAX_VERSION], mapKey: true },
           { name: 'partitions', schemaName: 'Partitions', type: '[]int32', versions: [0, MAX_VERSION] },
         ],
       },

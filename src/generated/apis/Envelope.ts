@@ -11,7 +11,7 @@ export const envelopeApi: ApiDef<EnvelopeRequest, EnvelopeResponse> = {
     type: 'request',
     validVersions: [0, 0],
     flexibleVersions: [0, MAX_VERSION],
-    listeners: ['controller', 'zkBroker'],
+    listeners: ['controller'],
     fields: [
       { name: 'requestData', schemaName: 'RequestData', type: 'bytes', versions: [0, MAX_VERSION] },
       { name: 'requestPrincipal', schemaName: 'RequestPrincipal', type: 'bytes', versions: [0, MAX_VERSION], nullableVersions: [0, MAX_VERSION] },

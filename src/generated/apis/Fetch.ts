@@ -11,7 +11,8 @@ export const fetchApi: ApiDef<FetchRequest, FetchResponse> = {
     type: 'request',
     validVersions: [0, 18],
     flexibleVersions: [12, MAX_VERSION],
-    listeners: ['zkBroker', 'broker', 'controller'],
+    deprecatedVersions: [0, 3],
+    listeners: ['broker', 'controller'],
     fields: [
       { name: 'clusterId', schemaName: 'ClusterId', type: 'string', versions: [12, MAX_VERSION], nullableVersions: [12, MAX_VERSION], taggedVersions: [12, MAX_VERSION], tag: 0, ignorable: true, default: null },
       { name: 'replicaId', schemaName: 'ReplicaId', type: 'int32', versions: [0, 14], default: -1 },
@@ -52,7 +53,7 @@ export const fetchApi: ApiDef<FetchRequest, FetchResponse> = {
           { name: 'logStartOffset', schemaName: 'LogStartOffset', type: 'int64', versions: [5, MAX_VERSION], ignorable: true, default: -1n },
           { name: 'partitionMaxBytes', schemaName: 'PartitionMaxBytes', type: 'int32', versions: [0, MAX_VERSION] },
           { name: 'replicaDirectoryId', schemaName: 'ReplicaDirectoryId', type: 'uuid', versions: [17, MAX_VERSION], taggedVersions: [17, MAX_VERSION], tag: 0, ignorable: true },
-          { name: 'highWatermark', schemaName: 'HighWatermark', type: 'int64', versions: [18, MAX_VERSION], taggedVersions: [18, MAX_VERSION], tag: 1, default: 9223372036854775807n },
+          { name: 'highWatermark', schemaName: 'HighWatermark', type: 'int64', versions: [18, MAX_VERSION], taggedVersions: [18, MAX_VERSION], tag: 1, ignorable: true, default: 9223372036854775807n },
         ],
       },
       ForgottenTopic: {
@@ -134,7 +135,7 @@ export const fetchApi: ApiDef<FetchRequest, FetchResponse> = {
       NodeEndpoint: {
         name: 'NodeEndpoint',
         fields: [
-          { name: 'nodeId', schemaName: 'NodeId', type: 'int32', versions: [16, MAX_VERSION] },
+          { name: 'nodeId', schemaName: 'NodeId', type: 'int32', versions: [16, MAX_VERSION], mapKey: true },
           { name: 'host', schemaName: 'Host', type: 'string', versions: [16, MAX_VERSION] },
           { name: 'port', schemaName: 'Port', type: 'int32', versions: [16, MAX_VERSION] },
           { name: 'rack', schemaName: 'Rack', type: 'string', versions: [16, MAX_VERSION], nullableVersions: [16, MAX_VERSION], default: null },

@@ -94,7 +94,7 @@ export const fetchSnapshotApi: ApiDef<FetchSnapshotRequest, FetchSnapshotRespons
       NodeEndpoint: {
         name: 'NodeEndpoint',
         fields: [
-          { name: 'nodeId', schemaName: 'NodeId', type: 'int32', versions: [1, MAX_VERSION] },
+          { name: 'nodeId', schemaName: 'NodeId', type: 'int32', versions: [1, MAX_VERSION], mapKey: true },
           { name: 'host', schemaName: 'Host', type: 'string', versions: [1, MAX_VERSION] },
           { name: 'port', schemaName: 'Port', type: 'uint16', versions: [1, MAX_VERSION] },
         ],

@@ -11,7 +11,7 @@ export const findCoordinatorApi: ApiDef<FindCoordinatorRequest, FindCoordinatorR
     type: 'request',
     validVersions: [0, 6],
     flexibleVersions: [3, MAX_VERSION],
-    listeners: ['zkBroker', 'broker'],
+    listeners: ['broker'],
     fields: [
       { name: 'key', schemaName: 'Key', type: 'string', versions: [0, 3] },
       { name: 'keyType', schemaName: 'KeyType', type: 'int8', versions: [1, MAX_VERSION], default: 0 },

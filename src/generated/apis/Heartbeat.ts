@@ -11,7 +11,7 @@ export const heartbeatApi: ApiDef<HeartbeatRequest, HeartbeatResponse> = {
     type: 'request',
     validVersions: [0, 4],
     flexibleVersions: [4, MAX_VERSION],
-    listeners: ['zkBroker', 'broker'],
+    listeners: ['broker'],
     fields: [
       { name: 'groupId', schemaName: 'GroupId', type: 'string', versions: [0, MAX_VERSION] },
       { name: 'generationId', schemaName: 'GenerationId', type: 'int32', versions: [0, MAX_VERSION] },

@@ -11,7 +11,7 @@ export const initProducerIdApi: ApiDef<InitProducerIdRequest, InitProducerIdResp
     type: 'request',
     validVersions: [0, 5],
     flexibleVersions: [2, MAX_VERSION],
-    listeners: ['zkBroker', 'broker'],
+    listeners: ['broker'],
     fields: [
       { name: 'transactionalId', schemaName: 'TransactionalId', type: 'string', versions: [0, MAX_VERSION], nullableVersions: [0, MAX_VERSION] },
       { name: 'transactionTimeoutMs', schemaName: 'TransactionTimeoutMs', type: 'int32', versions: [0, MAX_VERSION] },

@@ -11,7 +11,7 @@ export const joinGroupApi: ApiDef<JoinGroupRequest, JoinGroupResponse> = {
     type: 'request',
     validVersions: [0, 9],
     flexibleVersions: [6, MAX_VERSION],
-    listeners: ['zkBroker', 'broker'],
+    listeners: ['broker'],
     fields: [
       { name: 'groupId', schemaName: 'GroupId', type: 'string', versions: [0, MAX_VERSION] },
       { name: 'sessionTimeoutMs', schemaName: 'SessionTimeoutMs', type: 'int32', versions: [0, MAX_VERSION] },
@@ -26,7 +26,7 @@ export const joinGroupApi: ApiDef<JoinGroupRequest, JoinGroupResponse> = {
       JoinGroupRequestProtocol: {
         name: 'JoinGroupRequestProtocol',
         fields: [
-          { name: 'name', schemaName: 'Name', type: 'string', versions: [0, MAX_VERSION] },
+          { name: 'name', schemaName: 'Name', type: 'string', versions: [0, MAX_VERSION], mapKey: true },
           { name: 'metadata', schemaName: 'Metadata', type: 'bytes', versions: [0, MAX_VERSION] },
         ],
       },

@@ -81,7 +81,7 @@ export const leaderAndIsrApi: ApiDef<LeaderAndIsrRequest, LeaderAndIsrResponse> 
       LeaderAndIsrTopicError: {
         name: 'LeaderAndIsrTopicError',
         fields: [
-          { name: 'topicId', schemaName: 'TopicId', type: 'uuid', versions: [5, MAX_VERSION] },
+          { name: 'topicId', schemaName: 'TopicId', type: 'uuid', versions: [5, MAX_VERSION], mapKey: true },
           { name: 'partitionErrors', schemaName: 'PartitionErrors', type: '[]LeaderAndIsrPartitionError', versions: [5, MAX_VERSION] },
         ],
       },

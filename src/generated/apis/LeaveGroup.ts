@@ -11,7 +11,7 @@ export const leaveGroupApi: ApiDef<LeaveGroupRequest, LeaveGroupResponse> = {
     type: 'request',
     validVersions: [0, 5],
     flexibleVersions: [4, MAX_VERSION],
-    listeners: ['zkBroker', 'broker'],
+    listeners: ['broker'],
     fields: [
       { name: 'groupId', schemaName: 'GroupId', type: 'string', versions: [0, MAX_VERSION] },
       { name: 'memberId', schemaName: 'MemberId', type: 'string', versions: [0, 2] },

@@ -11,7 +11,7 @@ export const listGroupsApi: ApiDef<ListGroupsRequest, ListGroupsResponse> = {
     type: 'request',
     validVersions: [0, 5],
     flexibleVersions: [3, MAX_VERSION],
-    listeners: ['zkBroker', 'broker'],
+    listeners: ['broker'],
     fields: [
       { name: 'statesFilter', schemaName: 'StatesFilter', type: '[]string', versions: [4, MAX_VERSION] },
       { name: 'typesFilter', schemaName: 'TypesFilter', type: '[]string', versions: [5, MAX_VERSION] },

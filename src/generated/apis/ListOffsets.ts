@@ -9,9 +9,10 @@ export const listOffsetsApi: ApiDef<ListOffsetsRequest, ListOffsetsResponse> = {
     name: 'ListOffsetsRequest',
     apiKey: 2,
     type: 'request',
-    validVersions: [0, 10],
+    validVersions: [0, 11],
     flexibleVersions: [6, MAX_VERSION],
-    listeners: ['zkBroker', 'broker'],
+    deprecatedVersions: [0, 0],
+    listeners: ['broker'],
     fields: [
       { name: 'replicaId', schemaName: 'ReplicaId', type: 'int32', versions: [0, MAX_VERSION] },
       { name: 'isolationLevel', schemaName: 'IsolationLevel', type: 'int8', versions: [2, MAX_VERSION] },
@@ -41,7 +42,7 @@ export const listOffsetsApi: ApiDef<ListOffsetsRequest, ListOffsetsResponse> = {
     name: 'ListOffsetsResponse',
     apiKey: 2,
     type: 'response',
-    validVersions: [0, 10],
+    validVersions: [0, 11],
     flexibleVersions: [6, MAX_VERSION],
     fields: [
       { name: 'throttleTimeMs', schemaName: 'ThrottleTimeMs', type: 'int32', versions: [2, MAX_VERSION], ignorable: true },

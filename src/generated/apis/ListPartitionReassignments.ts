@@ -11,7 +11,7 @@ export const listPartitionReassignmentsApi: ApiDef<ListPartitionReassignmentsReq
     type: 'request',
     validVersions: [0, 0],
     flexibleVersions: [0, MAX_VERSION],
-    listeners: ['broker', 'controller', 'zkBroker'],
+    listeners: ['broker', 'controller'],
     fields: [
       { name: 'timeoutMs', schemaName: 'TimeoutMs', type: 'int32', versions: [0, MAX_VERSION], default: 60000 },
       { name: 'topics', schemaName: 'Topics', type: '[]ListPartitionReassignmentsTopics', versions: [0, MAX_VERSION], nullableVersions: [0, MAX_VERSION], default: null },

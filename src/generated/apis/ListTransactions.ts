@@ -11,7 +11,7 @@ export const listTransactionsApi: ApiDef<ListTransactionsRequest, ListTransactio
     type: 'request',
     validVersions: [0, 2],
     flexibleVersions: [0, MAX_VERSION],
-    listeners: ['zkBroker', 'broker'],
+    listeners: ['broker'],
     fields: [
       { name: 'stateFilters', schemaName: 'StateFilters', type: '[]string', versions: [0, MAX_VERSION] },
       { name: 'producerIdFilters', schemaName: 'ProducerIdFilters', type: '[]int64', versions: [0, MAX_VERSION] },

@@ -11,7 +11,7 @@ export const metadataApi: ApiDef<MetadataRequest, MetadataResponse> = {
     type: 'request',
     validVersions: [0, 13],
     flexibleVersions: [9, MAX_VERSION],
-    listeners: ['zkBroker', 'broker'],
+    listeners: ['broker'],
     fields: [
       { name: 'topics', schemaName: 'Topics', type: '[]MetadataRequestTopic', versions: [0, MAX_VERSION], nullableVersions: [1, MAX_VERSION] },
       { name: 'allowAutoTopicCreation', schemaName: 'AllowAutoTopicCreation', type: 'bool', versions: [4, MAX_VERSION], default: true },
@@ -47,7 +47,7 @@ export const metadataApi: ApiDef<MetadataRequest, MetadataResponse> = {
       MetadataResponseBroker: {
         name: 'MetadataResponseBroker',
         fields: [
-          { name: 'nodeId', schemaName: 'NodeId', type: 'int32', versions: [0, MAX_VERSION] },
+          { name: 'nodeId', schemaName: 'NodeId', type: 'int32', versions: [0, MAX_VERSION], mapKey: true },
           { name: 'host', schemaName: 'Host', type: 'string', versions: [0, MAX_VERSION] },
           { name: 'port', schemaName: 'Port', type: 'int32', versions: [0, MAX_VERSION] },
           { name: 'rack', schemaName: 'Rack', type: 'string', versions: [1, MAX_VERSION], nullableVersions: [1, MAX_VERSION], ignorable: true, default: null },
@@ -57,7 +57,7 @@ export const metadataApi: ApiDef<MetadataRequest, MetadataResponse> = {
         name: 'MetadataResponseTopic',
         fields: [
           { name: 'errorCode', schemaName: 'ErrorCode', type: 'int16', versions: [0, MAX_VERSION] },
-          { name: 'name', schemaName: 'Name', type: 'string', versions: [0, MAX_VERSION], nullableVersions: [12, MAX_VERSION] },
+          { name: 'name', schemaName: 'Name', type: 'string', versions: [0, MAX_VERSION], nullableVersions: [12, MAX_VERSION], mapKey: true },
           { name: 'topicId', schemaName: 'TopicId', type: 'uuid', versions: [10, MAX_VERSION], ignorable: true },
           { name: 'isInternal', schemaName: 'IsInternal', type: 'bool', versions: [1, MAX_VERSION], ignorable: true, default: false },
           { name: 'partitions', schemaName: 'Partitions', type: '[]MetadataResponsePartition', versions: [0, MAX_VERSION] },

@@ -9,9 +9,10 @@ export const offsetCommitApi: ApiDef<OffsetCommitRequest, OffsetCommitResponse> 
     name: 'OffsetCommitRequest',
     apiKey: 8,
     type: 'request',
-    validVersions: [0, 9],
+    validVersions: [0, 10],
     flexibleVersions: [8, MAX_VERSION],
-    listeners: ['zkBroker', 'broker'],
+    deprecatedVersions: [0, 1],
+    listeners: ['broker'],
     fields: [
       { name: 'groupId', schemaName: 'GroupId', type: 'string', versions: [0, MAX_VERSION] },
       { name: 'generationIdOrMemberEpoch', schemaName: 'GenerationIdOrMemberEpoch', type: 'int32', versions: [1, MAX_VERSION], ignorable: true, default: -1 },
@@ -24,7 +25,8 @@ export const offsetCommitApi: ApiDef<OffsetCommitRequest, OffsetCommitResponse> 
       OffsetCommitRequestTopic: {
         name: 'OffsetCommitRequestTopic',
         fields: [
-          { name: 'name', schemaName: 'Name', type: 'string', versions: [0, MAX_VERSION] },
+          { name: 'name', schemaName: 'Name', type: 'string', versions: [0, 9], ignorable: true },
+          { name: 'topicId', schemaName: 'TopicId', type: 'uuid', versions: [10, MAX_VERSION], ignorable: true },
           { name: 'partitions', schemaName: 'Partitions', type: '[]OffsetCommitRequestPartition', versions: [0, MAX_VERSION] },
         ],
       },
@@ -44,7 +46,7 @@ export const offsetCommitApi: ApiDef<OffsetCommitRequest, OffsetCommitResponse> 
     name: 'OffsetCommitResponse',
     apiKey: 8,
     type: 'response',
-    validVersions: [0, 9],
+    validVersions: [0, 10],
     flexibleVersions: [8, MAX_VERSION],
     fields: [
       { name: 'throttleTimeMs', schemaName: 'ThrottleTimeMs', type: 'int32', versions: [3, MAX_VERSION], ignorable: true },
@@ -54,7 +56,8 @@ export const offsetCommitApi: ApiDef<OffsetCommitRequest, OffsetCommitResponse> 
       OffsetCommitResponseTopic: {
         name: 'OffsetCommitResponseTopic',
         fields: [
-          { name: 'name', schemaName: 'Name', type: 'string', versions: [0, MAX_VERSION] },
+          { name: 'name', schemaName: 'Name', type: 'string', versions: [0, 9], ignorable: true },
+          { name: 'topicId', schemaName: 'TopicId', type: 'uuid', versions: [10, MAX_VERSION], ignorable: true },
           { name: 'partitions', schemaName: 'Partitions', type: '[]OffsetCommitResponsePartition', versions: [0, MAX_VERSION] },
         ],
       },

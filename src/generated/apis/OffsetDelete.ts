@@ -11,7 +11,7 @@ export const offsetDeleteApi: ApiDef<OffsetDeleteRequest, OffsetDeleteResponse> 
     type: 'request',
     validVersions: [0, 0],
     flexibleVersions: null,
-    listeners: ['zkBroker', 'broker'],
+    listeners: ['broker'],
     fields: [
       { name: 'groupId', schemaName: 'GroupId', type: 'string', versions: [0, MAX_VERSION] },
       { name: 'topics', schemaName: 'Topics', type: '[]OffsetDeleteRequestTopic', versions: [0, MAX_VERSION] },
@@ -20,7 +20,7 @@ export const offsetDeleteApi: ApiDef<OffsetDeleteRequest, OffsetDeleteResponse> 
       OffsetDeleteRequestTopic: {
         name: 'OffsetDeleteRequestTopic',
         fields: [
-          { name: 'name', schemaName: 'Name', type: 'string', versions: [0, MAX_VERSION] },
+          { name: 'name', schemaName: 'Name', type: 'string', versions: [0, MAX_VERSION], mapKey: true },
           { name: 'partitions', schemaName: 'Partitions', type: '[]OffsetDeleteRequestPartition', versions: [0, MAX_VERSION] },
         ],
       },
@@ -47,14 +47,14 @@ export const offsetDeleteApi: ApiDef<OffsetDeleteRequest, OffsetDeleteResponse> 
       OffsetDeleteResponseTopic: {
         name: 'OffsetDeleteResponseTopic',
         fields: [
-          { name: 'name', schemaName: 'Name', type: 'string', versions: [0, MAX_VERSION] },
+          { name: 'name', schemaName: 'Name', type: 'string', versions: [0, MAX_VERSION], mapKey: true },
           { name: 'partitions', schemaName: 'Partitions', type: '[]OffsetDeleteResponsePartition', versions: [0, MAX_VERSION] },
         ],
       },
       OffsetDeleteResponsePartition: {
         name: 'OffsetDeleteResponsePartition',
         fields: [
-          { name: 'partitionIndex', schemaName: 'PartitionIndex', type: 'int32', versions: [0, MAX_VERSION] },
+          { name: 'partitionIndex', schemaName: 'PartitionIndex', type: 'int32', versions: [0, MAX_VERSION], mapKey: true },
           { name: 'errorCode', schemaName: 'ErrorCode', type: 'int16', versions: [0, MAX_VERSION] },
         ],
       },

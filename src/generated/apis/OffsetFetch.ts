@@ -9,9 +9,10 @@ export const offsetFetchApi: ApiDef<OffsetFetchRequest, OffsetFetchResponse> = {
     name: 'OffsetFetchRequest',
     apiKey: 9,
     type: 'request',
-    validVersions: [0, 9],
+    validVersions: [0, 10],
     flexibleVersions: [6, MAX_VERSION],
-    listeners: ['zkBroker', 'broker'],
+    deprecatedVersions: [0, 0],
+    listeners: ['broker'],
     fields: [
       { name: 'groupId', schemaName: 'GroupId', type: 'string', versions: [0, 7] },
       { name: 'topics', schemaName: 'Topics', type: '[]OffsetFetchRequestTopic', versions: [0, 7], nullableVersions: [2, 7] },
@@ -38,7 +39,8 @@ export const offsetFetchApi: ApiDef<OffsetFetchRequest, OffsetFetchResponse> = {
       OffsetFetchRequestTopics: {
         name: 'OffsetFetchRequestTopics',
         fields: [
-          { name: 'name', schemaName: 'Name', type: 'string', versions: [8, MAX_VERSION] },
+          { name: 'name', schemaName: 'Name', type: 'string', versions: [8, 9], ignorable: true },
+          { name: 'topicId', schemaName: 'TopicId', type: 'uuid', versions: [10, MAX_VERSION], ignorable: true },
           { name: 'partitionIndexes', schemaName: 'PartitionIndexes', type: '[]int32', versions: [8, MAX_VERSION] },
         ],
       },
@@ -48,7 +50,7 @@ export const offsetFetchApi: ApiDef<OffsetFetchRequest, OffsetFetchResponse> = {
     name: 'OffsetFetchResponse',
     apiKey: 9,
     type: 'response',
-    validVersions: [0, 9],
+    validVersions: [0, 10],
     flexibleVersions: [6, MAX_VERSION],
     fields: [
       { name: 'throttleTimeMs', schemaName: 'ThrottleTimeMs', type: 'int32', versions: [3, MAX_VERSION], ignorable: true },
@@ -85,7 +87,8 @@ export const offsetFetchApi: ApiDef<OffsetFetchRequest, OffsetFetchResponse> = {
       OffsetFetchResponseTopics: {
         name: 'OffsetFetchResponseTopics',
         fields: [
-          { name: 'name', schemaName: 'Name', type: 'string', versions: [8, MAX_VERSION] },
+          { name: 'name', schemaName: 'Name', type: 'string', versions: [8, 9], ignorable: true },
+          { name: 'topicId', schemaName: 'TopicId', type: 'uuid', versions: [10, MAX_VERSION], ignorable: true },
           { name: 'partitions', schemaName: 'Partitions', type: '[]OffsetFetchResponsePartitions', versions: [8, MAX_VERSION] },
         ],
       },

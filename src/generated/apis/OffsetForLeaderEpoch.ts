@@ -11,7 +11,8 @@ export const offsetForLeaderEpochApi: ApiDef<OffsetForLeaderEpochRequest, Offset
     type: 'request',
     validVersions: [0, 4],
     flexibleVersions: [4, MAX_VERSION],
-    listeners: ['zkBroker', 'broker'],
+    deprecatedVersions: [0, 1],
+    listeners: ['broker'],
     fields: [
       { name: 'replicaId', schemaName: 'ReplicaId', type: 'int32', versions: [3, MAX_VERSION], ignorable: true, default: -2 },
       { name: 'topics', schemaName: 'Topics', type: '[]OffsetForLeaderTopic', versions: [0, MAX_VERSION] },
@@ -20,7 +21,7 @@ export const offsetForLeaderEpochApi: ApiDef<OffsetForLeaderEpochRequest, Offset
       OffsetForLeaderTopic: {
         name: 'OffsetForLeaderTopic',
         fields: [
-          { name: 'topic', schemaName: 'Topic', type: 'string', versions: [0, MAX_VERSION] },
+          { name: 'topic', schemaName: 'Topic', type: 'string', versions: [0, MAX_VERSION], mapKey: true },
           { name: 'partitions', schemaName: 'Partitions', type: '[]OffsetForLeaderPartition', versions: [0, MAX_VERSION] },
         ],
       },
@@ -48,7 +49,7 @@ export const offsetForLeaderEpochApi: ApiDef<OffsetForLeaderEpochRequest, Offset
       OffsetForLeaderTopicResult: {
         name: 'OffsetForLeaderTopicResult',
         fields: [
-          { name: 'topic', schemaName: 'Topic', type: 'string', versions: [0, MAX_VERSION] },
+          { name: 'topic', schemaName: 'Topic', type: 'string', versions: [0, MAX_VERSION], mapKey: true },
           { name: 'partitions', schemaName: 'Partitions', type: '[]EpochEndOffset', versions: [0, MAX_VERSION] },
         ],
       },

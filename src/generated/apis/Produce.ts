@@ -11,7 +11,8 @@ export const produceApi: ApiDef<ProduceRequest, ProduceResponse> = {
     type: 'request',
     validVersions: [0, 13],
     flexibleVersions: [9, MAX_VERSION],
-    listeners: ['zkBroker', 'broker'],
+    deprecatedVersions: [0, 2],
+    listeners: ['broker'],
     fields: [
       { name: 'transactionalId', schemaName: 'TransactionalId', type: 'string', versions: [3, MAX_VERSION], nullableVersions: [3, MAX_VERSION], default: null },
       { name: 'acks', schemaName: 'Acks', type: 'int16', versions: [0, MAX_VERSION] },
@@ -22,8 +23,8 @@ export const produceApi: ApiDef<ProduceRequest, ProduceResponse> = {
       TopicProduceData: {
         name: 'TopicProduceData',
         fields: [
-          { name: 'name', schemaName: 'Name', type: 'string', versions: [0, 12], ignorable: true },
-          { name: 'topicId', schemaName: 'TopicId', type: 'uuid', versions: [13, MAX_VERSION], ignorable: true },
+          { name: 'name', schemaName: 'Name', type: 'string', versions: [0, 12], ignorable: true, mapKey: true },
+          { name: 'topicId', schemaName: 'TopicId', type: 'uuid', versions: [13, MAX_VERSION], ignorable: true, mapKey: true },
           { name: 'partitionData', schemaName: 'PartitionData', type: '[]PartitionProduceData', versions: [0, MAX_VERSION] },
         ],
       },
@@ -51,8 +52,8 @@ export const produceApi: ApiDef<ProduceRequest, ProduceResponse> = {
       TopicProduceResponse: {
         name: 'TopicProduceResponse',
         fields: [
-          { name: 'name', schemaName: 'Name', type: 'string', versions: [0, 12], ignorable: true },
-          { name: 'topicId', schemaName: 'TopicId', type: 'uuid', versions: [13, MAX_VERSION], ignorable: true },
+          { name: 'name', schemaName: 'Name', type: 'string', versions: [0, 12], ignorable: true, mapKey: true },
+          { name: 'topicId', schemaName: 'TopicId', type: 'uuid', versions: [13, MAX_VERSION], ignorable: true, mapKey: true },
           { name: 'partitionResponses', schemaName: 'PartitionResponses', type: '[]PartitionProduceResponse', versions: [0, MAX_VERSION] },
         ],
       },
@@ -86,7 +87,7 @@ export const produceApi: ApiDef<ProduceRequest, ProduceResponse> = {
       NodeEndpoint: {
         name: 'NodeEndpoint',
         fields: [
-          { name: 'nodeId', schemaName: 'NodeId', type: 'int32', versions: [10, MAX_VERSION] },
+          { name: 'nodeId', schemaName: 'NodeId', type: 'int32', versions: [10, MAX_VERSION], mapKey: true },
           { name: 'host', schemaName: 'Host', type: 'string', versions: [10, MAX_VERSION] },
           { name: 'port', schemaName: 'Port', type: 'int32', versions: [10, MAX_VERSION] },
           { name: 'rack', schemaName: 'Rack', type: 'string', versions: [10, MAX_VERSION], nullableVersions: [10, MAX_VERSION], default: null },

@@ -9,7 +9,7 @@ export const readShareGroupStateSummaryApi: ApiDef<ReadShareGroupStateSummaryReq
     name: 'ReadShareGroupStateSummaryRequest',
     apiKey: 87,
     type: 'request',
-    validVersions: [0, 0],
+    validVersions: [0, 1],
     flexibleVersions: [0, MAX_VERSION],
     listeners: ['broker'],
     fields: [
@@ -37,7 +37,7 @@ export const readShareGroupStateSummaryApi: ApiDef<ReadShareGroupStateSummaryReq
     name: 'ReadShareGroupStateSummaryResponse',
     apiKey: 87,
     type: 'response',
-    validVersions: [0, 0],
+    validVersions: [0, 1],
     flexibleVersions: [0, MAX_VERSION],
     fields: [
       { name: 'results', schemaName: 'Results', type: '[]ReadStateSummaryResult', versions: [0, MAX_VERSION] },
@@ -59,6 +59,7 @@ export const readShareGroupStateSummaryApi: ApiDef<ReadShareGroupStateSummaryReq
           { name: 'stateEpoch', schemaName: 'StateEpoch', type: 'int32', versions: [0, MAX_VERSION] },
           { name: 'leaderEpoch', schemaName: 'LeaderEpoch', type: 'int32', versions: [0, MAX_VERSION] },
           { name: 'startOffset', schemaName: 'StartOffset', type: 'int64', versions: [0, MAX_VERSION] },
+          { name: 'deliveryCompleteCount', schemaName: 'DeliveryCompleteCount', type: 'int32', versions: [1, MAX_VERSION], ignorable: true, default: -1 },
         ],
       },
     },

@@ -11,7 +11,8 @@ export const renewDelegationTokenApi: ApiDef<RenewDelegationTokenRequest, RenewD
     type: 'request',
     validVersions: [0, 2],
     flexibleVersions: [2, MAX_VERSION],
-    listeners: ['zkBroker', 'broker', 'controller'],
+    deprecatedVersions: [0, 0],
+    listeners: ['broker', 'controller'],
     fields: [
       { name: 'hmac', schemaName: 'Hmac', type: 'bytes', versions: [0, MAX_VERSION] },
       { name: 'renewPeriodMs', schemaName: 'RenewPeriodMs', type: 'int64', versions: [0, MAX_VERSION] },

@@ -11,7 +11,7 @@ export const saslAuthenticateApi: ApiDef<SaslAuthenticateRequest, SaslAuthentica
     type: 'request',
     validVersions: [0, 2],
     flexibleVersions: [2, MAX_VERSION],
-    listeners: ['zkBroker', 'broker', 'controller'],
+    listeners: ['broker', 'controller'],
     fields: [
       { name: 'authBytes', schemaName: 'AuthBytes', type: 'bytes', versions: [0, MAX_VERSION] },
     ],

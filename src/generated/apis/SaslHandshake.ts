@@ -11,7 +11,7 @@ export const saslHandshakeApi: ApiDef<SaslHandshakeRequest, SaslHandshakeRespons
     type: 'request',
     validVersions: [0, 1],
     flexibleVersions: null,
-    listeners: ['zkBroker', 'broker', 'controller'],
+    listeners: ['broker', 'controller'],
     fields: [
       { name: 'mechanism', schemaName: 'Mechanism', type: 'string', versions: [0, MAX_VERSION] },
     ],

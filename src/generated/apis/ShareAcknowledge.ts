@@ -9,27 +9,28 @@ export const shareAcknowledgeApi: ApiDef<ShareAcknowledgeRequest, ShareAcknowled
     name: 'ShareAcknowledgeRequest',
     apiKey: 79,
     type: 'request',
-    validVersions: [0, 1],
+    validVersions: [0, 2],
     flexibleVersions: [0, MAX_VERSION],
     listeners: ['broker'],
     fields: [
       { name: 'groupId', schemaName: 'GroupId', type: 'string', versions: [0, MAX_VERSION], nullableVersions: [0, MAX_VERSION], default: null },
       { name: 'memberId', schemaName: 'MemberId', type: 'string', versions: [0, MAX_VERSION], nullableVersions: [0, MAX_VERSION] },
       { name: 'shareSessionEpoch', schemaName: 'ShareSessionEpoch', type: 'int32', versions: [0, MAX_VERSION] },
+      { name: 'isRenewAck', schemaName: 'IsRenewAck', type: 'bool', versions: [2, MAX_VERSION], default: false },
       { name: 'topics', schemaName: 'Topics', type: '[]AcknowledgeTopic', versions: [0, MAX_VERSION] },
     ],
     structs: {
       AcknowledgeTopic: {
         name: 'AcknowledgeTopic',
         fields: [
-          { name: 'topicId', schemaName: 'TopicId', type: 'uuid', versions: [0, MAX_VERSION] },
+          { name: 'topicId', schemaName: 'TopicId', type: 'uuid', versions: [0, MAX_VERSION], mapKey: true },
           { name: 'partitions', schemaName: 'Partitions', type: '[]AcknowledgePartition', versions: [0, MAX_VERSION] },
         ],
       },
       AcknowledgePartition: {
         name: 'AcknowledgePartition',
         fields: [
-          { name: 'partitionIndex', schemaName: 'PartitionIndex', type: 'int32', versions: [0, MAX_VERSION] },
+          { name: 'partitionIndex', schemaName: 'PartitionIndex', type: 'int32', versions: [0, MAX_VERSION], mapKey: true },
           { name: 'acknowledgementBatches', schemaName: 'AcknowledgementBatches', type: '[]AcknowledgementBatch', versions: [0, MAX_VERSION] },
         ],
       },
@@ -47,12 +48,13 @@ export const shareAcknowledgeApi: ApiDef<ShareAcknowledgeRequest, ShareAcknowled
     name: 'ShareAcknowledgeResponse',
     apiKey: 79,
     type: 'response',
-    validVersions: [0, 1],
+    validVersions: [0, 2],
     flexibleVersions: [0, MAX_VERSION],
     fields: [
-      { name: 'throttleTimeMs', schemaName: 'ThrottleTimeMs', type: 'int32', versions: [0, MAX_VERSION], ignorable: true },
-      { name: 'errorCode', schemaName: 'ErrorCode', type: 'int16', versions: [0, MAX_VERSION], ignorable: true },
+      { name: 'throttleTimeMs', schemaName: 'ThrottleTimeMs', type: 'int32', versions: [0, MAX_VERSION] },
+      { name: 'errorCode', schemaName: 'ErrorCode', type: 'int16', versions: [0, MAX_VERSION] },
       { name: 'errorMessage', schemaName: 'ErrorMessage', type: 'string', versions: [0, MAX_VERSION], nullableVersions: [0, MAX_VERSION], default: null },
+      { name: 'acquisitionLockTimeoutMs', schemaName: 'AcquisitionLockTimeoutMs', type: 'int32', versions: [2, MAX_VERSION], ignorable: true },
       { name: 'responses', schemaName: 'Responses', type: '[]ShareAcknowledgeTopicResponse', versions: [0, MAX_VERSION] },
       { name: 'nodeEndpoints', schemaName: 'NodeEndpoints', type: '[]NodeEndpoint', versions: [0, MAX_VERSION] },
     ],
@@ -60,7 +62,7 @@ export const shareAcknowledgeApi: ApiDef<ShareAcknowledgeRequest, ShareAcknowled
       ShareAcknowledgeTopicResponse: {
         name: 'ShareAcknowledgeTopicResponse',
         fields: [
-          { name: 'topicId', schemaName: 'TopicId', type: 'uuid', versions: [0, MAX_VERSION], ignorable: true },
+          { name: 'topicId', schemaName: 'TopicId', type: 'uuid', versions: [0, MAX_VERSION], mapKey: true },
           { name: 'partitions', schemaName: 'Partitions', type: '[]PartitionData', versions: [0, MAX_VERSION] },
         ],
       },
@@ -83,7 +85,7 @@ export const shareAcknowledgeApi: ApiDef<ShareAcknowledgeRequest, ShareAcknowled
       NodeEndpoint: {
         name: 'NodeEndpoint',
         fields: [
-          { name: 'nodeId', schemaName: 'NodeId', type: 'int32', versions: [0, MAX_VERSION] },
+          { name: 'nodeId', schemaName: 'NodeId', type: 'int32', versions: [0, MAX_VERSION], mapKey: true },
           { name: 'host', schemaName: 'Host', type: 'string', versions: [0, MAX_VERSION] },
           { name: 'port', schemaName: 'Port', type: 'int32', versions: [0, MAX_VERSION] },
           { name: 'rack', schemaName: 'Rack', type: 'string', versions: [0, MAX_VERSION], nullableVersions: [0, MAX_VERSION], default: null },

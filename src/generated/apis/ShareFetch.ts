@@ -9,7 +9,7 @@ export const shareFetchApi: ApiDef<ShareFetchRequest, ShareFetchResponse> = {
     name: 'ShareFetchRequest',
     apiKey: 78,
     type: 'request',
-    validVersions: [0, 1],
+    validVersions: [0, 2],
     flexibleVersions: [0, MAX_VERSION],
     listeners: ['broker'],
     fields: [
@@ -21,6 +21,8 @@ export const shareFetchApi: ApiDef<ShareFetchRequest, ShareFetchResponse> = {
       { name: 'maxBytes', schemaName: 'MaxBytes', type: 'int32', versions: [0, MAX_VERSION], default: 2147483647 },
       { name: 'maxRecords', schemaName: 'MaxRecords', type: 'int32', versions: [1, MAX_VERSION] },
       { name: 'batchSize', schemaName: 'BatchSize', type: 'int32', versions: [1, MAX_VERSION] },
+      { name: 'shareAcquireMode', schemaName: 'ShareAcquireMode', type: 'int8', versions: [2, MAX_VERSION], ignorable: true, default: 0 },
+      { name: 'isRenewAck', schemaName: 'IsRenewAck', type: 'bool', versions: [2, MAX_VERSION], default: false },
       { name: 'topics', schemaName: 'Topics', type: '[]FetchTopic', versions: [0, MAX_VERSION] },
       { name: 'forgottenTopicsData', schemaName: 'ForgottenTopicsData', type: '[]ForgottenTopic', versions: [0, MAX_VERSION] },
     ],
@@ -28,14 +30,14 @@ export const shareFetchApi: ApiDef<ShareFetchRequest, ShareFetchResponse> = {
       FetchTopic: {
         name: 'FetchTopic',
         fields: [
-          { name: 'topicId', schemaName: 'TopicId', type: 'uuid', versions: [0, MAX_VERSION] },
+          { name: 'topicId', schemaName: 'TopicId', type: 'uuid', versions: [0, MAX_VERSION], mapKey: true },
           { name: 'partitions', schemaName: 'Partitions', type: '[]FetchPartition', versions: [0, MAX_VERSION] },
         ],
       },
       FetchPartition: {
         name: 'FetchPartition',
         fields: [
-          { name: 'partitionIndex', schemaName: 'PartitionIndex', type: 'int32', versions: [0, MAX_VERSION] },
+          { name: 'partitionIndex', schemaName: 'PartitionIndex', type: 'int32', versions: [0, MAX_VERSION], mapKey: true },
           { name: 'partitionMaxBytes', schemaName: 'PartitionMaxBytes', type: 'int32', versions: [0, 0] },
           { name: 'acknowledgementBatches', schemaName: 'AcknowledgementBatches', type: '[]AcknowledgementBatch', versions: [0, MAX_VERSION] },
         ],
@@ -61,7 +63,7 @@ export const shareFetchApi: ApiDef<ShareFetchRequest, ShareFetchResponse> = {
     name: 'ShareFetchResponse',
     apiKey: 78,
     type: 'response',
-    validVersions: [0, 1],
+    validVersions: [0, 2],
     flexibleVersions: [0, MAX_VERSION],
     fields: [
       { name: 'throttleTimeMs', schemaName: 'ThrottleTimeMs', type: 'int32', versions: [0, MAX_VERSION] },
@@ -75,7 +77,7 @@ export const shareFetchApi: ApiDef<ShareFetchRequest, ShareFetchResponse> = {
       ShareFetchableTopicResponse: {
         name: 'ShareFetchableTopicResponse',
         fields: [
-          { name: 'topicId', schemaName: 'TopicId', type: 'uuid', versions: [0, MAX_VERSION] },
+          { name: 'topicId', schemaName: 'TopicId', type: 'uuid', versions: [0, MAX_VERSION], mapKey: true },
           { name: 'partitions', schemaName: 'Partitions', type: '[]PartitionData', versions: [0, MAX_VERSION] },
         ],
       },
@@ -88,7 +90,7 @@ export const shareFetchApi: ApiDef<ShareFetchRequest, ShareFetchResponse> = {
           { name: 'acknowledgeErrorCode', schemaName: 'AcknowledgeErrorCode', type: 'int16', versions: [0, MAX_VERSION] },
           { name: 'acknowledgeErrorMessage', schemaName: 'AcknowledgeErrorMessage', type: 'string', versions: [0, MAX_VERSION], nullableVersions: [0, MAX_VERSION], default: null },
           { name: 'currentLeader', schemaName: 'CurrentLeader', type: 'LeaderIdAndEpoch', versions: [0, MAX_VERSION] },
-          { name: 'records', schemaName: 'Records', type: 'records', versions: [0, MAX_VERSION], nullableVersions: [0, MAX_VERSION] },
+          { name: 'records', schemaName: 'Records', type: 'records', versions: [0, MAX_VERSION], nullableVersions: [0, 0] },
           { name: 'acquiredRecords', schemaName: 'AcquiredRecords', type: '[]AcquiredRecords', versions: [0, MAX_VERSION] },
         ],
       },
@@ -110,7 +112,7 @@ export const shareFetchApi: ApiDef<ShareFetchRequest, ShareFetchResponse> = {
       NodeEndpoint: {
         name: 'NodeEndpoint',
         fields: [
-          { name: 'nodeId', schemaName: 'NodeId', type: 'int32', versions: [0, MAX_VERSION] },
+          { name: 'nodeId', schemaName: 'NodeId', type: 'int32', versions: [0, MAX_VERSION], mapKey: true },
           { name: 'host', schemaName: 'Host', type: 'string', versions: [0, MAX_VERSION] },
           { name: 'port', schemaName: 'Port', type: 'int32', versions: [0, MAX_VERSION] },
           { name: 'rack', schemaName: 'Rack', type: 'string', versions: [0, MAX_VERSION], nullableVersions: [0, MAX_VERSION], default: null },

@@ -11,7 +11,7 @@ export const txnOffsetCommitApi: ApiDef<TxnOffsetCommitRequest, TxnOffsetCommitR
     type: 'request',
     validVersions: [0, 5],
     flexibleVersions: [3, MAX_VERSION],
-    listeners: ['zkBroker', 'broker'],
+    listeners: ['broker'],
     fields: [
       { name: 'transactionalId', schemaName: 'TransactionalId', type: 'string', versions: [0, MAX_VERSION] },
       { name: 'groupId', schemaName: 'GroupId', type: 'string', versions: [0, MAX_VERSION] },

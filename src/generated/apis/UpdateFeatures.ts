@@ -11,7 +11,7 @@ export const updateFeaturesApi: ApiDef<UpdateFeaturesRequest, UpdateFeaturesResp
     type: 'request',
     validVersions: [0, 2],
     flexibleVersions: [0, MAX_VERSION],
-    listeners: ['zkBroker', 'broker', 'controller'],
+    listeners: ['broker', 'controller'],
     fields: [
       { name: 'timeoutMs', schemaName: 'timeoutMs', type: 'int32', versions: [0, MAX_VERSION], default: 60000 },
       { name: 'featureUpdates', schemaName: 'FeatureUpdates', type: '[]FeatureUpdateKey', versions: [0, MAX_VERSION] },
@@ -21,7 +21,7 @@ export const updateFeaturesApi: ApiDef<UpdateFeaturesRequest, UpdateFeaturesResp
       FeatureUpdateKey: {
         name: 'FeatureUpdateKey',
         fields: [
-          { name: 'feature', schemaName: 'Feature', type: 'string', versions: [0, MAX_VERSION] },
+          { name: 'feature', schemaName: 'Feature', type: 'string', versions: [0, MAX_VERSION], mapKey: true },
           { name: 'maxVersionLevel', schemaName: 'MaxVersionLevel', type: 'int16', versions: [0, MAX_VERSION] },
           { name: 'allowDowngrade', schemaName: 'AllowDowngrade', type: 'bool', versions: [0, 0] },
           { name: 'upgradeType', schemaName: 'UpgradeType', type: 'int8', versions: [1, MAX_VERSION], default: 1 },
@@ -45,7 +45,7 @@ export const updateFeaturesApi: ApiDef<UpdateFeaturesRequest, UpdateFeaturesResp
       UpdatableFeatureResult: {
         name: 'UpdatableFeatureResult',
         fields: [
-          { name: 'feature', schemaName: 'Feature', type: 'string', versions: [0, MAX_VERSION] },
+          { name: 'feature', schemaName: 'Feature', type: 'string', versions: [0, MAX_VERSION], mapKey: true },
           { name: 'errorCode', schemaName: 'ErrorCode', type: 'int16', versions: [0, MAX_VERSION] },
           { name: 'errorMessage', schemaName: 'ErrorMessage', type: 'string', versions: [0, MAX_VERSION], nullableVersions: [0, MAX_VERSION] },
         ],

@@ -24,7 +24,7 @@ export const updateRaftVoterApi: ApiDef<UpdateRaftVoterRequest, UpdateRaftVoterR
       Listener: {
         name: 'Listener',
         fields: [
-          { name: 'name', schemaName: 'Name', type: 'string', versions: [0, MAX_VERSION] },
+          { name: 'name', schemaName: 'Name', type: 'string', versions: [0, MAX_VERSION], mapKey: true },
           { name: 'host', schemaName: 'Host', type: 'string', versions: [0, MAX_VERSION] },
           { name: 'port', schemaName: 'Port', type: 'uint16', versions: [0, MAX_VERSION] },
         ],

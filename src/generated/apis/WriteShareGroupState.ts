@@ -9,7 +9,7 @@ export const writeShareGroupStateApi: ApiDef<WriteShareGroupStateRequest, WriteS
     name: 'WriteShareGroupStateRequest',
     apiKey: 85,
     type: 'request',
-    validVersions: [0, 0],
+    validVersions: [0, 1],
     flexibleVersions: [0, MAX_VERSION],
     listeners: ['broker'],
     fields: [
@@ -31,6 +31,7 @@ export const writeShareGroupStateApi: ApiDef<WriteShareGroupStateRequest, WriteS
           { name: 'stateEpoch', schemaName: 'StateEpoch', type: 'int32', versions: [0, MAX_VERSION] },
           { name: 'leaderEpoch', schemaName: 'LeaderEpoch', type: 'int32', versions: [0, MAX_VERSION] },
           { name: 'startOffset', schemaName: 'StartOffset', type: 'int64', versions: [0, MAX_VERSION] },
+          { name: 'deliveryCompleteCount', schemaName: 'DeliveryCompleteCount', type: 'int32', versions: [1, MAX_VERSION], ignorable: true, default: -1 },
           { name: 'stateBatches', schemaName: 'StateBatches', type: '[]StateBatch', versions: [0, MAX_VERSION] },
         ],
       },
@@ -49,7 +50,7 @@ export const writeShareGroupStateApi: ApiDef<WriteShareGroupStateRequest, WriteS
     name: 'WriteShareGroupStateResponse',
     apiKey: 85,
     type: 'response',
-    validVersions: [0, 0],
+    validVersions: [0, 1],
     flexibleVersions: [0, MAX_VERSION],
     fields: [
       { name: 'results', schemaName: 'Results', type: '[]WriteStateResult', versions: [0, MAX_VERSION] },

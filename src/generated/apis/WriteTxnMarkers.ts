@@ -9,9 +9,9 @@ export const writeTxnMarkersApi: ApiDef<WriteTxnMarkersRequest, WriteTxnMarkersR
     name: 'WriteTxnMarkersRequest',
     apiKey: 27,
     type: 'request',
-    validVersions: [0, 1],
+    validVersions: [0, 2],
     flexibleVersions: [1, MAX_VERSION],
-    listeners: ['zkBroker', 'broker'],
+    listeners: ['broker'],
     fields: [
       { name: 'markers', schemaName: 'Markers', type: '[]WritableTxnMarker', versions: [0, MAX_VERSION] },
     ],
@@ -24,6 +24,7 @@ export const writeTxnMarkersApi: ApiDef<WriteTxnMarkersRequest, WriteTxnMarkersR
           { name: 'transactionResult', schemaName: 'TransactionResult', type: 'bool', versions: [0, MAX_VERSION] },
           { name: 'topics', schemaName: 'Topics', type: '[]WritableTxnMarkerTopic', versions: [0, MAX_VERSION] },
           { name: 'coordinatorEpoch', schemaName: 'CoordinatorEpoch', type: 'int32', versions: [0, MAX_VERSION] },
+          { name: 'transactionVersion', schemaName: 'TransactionVersion', type: 'int8', versions: [2, MAX_VERSION], ignorable: true, default: 0 },
         ],
       },
       WritableTxnMarkerTopic: {
@@ -39,7 +40,7 @@ export const writeTxnMarkersApi: ApiDef<WriteTxnMarkersRequest, WriteTxnMarkersR
     name: 'WriteTxnMarkersResponse',
     apiKey: 27,
     type: 'response',
-    validVersions: [0, 1],
+    validVersions: [0, 2],
     flexibleVersions: [1, MAX_VERSION],
     fields: [
       { name: 'markers', schemaName: 'Markers', type: '[]WritableTxnMarkerResult', versions: [0, MAX_VERSION] },
