@@ -368,3 +368,43 @@ export function parseSchemas(schemas: Iterable<string | SchemaJson>, notes: Pars
   }
   return result;
 }
+
+/** A range as a schema writes it: "3", "3+", "0-2", "none". */
+function versionsSpec(r: Versions): string {
+  return versionsText(r).replace(/^v/, '');
+}
+
+/**
+ * A MessageDef back as Kafka-format JSON (facts only: no about texts), which parseMessage reads
+ * into an equal MessageDef: how a catalogue travels to a browser. Structs are defined where they
+ * are first used, as the parser orders them; unused common structs stay common.
+ */
+export function schemaJsonOf(message: MessageDef): SchemaJson {
+  const defined = new Set<string>();
+  const fieldsJson = (fields: readonly FieldDef[]): SchemaJson[] => fields.map((f) => {
+    const o: SchemaJson = { name: f.schemaName, type: f.type, versions: versionsSpec(f.versions) };
+    if (f.nullableVersions !== undefined) o.nullableVersions = versionsSpec(f.nullableVersions);
+    if (f.taggedVersions !== undefined) o.taggedVersions = versionsSpec(f.taggedVersions);
+    if (f.tag !== undefined) o.tag = f.tag;
+    if (f.flexibleVersions !== undefined) o.flexibleVersions = versionsSpec(f.flexibleVersions);
+    if (f.ignorable) o.ignorable = true;
+    if (f.mapKey) o.mapKey = true;
+    if (f.default !== undefined) o.default = f.default === null ? 'null' : typeof f.default === 'bigint' ? String(f.default) : f.default;
+    const struct = message.structs[elementType(f.type)];
+    if (struct !== undefined && !defined.has(struct.name)) {
+      defined.add(struct.name);
+      o.fields = fieldsJson(struct.fields);
+    }
+    return o;
+  });
+  const json: SchemaJson = { apiKey: message.apiKey, type: message.type, name: message.name };
+  if (message.type === 'header') delete json.apiKey;
+  if (message.listeners !== undefined) json.listeners = [...message.listeners];
+  json.validVersions = versionsSpec(message.validVersions);
+  if (message.deprecatedVersions !== undefined) json.deprecatedVersions = versionsSpec(message.deprecatedVersions);
+  json.flexibleVersions = versionsSpec(message.flexibleVersions);
+  json.fields = fieldsJson(message.fields);
+  const common = Object.values(message.structs).filter((s) => !defined.has(s.name));
+  if (common.length > 0) json.commonStructs = common.map((s) => ({ name: s.name, versions: '0+', fields: fieldsJson(s.fields) }));
+  return json;
+}
