@@ -4,4 +4,4 @@ export {
   builtInCatalogue, catalogueFromSchemas, createCatalogue,
   type Catalogue, type CatalogueOption, type CatalogueOptions, type CatalogueParts,
 } from './catalogue.js';
-export { parseMessage, parseSchemas, parseSchemaText, type ParsedSchemas, type SchemaJson } from './parse.js';
+export { parseMessage, parseSchemas, parseSchemaText, schemaJsonOf, SchemaError, type ParsedSchemas, type SchemaJson } from './parse.js';

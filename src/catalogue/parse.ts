@@ -21,6 +21,25 @@ const INT_RANGES: Record<string, readonly [bigint, bigint]> = {
   int64: [-9223372036854775808n, 9223372036854775807n],
 };
 
+/** A schema the parser cannot read: `path` names the file or message and field, the message says why. */
+export class SchemaError extends Error {
+  override readonly name = 'SchemaError';
+  constructor(readonly path: string, detail: string) {
+    super(`${path}: ${detail}`);
+  }
+}
+
+/**
+ * Names as Kafka's generator takes them (Java identifiers, without `$`). They become property
+ * names and, in generated readers and writers, parts of code: nothing else may pass.
+ */
+const NAME = /^[A-Za-z][A-Za-z0-9_]*$/;
+
+function checkName(name: unknown, what: string, where: string): string {
+  if (typeof name !== 'string' || !NAME.test(name)) throw new SchemaError(where, `bad ${what} name ${JSON.stringify(name)}`);
+  return name;
+}
+
 /** A schema file as JSON.parse gives it (Kafka's fields, all optional until checked). */
 export type SchemaJson = Record<string, any>;
 
@@ -86,27 +105,27 @@ export function parseSchemaText(text: string, where = 'schema'): SchemaJson {
   try {
     json = JSON.parse(stripJsonComments(text));
   } catch (error) {
-    throw new Error(`${where}: ${(error as Error).message}`);
+    throw new SchemaError(where, (error as Error).message);
   }
-  if (json === null || typeof json !== 'object' || Array.isArray(json)) throw new Error(`${where}: not a JSON object`);
+  if (json === null || typeof json !== 'object' || Array.isArray(json)) throw new SchemaError(where, 'not a JSON object');
   return json as SchemaJson;
 }
 
 /** "3" → [3,3], "3+" → [3,MAX], "0-2" → [0,2], "none" → null. */
 export function parseVersions(spec: unknown, where: string): Versions {
   if (typeof spec === 'number' && Number.isInteger(spec)) spec = String(spec);
-  if (typeof spec !== 'string') throw new Error(`${where}: bad version spec ${JSON.stringify(spec)}`);
+  if (typeof spec !== 'string') throw new SchemaError(where, `bad version spec ${JSON.stringify(spec)}`);
   const s = spec.trim();
   let m: RegExpExecArray | null;
   if (s === 'none') return null;
   if ((m = /^(\d+)$/.exec(s))) return checkRange(+m[1], +m[1], spec, where);
   if ((m = /^(\d+)\+$/.exec(s))) return checkRange(+m[1], MAX_VERSION, spec, where);
   if ((m = /^(\d+)\s*-\s*(\d+)$/.exec(s))) return checkRange(+m[1], +m[2], spec, where);
-  throw new Error(`${where}: bad version spec ${JSON.stringify(spec)}`);
+  throw new SchemaError(where, `bad version spec ${JSON.stringify(spec)}`);
 }
 
 function checkRange(min: number, max: number, spec: string, where: string): VersionRange {
-  if (min > max || max > MAX_VERSION) throw new Error(`${where}: bad version range ${JSON.stringify(spec)}`);
+  if (min > max || max > MAX_VERSION) throw new SchemaError(where, `bad version range ${JSON.stringify(spec)}`);
   return [min, max];
 }
 
@@ -125,7 +144,7 @@ function isStructType(type: string): boolean {
 function parseInteger(raw: unknown, type: string, where: string): number | bigint {
   let v: bigint;
   if (typeof raw === 'number') {
-    if (!Number.isSafeInteger(raw)) throw new Error(`${where}: ${type} default ${raw} is not a safe integer`);
+    if (!Number.isSafeInteger(raw)) throw new SchemaError(where, `${type} default ${raw} is not a safe integer`);
     v = BigInt(raw);
   } else if (typeof raw === 'string') {
     const s = raw.trim();
@@ -133,12 +152,12 @@ function parseInteger(raw: unknown, type: string, where: string): number | bigin
     if ((m = /^(-?)0[xX]([0-9a-fA-F]+)$/.exec(s))) v = BigInt(`0x${m[2]}`) * (m[1] ? -1n : 1n);
     else if ((m = /^(-?)0([0-7]+)$/.exec(s))) v = BigInt(`0o${m[2]}`) * (m[1] ? -1n : 1n);
     else if (/^-?\d+$/.test(s)) v = BigInt(s);
-    else throw new Error(`${where}: bad ${type} default ${JSON.stringify(raw)}`);
+    else throw new SchemaError(where, `bad ${type} default ${JSON.stringify(raw)}`);
   } else {
-    throw new Error(`${where}: bad ${type} default ${JSON.stringify(raw)}`);
+    throw new SchemaError(where, `bad ${type} default ${JSON.stringify(raw)}`);
   }
   const [lo, hi] = INT_RANGES[type];
-  if (v < lo || v > hi) throw new Error(`${where}: ${type} default ${String(raw)} out of range`);
+  if (v < lo || v > hi) throw new SchemaError(where, `${type} default ${String(raw)} out of range`);
   return type === 'int64' ? v : Number(v);
 }
 
@@ -146,7 +165,7 @@ function parseInteger(raw: unknown, type: string, where: string): number | bigin
 function convertDefault(raw: unknown, type: string, where: string): DefaultValue {
   if (raw === null || raw === 'null') return null;
   if (type.startsWith('[]') || !PRIMITIVES.has(type) || type === 'bytes' || type === 'records') {
-    throw new Error(`${where}: unsupported default ${JSON.stringify(raw)} for ${type}`);
+    throw new SchemaError(where, `unsupported default ${JSON.stringify(raw)} for ${type}`);
   }
   if (type in INT_RANGES) return parseInteger(raw, type, where);
   switch (type) {
@@ -154,11 +173,11 @@ function convertDefault(raw: unknown, type: string, where: string): DefaultValue
       return convertBool(raw, `${where} default`);
     case 'float64': {
       const n = typeof raw === 'number' ? raw : Number(raw);
-      if (!Number.isFinite(n)) throw new Error(`${where}: bad float64 default ${JSON.stringify(raw)}`);
+      if (!Number.isFinite(n)) throw new SchemaError(where, `bad float64 default ${JSON.stringify(raw)}`);
       return n;
     }
     default: // string, uuid
-      if (typeof raw !== 'string') throw new Error(`${where}: bad ${type} default ${JSON.stringify(raw)}`);
+      if (typeof raw !== 'string') throw new SchemaError(where, `bad ${type} default ${JSON.stringify(raw)}`);
       return raw;
   }
 }
@@ -167,13 +186,13 @@ function convertDefault(raw: unknown, type: string, where: string): DefaultValue
 function convertBool(raw: unknown, where: string): boolean {
   if (raw === true || raw === 'true') return true;
   if (raw === false || raw === 'false') return false;
-  throw new Error(`${where}: bad boolean ${JSON.stringify(raw)}`);
+  throw new SchemaError(where, `bad boolean ${JSON.stringify(raw)}`);
 }
 
 function convertTag(raw: unknown, where: string): number {
   const text = String(raw).trim();
   const n = typeof raw === 'number' ? raw : /^\d+$/.test(text) ? Number(text) : NaN;
-  if (!Number.isSafeInteger(n) || n < 0) throw new Error(`${where}: bad tag ${JSON.stringify(raw)}`);
+  if (!Number.isSafeInteger(n) || n < 0) throw new SchemaError(where, `bad tag ${JSON.stringify(raw)}`);
   return n;
 }
 
@@ -182,29 +201,31 @@ type MutableMessage = { -readonly [K in keyof MessageDef]: MessageDef[K] };
 
 /** Converts one request, response or header schema into a MessageDef. */
 export function parseMessage(schema: SchemaJson, notes: ParseNotes = emptyNotes()): MessageDef {
-  const msgName = schema.name;
-  if (typeof msgName !== 'string') throw new Error('schema: "name" is not a string');
+  const msgName = checkName(schema.name, 'message', 'schema');
   const type = schema.type;
-  if (type !== 'request' && type !== 'response' && type !== 'header') throw new Error(`${msgName}: type ${JSON.stringify(type)} is not request, response or header`);
-  if (type !== 'header' && !Number.isInteger(schema.apiKey)) throw new Error(`${msgName}: missing apiKey`);
+  if (type !== 'request' && type !== 'response' && type !== 'header') throw new SchemaError(msgName, `type ${JSON.stringify(type)} is not request, response or header`);
+  if (type !== 'header' && !Number.isInteger(schema.apiKey)) throw new SchemaError(msgName, `missing apiKey`);
   const structs = new Map<string, { name: string; fields: FieldDef[] }>(); // inline definitions
   const common = new Map<string, { name: string; fields: FieldDef[]; raw: SchemaJson }>();
   const structOrder: string[] = []; // first-use order
 
   const convertFields = (fields: unknown, where: string): FieldDef[] => {
-    if (!Array.isArray(fields)) throw new Error(`${where}: "fields" is not an array`);
+    if (!Array.isArray(fields)) throw new SchemaError(where, `"fields" is not an array`);
     const out: FieldDef[] = [];
     const seen = new Set<string>();
+    const tags = new Set<number>();
     for (const f of fields as SchemaJson[]) {
       const fwhere = `${where}.${f?.name}`;
-      if (typeof f?.name !== 'string' || typeof f.type !== 'string') throw new Error(`${fwhere}: field needs name and type`);
+      if (typeof f?.name !== 'string' || typeof f.type !== 'string') throw new SchemaError(fwhere, `field needs name and type`);
+      checkName(f.name, 'field', fwhere);
+      if (isStructType(f.type)) checkName(elementType(f.type), 'struct', fwhere);
       const def: MutableField = {
         name: lowerCamel(f.name),
         schemaName: f.name,
         type: f.type,
         versions: parseVersions(f.versions, `${fwhere} versions`),
       };
-      if (seen.has(def.name)) throw new Error(`${fwhere}: duplicate field name ${def.name}`);
+      if (seen.has(def.name)) throw new SchemaError(fwhere, `duplicate field name ${def.name}`);
       seen.add(def.name);
       if (f.nullableVersions !== undefined) def.nullableVersions = parseVersions(f.nullableVersions, `${fwhere} nullableVersions`);
       if (f.taggedVersions !== undefined) def.taggedVersions = parseVersions(f.taggedVersions, `${fwhere} taggedVersions`);
@@ -213,7 +234,11 @@ export function parseMessage(schema: SchemaJson, notes: ParseNotes = emptyNotes(
         if (typeof f.tag === 'string') notes.stringTags.push(`${fwhere} (tag "${f.tag}")`);
       }
       if ((def.tag === undefined) !== (def.taggedVersions === undefined)) {
-        throw new Error(`${fwhere}: tag and taggedVersions must come together`);
+        throw new SchemaError(fwhere, `tag and taggedVersions must come together`);
+      }
+      if (def.tag !== undefined) {
+        if (tags.has(def.tag)) throw new SchemaError(fwhere, `tag ${def.tag} used twice`);
+        tags.add(def.tag);
       }
       if (f.flexibleVersions !== undefined) {
         def.flexibleVersions = parseVersions(f.flexibleVersions, `${fwhere} flexibleVersions`);
@@ -229,9 +254,9 @@ export function parseMessage(schema: SchemaJson, notes: ParseNotes = emptyNotes(
       }
       if (def.tag !== undefined && isStructType(f.type)) notes.taggedStructs.push(`${fwhere} (${f.type}, tag ${def.tag})`);
       if (f.fields !== undefined) {
-        if (!isStructType(f.type)) throw new Error(`${fwhere}: primitive type ${f.type} with "fields"`);
+        if (!isStructType(f.type)) throw new SchemaError(fwhere, `primitive type ${f.type} with "fields"`);
         const sname = elementType(f.type);
-        if (structs.has(sname) || common.has(sname)) throw new Error(`${fwhere}: struct ${sname} defined twice`);
+        if (structs.has(sname) || common.has(sname)) throw new SchemaError(fwhere, `struct ${sname} defined twice`);
         const sdef = { name: sname, fields: [] as FieldDef[] };
         structs.set(sname, sdef);
         sdef.fields = convertFields(f.fields, `${msgName}.${sname}`);
@@ -242,17 +267,17 @@ export function parseMessage(schema: SchemaJson, notes: ParseNotes = emptyNotes(
   };
 
   const commonStructs: unknown = schema.commonStructs ?? [];
-  if (!Array.isArray(commonStructs)) throw new Error(`${msgName}: "commonStructs" is not an array`);
+  if (!Array.isArray(commonStructs)) throw new SchemaError(msgName, `"commonStructs" is not an array`);
   for (const s of commonStructs as SchemaJson[]) {
     const where = `${msgName}#${s?.name}`;
-    if (typeof s?.name !== 'string') throw new Error(`${where}: common struct needs a name`);
+    checkName(s?.name, 'common struct', where);
     if (s.versions !== undefined) parseVersions(s.versions, `${where} versions`);
-    if (common.has(s.name)) throw new Error(`${where}: common struct defined twice`);
+    if (common.has(s.name)) throw new SchemaError(where, `common struct defined twice`);
     common.set(s.name, { name: s.name, fields: [], raw: s });
   }
   for (const c of common.values()) {
     c.fields = convertFields(c.raw.fields, `${msgName}#${c.name}`);
-    if (structs.has(c.name)) throw new Error(`${msgName}: struct ${c.name} is both inline and common`);
+    if (structs.has(c.name)) throw new SchemaError(msgName, `struct ${c.name} is both inline and common`);
   }
   const fields = convertFields(schema.fields, msgName);
 
@@ -264,7 +289,7 @@ export function parseMessage(schema: SchemaJson, notes: ParseNotes = emptyNotes(
       if (!isStructType(f.type)) continue;
       const sname = elementType(f.type);
       const s = lookup(sname);
-      if (!s) throw new Error(`${where}.${f.schemaName}: unknown struct type ${f.type}`);
+      if (!s) throw new SchemaError(`${where}.${f.schemaName}`, `unknown struct type ${f.type}`);
       if (used.has(sname)) continue;
       used.add(sname);
       structOrder.push(sname);
@@ -280,11 +305,20 @@ export function parseMessage(schema: SchemaJson, notes: ParseNotes = emptyNotes(
     }
   }
   for (const name of structs.keys()) {
-    if (!used.has(name)) throw new Error(`${msgName}: struct ${name} unreachable`);
+    if (!used.has(name)) throw new SchemaError(msgName, `struct ${name} unreachable`);
   }
+  // A struct that contains itself has no finite instance (and no plan): refuse it here.
+  const done = new Set<string>();
+  const acyclic = (name: string, trail: string[]) => {
+    if (done.has(name)) return;
+    if (trail.includes(name)) throw new SchemaError(`${msgName}.${name}`, `struct ${name} contains itself (${[...trail, name].join(' > ')})`);
+    for (const f of lookup(name)!.fields) if (isStructType(f.type)) acyclic(elementType(f.type), [...trail, name]);
+    done.add(name);
+  };
+  for (const name of structOrder) acyclic(name, []);
 
   const validVersions = parseVersions(schema.validVersions, `${msgName} validVersions`);
-  if (validVersions === null) throw new Error(`${msgName}: validVersions is none`);
+  if (validVersions === null) throw new SchemaError(msgName, `validVersions is none`);
   const message: MutableMessage = {
     name: msgName,
     apiKey: type === 'header' ? -1 : schema.apiKey,
@@ -300,7 +334,7 @@ export function parseMessage(schema: SchemaJson, notes: ParseNotes = emptyNotes(
   }
   if (schema.listeners !== undefined) {
     if (!Array.isArray(schema.listeners) || schema.listeners.some((l: unknown) => typeof l !== 'string')) {
-      throw new Error(`${msgName}: bad listeners`);
+      throw new SchemaError(msgName, `bad listeners`);
     }
     message.listeners = [...schema.listeners];
   }
@@ -341,21 +375,21 @@ export function parseSchemas(schemas: Iterable<string | SchemaJson>, notes: Pars
     if (schema.type === 'request' || schema.type === 'response') {
       const msg = parseMessage(schema, notes);
       const map = schema.type === 'request' ? requests : responses;
-      if (map.has(msg.apiKey)) throw new Error(`${msg.name}: a second ${schema.type} for API key ${msg.apiKey}`);
+      if (map.has(msg.apiKey)) throw new SchemaError(msg.name, `a second ${schema.type} for API key ${msg.apiKey}`);
       map.set(msg.apiKey, msg);
     } else if (schema.type === 'header') {
       const msg = parseMessage(schema, notes);
       if (msg.name === 'RequestHeader') result.requestHeader = msg;
       else if (msg.name === 'ResponseHeader') result.responseHeader = msg;
-      else throw new Error(`${msg.name}: unknown header`);
+      else throw new SchemaError(msg.name, `unknown header`);
     }
   }
   const keys = [...new Set([...requests.keys(), ...responses.keys()])].sort((a, b) => a - b);
   for (const key of keys) {
     const request = requests.get(key);
     const response = responses.get(key);
-    if (!request || !response) throw new Error(`API key ${key} lacks a ${request ? 'response' : 'request'} schema`);
-    if (!request.name.endsWith('Request')) throw new Error(`${request.name}: request name does not end with Request`);
+    if (!request || !response) throw new SchemaError(`API key ${key}`, `lacks a ${request ? 'response' : 'request'} schema`);
+    if (!request.name.endsWith('Request')) throw new SchemaError(request.name, `request name does not end with Request`);
     const name = request.name.slice(0, -'Request'.length);
     if (response.name !== `${name}Response`) notes.warnings.push(`key ${key}: response named ${response.name}`);
     if (!sameRange(request.validVersions, response.validVersions)) {

@@ -13,7 +13,7 @@ import {
 import { explainFrame } from '../../src/explain/index.js';
 import { requestHeader, responseHeader } from '../../src/generated/catalogue.js';
 import { planFor } from '../../src/codec.js';
-import { parseMessage, schemaJsonOf } from '../../src/catalogue/parse.js';
+import { parseMessage, SchemaError, schemaJsonOf } from '../../src/catalogue/parse.js';
 import { setCodegen } from '../../src/jit.js';
 import { toHex } from '../../src/text.js';
 import { deepEqual } from '../fuzz/deep-equal.js';
@@ -89,8 +89,37 @@ describe('the one schema parser', () => {
     expect(toHex(encodeBody(2000, 'request', 0, { a: -1 }, { catalogue: tiny }))).toBe('ff');
     const bad = { ...response, fields: [{ name: 'B', type: 'int32', versions: '2-1' }] };
     expect(() => catalogueFromSchemas([text, bad])).toThrow(/TinyResponse\.B versions: bad version range "2-1"/);
-    expect(() => catalogueFromSchemas([text])).toThrow(/API key 2000 lacks a response schema/);
-    expect(() => catalogueFromSchemas(['{ "name": ']) ).toThrow(/schema 0:/);
+    expect(() => catalogueFromSchemas([text])).toThrow("API key 2000: lacks a response schema");
+    expect(() => catalogueFromSchemas(['{ "name": '])).toThrow(/schema 0:/);
+    const error = (() => { try { catalogueFromSchemas([text, bad]); } catch (e) { return e; } })();
+    expect(error).toBeInstanceOf(SchemaError);
+    expect((error as SchemaError).path).toBe('TinyResponse.B versions');
+  });
+
+  it('refuses schemas no Kafka generator would take: odd names, repeated tags, structs inside themselves', () => {
+    const pair = (fields: object[]) => [
+      { apiKey: 3000, type: 'request', name: 'OddRequest', validVersions: '0', flexibleVersions: '0+', fields },
+      { apiKey: 3000, type: 'response', name: 'OddResponse', validVersions: '0', flexibleVersions: '0+', fields: [] },
+    ];
+    const refused = (fields: object[]) => {
+      try {
+        catalogueFromSchemas(pair(fields));
+      } catch (error) {
+        expect(error).toBeInstanceOf(SchemaError);
+        return (error as SchemaError).message;
+      }
+      throw new Error('accepted');
+    };
+    // Names reach generated code and property names: only identifiers pass.
+    expect(refused([{ name: "A'+x+'", type: 'int8', versions: '0+' }])).toContain('bad field name');
+    expect(refused([{ name: '__proto__', type: 'int8', versions: '0+' }])).toContain('bad field name');
+    expect(refused([{ name: 'S', type: "T');x('", versions: '0+', fields: [] }])).toContain('bad struct name');
+    expect(refused([{ name: 'A', type: 'int8', versions: '0+', taggedVersions: '0+', tag: 1 },
+      { name: 'B', type: 'int8', versions: '0+', taggedVersions: '0+', tag: '1' }])).toBe('OddRequest.B: tag 1 used twice');
+    expect(refused([{ name: 'Head', type: 'Node', versions: '0+', nullableVersions: '0+',
+      fields: [{ name: 'Next', type: 'Node', versions: '0+', nullableVersions: '0+' }] }])).toContain('struct Node contains itself (Node > Node)');
+    expect(refused([{ name: 'A', type: 'float32', versions: '0+' }])).toContain('unknown struct type float32');
+    expect(refused([{ name: 'A', type: 'int8', versions: '0+', default: '300' }])).toContain('int8 default 300 out of range');
   });
 });
 
