@@ -204,7 +204,10 @@ export function parseMessage(schema: SchemaJson, notes: ParseNotes = emptyNotes(
   const msgName = checkName(schema.name, 'message', 'schema');
   const type = schema.type;
   if (type !== 'request' && type !== 'response' && type !== 'header') throw new SchemaError(msgName, `type ${JSON.stringify(type)} is not request, response or header`);
-  if (type !== 'header' && !Number.isInteger(schema.apiKey)) throw new SchemaError(msgName, `missing apiKey`);
+  if (type !== 'header' && !(Number.isInteger(schema.apiKey) && schema.apiKey >= 0 && schema.apiKey <= 0x7fff)) {
+    throw new SchemaError(msgName, `apiKey ${JSON.stringify(schema.apiKey)} is not an int16 key (0-32767)`);
+  }
+  const flexibleVersions = parseVersions(schema.flexibleVersions, `${msgName} flexibleVersions`);
   const structs = new Map<string, { name: string; fields: FieldDef[] }>(); // inline definitions
   const common = new Map<string, { name: string; fields: FieldDef[]; raw: SchemaJson }>();
   const structOrder: string[] = []; // first-use order
@@ -237,6 +240,7 @@ export function parseMessage(schema: SchemaJson, notes: ParseNotes = emptyNotes(
         throw new SchemaError(fwhere, `tag and taggedVersions must come together`);
       }
       if (def.tag !== undefined) {
+        if (!within(def.taggedVersions!, flexibleVersions)) throw new SchemaError(fwhere, 'taggedVersions outside the flexible versions');
         if (tags.has(def.tag)) throw new SchemaError(fwhere, `tag ${def.tag} used twice`);
         tags.add(def.tag);
       }
@@ -324,7 +328,7 @@ export function parseMessage(schema: SchemaJson, notes: ParseNotes = emptyNotes(
     apiKey: type === 'header' ? -1 : schema.apiKey,
     type,
     validVersions,
-    flexibleVersions: parseVersions(schema.flexibleVersions, `${msgName} flexibleVersions`),
+    flexibleVersions,
     fields: [],
     structs: {},
   };
@@ -345,6 +349,11 @@ export function parseMessage(schema: SchemaJson, notes: ParseNotes = emptyNotes(
   }
   for (const s of common.keys()) notes.commonStructNames.push([s, msgName]);
   return message;
+}
+
+/** Whether every version of `inner` is in `outer`. */
+function within(inner: Versions, outer: Versions): boolean {
+  return inner === null || (outer !== null && inner[0] >= outer[0] && inner[1] <= outer[1]);
 }
 
 export function sameRange(a: Versions, b: Versions): boolean {

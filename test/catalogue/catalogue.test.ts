@@ -119,6 +119,10 @@ describe('the one schema parser', () => {
     expect(refused([{ name: 'Head', type: 'Node', versions: '0+', nullableVersions: '0+',
       fields: [{ name: 'Next', type: 'Node', versions: '0+', nullableVersions: '0+' }] }])).toContain('struct Node contains itself (Node > Node)');
     expect(refused([{ name: 'A', type: 'float32', versions: '0+' }])).toContain('unknown struct type float32');
+    expect(() => catalogueFromSchemas([{ ...pair([])[0], flexibleVersions: 'none',
+      fields: [{ name: 'A', type: 'int8', versions: '0+', taggedVersions: '0+', tag: 0 }] }, pair([])[1]]))
+      .toThrow('OddRequest.A: taggedVersions outside the flexible versions');
+    expect(() => catalogueFromSchemas([{ ...pair([])[0], apiKey: 40000 }, pair([])[1]])).toThrow('apiKey 40000 is not an int16 key');
     expect(refused([{ name: 'A', type: 'int8', versions: '0+', default: '300' }])).toContain('int8 default 300 out of range');
   });
 });
