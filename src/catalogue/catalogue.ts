@@ -63,7 +63,7 @@ function sameHeader(header: MessageDef | undefined, fallback: MessageDef): Messa
 }
 
 /** Deep equality of plain catalogue data (objects, arrays, primitives, bigint), key order aside. */
-export function sameFacts(a: unknown, b: unknown): boolean {
+function sameFacts(a: unknown, b: unknown): boolean {
   if (a === b) return true;
   if (a === null || b === null || typeof a !== 'object' || typeof b !== 'object') return false;
   if (Array.isArray(a) !== Array.isArray(b)) return false;

@@ -2,7 +2,7 @@
 //
 //   explain HEX [--response --api-key K --api-version V] [--json] [--layout] [--schemas DIR | --no-schemas]
 //   sample KEY VERSION request|response [--explain [--json]] [--schemas DIR | --no-schemas]
-//   sample --all
+//   sample --all [--schemas DIR]
 //   site OUTDIR [--schemas DIR | --no-schemas]
 //
 // HEX may be split over several arguments, or given on stdin (no argument or "-"). --schemas DIR
