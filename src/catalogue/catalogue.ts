@@ -40,16 +40,16 @@ export function createCatalogue(parts: CatalogueParts, options: CatalogueOptions
   const base = options.base === undefined ? builtInCatalogue : options.base;
   const requestHeader = sameHeader(parts.requestHeader, base?.requestHeader ?? builtInRequestHeader);
   const responseHeader = sameHeader(parts.responseHeader, base?.responseHeader ?? builtInResponseHeader);
-  const byKey = new Map<number, ApiDef>();
+  const byKey: (ApiDef | undefined)[] = []; // indexed by key: the lookup every by-key call makes
   const bind = (api: ApiDef): ApiDef => {
     const request = withHeader(api.request, requestHeader);
     const response = withHeader(api.response, responseHeader);
     return request === api.request && response === api.response ? api : { ...api, request, response };
   };
-  for (const api of base?.apis ?? []) byKey.set(api.apiKey, bind(api));
-  for (const api of parts.apis) byKey.set(api.apiKey, bind(api));
-  const apis = [...byKey.values()].sort((a, b) => a.apiKey - b.apiKey);
-  return { apis, requestHeader, responseHeader, api: (apiKey) => byKey.get(apiKey) };
+  for (const api of base?.apis ?? []) byKey[api.apiKey] = bind(api);
+  for (const api of parts.apis) byKey[api.apiKey] = bind(api);
+  const apis = byKey.filter((api) => api !== undefined); // a sparse array's filter skips the holes, in key order
+  return { apis, requestHeader, responseHeader, api: (apiKey) => (Number.isInteger(apiKey) ? byKey[apiKey] : undefined) };
 }
 
 /** A catalogue from Kafka-format schemas (each a file's text, comments allowed, or its object). */
