@@ -10,6 +10,8 @@ import { fromHex, toHex } from './text.js';
 import type { Direction } from './codec.js';
 import { WIRE_USAGE, wireCommands } from './wire/cli-commands.js';
 import { runExplain, runSample, runSite } from './explain/cli-commands.js';
+import { catalogueFromOptions } from './catalogue/cli-option.js';
+import type { Catalogue } from './catalogue/catalogue.js';
 
 export interface Io {
   signal?: AbortSignal;
@@ -27,11 +29,14 @@ const USAGE = `usage: kafka-wire <command> [options]
   decode --jsonl [--records]                            stdin lines {"direction","hex","apiKey"?,"apiVersion"?}
   encode JSON                                           encode one frame given as JSON, print hex
   encode --jsonl                                        stdin lines of frames as JSON → {"ok","hex"}
-  explain HEX [--response --api-key K --api-version V] [--json] [--layout] [--schemas DIR]
+  explain HEX [--response --api-key K --api-version V] [--json] [--layout]
                                                         the annotated object tree of a frame
   sample KEY VERSION request|response [--explain]       the smallest legal instance, as hex or a tree
   sample --all                                          every key/version/direction as JSON lines
-  site OUTDIR [--schemas DIR]                           the static explorer site
+  site OUTDIR                                           the static explorer site
+
+  decode, encode, explain, sample and site take --schemas DIR: Kafka-format JSON schemas that add
+  API keys and versions to the built-in catalogue (and give explain and site their descriptions).
   demo                                                  explain the reference pages' messages
 ${WIRE_USAGE}`;
 
@@ -80,7 +85,7 @@ function parseHex(text: string): Uint8Array {
   return bytes;
 }
 
-function decodeLine(line: string, records: boolean): unknown {
+function decodeLine(line: string, records: boolean, catalogue: Catalogue | undefined): unknown {
   const input = JSON.parse(line);
   if (input === null || typeof input !== 'object') throw new KafkaWireError('INVALID_VALUE', -1, '', 'expected a JSON object');
   const direction: Direction = input.direction;
@@ -88,16 +93,12 @@ function decodeLine(line: string, records: boolean): unknown {
     throw new KafkaWireError('INVALID_VALUE', -1, 'direction', 'expected "request" or "response"');
   }
   if (typeof input.hex !== 'string') throw new KafkaWireError('INVALID_VALUE', -1, 'hex', 'expected a hex string');
-  return { ok: true, frame: frameToJson(direction, parseHex(input.hex), input.apiKey, input.apiVersion, { records }) };
+  return { ok: true, frame: frameToJson(direction, parseHex(input.hex), input.apiKey, input.apiVersion, { records, catalogue }) };
 }
 
 const decode: Command = async (args, io) => {
-  const { options, positional } = parseArgs(args, ['--api-key', '--api-version']);
-  if (options.has('--jsonl')) {
-    await eachLine(io, (line) => decodeLine(line, options.has('--records')));
-    return 0;
-  }
-  if (positional.length !== 1) {
+  const { options, positional } = parseArgs(args, ['--api-key', '--api-version', '--schemas']);
+  if (positional.length !== 1 && !options.has('--jsonl')) {
     io.stderr.write(USAGE);
     return 2;
   }
@@ -105,7 +106,12 @@ const decode: Command = async (args, io) => {
   const apiKey = options.has('--api-key') ? Number(options.get('--api-key')) : undefined;
   const apiVersion = options.has('--api-version') ? Number(options.get('--api-version')) : undefined;
   try {
-    const frame = frameToJson(direction, parseHex(positional[0]), apiKey, apiVersion, { records: options.has('--records') });
+    const catalogue = catalogueFromOptions(options);
+    if (options.has('--jsonl')) {
+      await eachLine(io, (line) => decodeLine(line, options.has('--records'), catalogue));
+      return 0;
+    }
+    const frame = frameToJson(direction, parseHex(positional[0]), apiKey, apiVersion, { records: options.has('--records'), catalogue });
     io.stdout.write(JSON.stringify(frame, null, 2) + '\n');
     return 0;
   } catch (error) {
@@ -115,17 +121,18 @@ const decode: Command = async (args, io) => {
 };
 
 const encode: Command = async (args, io) => {
-  const { options, positional } = parseArgs(args, []);
-  if (options.has('--jsonl')) {
-    await eachLine(io, (line) => ({ ok: true, hex: toHex(frameFromJson(JSON.parse(line) as FrameJson)) }));
-    return 0;
-  }
-  if (positional.length !== 1) {
+  const { options, positional } = parseArgs(args, ['--schemas']);
+  if (positional.length !== 1 && !options.has('--jsonl')) {
     io.stderr.write(USAGE);
     return 2;
   }
   try {
-    io.stdout.write(toHex(frameFromJson(JSON.parse(positional[0]))) + '\n');
+    const catalogue = catalogueFromOptions(options);
+    if (options.has('--jsonl')) {
+      await eachLine(io, (line) => ({ ok: true, hex: toHex(frameFromJson(JSON.parse(line) as FrameJson, { catalogue })) }));
+      return 0;
+    }
+    io.stdout.write(toHex(frameFromJson(JSON.parse(positional[0]), { catalogue })) + '\n');
     return 0;
   } catch (error) {
     io.stderr.write(`kafka-wire: ${errorJson(error).message}\n`);

@@ -5,7 +5,7 @@
 // of words (values, or offsets into the frame), and readStruct turns the tape into objects.
 // Encoding: writeStruct flattens objects into a tape and a heap of string/bytes content, and
 // `emit` writes the frame.
-import { requestHeader, responseHeader } from './generated/headers.js';
+import { headerFor } from './catalogue/headers.js';
 import type { ApiDef, MessageDef } from './schema.js';
 import type { RequestHeader, ResponseHeader } from './generated/types.js';
 
@@ -108,7 +108,7 @@ function plansFor(message: MessageDef, version: number): { full: MessagePlan; bo
     checkVersion(message, version);
     const headerVersion = headerVersionFor(message, version);
     const body = compileMessage(message, version);
-    const header = compileMessage(message.type === 'request' ? requestHeader : responseHeader, headerVersion);
+    const header = compileMessage(headerFor(message), headerVersion);
     byVersion[version] = cached = { full: { header, body, headerVersion }, bodyOnly: { header: null, body } };
   }
   return cached;

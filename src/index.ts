@@ -5,8 +5,9 @@ import { initRecordsWasm } from './records/wasm.js';
 export {
   encodeRequest, decodeRequest, encodeResponse, decodeResponse, encodeBody, decodeBody,
   requestSize, responseSize, newMessage, getApi, requestHeaderVersion, responseHeaderVersion,
-  type ApiKeyNumber,
+  findApi, type ApiKeyNumber, type CatalogueOption, type DecodeOptions,
 } from './codec.js';
+export * from './catalogue/index.js';
 export {
   encodeRequestFor, decodeRequestFor, encodeResponseFor, decodeResponseFor, encodeBodyFor, decodeBodyFor,
   requestSizeFor, responseSizeFor, newMessageFor, headerVersionFor, defaultLimits,

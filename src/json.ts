@@ -2,7 +2,9 @@
 // records as lowercase hex, uuids as base64url, float64 specials as strings, unknown tagged fields
 // under `_unknownTaggedFields` by tag. Fields the version lacks are left out; on the way back
 // in, a missing field means its default.
-import { decodeRequest, decodeResponse, encodeRequest, encodeResponse, planFor, type DecodeOptions, type Direction } from './codec.js';
+import {
+  decodeRequest, decodeResponse, encodeRequest, encodeResponse, planFor, type CatalogueOption, type DecodeOptions, type Direction,
+} from './codec.js';
 import type { DecodedRecordBatches } from './records/decode.js';
 import { recordBatchesToJson } from './records/json.js';
 import { KafkaWireError } from './errors.js';
@@ -122,7 +124,7 @@ export function frameToJson(direction: Direction, frame: Uint8Array, apiKey?: nu
     [key, version] = [apiKey, apiVersion];
     decoded = decodeResponse(frame, key, version, options);
   }
-  const plan = planFor(key, direction, version);
+  const plan = planFor(key, direction, version, options);
   return {
     apiKey: key,
     apiVersion: version,
@@ -133,16 +135,16 @@ export function frameToJson(direction: Direction, frame: Uint8Array, apiKey?: nu
 }
 
 /** Encodes a frame from its JSON form; missing fields take their defaults. */
-export function frameFromJson(frame: FrameJson): Uint8Array {
+export function frameFromJson(frame: FrameJson, options?: CatalogueOption): Uint8Array {
   if (frame === null || typeof frame !== 'object') throw bad('', 'expected a frame object');
   const { apiKey, apiVersion, direction } = frame;
   if (direction !== 'request' && direction !== 'response') throw bad('direction', 'expected "request" or "response"');
   if (!Number.isInteger(apiKey) || !Number.isInteger(apiVersion)) throw bad('', 'expected integer apiKey and apiVersion');
-  const plan = planFor(apiKey, direction, apiVersion);
+  const plan = planFor(apiKey, direction, apiVersion, options);
   const header = structFromJson(plan.header, frame.header ?? {}, 'header');
   const body = structFromJson(plan.body, frame.body ?? {}, plan.body.name);
-  if (direction === 'response') return encodeResponse(apiKey, apiVersion, header, body);
+  if (direction === 'response') return encodeResponse(apiKey, apiVersion, header, body, options);
   header.requestApiKey = apiKey;
   header.requestApiVersion = apiVersion;
-  return encodeRequest(header, body);
+  return encodeRequest(header, body, options);
 }

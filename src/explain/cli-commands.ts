@@ -2,14 +2,16 @@
 //
 //   explain HEX [--response --api-key K --api-version V] [--json] [--layout] [--schemas DIR | --no-schemas]
 //   sample KEY VERSION request|response [--explain [--json]] [--schemas DIR | --no-schemas]
-//   sample --all
+//   sample --all [--schemas DIR]
 //   site OUTDIR [--schemas DIR | --no-schemas]
 //
-// HEX may be split over several arguments, or given on stdin (no argument or "-"). Descriptions
-// come from --schemas DIR, else ../shared/kafka-schemas beside the repository when it exists.
+// HEX may be split over several arguments, or given on stdin (no argument or "-"). --schemas DIR
+// adds its APIs and versions to the catalogue; descriptions come from it, else from
+// ../shared/kafka-schemas beside the repository when it exists.
 import { parseArgs } from '../cli.js';
-import { apis } from '../generated/catalogue.js';
 import { getApi, type Direction } from '../codec.js';
+import { builtInCatalogue, type Catalogue } from '../catalogue/catalogue.js';
+import { catalogueFromOptions } from '../catalogue/cli-option.js';
 import { KafkaWireError, UsageError } from '../errors.js';
 import { toHex } from '../text.js';
 import { defaultSchemasDir } from './descriptions-node.js';
@@ -43,9 +45,9 @@ function integer(text: string | true | undefined, what: string): number | undefi
 }
 
 /** An API key given as a number or a name (AlterClientQuotas, case-insensitive). */
-function apiKeyOf(text: string): number {
+function apiKeyOf(text: string, catalogue: Catalogue = builtInCatalogue): number {
   if (/^\d+$/.test(text)) return Number(text);
-  const api = apis.find((a) => a.name.toLowerCase() === text.toLowerCase());
+  const api = catalogue.apis.find((a) => a.name.toLowerCase() === text.toLowerCase());
   if (api === undefined) throw new UsageError(`no API named ${text}`);
   return api.apiKey;
 }
@@ -89,14 +91,15 @@ export async function runExplain(args: string[], io: CliIo): Promise<number> {
       ['--api-key', '--api-version', '--schemas'],
       ['--response', '--request', '--json', '--layout', '--no-schemas', '--color', '--colour', '--no-color', '--no-colour']);
     const direction: Direction = options.has('--response') ? 'response' : 'request';
+    const catalogue = catalogueFromOptions(options);
     const apiKeyText = options.get('--api-key');
-    const apiKey = typeof apiKeyText === 'string' ? apiKeyOf(apiKeyText) : undefined;
+    const apiKey = typeof apiKeyText === 'string' ? apiKeyOf(apiKeyText, catalogue) : undefined;
     const apiVersion = integer(options.get('--api-version'), '--api-version');
     if (direction === 'response' && (apiKey === undefined || apiVersion === undefined)) {
       throw new UsageError('a response needs --api-key and --api-version (they are not on the wire)');
     }
     const frame = await frameInput(positional, io);
-    const tree = explainFrame(frame, { direction, apiKey, apiVersion, schemasDir: schemasOption(options) });
+    const tree = explainFrame(frame, { direction, apiKey, apiVersion, schemasDir: schemasOption(options), catalogue });
     if (options.has('--json')) {
       io.stdout.write(formatExplainJson(tree));
       return 0;
@@ -120,14 +123,15 @@ export async function runExplain(args: string[], io: CliIo): Promise<number> {
 export async function runSample(args: string[], io: CliIo): Promise<number> {
   try {
     const { options, positional } = parse(args, ['--schemas'], ['--all', '--explain', '--json', '--no-schemas', '--layout']);
+    const catalogue = catalogueFromOptions(options);
     if (options.has('--all')) {
       if (positional.length > 0) throw new UsageError('--all takes no KEY VERSION DIRECTION');
-      for (const api of apis) {
+      for (const api of (catalogue ?? builtInCatalogue).apis) {
         for (let v = api.request.validVersions[0]; v <= api.request.validVersions[1]; v++) {
           for (const direction of ['request', 'response'] as const) {
             const message = direction === 'request' ? api.request : api.response;
             if (v < message.validVersions[0] || v > message.validVersions[1]) continue;
-            const hex = toHex(sampleFrame(api.apiKey, direction, v));
+            const hex = toHex(sampleFrame(api.apiKey, direction, v, { catalogue }));
             io.stdout.write(JSON.stringify({ apiKey: api.apiKey, apiVersion: v, direction, hex }) + '\n');
           }
         }
@@ -135,17 +139,17 @@ export async function runSample(args: string[], io: CliIo): Promise<number> {
       return 0;
     }
     if (positional.length !== 3) throw new UsageError('usage: sample KEY VERSION request|response [--explain] | sample --all');
-    const apiKey = apiKeyOf(positional[0]);
+    const apiKey = apiKeyOf(positional[0], catalogue);
     const version = integer(positional[1], 'VERSION')!;
     const direction = positional[2];
     if (direction !== 'request' && direction !== 'response') throw new UsageError('direction must be request or response');
-    getApi(apiKey);
-    const frame = sampleFrame(apiKey, direction, version);
+    getApi(apiKey, { catalogue });
+    const frame = sampleFrame(apiKey, direction, version, { catalogue });
     if (!options.has('--explain')) {
       io.stdout.write(toHex(frame) + '\n');
       return 0;
     }
-    const tree = explainFrame(frame, { direction, apiKey, apiVersion: version, schemasDir: schemasOption(options) });
+    const tree = explainFrame(frame, { direction, apiKey, apiVersion: version, schemasDir: schemasOption(options), catalogue });
     if (options.has('--json')) io.stdout.write(formatExplainJson(tree));
     else {
       if (options.has('--layout')) io.stdout.write(formatHexText(hexLayout(frame, tree), { colour: io.stdout.isTTY === true }) + '\n');
@@ -164,7 +168,7 @@ export async function runSite(args: string[], io: CliIo): Promise<number> {
     const { options, positional } = parse(args, ['--schemas'], ['--no-schemas']);
     if (positional.length !== 1) throw new UsageError('usage: site OUTDIR [--schemas DIR]');
     const { buildSite } = await import('../site/build.js');
-    const result = await buildSite(positional[0], { schemasDir: schemasOption(options) });
+    const result = await buildSite(positional[0], { schemasDir: schemasOption(options), catalogue: catalogueFromOptions(options) });
     io.stdout.write(`wrote ${result.files} files (${result.apiPages} API pages) to ${result.outDir}`
       + `${result.schemasDir === undefined ? ', without schema texts' : `, descriptions from ${result.schemasDir}`}\n`);
     return 0;

@@ -1,6 +1,9 @@
 // Field descriptions for explain: Kafka's schema "about" texts, read at run or build time from a
 // schema directory and never stored in this repository. This module is browser-safe: it parses
 // schema text it is given; descriptions-node.ts reads the files.
+import { stripJsonComments } from '../catalogue/parse.js';
+
+export { stripJsonComments };
 
 /** message name → struct name (the message name for the top level) → field schema name → about. */
 export type DescriptionTable = Record<string, Record<string, Record<string, string>>>;
@@ -25,28 +28,6 @@ const DESCRIPTION_MAX = 78;
 
 export function truncateDescription(text: string): string {
   return text.length > DESCRIPTION_MAX ? text.slice(0, DESCRIPTION_MAX - 3) + '...' : text;
-}
-
-/** Removes `//` comments (outside strings) from Kafka's JSON-with-comments schema text. */
-export function stripJsonComments(text: string): string {
-  let out = '';
-  let i = 0;
-  const n = text.length;
-  while (i < n) {
-    const c = text[i];
-    if (c === '"') {
-      const start = i++;
-      while (i < n && text[i] !== '"') i += text[i] === '\\' ? 2 : 1;
-      i++;
-      out += text.slice(start, i);
-    } else if (c === '/' && text[i + 1] === '/') {
-      while (i < n && text[i] !== '\n') i++;
-    } else {
-      out += c;
-      i++;
-    }
-  }
-  return out;
 }
 
 /** The schema text as a page shows it: the leading licence comment dropped, the rest verbatim. */

@@ -21,7 +21,7 @@ export function explainFrame(frame: Uint8Array, options: ExplainFrameOptions): E
   let descriptions: Descriptions | undefined = options.descriptions;
   if (descriptions === undefined && options.schemasDir !== undefined) {
     const apiKey = options.direction === 'request' ? peekRequest(frame).apiKey : options.apiKey;
-    const api = apiKey === undefined ? undefined : findApi(apiKey);
+    const api = apiKey === undefined ? undefined : findApi(apiKey, options);
     // Only the one message's schema (an unknown key fails in buildExplainTree, with nothing read).
     if (api !== undefined) descriptions = loadDescriptions(options.schemasDir, [api[options.direction].name]);
   }

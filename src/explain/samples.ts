@@ -3,7 +3,7 @@
 // (nullable ones too, not null), every array with exactly one sample element, nullable structs
 // present, tagged fields left at their defaults (so not written), and every records field one
 // empty 61-byte RecordBatch v2. Headers carry correlation id 0 and client id "".
-import { encodeRequest, encodeResponse, planFor, type Direction } from '../codec.js';
+import { encodeRequest, encodeResponse, planFor, type CatalogueOption, type Direction } from '../codec.js';
 import {
   ARRAY, BOOL, BYTES, FLOAT64, INT64, RECORDS, STRING, STRUCT, UUID, ZERO_UUID,
   type CompiledField, type CompiledStruct,
@@ -52,8 +52,8 @@ export function sampleStruct(s: CompiledStruct): Record<string, any> {
 }
 
 /** The smallest legal instance of a message body. */
-export function sampleMessage(apiKey: number, direction: Direction, version: number): any {
-  return sampleStruct(planFor(apiKey, direction, version).body);
+export function sampleMessage(apiKey: number, direction: Direction, version: number, options?: CatalogueOption): any {
+  return sampleStruct(planFor(apiKey, direction, version, options).body);
 }
 
 /** The header a sample frame carries. */
@@ -64,8 +64,8 @@ export function sampleHeader(apiKey: number, direction: Direction, version: numb
 }
 
 /** The sample as a whole frame: int32 size prefix, header, body. */
-export function sampleFrame(apiKey: number, direction: Direction, version: number): Uint8Array {
-  const body = sampleMessage(apiKey, direction, version);
+export function sampleFrame(apiKey: number, direction: Direction, version: number, options?: CatalogueOption): Uint8Array {
+  const body = sampleMessage(apiKey, direction, version, options);
   const header = sampleHeader(apiKey, direction, version);
-  return direction === 'request' ? encodeRequest(header, body) : encodeResponse(apiKey, version, header, body);
+  return direction === 'request' ? encodeRequest(header, body, options) : encodeResponse(apiKey, version, header, body, options);
 }

@@ -1,7 +1,7 @@
 // The explain tree: every byte of a frame attributed to a named node (frame, header, body fields,
 // length prefixes, tagged-field sections, record batches and records), built from the codec's
 // scan in spans mode. Browser-safe: descriptions come in as a lookup, never from files here.
-import { findApi, getApi, peekRequest, planFor, scanMessage, type Direction, type Limits } from '../codec.js';
+import { getApi, peekRequest, planForMessage, scanMessage, type CatalogueOption, type Direction, type Limits } from '../codec.js';
 import {
   ARRAY, BOOL, BYTES, FLOAT64, INT16, INT32, INT64, INT8, RECORDS, STRING, STRUCT, UINT16, UINT32, UUID,
   type CompiledField, type CompiledStruct,
@@ -31,7 +31,7 @@ export interface ExplainTree {
   root: ExplainNode;
 }
 
-export interface ExplainOptions {
+export interface ExplainOptions extends CatalogueOption {
   direction: Direction;
   /** Required for responses; for requests, checked against the header when given. */
   apiKey?: number;
@@ -84,6 +84,8 @@ class Walker {
     private readonly direction: Direction,
     private readonly messageName: string,
     private readonly descriptions: Descriptions,
+    /** The frame's API, named beside the header's API key. */
+    private readonly apiName: string,
   ) {
     this.t = 0;
     this.view = new DataView(frame.buffer, frame.byteOffset, frame.byteLength);
@@ -111,8 +113,7 @@ class Walker {
     const description = headerFieldDescription(this.direction, f.name);
     if (description !== undefined) n.description = description;
     if (f.name === 'requestApiKey') {
-      const name = findApi(n.value as number)?.name;
-      if (name !== undefined) n.note = name;
+      n.note = this.apiName;
     }
     if (f.kind === STRING) n.type = f.nullable ? 'nullable_string' : 'string';
     return n;
@@ -325,12 +326,13 @@ export function buildExplainTree(frame: Uint8Array, options: ExplainOptions): Ex
     apiKey = options.apiKey;
     apiVersion = options.apiVersion;
   }
-  const plan = planFor(apiKey, direction, apiVersion);
+  const api = getApi(apiKey, options);
+  const plan = planForMessage(api[direction], apiVersion);
   const scan = scanMessage(plan, frame, true, true, options.limits);
   // `i32` is a live binding refreshed when memory grows: read it only now, after the scan.
   const tape = i32.slice(scan.start, scan.start + scan.words);
   const messageName = plan.body.name;
-  const walker = new Walker(tape, frame, direction, messageName, options.descriptions ?? noDescriptions);
+  const walker = new Walker(tape, frame, direction, messageName, options.descriptions ?? noDescriptions, api.name);
   const bodyCategory: Category = direction === 'request' ? 'request body' : 'response body';
   const size = frame.length;
   const sizeNode = node('size', 'int32', 0, 4, 'frame', {
@@ -342,7 +344,7 @@ export function buildExplainTree(frame: Uint8Array, options: ExplainOptions): Ex
   const root = node(messageName, `message v${apiVersion}`, 0, size, 'frame', { children: [frameNode, header, body] });
   return {
     apiKey,
-    apiName: getApi(apiKey).name,
+    apiName: api.name,
     apiVersion,
     direction,
     headerVersion: plan.headerVersion,

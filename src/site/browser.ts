@@ -1,8 +1,10 @@
 // Browser entry of assets/kafka-wire.js: the interactive explorer page (paste hex or drop a file,
 // pick direction/key/version, see the grid and the tree), decoded by the same WebAssembly codec.
 // The codec's WebAssembly ships inside the bundle as base64, so nothing is fetched: the page works
-// from file://. Descriptions come from assets/descriptions.js when the site was built with schemas.
-import { apis } from '../generated/catalogue.js';
+// from file://. Descriptions come from assets/descriptions.js when the site was built with schemas,
+// APIs beyond the built-in ones from assets/catalogue.js when it was built with a catalogue.
+import { builtInCatalogue, catalogueFromSchemas } from '../catalogue/catalogue.js';
+import type { SchemaJson } from '../catalogue/parse.js';
 import { peekRequest, type Direction } from '../codec.js';
 import { descriptionsFrom, type DescriptionTable, type Descriptions } from '../explain/descriptions.js';
 import { buildExplainTree, type ExplainTree } from '../explain/tree.js';
@@ -14,12 +16,17 @@ import { attachAll } from './hover.js';
 declare global {
   interface Window {
     KAFKA_WIRE_DESCRIPTIONS?: DescriptionTable;
+    KAFKA_WIRE_SCHEMAS?: SchemaJson[];
     kafkaWire?: unknown;
   }
 }
 
 /** Grid cells beyond this many bytes are left out (the tree still covers everything). */
 const GRID_LIMIT = 64 * 1024;
+
+const schemas = window.KAFKA_WIRE_SCHEMAS;
+const catalogue = schemas === undefined ? undefined : catalogueFromSchemas(schemas);
+const { apis } = catalogue ?? builtInCatalogue;
 
 function descriptions(): Descriptions | undefined {
   const table = window.KAFKA_WIRE_DESCRIPTIONS;
@@ -29,7 +36,7 @@ function descriptions(): Descriptions | undefined {
 export function explainHex(hex: string, options: { direction: Direction; apiKey?: number; apiVersion?: number }): ExplainTree {
   const frame = parseHexInput(hex);
   if (frame === null) throw new Error('not hex: expected pairs of hex digits');
-  return buildExplainTree(frame, { ...options, descriptions: descriptions() });
+  return buildExplainTree(frame, { ...options, descriptions: descriptions(), catalogue });
 }
 
 
@@ -92,6 +99,7 @@ function init(): void {
         apiKey: direction === 'response' ? Number(keySelect.value) : undefined,
         apiVersion: direction === 'response' ? Number(versionSelect.value) : undefined,
         descriptions: descriptions(),
+        catalogue,
       });
     } catch (error) {
       show(error instanceof Error ? error.message : String(error), true);
@@ -114,7 +122,7 @@ function init(): void {
   versionSelect.addEventListener('change', render);
   sampleButton.addEventListener('click', () => {
     const direction = directionSelect.value as Direction;
-    const frame = sampleFrame(Number(keySelect.value), direction, Number(versionSelect.value));
+    const frame = sampleFrame(Number(keySelect.value), direction, Number(versionSelect.value), { catalogue });
     hexInput.value = spacedHex(frame);
     render();
   });
@@ -171,7 +179,7 @@ function init(): void {
 window.kafkaWire = {
   explainHex,
   formatExplainText,
-  sampleHex: (apiKey: number, direction: Direction, version: number) => spacedHex(sampleFrame(apiKey, direction, version)),
+  sampleHex: (apiKey: number, direction: Direction, version: number) => spacedHex(sampleFrame(apiKey, direction, version, { catalogue })),
   escapeHtml,
 };
 

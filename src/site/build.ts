@@ -1,11 +1,14 @@
 // The static explorer site: writes OUTDIR/index.html (every API key), OUTDIR/api/<Name>-v<N>.html
 // (every version, like the reference pages), OUTDIR/explore.html (paste or drop a frame) and
 // OUTDIR/assets/ (stylesheet, the browser bundle with the WebAssembly codec embedded, the hover
-// script, and — only with a schema directory — the descriptions). Pages work from file://.
+// script, and — only with a schema directory — the descriptions; with a run-time catalogue, its
+// schemas as facts, so the explorer decodes what it adds). Pages work from file://.
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { apis } from '../generated/catalogue.js';
+import { builtInCatalogue, type Catalogue } from '../catalogue/catalogue.js';
+import { schemaJsonOf } from '../catalogue/parse.js';
+import type { MessageDef } from '../schema.js';
 import type { Direction } from '../codec.js';
 import { descriptionsFrom, schemaDisplayText, type DescriptionTable } from '../explain/descriptions.js';
 import { loadDescriptionTable, readSchemaText } from '../explain/descriptions-node.js';
@@ -17,6 +20,8 @@ import { SITE_CSS } from './style.js';
 export interface SiteOptions {
   /** Kafka's JSON message schemas: descriptions and schema text come from here when given. */
   schemasDir?: string;
+  /** The APIs to document and explore (default the built-in catalogue). */
+  catalogue?: Catalogue;
   /** Minify the browser bundle (default true). */
   minify?: boolean;
 }
@@ -99,6 +104,16 @@ export async function buildSite(outDir: string, options: SiteOptions = {}): Prom
   }
   const descriptions = table === undefined ? undefined : descriptionsFrom(table);
 
+  const catalogue = options.catalogue;
+  const { apis } = catalogue ?? builtInCatalogue;
+  const added = catalogue === undefined ? [] : catalogueAdditions(catalogue);
+  const catalogueFile = path.join(out, 'assets', 'catalogue.js');
+  if (added.length > 0) {
+    write('assets/catalogue.js', `window.KAFKA_WIRE_SCHEMAS = ${JSON.stringify(added.map(schemaJsonOf))};\n`);
+  } else if (fs.existsSync(catalogueFile)) {
+    fs.rmSync(catalogueFile);
+  }
+
   let apiPages = 0;
   for (const api of apis) {
     const schemaTexts: Partial<Record<Direction, string>> = {};
@@ -110,8 +125,8 @@ export async function buildSite(outDir: string, options: SiteOptions = {}): Prom
     }
     for (const version of versionsOf(api)) {
       const sample = (direction: Direction): MessageSample => {
-        const frame = sampleFrame(api.apiKey, direction, version);
-        const tree = buildExplainTree(frame, { direction, apiKey: api.apiKey, apiVersion: version, descriptions });
+        const frame = sampleFrame(api.apiKey, direction, version, { catalogue });
+        const tree = buildExplainTree(frame, { direction, apiKey: api.apiKey, apiVersion: version, descriptions, catalogue });
         return { direction, frame, tree, schemaText: schemaTexts[direction] };
       };
       write(`api/${apiPageName(api, version)}`, apiVersionPage(api, version, sample('request'), sample('response')));
@@ -119,6 +134,18 @@ export async function buildSite(outDir: string, options: SiteOptions = {}): Prom
     }
   }
   write('index.html', indexPage(apis, { schemas: schemasDir !== undefined }));
-  write('explore.html', explorePage(apis, { descriptions: schemasDir !== undefined }));
+  write('explore.html', explorePage(apis, { descriptions: schemasDir !== undefined, catalogue: added.length > 0 }));
   return { outDir: out, files, apiPages, schemasDir };
+}
+
+/** The messages (headers included) `catalogue` defines differently from the built-in one. */
+function catalogueAdditions(catalogue: Catalogue): MessageDef[] {
+  const out: MessageDef[] = [];
+  if (catalogue.requestHeader !== builtInCatalogue.requestHeader) out.push(catalogue.requestHeader);
+  if (catalogue.responseHeader !== builtInCatalogue.responseHeader) out.push(catalogue.responseHeader);
+  for (const api of catalogue.apis) {
+    const builtIn = builtInCatalogue.api(api.apiKey);
+    if (builtIn === undefined || builtIn.request !== api.request || builtIn.response !== api.response) out.push(api.request, api.response);
+  }
+  return out;
 }

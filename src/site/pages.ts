@@ -1,8 +1,8 @@
 // HTML for the explorer site: the index, a page per API and version (like the reference pages),
 // and the interactive page. Pure functions of the catalogue, sample frames and explain trees.
 import type { ApiDef, MessageDef, Versions } from '../schema.js';
-import { MAX_VERSION } from '../schema.js';
-import { isFlexible, planFor, requestHeaderVersion, responseHeaderVersion, type Direction } from '../codec.js';
+import { inVersions, MAX_VERSION } from '../schema.js';
+import { headerVersionFor, planForMessage, type Direction } from '../codec.js';
 import { ARRAY, STRUCT, type CompiledField, type CompiledStruct } from '../program.js';
 import type { ExplainTree } from '../explain/tree.js';
 import { escapeHtml, formatHexHtml, formatLegendHtml, formatTreeHtml, hexLayout } from '../explain/hex.js';
@@ -27,7 +27,7 @@ export function versionsOf(api: ApiDef): number[] {
 /** "v1: 0-8, v2: 9+" — which header version each range of API versions uses. */
 function headerVersionsText(api: ApiDef, direction: Direction): string {
   const versions = versionsOf(api);
-  const of = (v: number) => (direction === 'request' ? requestHeaderVersion(api.apiKey, v) : responseHeaderVersion(api.apiKey, v));
+  const of = (v: number) => headerVersionFor(api[direction], v);
   const parts: string[] = [];
   let start = versions[0];
   for (let i = 1; i <= versions.length; i++) {
@@ -117,7 +117,7 @@ export interface MessageSample {
 function messageSection(sample: MessageSample, message: MessageDef): string {
   const { tree, frame, direction } = sample;
   const title = direction === 'request' ? 'Request' : 'Response';
-  const plan = planFor(tree.apiKey, direction, tree.apiVersion);
+  const plan = planForMessage(message, tree.apiVersion);
   const explore = `../explore.html#dir=${direction}&key=${tree.apiKey}&v=${tree.apiVersion}&hex=${toHex(frame)}`;
   const schema = sample.schemaText !== undefined
     ? `<h3>kafka message schema (.json)</h3>\n<pre class="schema">${escapeHtml(sample.schemaText)}</pre>`
@@ -139,7 +139,7 @@ ${schema}
 }
 
 export function apiVersionPage(api: ApiDef, version: number, request: MessageSample, response: MessageSample): string {
-  const flexible = isFlexible(api.apiKey, 'request', version);
+  const flexible = inVersions(api.request.flexibleVersions, version);
   const nav = versionsOf(api).map((v) => v === version
     ? `<span class="current">v${v}</span>`
     : `<a href="${apiPageName(api, v)}">v${v}</a>`).join('');
@@ -186,7 +186,7 @@ ${rows}
   return pageShell('Kafka API keys — kafka-wire', body, { depth: 0 });
 }
 
-export function explorePage(apis: readonly ApiDef[], options: { descriptions: boolean }): string {
+export function explorePage(apis: readonly ApiDef[], options: { descriptions: boolean; catalogue?: boolean }): string {
   const keys = apis.map((api) => `<option value="${api.apiKey}">${api.apiKey} ${escapeHtml(api.name)}</option>`).join('');
   const body = `<h1>Explain a frame</h1>
 <div id="explorer">
@@ -205,6 +205,8 @@ page with the same WebAssembly codec as the library; nothing is sent anywhere.</
 ${formatLegendHtml()}
 <div class="explain" id="output"></div>
 </div>`;
-  const scripts = [...(options.descriptions ? ['assets/descriptions.js'] : []), 'assets/kafka-wire.js'];
+  const scripts = [
+    ...(options.descriptions ? ['assets/descriptions.js'] : []), ...(options.catalogue ? ['assets/catalogue.js'] : []), 'assets/kafka-wire.js',
+  ];
   return pageShell('Explain a frame — kafka-wire', body, { depth: 0, scripts });
 }

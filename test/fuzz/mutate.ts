@@ -1,7 +1,7 @@
 // A seeded mutation fuzzer for frames. Besides blind byte damage it aims at the places a codec is
 // most likely to trust: length and count prefixes (found by an explain-mode scan of the valid
 // frame), varints, and tagged-field sections.
-import { planFor, scanMessage, type Direction } from '../../src/codec.js';
+import { planFor, scanMessage, type CatalogueOption, type Direction } from '../../src/codec.js';
 import { ARRAY, BYTES, RECORDS, STRING, STRUCT, type CompiledField, type CompiledStruct } from '../../src/program.js';
 import { i32 } from '../../src/wasm/codec-module.js';
 
@@ -12,8 +12,8 @@ export interface LengthSite {
 }
 
 /** Where the length/count prefixes of a valid frame are. */
-export function lengthSites(apiKey: number, direction: Direction, version: number, frame: Uint8Array): LengthSite[] {
-  const plan = planFor(apiKey, direction, version);
+export function lengthSites(apiKey: number, direction: Direction, version: number, frame: Uint8Array, options?: CatalogueOption): LengthSite[] {
+  const plan = planFor(apiKey, direction, version, options);
   const scan = scanMessage(plan, frame, true, true, undefined);
   const tape = i32;
   let t = scan.start;

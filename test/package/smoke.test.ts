@@ -55,6 +55,16 @@ describe.skipIf(!built)('the packed package', () => {
     expect(execFileSync(process.execPath, ['esm.mjs'], { cwd: dir }).toString().trim()).toBe(EXPECTED);
   });
 
+  it('loads a run-time catalogue from kafka-wire/catalogue and has a module per API', () => {
+    const fixtures = join(repoRoot, 'test', 'fixtures', 'schemas');
+    writeFileSync(join(dir, 'catalogue.mjs'), `import { loadCatalogue } from 'kafka-wire/catalogue';
+import { streamsGroupHeartbeatApi } from 'kafka-wire/apis/StreamsGroupHeartbeat';
+import { newMessage } from 'kafka-wire';
+const catalogue = loadCatalogue(${JSON.stringify(fixtures)});
+console.log(catalogue.api(1000).name, newMessage(1000, 'request', 1, {}, { catalogue }).port, streamsGroupHeartbeatApi.apiKey);`);
+    expect(execFileSync(process.execPath, ['catalogue.mjs'], { cwd: dir }).toString().trim()).toBe('Gizmo 9092 88');
+  });
+
   it('requires from CommonJS', () => {
     writeFileSync(join(dir, 'cjs.cjs'), `${decodeSnippet("const kw = require('kafka-wire');")}\nconsole.log(answer);`);
     expect(execFileSync(process.execPath, ['cjs.cjs'], { cwd: dir }).toString().trim()).toBe(EXPECTED);
