@@ -38,7 +38,10 @@ export function formatExplainText(tree: ExplainTree | ExplainNode): string {
   return out;
 }
 
-/** The tree as JSON text (two-space indentation, trailing newline). */
+/** The tree as JSON text (two-space indentation, trailing newline); a damaged frame's error with its message. */
 export function formatExplainJson(tree: ExplainTree): string {
-  return JSON.stringify(tree, null, 2) + '\n';
+  const { error, ...rest } = tree;
+  const json = error === undefined ? rest
+    : { ...rest, error: { code: error.code, message: error.message, offset: error.offset, path: error.path } };
+  return JSON.stringify(json, null, 2) + '\n';
 }

@@ -111,7 +111,7 @@ export async function buildSite(outDir: string, options: SiteOptions = {}): Prom
     for (const version of versionsOf(api)) {
       const sample = (direction: Direction): MessageSample => {
         const frame = sampleFrame(api.apiKey, direction, version);
-        const tree = buildExplainTree(frame, { direction, apiKey: api.apiKey, apiVersion: version, descriptions });
+        const tree = buildExplainTree(frame, { direction, apiKey: api.apiKey, apiVersion: version, descriptions, sample: true });
         return { direction, frame, tree, schemaText: schemaTexts[direction] };
       };
       write(`api/${apiPageName(api, version)}`, apiVersionPage(api, version, sample('request'), sample('response')));

@@ -4,7 +4,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { main } from '../../src/cli.js';
+import { main } from '../../src/cli/main.js';
 import { encodeRequest, encodeResponse, newMessage } from '../../src/index.js';
 import { toHex } from '../../src/text.js';
 import { repoRoot } from '../helpers/shared.js';

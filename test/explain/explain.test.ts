@@ -88,7 +88,7 @@ describe('explain', () => {
     frame = encodeRequest({ requestApiKey: 49, requestApiVersion: 0, correlationId: 1, clientId: 'c' }, body);
     const text = lines(buildExplainTree(frame, { direction: 'request' }));
     expect(text).toContain('+-- RequestHeader v1 [0x0004, 11B] common request header');
-    expect(text).toContain('    |   +-- length int32 = 1 [0x000f, 4B] one sample element follows');
+    expect(text).toContain('    |   +-- length int32 = 1 [0x000f, 4B] one element follows');
     expect(text).toContain('    |       |       +-- EntityType string = "" (int16 len=0) [0x0017, 2B]');
     expect(text).toContain('    |       |       +-- EntityName string = null (int16 len=-1) [0x0019, 2B]');
     expect(text).toContain('    |               +-- Value float64 = 1.5 [0x0021, 8B]');
