@@ -11,7 +11,7 @@ import { explainFrame } from '../explain/index.js';
 import { sampleFrame } from '../explain/samples.js';
 import type { ExplainTree } from '../explain/tree.js';
 import type { Command, Io } from './command.js';
-import { FrameFailure, withFrame } from './errors.js';
+import { FrameFailure } from './errors.js';
 import {
   apiKeyOf, COLOR_OPTION, FRAME_OPTIONS, frameTarget, readFrameBytes, SCHEMA_OPTIONS, schemasDirOption, useColour,
 } from './input.js';
@@ -43,7 +43,14 @@ export const explain: Command = {
     const target = frameTarget(options);
     const frame = await readFrameBytes(positionals, options, io);
     const context = { frame, direction: target.direction };
-    const tree = withFrame(context, () => explainFrame(frame, { ...target, schemasDir: schemasDirOption(options), partial: true }));
+    let tree: ExplainTree;
+    try {
+      tree = explainFrame(frame, { ...target, schemasDir: schemasDirOption(options), partial: true });
+    } catch (error) {
+      // Not even a partial tree (an unknown API, a frame too short for a header): still the bytes.
+      if (options.layout && !options.json) io.stdout.write(formatHexText(hexLayout(frame), { colour: useColour(options, io) }));
+      throw new FrameFailure(error, context);
+    }
     show(io, options, frame, tree);
     if (tree.error !== undefined) throw new FrameFailure(tree.error, context);
     return 0;

@@ -30,16 +30,25 @@ export function globalHelp(commands: readonly Command[]): string {
     + `\n${EXIT_STATUS}\n`;
 }
 
-/** The README's command reference (Markdown): every command's synopsis and options. */
+/** The markers around the README's command reference (scripts/cli-reference.mjs writes between them). */
+export const REFERENCE_BEGIN = '<!-- cli-reference:begin (generated from the command table: node scripts/cli-reference.mjs) -->';
+export const REFERENCE_END = '<!-- cli-reference:end -->';
+
+/** Text for Markdown: `<TAB>` must not read as a tag, nor `|` end a table cell. */
+function markdown(text: string): string {
+  return text.replace(/</g, '&lt;').replace(/\|/g, '\\|');
+}
+
+/** The README's command reference (Markdown): every command's synopsis, options and notes. */
 export function commandReference(commands: readonly Command[]): string {
   let out = '';
   for (const command of commands) {
-    out += `### kafka-wire ${command.name}\n\n${command.summary}.\n\n\`\`\`sh\n`;
+    out += `### kafka-wire ${command.name}\n\n${markdown(command.summary)}\n\n\`\`\`sh\n`;
     out += command.synopsis.map((s) => `kafka-wire ${command.name} ${s}\n`).join('') + '```\n\n';
-    out += '| option | |\n| --- | --- |\n';
-    out += command.options.map((o) => `| \`${optionSynopsis(o)}\` | ${o.help.replace(/\|/g, '\\|')} |\n`).join('');
-    if (command.notes !== undefined) out += '\n' + command.notes.join('\n') + '\n';
+    out += '| option | meaning |\n| --- | --- |\n';
+    out += command.options.map((o) => `| \`${optionSynopsis(o)}\` | ${markdown(o.help)} |\n`).join('');
+    for (const note of command.notes ?? []) out += `\n${markdown(note)}\n`;
     out += '\n';
   }
-  return out + `Every command takes \`-h\`/\`--help\`; ${EXIT_STATUS.replace('exit status: ', 'exit status: ')}.\n`;
+  return out + `Every command takes \`-h\`/\`--help\`; \`kafka-wire --version\` prints the version. ${EXIT_STATUS[0].toUpperCase()}${EXIT_STATUS.slice(1)}.\n`;
 }

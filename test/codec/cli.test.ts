@@ -92,7 +92,7 @@ describe('kafka-wire decode/encode --jsonl', () => {
     expect((await run(['decode', 'zz'])).code).toBe(1);
   });
 
-  const bin = join(repoRoot, 'dist', 'src', 'cli.js');
+  const bin = join(repoRoot, 'dist', 'src', 'cli', 'main.js');
   it.skipIf(!existsSync(bin))('runs as the built bin', () => {
     const out = execFileSync(process.execPath, [bin, 'decode', '--jsonl'], {
       input: JSON.stringify({ direction: 'request', hex: toHex(metadataRequest) }) + '\n',
