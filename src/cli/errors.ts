@@ -5,6 +5,7 @@
 import { apis } from '../generated/catalogue.js';
 import { KafkaWireError, UsageError } from '../errors.js';
 import { RecordsError } from '../records/errors.js';
+import { sizeMismatchDetail } from '../explain/tree.js';
 
 /** Input the command line could not read as a frame at all (bad hex, an unreadable line). */
 export class InputError extends Error {
@@ -62,10 +63,7 @@ function detailOf(error: KafkaWireError): string {
 
 /** The numbers a decode error is about, from the frame itself. */
 function numbers(error: KafkaWireError, frame: Uint8Array): string {
-  if (error.code === 'FRAME_SIZE_MISMATCH') {
-    const claimed = int32At(frame, 0);
-    return ` (the size prefix says ${claimed} bytes follow; ${frame.length - 4} do)`;
-  }
+  if (error.code === 'FRAME_SIZE_MISMATCH' && frame.length >= 4) return ` (${sizeMismatchDetail(frame)})`;
   if (error.code === 'TRUNCATED' && error.offset >= 0) {
     return ` (${Math.max(0, frame.length - error.offset)} of the frame's ${frame.length} bytes left at offset ${error.offset})`;
   }

@@ -141,16 +141,23 @@ class Walker {
   }
 
   private headerField(f: CompiledField): ExplainNode {
-    const n = this.field(f, 'rpc header', null, 'header');
-    n.name = snakeCase(f.name);
-    const description = headerFieldDescription(this.direction, f.name);
-    if (description !== undefined) n.description = description;
-    if (f.name === 'requestApiKey') {
-      const name = findApi(n.value as number)?.name;
-      if (name !== undefined) n.note = name;
+    const asHeader = (n: ExplainNode) => {
+      n.name = snakeCase(f.name);
+      const description = headerFieldDescription(this.direction, f.name);
+      if (description !== undefined) n.description = description;
+      if (f.name === 'requestApiKey') {
+        const name = findApi(n.value as number)?.name;
+        if (name !== undefined) n.note = name;
+      }
+      if (f.kind === STRING) n.type = f.nullable ? 'nullable_string' : 'string';
+      return n;
+    };
+    try {
+      return asHeader(this.field(f, 'rpc header', null, 'header'));
+    } catch (error) {
+      if (error instanceof TapeEnd && error.node !== this.malformed) asHeader(error.node);
+      throw error;
     }
-    if (f.kind === STRING) n.type = f.nullable ? 'nullable_string' : 'string';
-    return n;
   }
 
   body(s: CompiledStruct, version: number, category: Category): ExplainNode {
@@ -163,7 +170,7 @@ class Walker {
     try {
       return asBody(this.struct(s, category, ''));
     } catch (error) {
-      if (error instanceof TapeEnd) asBody(error.node);
+      if (error instanceof TapeEnd && error.node !== this.malformed) asBody(error.node);
       throw error;
     }
   }
@@ -189,7 +196,7 @@ class Walker {
       description: inHeader ? 'number of tagged fields in the header' : 'number of tagged fields in this struct',
       children,
     });
-    const count = this.partialOn(children, () => this.next(), (size) => make(size, readUvarint(this.frame, start)[0]), start);
+    const count = this.next();
     this.partialOn(children, () => this.taggedEntries(s, inHeader, path, count, children), (size) => make(size, count), start);
     const end = count > 0 ? children[children.length - 1].offset + children[children.length - 1].size : this.peekEnd(start);
     return make(end - start, count);
@@ -368,7 +375,7 @@ class Walker {
             n.children.unshift(markerNode);
             return n;
           } catch (error) {
-            if (error instanceof TapeEnd) error.node.children.unshift(markerNode);
+            if (error instanceof TapeEnd && error.node !== this.malformed) error.node.children.unshift(markerNode);
             throw error;
           }
         }
@@ -379,6 +386,43 @@ class Walker {
   }
 }
 
+
+/** The detail of a size prefix that disagrees with the bytes: both numbers. */
+export function sizeMismatchDetail(frame: Uint8Array): string {
+  return `the size prefix says ${new DataView(frame.buffer, frame.byteOffset).getInt32(0)} bytes follow; ${frame.length - 4} do`;
+}
+
+/** A frame's spans tape; for a damaged one (with `partial`), the error and a malformed node from where reading stopped. */
+function scanForExplain(plan: ReturnType<typeof planFor>, frame: Uint8Array, options: ExplainOptions):
+  { tape: Int32Array; error?: KafkaWireError; malformed?: ExplainNode } {
+  // `i32` is a live binding refreshed when memory grows: read it only after the scan.
+  const tapeOf = (scan: { start: number; words: number }) => i32.slice(scan.start, scan.start + scan.words);
+  const malformed = (at: number, code: string, detail: string) => {
+    const start = Math.min(frame.length, Math.max(at, 4)); // never inside the size prefix
+    return node('[malformed]', '', start, frame.length - start, 'frame', { note: code, description: detail });
+  };
+  const detailOf = (error: KafkaWireError) => error.message.slice(error.message.indexOf(': ') + 2);
+  try {
+    return { tape: tapeOf(scanMessage(plan, frame, true, true, options.limits)) };
+  } catch (failure) {
+    if (!options.partial || !(failure instanceof KafkaWireError)) throw failure;
+    if (failure.code !== 'FRAME_SIZE_MISMATCH' || frame.length < 8) {
+      return { tape: tapeOf(lastScanTape()), error: failure, malformed: malformed(failure.offset, failure.code, detailOf(failure)) };
+    }
+    // Read the bytes anyway, as far as they go: a cut capture or frames run together still show
+    // what they hold. The prefix's own frame when the bytes hold more, else all of them.
+    const claimed = new DataView(frame.buffer, frame.byteOffset).getInt32(0);
+    const within = claimed >= 4 && claimed < frame.length - 4 ? frame.slice(0, claimed + 4) : frame.slice();
+    new DataView(within.buffer).setInt32(0, within.length - 4);
+    try {
+      const tape = tapeOf(scanMessage(plan, within, true, true, options.limits));
+      return { tape, error: failure, malformed: malformed(within.length, failure.code, sizeMismatchDetail(frame)) };
+    } catch (inner) {
+      if (!(inner instanceof KafkaWireError)) throw inner;
+      return { tape: tapeOf(lastScanTape()), error: failure, malformed: malformed(inner.offset, inner.code, `${detailOf(inner)} (${sizeMismatchDetail(frame)})`) };
+    }
+  }
+}
 
 /** Explains a whole frame (int32 size prefix, header, body). Throws KafkaWireError on bad input. */
 export function buildExplainTree(frame: Uint8Array, options: ExplainOptions): ExplainTree {
@@ -402,24 +446,8 @@ export function buildExplainTree(frame: Uint8Array, options: ExplainOptions): Ex
   }
   const plan = planFor(apiKey, direction, apiVersion);
   const messageName = plan.body.name;
-  let tape: Int32Array;
-  let error: KafkaWireError | undefined;
-  try {
-    const scan = scanMessage(plan, frame, true, true, options.limits);
-    // `i32` is a live binding refreshed when memory grows: read it only now, after the scan.
-    tape = i32.slice(scan.start, scan.start + scan.words);
-  } catch (failure) {
-    if (!options.partial || !(failure instanceof KafkaWireError)) throw failure;
-    error = failure;
-    const scan = lastScanTape();
-    tape = i32.slice(scan.start, scan.start + scan.words);
-  }
+  const { tape, error, malformed } = scanForExplain(plan, frame, options);
   const size = frame.length;
-  // Bytes from the failing offset on (never inside the size prefix): the rest the scan could not read.
-  const malformedAt = error === undefined ? size : Math.min(size, Math.max(error.offset, 4));
-  const malformed = error === undefined ? undefined : node('[malformed]', '', malformedAt, size - malformedAt, 'frame', {
-    note: error.code, description: error.message.slice(error.message.indexOf(': ') + 2),
-  });
   const walker = new Walker(tape, frame, direction, messageName, options.descriptions ?? noDescriptions, options.sample === true, malformed);
   const bodyCategory: Category = direction === 'request' ? 'request body' : 'response body';
   const prefix = size >= 4 ? new DataView(frame.buffer, frame.byteOffset).getInt32(0) : size - 4;
@@ -432,6 +460,8 @@ export function buildExplainTree(frame: Uint8Array, options: ExplainOptions): Ex
   try {
     children.push(walker.header(plan.header, plan.headerVersion));
     children.push(walker.body(plan.body, apiVersion, bodyCategory));
+    // A whole message read, bytes beyond the size prefix's frame still to show.
+    if (malformed !== undefined) children.push(malformed);
   } catch (failure) {
     if (!(failure instanceof TapeEnd)) throw failure;
     children.push(failure.node);

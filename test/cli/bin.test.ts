@@ -261,8 +261,11 @@ describe.skipIf(!built)('kafka-wire explain naming and wording', () => {
     const visit = (n: any) => { nodes.push(n); n.children.forEach(visit); };
     visit(tree.root);
     const hw = nodes.find((n) => n.schemaName === 'HighWatermark');
-    expect(hw).toMatchObject({ path: 'responses[0].partitions[0].highWatermark', value: '1099511627776' });
-    expect(nodes.find((n) => n.schemaName === 'CorrelationId')).toMatchObject({ path: 'header.correlationId' });
+    expect(hw).toMatchObject({ name: 'highWatermark', path: 'responses[0].partitions[0].highWatermark', value: '1099511627776' });
+    expect(nodes.find((n) => n.schemaName === 'CorrelationId')).toMatchObject({ name: 'correlationId', path: 'header.correlationId' });
+    const request = JSON.parse(run(['explain', metadataHex, '--json', '--no-schemas']).stdout);
+    expect(JSON.stringify(request)).not.toContain('request_api_key');
+    expect(request.root.children[1].children[0]).toMatchObject({ name: 'requestApiKey', schemaName: 'RequestApiKey', path: 'header.requestApiKey', value: 3 });
     const decoded = JSON.parse(run(['decode', toHex(fetchResponse), '--response', '--api-key', '1', '--api-version', '4']).stdout);
     expect(decoded.body.responses[0].partitions[0].highWatermark).toBe(hw.value);
   });

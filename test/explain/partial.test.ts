@@ -62,6 +62,25 @@ describe('explain with partial: true', () => {
     expect(explained).toBeGreaterThan(triples.length);
   });
 
+  it('reads a frame whose size prefix disagrees as far as its bytes go', () => {
+    const whole = sampleFrame(3, 'request', 12);
+    // Cut short (a capture's snap length): the tree up to the cut, the error still the prefix's.
+    const short = buildExplainTree(whole.slice(0, 13), { direction: 'request', partial: true });
+    expect(short.error?.code).toBe('FRAME_SIZE_MISMATCH');
+    const text = formatExplainText(short);
+    expect(text).toContain('+-- size int32 = 33 [0x0000, 4B] number of bytes that follow');
+    expect(text).toContain('    +-- correlation_id int32 = 0 [0x0008, 4B]');
+    expect(text).toContain('    +-- client_id nullable_string [0x000c, 1B]');
+    expect(text).toMatch(/\[malformed\] \(TRUNCATED\) \[0x000c, 1B\] the input ends before the value does \(the size prefix says 33 bytes follow;/);
+    // Longer (frames run together): the prefix's frame whole, then the rest malformed.
+    const long = new Uint8Array([...whole, 1, 2, 3]);
+    const tree = buildExplainTree(long, { direction: 'request', partial: true });
+    expect(tree.error?.code).toBe('FRAME_SIZE_MISMATCH');
+    expect(tree.root.children.map((n) => n.name)).toEqual(['Frame', 'RequestHeader', 'MetadataRequest', '[malformed]']);
+    expect(tree.root.children[2].size).toBe(whole.length - 15);
+    expect(tree.root.children[3]).toMatchObject({ offset: whole.length, size: 3, description: 'the size prefix says 33 bytes follow; 36 do' });
+  });
+
   it('still throws without partial', () => {
     const frame = cut(sampleFrame(3, 'request', 12), 20);
     expect(() => buildExplainTree(frame, { direction: 'request' })).toThrow(KafkaWireError);
