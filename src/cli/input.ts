@@ -108,7 +108,11 @@ export async function readFrameBytes(positionals: string[], options: OptionValue
     if (!fromStdin || positionals.length > 0) throw new UsageError('give the frame as HEX or with --file, not both');
     return textOrRaw(await readFileArg(file), file);
   }
-  if (fromStdin) return textOrRaw(await readAll(io.stdin), 'stdin');
+  if (fromStdin) {
+    // Waiting on a terminal for bytes nobody means to type would look like a hang.
+    if ((io.stdin as { isTTY?: boolean }).isTTY) throw new UsageError('no frame given: give it as HEX, on stdin, or with --file PATH');
+    return textOrRaw(await readAll(io.stdin), 'stdin');
+  }
   return hexArgument(positionals.join(' '), 'HEX');
 }
 

@@ -164,6 +164,11 @@ describe.skipIf(!built)('kafka-wire frames in', () => {
     expect(JSON.parse(run(['decode'], { input: metadata }).stdout).body.topics[0].name).toBe('orders');
   });
 
+  it('does not wait on a terminal for a frame nobody gave', () => {
+    const r = shell('script -qec "$BIN decode" /dev/null < /dev/null');
+    expect(r.stdout).toContain('no frame given: give it as HEX, on stdin, or with --file PATH');
+  });
+
   it('reads --file PATH, hex text or raw bytes', () => {
     writeFileSync(join(dir, 'frame.bin'), metadata);
     writeFileSync(join(dir, 'frame.hex'), '0x' + metadataHex + '\n');
