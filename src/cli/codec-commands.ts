@@ -62,7 +62,7 @@ function decodeLine(line: string, records: boolean, context: { frame?: FrameCont
     if (input[name] !== undefined && !Number.isInteger(input[name])) throw new InputError(`"${name}" must be an integer`);
   }
   const frame = hexArgument(input.hex, '"hex"');
-  context.frame = { frame, direction };
+  context.frame = { frame, direction, apiKey: input.apiKey, apiVersion: input.apiVersion };
   if (direction === 'response' && (input.apiKey === undefined || input.apiVersion === undefined)) {
     throw new InputError('a response line needs "apiKey" and "apiVersion" (they are not on the wire)');
   }
@@ -87,7 +87,7 @@ export const decode: Command = {
     }
     const target = frameTarget(options);
     const frame = await readFrameBytes(positionals, options, io);
-    const json = withFrame({ frame, direction: target.direction }, () => decodeFrame(frame, target, records));
+    const json = withFrame({ frame, ...target }, () => decodeFrame(frame, target, records));
     io.stdout.write(JSON.stringify(json, null, 2) + '\n');
     return 0;
   },

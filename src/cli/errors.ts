@@ -5,7 +5,7 @@
 import { apis } from '../generated/catalogue.js';
 import { KafkaWireError, UsageError } from '../errors.js';
 import { RecordsError } from '../records/errors.js';
-import { sizeMismatchDetail } from '../explain/tree.js';
+import { buildExplainTree, flattenTree, sizeMismatchDetail } from '../explain/tree.js';
 
 /** Input the command line could not read as a frame at all (bad hex, an unreadable line). */
 export class InputError extends Error {
@@ -45,6 +45,9 @@ export interface ErrorJson {
 export interface FrameContext {
   frame: Uint8Array;
   direction: 'request' | 'response';
+  /** Given for responses (and checked against a request's header). */
+  apiKey?: number;
+  apiVersion?: number;
 }
 
 function int32At(frame: Uint8Array, at: number): number {
@@ -61,10 +64,23 @@ function detailOf(error: KafkaWireError): string {
   return colon < 0 ? error.message : error.message.slice(colon + 2);
 }
 
+/** What the length prefix of the value that failed claims, from the frame explained as far as it reads. */
+function claimOf(context: FrameContext): string | undefined {
+  try {
+    const tree = buildExplainTree(context.frame, { ...context, partial: true });
+    return flattenTree(tree.root).find((n) => n.children.some((c) => c.name === '[malformed]'))?.note;
+  } catch {
+    return undefined;
+  }
+}
+
 /** The numbers a decode error is about, from the frame itself. */
-function numbers(error: KafkaWireError, frame: Uint8Array): string {
+function numbers(error: KafkaWireError, context: FrameContext): string {
+  const { frame } = context;
   if (error.code === 'FRAME_SIZE_MISMATCH' && frame.length >= 4) return ` (${sizeMismatchDetail(frame)})`;
   if (error.code === 'TRUNCATED' && error.offset >= 0) {
+    const claim = claimOf(context);
+    if (claim?.startsWith('claims ')) return ` (its length prefix ${claim})`;
     return ` (${Math.max(0, frame.length - error.offset)} of the frame's ${frame.length} bytes left at offset ${error.offset})`;
   }
   return '';
@@ -85,7 +101,7 @@ export function hintFor(context: FrameContext, code?: string): string | undefine
     return 'these bytes look like a TLS record: the connection is encrypted, so decode its plaintext instead';
   }
   const size = int32At(frame, 0);
-  if (size !== frame.length - 4) {
+  if (frame.length >= 8 && size !== frame.length - 4) {
     const key = int16At(frame, 0);
     const version = int16At(frame, 2);
     const api = apis.find((a) => a.apiKey === key);
@@ -104,7 +120,7 @@ export function describeError(error: unknown, context?: FrameContext): string {
   let text: string;
   if (error instanceof KafkaWireError) {
     const place = [error.offset >= 0 ? `at offset ${error.offset}` : '', error.path ? `in ${error.path}` : ''].filter(Boolean).join(' ');
-    text = `${error.code}${place ? ` ${place}` : ''}: ${detailOf(error)}${context ? numbers(error, context.frame) : ''}`;
+    text = `${error.code}${place ? ` ${place}` : ''}: ${detailOf(error)}${context ? numbers(error, context) : ''}`;
   } else if (error instanceof RecordsError) {
     text = `${error.code}: ${error.message}`;
   } else if (error instanceof Error) {

@@ -42,7 +42,7 @@ export const explain: Command = {
   async run({ options, positionals }, io) {
     const target = frameTarget(options);
     const frame = await readFrameBytes(positionals, options, io);
-    const context = { frame, direction: target.direction };
+    const context = { frame, ...target };
     let tree: ExplainTree;
     try {
       tree = explainFrame(frame, { ...target, schemasDir: schemasDirOption(options), partial: true });

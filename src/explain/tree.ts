@@ -255,25 +255,48 @@ class Walker {
       }
       return reorder(n);
     };
-    return this.valueAt(start, category, named,
+    return this.valueAt(start, category, f.kind, f.compact, named,
       () => f.kind === ARRAY ? this.array(f, start, category, path) : this.value(f.kind, f.nullable, f.compact, f.struct, start, category, path));
   }
 
   /**
    * Reads one value (a field's or an element's) and its end; `label` names the node. If the tape
    * ends inside the value, its partial node (or, when nothing of it was read, one holding the
-   * malformed node) is labelled and goes up.
+   * malformed node and what the value's length prefix claims) is labelled and goes up.
    */
-  private valueAt(start: number, category: Category, label: (n: ExplainNode, size: number) => ExplainNode, read: () => ExplainNode): ExplainNode {
+  private valueAt(start: number, category: Category, kind: number, compact: boolean,
+    label: (n: ExplainNode, size: number) => ExplainNode, read: () => ExplainNode): ExplainNode {
     let n: ExplainNode;
     try {
       n = read();
     } catch (error) {
       if (!(error instanceof TapeEnd)) throw error;
-      const inner = error.node === this.malformed ? node('', '', start, 0, category, { children: [error.node] }) : error.node;
+      let inner = error.node;
+      if (inner === this.malformed) {
+        const note = this.claim(kind, compact, start);
+        inner = node('', '', start, 0, category, note === undefined ? { children: [inner] } : { note, children: [inner] });
+      }
       throw new TapeEnd(label(inner, this.frame.length - start));
     }
     return label(n, this.next() - start);
+  }
+
+  /** What the length prefix of a value that failed to read claims, against the bytes left. */
+  private claim(kind: number, compact: boolean, start: number): string | undefined {
+    if (kind !== STRING && kind !== BYTES && kind !== RECORDS && kind !== ARRAY) return undefined;
+    let length: number;
+    let prefix: number;
+    if (compact) {
+      const [n, bytes] = readUvarint(this.frame, start);
+      if (bytes === 0) return undefined;
+      [length, prefix] = [n - 1, bytes];
+    } else {
+      prefix = kind === STRING ? 2 : 4;
+      if (start + prefix > this.frame.length) return undefined;
+      length = kind === STRING ? this.view.getInt16(start) : this.view.getInt32(start);
+    }
+    const unit = kind === ARRAY ? 'element' : 'byte';
+    return `claims ${length} ${unit}${length === 1 ? '' : 's'}, ${this.frame.length - start - prefix} bytes left`;
   }
 
   private array(f: CompiledField, start: number, category: Category, path: string): ExplainNode {
@@ -301,7 +324,7 @@ class Walker {
           element.size = size;
           return reorder(element);
         };
-        children.push(this.valueAt(elementStart, category, label,
+        children.push(this.valueAt(elementStart, category, f.elementKind, f.compact, label,
           () => this.value(f.elementKind, false, f.compact, f.struct, elementStart, category, elementPath)));
       }
     }, make, start);

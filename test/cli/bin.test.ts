@@ -234,10 +234,13 @@ describe.skipIf(!built)('kafka-wire explain of a damaged frame', () => {
     expect(lines).toContain('0020  00 00 01 07 6f 72 64 65');
     expect(lines).toContain('|   +-- client_id nullable_string = "cli" (int16 len=3) [0x000c, 5B] always a non-flexible int16-prefixed string');
     expect(lines).toContain('            +-- TopicId uuid = AAAAAAAAAAAAAAAAAAAAAQ [0x0013, 16B]');
-    expect(lines).toContain('            +-- Name string [0x0023, 5B]');
+    expect(lines).toContain('            +-- Name string (claims 6 bytes, 4 bytes left) [0x0023, 5B]');
     expect(lines).toContain('                +-- [malformed] (TRUNCATED) [0x0024, 4B] the input ends before the value does');
     expect(r.stderr).toContain('TRUNCATED at offset 36 in MetadataRequest.topics[0].name');
-    expect(r.stderr).toContain('4 of the frame\'s 40 bytes left at offset 36');
+    expect(r.stderr).toContain('(its length prefix claims 6 bytes, 4 bytes left)');
+    expect(run(['decode', toHex(damaged)]).stderr).toContain('(its length prefix claims 6 bytes, 4 bytes left)');
+    // An array whose count the bytes left cannot hold.
+    expect(run(['decode', toHex(cut(metadata, 30))]).stderr).toContain('TRUNCATED at offset 18 in MetadataRequest.topics: the input ends before the value does (its length prefix claims 1 element, 11 bytes left)');
   });
 
   it('gives the partial tree and the error in --json', () => {

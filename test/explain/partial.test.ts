@@ -28,7 +28,7 @@ describe('explain with partial: true', () => {
       const whole = sampleFrame(apiKey, direction, version);
       const options = { direction, apiKey, apiVersion: version, partial: true } as const;
       const wholeLeaves = leafLines(flattenTree(buildExplainTree(whole, options).root));
-      for (let keep = 8; keep < whole.length; keep += Math.max(1, Math.floor(whole.length / 12))) {
+      for (let keep = 8; keep < whole.length; keep += Math.max(1, Math.floor(whole.length / 6))) {
         const frame = cut(whole, keep);
         const decodeError = (() => {
           try {
