@@ -42,7 +42,11 @@ function clientFrom(values: OptionValues): KafkaClient {
   if (values['sasl-username'] !== undefined || values['sasl-password'] !== undefined) {
     options.sasl = { mechanism: 'PLAIN', username: stringOption(values, 'sasl-username') ?? '', password: stringOption(values, 'sasl-password') ?? '' };
   }
-  return new KafkaClient({ ...options, bootstrap: broker });
+  try {
+    return new KafkaClient({ ...options, bootstrap: broker });
+  } catch (error) {
+    throw new UsageError(`-b ${broker}: ${(error as Error).message}`); // no HOST:PORT in it
+  }
 }
 
 function partitionArg(values: OptionValues): number | undefined {
