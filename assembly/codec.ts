@@ -62,6 +62,8 @@ export function lastErrorOffset(): i32 { return <i32>(errorPos - base); }
 export function lastErrorDepth(): i32 { return errorDepth; }
 export function pathOpsPtr(): usize { return pathOps; }
 export function pathIndexesPtr(): usize { return pathIndexes; }
+/** Where the next tape word would go: after a failed scan, the end of what it had read. */
+export function tapePosition(): usize { return tape; }
 
 function fail(code: i32): void {
   if (code == E_TRUNCATED && end < inputEnd) code = E_TAGGED_SIZE_MISMATCH;

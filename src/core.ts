@@ -152,6 +152,7 @@ export function scanMessage(
   let tapeBytes = (input.length + 64) * (withSpans ? 16 : 4);
   for (;;) {
     const tapePtr = (inputPtr + input.length + 7) & ~7;
+    lastTapePtr = tapePtr;
     const scratchPtr = tapePtr + tapeBytes;
     ensureMemory(scratchPtr + input.length * 2 + 64);
     try {
@@ -168,6 +169,17 @@ export function scanMessage(
       throw scanError(plan, code);
     }
   }
+}
+
+let lastTapePtr = 0;
+
+/**
+ * The tape the last scan wrote, as far as it got: after a failed scan in spans mode, every value
+ * it had checked before the failure (explain shows a damaged frame that far). Valid until the
+ * next call into the codec.
+ */
+export function lastScanTape(): ScanResult {
+  return { start: lastTapePtr >> 2, words: (codecWasm().tapePosition() - lastTapePtr) >> 2 };
 }
 
 /** The scan's "tape full" code (assembly/codec.ts): the facade retries with a larger tape. */

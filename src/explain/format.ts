@@ -38,7 +38,19 @@ export function formatExplainText(tree: ExplainTree | ExplainNode): string {
   return out;
 }
 
-/** The tree as JSON text (two-space indentation, trailing newline). */
+/**
+ * A node for JSON: field nodes named as decode's JSON names them (highWatermark, requestApiKey:
+ * the last step of their path), their schema's name in `schemaName`; other nodes as the text names them.
+ */
+function jsonNode(n: ExplainNode): ExplainNode {
+  const name = n.schemaName !== undefined && n.path !== undefined ? n.path.slice(n.path.lastIndexOf('.') + 1) : n.name;
+  return { ...n, name, children: n.children.map(jsonNode) };
+}
+
+/** The tree as JSON text (two-space indentation, trailing newline); a damaged frame's error with its message. */
 export function formatExplainJson(tree: ExplainTree): string {
-  return JSON.stringify(tree, null, 2) + '\n';
+  const { error, root, ...rest } = tree;
+  const json = { ...rest, root: jsonNode(root),
+    ...(error === undefined ? {} : { error: { code: error.code, message: error.message, offset: error.offset, path: error.path } }) };
+  return JSON.stringify(json, null, 2) + '\n';
 }

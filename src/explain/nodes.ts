@@ -14,6 +14,13 @@ export type JsonValue = string | number | boolean | null;
 export interface ExplainNode {
   /** Schema name of a field (TimeoutMs), snake_case for header fields, or a structural name. */
   name: string;
+  /** A field's name in its schema (TimeoutMs, RequestApiKey); absent on structural nodes. */
+  schemaName?: string;
+  /**
+   * Where a field or element sits in the decoded object, in decode's lowerCamel names:
+   * `responses[0].partitions[0].highWatermark` in the body, `header.correlationId` in the header.
+   */
+  path?: string;
   /** Wire type as the schema spells it (int32, []ReassignableTopic), or '' for a grouping node. */
   type: string;
   /**
@@ -41,11 +48,11 @@ export interface ExplainNode {
   children: ExplainNode[];
 }
 
-/** The wording of an array's element count. */
-export function countDescription(count: number): string {
+/** The wording of an array's element count (a sample's one element is its sample element). */
+export function countDescription(count: number, sample = false): string {
   if (count < 0) return 'null array';
   if (count === 0) return 'no elements follow';
-  if (count === 1) return 'one sample element follows';
+  if (count === 1) return sample ? 'one sample element follows' : 'one element follows';
   return `${count} elements follow`;
 }
 
@@ -85,7 +92,10 @@ export function node(
 
 /** Puts `description` and `children` last, so JSON output reads like the text line. */
 export function reorder(n: ExplainNode): ExplainNode {
-  const out: ExplainNode = { name: n.name, type: n.type } as ExplainNode;
+  const out: ExplainNode = { name: n.name } as ExplainNode;
+  if (n.schemaName !== undefined) out.schemaName = n.schemaName;
+  if (n.path !== undefined) out.path = n.path;
+  out.type = n.type;
   if (n.value !== undefined) out.value = n.value;
   if (n.display !== undefined) out.display = n.display;
   if (n.note !== undefined) out.note = n.note;

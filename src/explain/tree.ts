@@ -1,7 +1,7 @@
 // The explain tree: every byte of a frame attributed to a named node (frame, header, body fields,
 // length prefixes, tagged-field sections, record batches and records), built from the codec's
 // scan in spans mode. Browser-safe: descriptions come in as a lookup, never from files here.
-import { getApi, peekRequest, planForMessage, scanMessage, type CatalogueOption, type Direction, type Limits } from '../codec.js';
+import { getApi, lastScanTape, peekRequest, planForMessage, scanMessage, type CatalogueOption, type Direction, type Limits } from '../codec.js';
 import {
   ARRAY, BOOL, BYTES, FLOAT64, INT16, INT32, INT64, INT8, RECORDS, STRING, STRUCT, UINT16, UINT32, UUID,
   type CompiledField, type CompiledStruct,
@@ -29,6 +29,11 @@ export interface ExplainTree {
   /** Whole frame, size prefix included. */
   size: number;
   root: ExplainNode;
+  /**
+   * With `partial`, why a damaged frame did not decode: the tree then holds what was read before
+   * the failing offset and a malformed node from there to the end.
+   */
+  error?: KafkaWireError;
 }
 
 export interface ExplainOptions extends CatalogueOption {
@@ -38,6 +43,15 @@ export interface ExplainOptions extends CatalogueOption {
   apiVersion?: number;
   descriptions?: Descriptions;
   limits?: Limits;
+  /** A sample frame (sampleFrame): the wording says so (its one-element arrays, its size prefix). */
+  sample?: boolean;
+  /** A damaged frame gives the tree as far as it reads, with `error`, instead of throwing. */
+  partial?: boolean;
+}
+
+/** The tape of a damaged frame ran out: carries the innermost partial node up the walk. */
+class TapeEnd {
+  constructor(readonly node: ExplainNode) {}
 }
 
 const HEADER_FIELD_NAMES: Record<string, string> = {
@@ -86,61 +100,108 @@ class Walker {
     private readonly descriptions: Descriptions,
     /** The frame's API, named beside the header's API key. */
     private readonly apiName: string,
+    private readonly sample: boolean,
+    /** For a damaged frame's tape: the node that stands where the tape ends. */
+    private readonly malformed?: ExplainNode,
   ) {
     this.t = 0;
     this.view = new DataView(frame.buffer, frame.byteOffset, frame.byteLength);
   }
 
   private next(): number {
+    if (this.t >= this.tape.length) throw new TapeEnd(this.malformed!);
     return this.tape[this.t++];
+  }
+
+  /**
+   * Runs `read`, which fills `children`; if the tape ends inside, the children read so far and
+   * the innermost partial node make this level's partial node (`make`), which goes up instead.
+   */
+  private partialOn<T>(children: ExplainNode[], read: () => T, make: (size: number) => ExplainNode, start: number): T {
+    try {
+      return read();
+    } catch (error) {
+      if (!(error instanceof TapeEnd)) throw error;
+      children.push(error.node);
+      throw new TapeEnd(make(this.frame.length - start));
+    }
   }
 
   header(s: CompiledStruct, headerVersion: number): ExplainNode {
     const start = this.next();
     const children: ExplainNode[] = [];
-    for (const f of s.regular) children.push(this.headerField(f));
-    if (s.flexible) children.push(this.taggedSection(s, true));
-    const end = this.next();
-    return node(s.name, `v${headerVersion}`, start, end - start, 'rpc header', {
+    const make = (size: number) => node(s.name, `v${headerVersion}`, start, size, 'rpc header', {
       description: this.direction === 'request' ? 'common request header' : 'common response header',
       children,
     });
+    const end = this.partialOn(children, () => {
+      for (const f of s.regular) children.push(this.headerField(f));
+      if (s.flexible) children.push(this.taggedSection(s, true, 'header'));
+      return this.next();
+    }, make, start);
+    return make(end - start);
   }
 
   private headerField(f: CompiledField): ExplainNode {
-    const n = this.field(f, 'rpc header', null);
-    n.name = snakeCase(f.name);
-    const description = headerFieldDescription(this.direction, f.name);
-    if (description !== undefined) n.description = description;
-    if (f.name === 'requestApiKey') {
-      n.note = this.apiName;
+    const asHeader = (n: ExplainNode) => {
+      n.name = snakeCase(f.name);
+      const description = headerFieldDescription(this.direction, f.name);
+      if (description !== undefined) n.description = description;
+      if (f.name === 'requestApiKey') n.note = this.apiName;
+      if (f.kind === STRING) n.type = f.nullable ? 'nullable_string' : 'string';
+      return n;
+    };
+    try {
+      return asHeader(this.field(f, 'rpc header', null, 'header'));
+    } catch (error) {
+      if (error instanceof TapeEnd && error.node !== this.malformed) asHeader(error.node);
+      throw error;
     }
-    if (f.kind === STRING) n.type = f.nullable ? 'nullable_string' : 'string';
-    return n;
   }
 
   body(s: CompiledStruct, version: number, category: Category): ExplainNode {
-    const n = this.struct(s, category);
-    n.type = 'struct';
-    n.description = `message body, version ${version}`;
-    delete n.display;
-    return n;
+    const asBody = (n: ExplainNode) => {
+      n.type = 'struct';
+      n.description = `message body, version ${version}`;
+      delete n.display;
+      return n;
+    };
+    try {
+      return asBody(this.struct(s, category, ''));
+    } catch (error) {
+      if (error instanceof TapeEnd && error.node !== this.malformed) asBody(error.node);
+      throw error;
+    }
   }
 
-  /** A struct's fields and tagged section; the caller names the node. */
-  private struct(s: CompiledStruct, category: Category): ExplainNode {
+  /** A struct's fields and tagged section at `path`; the caller names the node. */
+  private struct(s: CompiledStruct, category: Category, path: string): ExplainNode {
     const start = this.next();
     const children: ExplainNode[] = [];
-    for (const f of s.regular) children.push(this.field(f, category, s));
-    if (s.flexible) children.push(this.taggedSection(s, false));
-    const end = this.next();
-    return node(s.name, s.name, start, end - start, category, { display: 'struct', children });
+    const make = (size: number) => node(s.name, s.name, start, size, category, { display: 'struct', children });
+    const end = this.partialOn(children, () => {
+      for (const f of s.regular) children.push(this.field(f, category, s, path));
+      if (s.flexible) children.push(this.taggedSection(s, false, path));
+      return this.next();
+    }, make, start);
+    return make(end - start);
   }
 
-  private taggedSection(s: CompiledStruct, inHeader: boolean): ExplainNode {
+  private taggedSection(s: CompiledStruct, inHeader: boolean, path: string): ExplainNode {
     const start = this.next();
+    const children: ExplainNode[] = [];
+    const make = (size: number, count: number) => node('tagged_fields', 'uvarint', start, size, 'tagged_fields', {
+      value: count, display: String(count),
+      description: inHeader ? 'number of tagged fields in the header' : 'number of tagged fields in this struct',
+      children,
+    });
     const count = this.next();
-    const children: ExplainNode[] = [];
+    this.partialOn(children, () => this.taggedEntries(s, inHeader, path, count, children), (size) => make(size, count), start);
+    const end = count > 0 ? children[children.length - 1].offset + children[children.length - 1].size : this.peekEnd(start);
+    return make(end - start, count);
+  }
+
+  private taggedEntries(s: CompiledStruct, inHeader: boolean, path: string, count: number, children: ExplainNode[]): void {
     for (let i = 0; i < count; i++) {
       const tag = this.next() >>> 0;
       const entryStart = this.next();
@@ -153,7 +214,7 @@ class Walker {
       });
       if (known >= 0) {
         const f = s.tagged[known];
-        const n = this.field(f, 'tagged_fields', inHeader ? null : s);
+        const n = this.field(f, 'tagged_fields', inHeader ? null : s, path);
         if (inHeader) n.name = snakeCase(f.name);
         n.note = `tag ${tag}, size ${size}` + (n.note !== undefined ? `; ${n.note}` : '');
         n.size = n.offset + n.size - entryStart;
@@ -170,12 +231,6 @@ class Walker {
         }));
       }
     }
-    const end = count > 0 ? children[children.length - 1].offset + children[children.length - 1].size : this.peekEnd(start);
-    return node('tagged_fields', 'uvarint', start, end - start, 'tagged_fields', {
-      value: count, display: String(count),
-      description: inHeader ? 'number of tagged fields in the header' : 'number of tagged fields in this struct',
-      children,
-    });
   }
 
   /** The end of an empty tagged section: its count varint. */
@@ -183,58 +238,101 @@ class Walker {
     return start + readUvarint(this.frame, start)[1];
   }
 
-  private field(f: CompiledField, category: Category, owner: CompiledStruct | null): ExplainNode {
+  private field(f: CompiledField, category: Category, owner: CompiledStruct | null, parentPath: string): ExplainNode {
     const start = this.next();
-    const n = f.kind === ARRAY ? this.array(f, start, category) : this.value(f.kind, f.nullable, f.compact, f.struct, start, category);
-    const end = this.next();
-    n.name = f.def.schemaName;
-    n.type = f.def.type;
-    n.offset = start;
-    n.size = end - start;
-    if (owner !== null) {
-      const about = this.descriptions.about(this.messageName, owner.name, f.def.schemaName);
-      if (about !== undefined) n.description = about;
-    }
-    return reorder(n);
+    const path = parentPath === '' ? f.name : `${parentPath}.${f.name}`;
+    const named = (n: ExplainNode, size: number) => {
+      n.name = f.def.schemaName;
+      n.schemaName = f.def.schemaName;
+      n.path = path;
+      n.type = f.def.type;
+      n.offset = start;
+      n.size = size;
+      if (owner !== null) {
+        const about = this.descriptions.about(this.messageName, owner.name, f.def.schemaName);
+        if (about !== undefined) n.description = about;
+      }
+      return reorder(n);
+    };
+    return this.valueAt(start, category, f.kind, f.compact, named,
+      () => f.kind === ARRAY ? this.array(f, start, category, path) : this.value(f.kind, f.nullable, f.compact, f.struct, start, category, path));
   }
 
-  private array(f: CompiledField, start: number, category: Category): ExplainNode {
+  /**
+   * Reads one value (a field's or an element's) and its end; `label` names the node. If the tape
+   * ends inside the value, its partial node (or, when nothing of it was read, one holding the
+   * malformed node and what the value's length prefix claims) is labelled and goes up.
+   */
+  private valueAt(start: number, category: Category, kind: number, compact: boolean,
+    label: (n: ExplainNode, size: number) => ExplainNode, read: () => ExplainNode): ExplainNode {
+    let n: ExplainNode;
+    try {
+      n = read();
+    } catch (error) {
+      if (!(error instanceof TapeEnd)) throw error;
+      let inner = error.node;
+      if (inner === this.malformed) {
+        const note = this.claim(kind, compact, start);
+        inner = node('', '', start, 0, category, note === undefined ? { children: [inner] } : { note, children: [inner] });
+      }
+      throw new TapeEnd(label(inner, this.frame.length - start));
+    }
+    return label(n, this.next() - start);
+  }
+
+  /** What the length prefix of a value that failed to read claims, against the bytes left. */
+  private claim(kind: number, compact: boolean, start: number): string | undefined {
+    if (kind !== STRING && kind !== BYTES && kind !== RECORDS && kind !== ARRAY) return undefined;
+    let length: number;
+    let prefix: number;
+    if (compact) {
+      const [n, bytes] = readUvarint(this.frame, start);
+      if (bytes === 0) return undefined;
+      [length, prefix] = [n - 1, bytes];
+    } else {
+      prefix = kind === STRING ? 2 : 4;
+      if (start + prefix > this.frame.length) return undefined;
+      length = kind === STRING ? this.view.getInt16(start) : this.view.getInt32(start);
+    }
+    const unit = kind === ARRAY ? 'element' : 'byte';
+    return `claims ${length} ${unit}${length === 1 ? '' : 's'}, ${this.frame.length - start - prefix} bytes left`;
+  }
+
+  private array(f: CompiledField, start: number, category: Category, path: string): ExplainNode {
     const count = this.next();
     const children: ExplainNode[] = [];
     const elementType = f.def.type.slice(2);
-    const lengthNode = (prefixEnd: number) => f.compact
-      ? node('length', 'uvarint', start, prefixEnd - start, category, {
-        value: count + 1, display: String(count + 1), note: 'compact, n+1', description: countDescription(count),
+    const countText = countDescription(count, this.sample);
+    const prefixSize = f.compact ? readUvarint(this.frame, start)[1] : 4;
+    children.push(f.compact
+      ? node('length', 'uvarint', start, prefixSize, category, {
+        value: count + 1, display: String(count + 1), note: 'compact, n+1', description: countText,
       })
-      : node('length', 'int32', start, prefixEnd - start, category, {
-        value: count, display: String(count), description: countDescription(count),
-      });
-    if (count < 0) {
-      const [, bytes] = f.compact ? readUvarint(this.frame, start) : [0, 4];
-      children.push(lengthNode(start + bytes));
-      return node('', '', start, 0, category, { value: null, display: 'null', children });
-    }
-    for (let i = 0; i < count; i++) {
-      const elementStart = this.next();
-      if (i === 0) children.push(lengthNode(elementStart));
-      const element = this.value(f.elementKind, false, f.compact, f.struct, elementStart, category);
-      const elementEnd = this.next();
-      element.name = `${elementType}[${i}]`;
-      element.type = elementType;
-      element.offset = elementStart;
-      element.size = elementEnd - elementStart;
-      children.push(reorder(element));
-    }
-    if (count === 0) {
-      const [, bytes] = f.compact ? readUvarint(this.frame, start) : [0, 4];
-      children.push(lengthNode(start + bytes));
-    }
-    return node('', '', start, 0, category, { value: count, display: elementCount(count), children });
+      : node('length', 'int32', start, prefixSize, category, { value: count, display: String(count), description: countText }));
+    if (count < 0) return node('', '', start, 0, category, { value: null, display: 'null', children });
+    const make = () => node('', '', start, 0, category, { value: count, display: elementCount(count), children });
+    this.partialOn(children, () => {
+      for (let i = 0; i < count; i++) {
+        const elementStart = this.next();
+        const elementPath = `${path}[${i}]`;
+        const label = (element: ExplainNode, size: number) => {
+          element.name = `${elementType}[${i}]`;
+          element.path = elementPath;
+          element.type = elementType;
+          element.offset = elementStart;
+          element.size = size;
+          return reorder(element);
+        };
+        children.push(this.valueAt(elementStart, category, f.elementKind, f.compact, label,
+          () => this.value(f.elementKind, false, f.compact, f.struct, elementStart, category, elementPath)));
+      }
+    }, make, start);
+    return make();
   }
 
   /** One value; the caller sets name, type, offset and size. */
   private value(kind: number, nullable: boolean, compact: boolean, struct: CompiledStruct | null, start: number,
-    category: Category): ExplainNode {
+    category: Category, path: string): ExplainNode {
     const leaf = (value: JsonValue, display: string, note?: string) =>
       node('', '', start, 0, category, note === undefined ? { value, display } : { value, display, note });
     switch (kind) {
@@ -294,17 +392,59 @@ class Walker {
             value: marker, display: String(marker), description: 'nullable struct: -1 for null, 1 when the struct follows',
           });
           if (marker < 0) return node('', '', start, 0, category, { value: null, display: 'null', children: [markerNode] });
-          const n = this.struct(struct!, category);
-          n.children.unshift(markerNode);
-          return n;
+          try {
+            const n = this.struct(struct!, category, path);
+            n.children.unshift(markerNode);
+            return n;
+          } catch (error) {
+            if (error instanceof TapeEnd && error.node !== this.malformed) error.node.children.unshift(markerNode);
+            throw error;
+          }
         }
-        return this.struct(struct!, category);
+        return this.struct(struct!, category, path);
       }
     }
     throw new Error(`kafka-wire explain: unknown kind ${kind}`);
   }
 }
 
+
+/** The detail of a size prefix that disagrees with the bytes: both numbers. */
+export function sizeMismatchDetail(frame: Uint8Array): string {
+  return `the size prefix says ${new DataView(frame.buffer, frame.byteOffset).getInt32(0)} bytes follow; ${frame.length - 4} do`;
+}
+
+/** A frame's spans tape; for a damaged one (with `partial`), the error and a malformed node from where reading stopped. */
+function scanForExplain(plan: ReturnType<typeof planForMessage>, frame: Uint8Array, options: ExplainOptions):
+  { tape: Int32Array; error?: KafkaWireError; malformed?: ExplainNode } {
+  // `i32` is a live binding refreshed when memory grows: read it only after the scan.
+  const tapeOf = (scan: { start: number; words: number }) => i32.slice(scan.start, scan.start + scan.words);
+  const malformed = (at: number, code: string, detail: string) => {
+    const start = Math.min(frame.length, Math.max(at, 4)); // never inside the size prefix
+    return node('[malformed]', '', start, frame.length - start, 'frame', { note: code, description: detail });
+  };
+  const detailOf = (error: KafkaWireError) => error.message.slice(error.message.indexOf(': ') + 2);
+  try {
+    return { tape: tapeOf(scanMessage(plan, frame, true, true, options.limits)) };
+  } catch (failure) {
+    if (!options.partial || !(failure instanceof KafkaWireError)) throw failure;
+    if (failure.code !== 'FRAME_SIZE_MISMATCH' || frame.length < 8) {
+      return { tape: tapeOf(lastScanTape()), error: failure, malformed: malformed(failure.offset, failure.code, detailOf(failure)) };
+    }
+    // Read the bytes anyway, as far as they go: a cut capture or frames run together still show
+    // what they hold. The prefix's own frame when the bytes hold more, else all of them.
+    const claimed = new DataView(frame.buffer, frame.byteOffset).getInt32(0);
+    const within = claimed >= 4 && claimed < frame.length - 4 ? frame.slice(0, claimed + 4) : frame.slice();
+    new DataView(within.buffer).setInt32(0, within.length - 4);
+    try {
+      const tape = tapeOf(scanMessage(plan, within, true, true, options.limits));
+      return { tape, error: failure, malformed: malformed(within.length, failure.code, sizeMismatchDetail(frame)) };
+    } catch (inner) {
+      if (!(inner instanceof KafkaWireError)) throw inner;
+      return { tape: tapeOf(lastScanTape()), error: failure, malformed: malformed(inner.offset, inner.code, `${detailOf(inner)} (${sizeMismatchDetail(frame)})`) };
+    }
+  }
+}
 
 /** Explains a whole frame (int32 size prefix, header, body). Throws KafkaWireError on bad input. */
 export function buildExplainTree(frame: Uint8Array, options: ExplainOptions): ExplainTree {
@@ -328,20 +468,28 @@ export function buildExplainTree(frame: Uint8Array, options: ExplainOptions): Ex
   }
   const api = getApi(apiKey, options);
   const plan = planForMessage(api[direction], apiVersion);
-  const scan = scanMessage(plan, frame, true, true, options.limits);
-  // `i32` is a live binding refreshed when memory grows: read it only now, after the scan.
-  const tape = i32.slice(scan.start, scan.start + scan.words);
   const messageName = plan.body.name;
-  const walker = new Walker(tape, frame, direction, messageName, options.descriptions ?? noDescriptions, api.name);
-  const bodyCategory: Category = direction === 'request' ? 'request body' : 'response body';
+  const { tape, error, malformed } = scanForExplain(plan, frame, options);
   const size = frame.length;
-  const sizeNode = node('size', 'int32', 0, 4, 'frame', {
-    value: size - 4, display: String(size - 4), description: 'number of bytes that follow, patched after encoding',
+  const walker = new Walker(tape, frame, direction, messageName, options.descriptions ?? noDescriptions, api.name, options.sample === true, malformed);
+  const bodyCategory: Category = direction === 'request' ? 'request body' : 'response body';
+  const prefix = size >= 4 ? new DataView(frame.buffer, frame.byteOffset).getInt32(0) : size - 4;
+  const sizeNode = node('size', 'int32', 0, Math.min(4, size), 'frame', {
+    value: prefix, display: String(prefix),
+    description: options.sample ? 'number of bytes that follow, patched after encoding' : 'number of bytes that follow',
   });
-  const frameNode = node('Frame', '', 0, 4, 'frame', { description: 'length-delimited framing', children: [sizeNode] });
-  const header = walker.header(plan.header, plan.headerVersion);
-  const body = walker.body(plan.body, apiVersion, bodyCategory);
-  const root = node(messageName, `message v${apiVersion}`, 0, size, 'frame', { children: [frameNode, header, body] });
+  const frameNode = node('Frame', '', 0, Math.min(4, size), 'frame', { description: 'length-delimited framing', children: [sizeNode] });
+  const children = [frameNode];
+  try {
+    children.push(walker.header(plan.header, plan.headerVersion));
+    children.push(walker.body(plan.body, apiVersion, bodyCategory));
+    // A whole message read, bytes beyond the size prefix's frame still to show.
+    if (malformed !== undefined) children.push(malformed);
+  } catch (failure) {
+    if (!(failure instanceof TapeEnd)) throw failure;
+    children.push(failure.node);
+  }
+  const root = node(messageName, `message v${apiVersion}`, 0, size, 'frame', { children });
   return {
     apiKey,
     apiName: api.name,
@@ -351,6 +499,7 @@ export function buildExplainTree(frame: Uint8Array, options: ExplainOptions): Ex
     messageName,
     size,
     root,
+    ...(error === undefined ? {} : { error }),
   };
 }
 

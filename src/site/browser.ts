@@ -92,7 +92,8 @@ function init(): void {
       }
       keySelect.disabled = versionSelect.disabled = true;
     }
-    let tree: ExplainTree;
+    // A damaged frame still shows its bytes and the tree as far as it reads (partial), as Wireshark does.
+    let tree: ExplainTree | undefined;
     try {
       tree = buildExplainTree(frame, {
         direction,
@@ -100,16 +101,16 @@ function init(): void {
         apiVersion: direction === 'response' ? Number(versionSelect.value) : undefined,
         descriptions: descriptions(),
         catalogue,
+        partial: true,
       });
+      if (tree.error !== undefined) show(tree.error.message, true);
+      else show(`${tree.messageName} v${tree.apiVersion}, ${direction} header v${tree.headerVersion}, ${frame.length} bytes on the wire`, false);
     } catch (error) {
       show(error instanceof Error ? error.message : String(error), true);
-      output.innerHTML = '';
-      return;
     }
-    show(`${tree.messageName} v${tree.apiVersion}, ${direction} header v${tree.headerVersion}, ${frame.length} bytes on the wire`, false);
     output.innerHTML = `<h3>byte layout (${frame.length} bytes, 16 bytes per row)</h3>`
       + formatHexHtml(hexLayout(frame, tree), { maxBytes: GRID_LIMIT, titles: frame.length <= 8192 })
-      + '<h3>object tree</h3>' + formatTreeHtml(tree);
+      + (tree === undefined ? '' : '<h3>object tree</h3>' + formatTreeHtml(tree));
   };
 
   let timer: ReturnType<typeof setTimeout> | undefined;

@@ -126,7 +126,7 @@ export async function buildSite(outDir: string, options: SiteOptions = {}): Prom
     for (const version of versionsOf(api)) {
       const sample = (direction: Direction): MessageSample => {
         const frame = sampleFrame(api.apiKey, direction, version, { catalogue });
-        const tree = buildExplainTree(frame, { direction, apiKey: api.apiKey, apiVersion: version, descriptions, catalogue });
+        const tree = buildExplainTree(frame, { direction, apiKey: api.apiKey, apiVersion: version, descriptions, catalogue, sample: true });
         return { direction, frame, tree, schemaText: schemaTexts[direction] };
       };
       write(`api/${apiPageName(api, version)}`, apiVersionPage(api, version, sample('request'), sample('response')));

@@ -13,6 +13,7 @@ export interface CodecExports {
   lastErrorDepth(): number;
   pathOpsPtr(): number;
   pathIndexesPtr(): number;
+  tapePosition(): number;
   scan(header: number, body: number, input: number, length: number, framed: boolean,
     tape: number, tapeBytes: number, scratch: number, withSpans: boolean,
     arrayLimit: number, lengthLimit: number, depthLimit: number): number;

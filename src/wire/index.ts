@@ -18,7 +18,4 @@ export {
 export { startMemoryBroker, type MemoryBroker, type MemoryBrokerOptions, type MemoryTopic, type PartitionLog, type StoredBatch } from './memory-broker.js';
 export { KafkaClient, parseHostPort, type ClientOptions, type BrokerAddress, type TopicInfo, type PartitionInfo } from './client.js';
 export { supportedVersions, allSupportedVersions, usableVersion, apiName, ZERO_UUID, type VersionRange } from './versions.js';
-export {
-  metadataCommand, produceCommand, consumeCommand, wireCommands, WIRE_USAGE, murmur2, partitionForKey,
-  type WireCommand, type WireIo,
-} from './cli-commands.js';
+export { murmur2, partitionForKey } from './partitioner.js';

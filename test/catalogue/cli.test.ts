@@ -11,7 +11,7 @@ import { toHex } from '../../src/text.js';
 import { repoRoot } from '../helpers/shared.js';
 import { gizmoV1Frame } from './golden.js';
 
-const bin = join(repoRoot, 'dist', 'src', 'cli.js');
+const bin = join(repoRoot, 'dist', 'src', 'cli', 'main.js');
 const fixtureDir = join(repoRoot, 'test', 'fixtures', 'schemas');
 
 function cli(args: string[], input = ''): { code: number | null; out: string; err: string } {
@@ -44,7 +44,7 @@ describe.skipIf(!fs.existsSync(bin))('the CLI with --schemas', () => {
     expect(cli(['sample', '3', '14', 'request', '--schemas', fixtureDir]).code).toBe(0);
     const missing = cli(['sample', '3', '14', 'request']);
     expect(missing.code).toBe(2);
-    expect(missing.err).toContain('MetadataRequest has versions 0-13, not 14');
+    expect(missing.err).toContain('Metadata requests have versions 0 to 13, not 14');
   });
 
   it('samples every key and version of the catalogue', () => {

@@ -4,7 +4,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { main } from '../../src/cli.js';
+import { main } from '../../src/cli/main.js';
 import { encodeRequest, encodeResponse, newMessage } from '../../src/index.js';
 import { toHex } from '../../src/text.js';
 import { repoRoot } from '../helpers/shared.js';
@@ -92,7 +92,7 @@ describe('kafka-wire decode/encode --jsonl', () => {
     expect((await run(['decode', 'zz'])).code).toBe(1);
   });
 
-  const bin = join(repoRoot, 'dist', 'src', 'cli.js');
+  const bin = join(repoRoot, 'dist', 'src', 'cli', 'main.js');
   it.skipIf(!existsSync(bin))('runs as the built bin', () => {
     const out = execFileSync(process.execPath, [bin, 'decode', '--jsonl'], {
       input: JSON.stringify({ direction: 'request', hex: toHex(metadataRequest) }) + '\n',

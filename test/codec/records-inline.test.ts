@@ -2,7 +2,7 @@
 // the decode option and through `kafka-wire decode --records`.
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { main } from '../../src/cli.js';
+import { main } from '../../src/cli/main.js';
 import { decodeResponse, encodeResponse, newMessage } from '../../src/index.js';
 import { encodeRecordBatch } from '../../src/records/index.js';
 import { toHex } from '../../src/text.js';

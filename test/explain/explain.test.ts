@@ -88,7 +88,7 @@ describe('explain', () => {
     frame = encodeRequest({ requestApiKey: 49, requestApiVersion: 0, correlationId: 1, clientId: 'c' }, body);
     const text = lines(buildExplainTree(frame, { direction: 'request' }));
     expect(text).toContain('+-- RequestHeader v1 [0x0004, 11B] common request header');
-    expect(text).toContain('    |   +-- length int32 = 1 [0x000f, 4B] one sample element follows');
+    expect(text).toContain('    |   +-- length int32 = 1 [0x000f, 4B] one element follows');
     expect(text).toContain('    |       |       +-- EntityType string = "" (int16 len=0) [0x0017, 2B]');
     expect(text).toContain('    |       |       +-- EntityName string = null (int16 len=-1) [0x0019, 2B]');
     expect(text).toContain('    |               +-- Value float64 = 1.5 [0x0021, 8B]');
@@ -180,8 +180,10 @@ describe('explain', () => {
     expect(json).toMatchObject({ apiKey: 49, apiName: 'AlterClientQuotas', apiVersion: 1, direction: 'request', headerVersion: 2, size: 35 });
     expect(json.root.name).toBe('AlterClientQuotasRequest');
     expect(json.root.children.map((c: ExplainNode) => c.name)).toEqual(['Frame', 'RequestHeader', 'AlterClientQuotasRequest']);
-    const remove = flattenTree(json.root).find((n) => n.name === 'Remove')!;
-    expect(remove).toMatchObject({ type: 'bool', value: false, display: 'false', offset: 0x1e, size: 1, category: 'request body' });
+    const remove = flattenTree(json.root).find((n) => n.schemaName === 'Remove')!;
+    expect(remove).toMatchObject({ name: 'remove', path: 'entries[0].ops[0].remove', type: 'bool', value: false, display: 'false', offset: 0x1e, size: 1, category: 'request body' });
+    // The library's tree keeps the text's labels; the JSON names fields as decode does.
+    expect(flattenTree(tree.root).find((n) => n.schemaName === 'Remove')!.name).toBe('Remove');
   });
 
   it('needs the API key and version of a response, and checks them against a request', () => {

@@ -1,9 +1,9 @@
-// explain on damaged frames: a tree or a KafkaWireError, never anything else.
+// explain on damaged frames: a tree (partial or not) or a KafkaWireError, never anything else.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { apis } from '../../src/generated/catalogue.js';
 import { KafkaWireError } from '../../src/errors.js';
-import { buildExplainTree, formatExplainText, hexLayout, sampleFrame } from '../../src/explain/index.js';
+import { buildExplainTree, flattenTree, formatExplainText, hexLayout, sampleFrame } from '../../src/explain/index.js';
 
 const triples = apis.flatMap((api) => {
   const out: [number, number, 'request' | 'response'][] = [];
@@ -23,12 +23,18 @@ describe('explain on damaged frames', () => {
           const p = 4 + (at % (frame.length - 4)); // keep the size prefix, so the scan goes deep
           frame[p] = value;
         }
-        try {
-          const tree = buildExplainTree(frame, { direction, apiKey, apiVersion: version });
-          formatExplainText(tree);
-          hexLayout(frame, tree);
-        } catch (error) {
-          if (!(error instanceof KafkaWireError)) throw error;
+        // With partial, a damaged frame gives a tree whose nodes stay within the frame.
+        for (const partial of [false, true]) {
+          try {
+            const tree = buildExplainTree(frame, { direction, apiKey, apiVersion: version, partial });
+            for (const n of flattenTree(tree.root)) {
+              if (!n.inflated) expect(n.offset + n.size).toBeLessThanOrEqual(frame.length);
+            }
+            formatExplainText(tree);
+            hexLayout(frame, tree);
+          } catch (error) {
+            if (!(error instanceof KafkaWireError)) throw error;
+          }
         }
       },
     ), { numRuns: 3000 });

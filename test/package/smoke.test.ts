@@ -77,6 +77,21 @@ console.log(catalogue.api(1000).name, newMessage(1000, 'request', 1, {}, { catal
     expect(JSON.parse(out).frame.body.topics[0].name).toBe('orders');
   });
 
+  it('carries the Apache-2.0 LICENSE text package.json names', () => {
+    const pkg = JSON.parse(readFileSync(join(dir, 'node_modules', 'kafka-wire', 'package.json'), 'utf8'));
+    expect(pkg.license).toBe('Apache-2.0');
+    const license = readFileSync(join(dir, 'node_modules', 'kafka-wire', 'LICENSE'), 'utf8');
+    expect(license).toBe(readFileSync(join(repoRoot, 'LICENSE'), 'utf8'));
+    expect(license).toMatch(/Apache License\s+Version 2\.0, January 2004/);
+  });
+
+  it('keeps the command line\'s internals out of kafka-wire/wire', () => {
+    writeFileSync(join(dir, 'wire.mjs'), "import * as wire from 'kafka-wire/wire'; console.log(Object.keys(wire).sort().join(' '));");
+    const names = execFileSync(process.execPath, ['wire.mjs'], { cwd: dir }).toString().trim().split(' ');
+    expect(names).toContain('partitionForKey');
+    for (const internal of ['WIRE_USAGE', 'produceCommand', 'consumeCommand', 'metadataCommand', 'wireCommands']) expect(names).not.toContain(internal);
+  });
+
   it('decodes in a Node worker thread', () => {
     writeFileSync(join(dir, 'worker.mjs'), `import { Worker } from 'node:worker_threads';
 const worker = new Worker(new URL('data:text/javascript,' + encodeURIComponent(${JSON.stringify(`${decodeSnippet("import * as kw from '" + '%KW%' + "';")}\nimport { parentPort } from 'node:worker_threads';\nparentPort.postMessage(answer);`)}.replace('%KW%', ${JSON.stringify('file://' + join('%DIR%', 'node_modules', 'kafka-wire', 'dist', 'src', 'index.js'))}.replace('%DIR%', process.cwd())))));

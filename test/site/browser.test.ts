@@ -110,11 +110,27 @@ describe('site in chromium', () => {
     expect(await page.locator('#output .tree .line.hl').innerText()).toContain('length uvarint = 2 (compact, n+1) [0x000d, 1B]');
     await page.screenshot({ path: path.join(artifacts, 'explorer.png'), fullPage: true });
 
-    // Bad input is reported, not thrown.
+    // Bad input is reported, not thrown, and its bytes still shown.
+    await page.selectOption('#direction', 'request');
     await page.fill('#hex', '00 00 00 09 00');
-    await page.waitForFunction(() => document.querySelector('#status')?.classList.contains('error'));
+    await page.waitForSelector('#output .hexgrid[data-size="5"]');
+    expect(await page.locator('#status').getAttribute('class')).toBe('error');
     expect(await page.locator('#status').innerText()).toMatch(/TRUNCATED|FRAME_SIZE_MISMATCH/);
-    expect(await page.locator('#output').innerHTML()).toBe('');
+    expect(await page.locator('#output .hexgrid .b').count()).toBe(5);
+    expect(await page.locator('#output pre.tree').count()).toBe(0);
+
+    // A damaged frame: the bytes, the tree as far as it reads and a malformed node where it stops.
+    const damaged = sampleFrame(3, 'request', 12).slice(0, 30);
+    new DataView(damaged.buffer).setInt32(0, 26);
+    await page.fill('#hex', hex(damaged));
+    await page.waitForFunction(() => document.querySelector('#output pre.tree')?.textContent?.includes('[malformed]'));
+    const partial = explainFrame(damaged, { direction: 'request', schemasDir: schemas, partial: true });
+    expect(await page.locator('#status').innerText()).toBe(partial.error!.message);
+    expect((await page.locator('#output pre.tree').innerText()).trimEnd()).toBe(formatExplainText(partial).trimEnd());
+    expect(await page.locator('#output .hexgrid .b').count()).toBe(30);
+    await page.locator('#output .hexgrid .b[data-o="29"]').hover();
+    expect(await page.locator('#output .tree .line.hl').innerText()).toContain('[malformed] (TRUNCATED)');
+    await page.screenshot({ path: path.join(artifacts, 'explorer-damaged.png'), fullPage: true });
     await page.close();
   }, 60_000);
 

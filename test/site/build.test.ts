@@ -6,7 +6,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apis } from '../../src/generated/catalogue.js';
 import { buildSite } from '../../src/site/build.js';
-import { runSite } from '../../src/explain/cli-commands.js';
+import { main } from '../../src/cli/main.js';
 import { explainFrame, formatExplainText, sampleFrame } from '../../src/explain/index.js';
 import { schemasDir, seedsDir } from '../explain/seeds.js';
 
@@ -54,7 +54,7 @@ describe('site without schemas', () => {
     const legend = html.match(/<div class="legend">(.*?)<\/div>/)![1].replace(/<[^>]+>/g, '');
     expect(legend).toBe('framerpc headerrequest bodyRecordBatchRecordresponse bodytagged_fields');
     expect(html.match(/class="b /g)).toHaveLength(34 + 29);
-    const request = explainFrame(sampleFrame(45, 'request', 0), { direction: 'request' });
+    const request = explainFrame(sampleFrame(45, 'request', 0), { direction: 'request', sample: true });
     expect(treeText(html, 0)).toBe(formatExplainText(request));
     expect(html).not.toContain('kafka message schema (.json)');
     // No description text at all: every tree line ends at its [offset, size] or fixed wording.
@@ -95,7 +95,7 @@ describe.runIf(schemas)('site with schemas', () => {
   beforeAll(async () => {
     out = fs.mkdtempSync(path.join(os.tmpdir(), 'kafka-wire-site-'));
     const stdout = { text: '', write(s: string) { this.text += s; return true; } };
-    const code = await runSite([out, '--schemas', schemasDir], { stdin: process.stdin, stdout, stderr: stdout });
+    const code = await main(['site', out, '--schemas', schemasDir], { stdin: process.stdin, stdout, stderr: stdout });
     expect(code, stdout.text).toBe(0);
     expect(stdout.text).toContain(`(${pairs} API pages)`);
   }, 120_000);
@@ -105,7 +105,7 @@ describe.runIf(schemas)('site with schemas', () => {
     const html = fs.readFileSync(path.join(out, 'api', 'AlterClientQuotas-v1.html'), 'utf8');
     expect(html).toContain('kafka message schema (.json)');
     expect(html).toContain('&quot;name&quot;: &quot;AlterClientQuotasRequest&quot;');
-    const tree = explainFrame(sampleFrame(49, 'response', 1), { direction: 'response', apiKey: 49, apiVersion: 1, schemasDir });
+    const tree = explainFrame(sampleFrame(49, 'response', 1), { direction: 'response', apiKey: 49, apiVersion: 1, schemasDir, sample: true });
     expect(treeText(html, 1)).toBe(formatExplainText(tree));
     expect(fs.readFileSync(path.join(out, 'assets', 'descriptions.js'), 'utf8')).toMatch(/^window\.KAFKA_WIRE_DESCRIPTIONS = \{/);
     expect(fs.readFileSync(path.join(out, 'explore.html'), 'utf8')).toContain('src="assets/descriptions.js"');

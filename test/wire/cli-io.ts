@@ -1,13 +1,13 @@
-// Test helper: runs a WireCommand in-process with string stdin and captured output.
+// Test helper: runs a CLI command in-process (through main, as the bin does) with string stdin and captured output.
 import { Readable } from 'node:stream';
-import type { WireCommand } from '../../src/wire/cli-commands.js';
+import { main } from '../../src/cli/main.js';
 
 export interface CliResult { code: number; stdout: string; stderr: string }
 
-export async function runCli(command: WireCommand, args: string[], stdin = '', signal?: AbortSignal): Promise<CliResult> {
+export async function runCli(command: string, args: string[], stdin = '', signal?: AbortSignal): Promise<CliResult> {
   let stdout = '';
   let stderr = '';
-  const code = await command(args, {
+  const code = await main([command, ...args], {
     stdin: Readable.from([Buffer.from(stdin)]),
     stdout: { write: (t: string) => { stdout += t; } },
     stderr: { write: (t: string) => { stderr += t; } },

@@ -3,7 +3,7 @@
 
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { Partitioners } from 'kafkajs';
-import { metadataCommand, produceCommand, consumeCommand, murmur2, partitionForKey } from '../../src/wire/cli-commands.js';
+import { murmur2, partitionForKey } from '../../src/wire/partitioner.js';
 import { startMemoryBroker, type MemoryBroker } from '../../src/wire/memory-broker.js';
 import { mockClusterAvailable, startMockCluster, type MockCluster } from './mock-cluster.js';
 import { kcatAvailable, kcatOk, CODECS } from './kcat.js';
@@ -46,7 +46,7 @@ describe.skipIf(!avail.ok || !haveKcat)('CLI ↔ librdkafka mock cluster ↔ kca
   afterAll(async () => { await mc?.stop(); });
 
   it('metadata agrees with kcat -L', async () => {
-    const ours = await runCli(metadataCommand, ['-b', mc.bootstrap]);
+    const ours = await runCli('metadata', ['-b', mc.bootstrap]);
     expect(ours.stderr).toBe('');
     expect(ours.code).toBe(0);
     const md = JSON.parse(ours.stdout);
@@ -65,7 +65,7 @@ describe.skipIf(!avail.ok || !haveKcat)('CLI ↔ librdkafka mock cluster ↔ kca
     const expected: { key: string; value: string; codec: string }[] = [];
     for (const z of CODECS) {
       const recs = sample(z);
-      const res = await runCli(produceCommand, ['-b', mc.bootstrap, '-t', 'ours', '-p', '2', '-z', z, '-H', `codec=${z}`, '-H', 'x=ü'], linesOf(recs));
+      const res = await runCli('produce', ['-b', mc.bootstrap, '-t', 'ours', '-p', '2', '-z', z, '-H', `codec=${z}`, '-H', 'x=ü'], linesOf(recs));
       expect(res.stderr).toBe('');
       expect(res.code).toBe(0);
       for (const r of recs) expected.push({ ...r, codec: z });
@@ -82,7 +82,7 @@ describe.skipIf(!avail.ok || !haveKcat)('CLI ↔ librdkafka mock cluster ↔ kca
       await kcatOk(['-b', mc.bootstrap, '-P', '-t', 'theirs', '-p', '1', '-K', '\t', '-z', z, '-H', `codec=${z}`], linesOf(recs));
       for (const r of recs) expected.push({ ...r, codec: z });
     }
-    const res = await runCli(consumeCommand, ['-b', mc.bootstrap, '-t', 'theirs', '-p', '1', '-o', 'beginning', '-e']);
+    const res = await runCli('consume', ['-b', mc.bootstrap, '-t', 'theirs', '-p', '1', '-o', 'beginning', '-e']);
     expect(res.stderr).toBe('');
     expect(res.code).toBe(0);
     const got = jsonLines(res.stdout);
@@ -93,32 +93,32 @@ describe.skipIf(!avail.ok || !haveKcat)('CLI ↔ librdkafka mock cluster ↔ kca
 
   it('consume offsets: absolute, relative to end, end; -c limits the count', async () => {
     const base = ['-b', mc.bootstrap, '-t', 'theirs', '-p', '1', '-e'];
-    const all = jsonLines((await runCli(consumeCommand, base)).stdout);
+    const all = jsonLines((await runCli('consume', base)).stdout);
     const n = all.length;
     expect(n).toBeGreaterThan(4);
-    expect(jsonLines((await runCli(consumeCommand, [...base, '-o', '3'])).stdout).map((r) => r.offset)[0]).toBe(3);
-    expect(jsonLines((await runCli(consumeCommand, [...base, '-o', '-2'])).stdout).map((r) => r.offset)).toEqual([n - 2, n - 1]);
-    expect((await runCli(consumeCommand, [...base, '-o', 'end'])).stdout).toBe('');
-    expect(jsonLines((await runCli(consumeCommand, [...base, '-c', '2'])).stdout)).toHaveLength(2);
+    expect(jsonLines((await runCli('consume', [...base, '-o', '3'])).stdout).map((r) => r.offset)[0]).toBe(3);
+    expect(jsonLines((await runCli('consume', [...base, '-o', '-2'])).stdout).map((r) => r.offset)).toEqual([n - 2, n - 1]);
+    expect((await runCli('consume', [...base, '-o', 'end'])).stdout).toBe('');
+    expect(jsonLines((await runCli('consume', [...base, '-c', '2'])).stdout)).toHaveLength(2);
   });
 
   it('keyed records without -p land where the Java partitioner puts them', async () => {
     const keys = Array.from({ length: 20 }, (_, i) => `key-${i}`);
-    const res = await runCli(produceCommand, ['-b', mc.bootstrap, '-t', 'keyed'], keys.map((k) => `${k}\tv\n`).join(''));
+    const res = await runCli('produce', ['-b', mc.bootstrap, '-t', 'keyed'], keys.map((k) => `${k}\tv\n`).join(''));
     expect(res.code).toBe(0);
     const got = jsonLines(await kcatOk(['-b', mc.bootstrap, '-C', '-t', 'keyed', '-o', 'beginning', '-e', '-J']));
     expect(got).toHaveLength(20);
     for (const r of got) expect(r.partition).toBe(partitionForKey(new TextEncoder().encode(r.key), 4));
     // and our consume over all partitions sees the same set
-    const ours = jsonLines((await runCli(consumeCommand, ['-b', mc.bootstrap, '-t', 'keyed', '-e'])).stdout);
+    const ours = jsonLines((await runCli('consume', ['-b', mc.bootstrap, '-t', 'keyed', '-e'])).stdout);
     expect(ours.map((r) => `${r.partition}/${r.offset}/${r.key}`).sort()).toEqual(got.map((r) => `${r.partition}/${r.offset}/${r.key}`).sort());
   });
 
   it('produce and consume many records in several batches', async () => {
     const n = 2500;
     const input = Array.from({ length: n }, (_, i) => `value-${i}\n`).join('');
-    expect((await runCli(produceCommand, ['-b', mc.bootstrap, '-t', 'piped', '-z', 'lz4'], input)).code).toBe(0);
-    const got = jsonLines((await runCli(consumeCommand, ['-b', mc.bootstrap, '-t', 'piped', '-e'])).stdout);
+    expect((await runCli('produce', ['-b', mc.bootstrap, '-t', 'piped', '-z', 'lz4'], input)).code).toBe(0);
+    const got = jsonLines((await runCli('consume', ['-b', mc.bootstrap, '-t', 'piped', '-e'])).stdout);
     expect(got.map((r) => r.value)).toEqual(Array.from({ length: n }, (_, i) => `value-${i}`));
     expect(got.every((r) => r.key === null)).toBe(true);
     expect(got.map((r) => r.offset)).toEqual(Array.from({ length: n }, (_, i) => i));
@@ -132,10 +132,10 @@ describe('CLI ↔ memory broker', () => {
 
   it('round-trips through our own broker with every codec', async () => {
     for (const z of CODECS) {
-      const res = await runCli(produceCommand, ['-b', broker.bootstrap, '-t', 'm', '-p', '0', '-z', z], linesOf(sample(z)));
+      const res = await runCli('produce', ['-b', broker.bootstrap, '-t', 'm', '-p', '0', '-z', z], linesOf(sample(z)));
       expect(res.stderr).toBe('');
     }
-    const got = jsonLines((await runCli(consumeCommand, ['-b', broker.bootstrap, '-t', 'm', '-p', '0', '-e'])).stdout);
+    const got = jsonLines((await runCli('consume', ['-b', broker.bootstrap, '-t', 'm', '-p', '0', '-e'])).stdout);
     expect(got.map((r) => [r.key, r.value])).toEqual(CODECS.flatMap((z) => sample(z).map((r) => [r.key, r.value])));
   });
 
@@ -146,7 +146,7 @@ describe('CLI ↔ memory broker', () => {
 
   it('consume without -e stops on abort', async () => {
     const ac = new AbortController();
-    const run = runCli(consumeCommand, ['-b', broker.bootstrap, '-t', 'm', '-p', '1', '-o', 'end'], '', ac.signal);
+    const run = runCli('consume', ['-b', broker.bootstrap, '-t', 'm', '-p', '1', '-o', 'end'], '', ac.signal);
     setTimeout(() => ac.abort(), 300);
     const res = await run;
     expect(res.code).toBe(0);
@@ -154,27 +154,27 @@ describe('CLI ↔ memory broker', () => {
   });
 
   it('acks=0 produce', async () => {
-    expect((await runCli(produceCommand, ['-b', broker.bootstrap, '-t', 'm', '-p', '1', '--acks', '0'], 'fire\nforget\n')).code).toBe(0);
+    expect((await runCli('produce', ['-b', broker.bootstrap, '-t', 'm', '-p', '1', '--acks', '0'], 'fire\nforget\n')).code).toBe(0);
     await new Promise((r) => setTimeout(r, 100));
-    const got = jsonLines((await runCli(consumeCommand, ['-b', broker.bootstrap, '-t', 'm', '-p', '1', '-e'])).stdout);
+    const got = jsonLines((await runCli('consume', ['-b', broker.bootstrap, '-t', 'm', '-p', '1', '-e'])).stdout);
     expect(got.map((r) => r.value)).toEqual(['fire', 'forget']);
   });
 
   it('reports usage errors with exit code 2 and runtime errors with 1', async () => {
-    expect((await runCli(produceCommand, ['-b', broker.bootstrap])).code).toBe(2);
-    expect((await runCli(consumeCommand, ['-b', broker.bootstrap, '-t', 'm', '-o', 'sideways'])).code).toBe(2);
-    expect((await runCli(metadataCommand, ['--nope'])).code).toBe(2);
-    const missing = await runCli(consumeCommand, ['-b', broker.bootstrap, '-t', 'm', '-p', '9', '-e']);
+    expect((await runCli('produce', ['-b', broker.bootstrap])).code).toBe(2);
+    expect((await runCli('consume', ['-b', broker.bootstrap, '-t', 'm', '-o', 'sideways'])).code).toBe(2);
+    expect((await runCli('metadata', ['--nope'])).code).toBe(2);
+    const missing = await runCli('consume', ['-b', broker.bootstrap, '-t', 'm', '-p', '9', '-e']);
     expect(missing.code).toBe(1);
     expect(missing.stderr).toMatch(/no partition 9/);
-    const refused = await runCli(metadataCommand, ['-b', '127.0.0.1:1']);
+    const refused = await runCli('metadata', ['-b', '127.0.0.1:1']);
     expect(refused.code).toBe(1);
     expect(refused.stderr).toMatch(/ConnectionError CONNECT/);
   });
 
   it('binary-safe output with --encoding', async () => {
-    await runCli(produceCommand, ['-b', broker.bootstrap, '-t', 'bin', '-p', '0'], 'k\tv\n');
-    const [r] = jsonLines((await runCli(consumeCommand, ['-b', broker.bootstrap, '-t', 'bin', '-e', '--encoding', 'hex'])).stdout);
+    await runCli('produce', ['-b', broker.bootstrap, '-t', 'bin', '-p', '0'], 'k\tv\n');
+    const [r] = jsonLines((await runCli('consume', ['-b', broker.bootstrap, '-t', 'bin', '-e', '--encoding', 'hex'])).stdout);
     expect([r.key, r.value]).toEqual(['6b', '76']);
   });
 });

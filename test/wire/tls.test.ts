@@ -10,7 +10,6 @@ import { connect } from '../../src/wire/connection.js';
 import { startMemoryBroker, type MemoryBroker } from '../../src/wire/memory-broker.js';
 import { kcatAvailable, kcatOk, kcat } from './kcat.js';
 import { runCli, jsonLines } from './cli-io.js';
-import { produceCommand, consumeCommand } from '../../src/wire/cli-commands.js';
 
 function makeCert(): { dir: string; key: string; cert: string } | null {
   const dir = mkdtempSync(join(tmpdir(), 'kafka-wire-tls-'));
@@ -64,8 +63,8 @@ describe.skipIf(!pem)('TLS', () => {
 
   it('CLI over --tls-insecure with SASL', async () => {
     const common = ['-b', broker.bootstrap, '--tls-insecure', '--sasl-username', 'tls-user', '--sasl-password', 'pw', '-t', 'sec'];
-    expect((await runCli(produceCommand, [...common, '-p', '0'], 'k\tover tls\n')).code).toBe(0);
-    const got = jsonLines((await runCli(consumeCommand, [...common, '-e'])).stdout);
+    expect((await runCli('produce', [...common, '-p', '0'], 'k\tover tls\n')).code).toBe(0);
+    const got = jsonLines((await runCli('consume', [...common, '-e'])).stdout);
     expect(got.map((r) => [r.key, r.value])).toContainEqual(['k', 'over tls']);
   });
 

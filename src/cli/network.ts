@@ -1,117 +1,73 @@
-// The network subcommands of the kafka-wire CLI: metadata, produce, consume. Each is
-// (args, io) → exit code, like the other commands in src/cli.ts, so tests run them in-process.
-//
-//   kafka-wire metadata -b HOST:PORT [-t TOPIC]...
-//   kafka-wire produce  -b HOST:PORT -t TOPIC [-p N] [-z|--compression CODEC] [-H k=v]... [--acks N]
-//       stdin: one record per line, "key<TAB>value" or just "value" (key null)
-//   kafka-wire consume  -b HOST:PORT -t TOPIC [-p N] [-o beginning|end|N|-N] [-e] [-c COUNT]
-//       stdout: one JSON object per record {topic, partition, offset, timestamp, key, value, headers}
-//
-// Common: --client-id ID, --timeout MS, --tls, --tls-insecure, --sasl-username U --sasl-password P
-// (SASL/PLAIN).
-
-import { parseArgs } from 'node:util';
+// The network commands: metadata, produce and consume against a broker, kcat-style
+// (-b HOST:PORT, -t TOPIC, -p N, -o OFFSET, -e, -c COUNT).
 import { createInterface } from 'node:readline';
-import { KafkaClient, type TopicInfo } from './client.js';
-import type { Connection, ConnectOptions } from './connection.js';
-import { kafkaErrorName } from './errors.js';
+import { KafkaClient, type TopicInfo } from '../wire/client.js';
+import type { Connection, ConnectOptions } from '../wire/connection.js';
+import { kafkaErrorName } from '../wire/errors.js';
+import { partitionForKey } from '../wire/partitioner.js';
 import { decodeRecordBatches, encodeRecordBatch, COMPRESSION_NAMES, type CompressionName, type RecordInput, type RecordBatch } from '../records/index.js';
-import { ZERO_UUID } from './versions.js';
+import { ZERO_UUID } from '../wire/versions.js';
 import { UsageError } from '../errors.js';
+import type { Command, Io } from './command.js';
+import { integerArg, stringOption, type OptionSpec, type OptionValues, type ParsedArgs } from './options.js';
 
-export interface WireIo {
-  stdin: NodeJS.ReadableStream;
-  stdout: { write(text: string): unknown };
-  stderr: { write(text: string): unknown };
-  /** Stops a consume that runs without -e / -c (the CLI wires SIGINT to it). */
-  signal?: AbortSignal;
+const NETWORK_OPTIONS: readonly OptionSpec[] = [
+  { name: 'broker', short: 'b', value: 'HOST:PORT', help: 'a bootstrap broker (several: comma-separated)' },
+  { name: 'client-id', value: 'ID', help: 'the client id sent in every request (default kafka-wire-cli)' },
+  { name: 'timeout', value: 'MS', help: 'request timeout in milliseconds' },
+  { name: 'tls', help: 'connect with TLS' },
+  { name: 'tls-insecure', help: 'TLS without checking the broker\'s certificate' },
+  { name: 'sasl-username', value: 'USER', help: 'SASL/PLAIN user name' },
+  { name: 'sasl-password', value: 'PASSWORD', help: 'SASL/PLAIN password' },
+];
+
+const TOPIC_OPTION: OptionSpec = { name: 'topic', short: 't', value: 'TOPIC', help: 'the topic' };
+const PARTITION_OPTION: OptionSpec = { name: 'partition', short: 'p', value: 'N', help: 'only this partition' };
+
+function noPositionals(positionals: string[]): void {
+  if (positionals.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(positionals[0])}`);
 }
 
-export type WireCommand = (args: string[], io: WireIo) => Promise<number>;
-
-export const WIRE_USAGE = `  metadata -b HOST:PORT [-t TOPIC]...                  brokers, topics, partitions as JSON
-  produce -b HOST:PORT -t TOPIC [-p N] [-z CODEC] [-H k=v]... [--acks N]
-                                                       stdin lines "key<TAB>value" or "value" → records
-  consume -b HOST:PORT -t TOPIC [-p N] [-o beginning|end|N|-N] [-e] [-c COUNT] [--encoding utf8|base64|hex]
-                                                       records → stdout, one JSON object per line
-  (network options: --client-id ID --timeout MS --tls --tls-insecure --sasl-username U --sasl-password P)
-`;
-
-const COMMON = {
-  broker: { type: 'string', short: 'b' },
-  'client-id': { type: 'string' },
-  timeout: { type: 'string' },
-  tls: { type: 'boolean' },
-  'tls-insecure': { type: 'boolean' },
-  'sasl-username': { type: 'string' },
-  'sasl-password': { type: 'string' },
-  help: { type: 'boolean', short: 'h' },
-} as const;
-
-/** parseArgs, but "-o -5" means offset -5 (parseArgs alone calls that ambiguous). */
-function parse<T extends Record<string, any>>(args: string[], options: T) {
-  const fixed: string[] = [];
-  for (let i = 0; i < args.length; i++) {
-    const a = args[i]!;
-    if ((a === '-o' || a === '--offset') && i + 1 < args.length && /^-\d+$/.test(args[i + 1]!)) {
-      fixed.push(`--offset=${args[++i]}`);
-    } else {
-      fixed.push(a);
-    }
-  }
-  try {
-    return parseArgs({ args: fixed, options: { ...COMMON, ...options }, strict: true, allowPositionals: false }).values as Record<string, any>;
-  } catch (err) {
-    throw new UsageError((err as Error).message);
-  }
-}
-
-function clientFrom(values: Record<string, any>): KafkaClient {
-  if (!values.broker) throw new UsageError('-b HOST:PORT is required');
-  const timeout = values.timeout === undefined ? undefined : Number(values.timeout);
-  if (timeout !== undefined && !(timeout >= 0)) throw new UsageError(`bad --timeout ${values.timeout}`);
+function clientFrom(values: OptionValues): KafkaClient {
+  const broker = stringOption(values, 'broker');
+  if (broker === undefined) throw new UsageError('-b HOST:PORT is required');
+  const timeout = integerArg(stringOption(values, 'timeout'), '--timeout', 0);
   const options: Omit<ConnectOptions, 'host' | 'port'> = {
-    clientId: values['client-id'] ?? 'kafka-wire-cli',
+    clientId: stringOption(values, 'client-id') ?? 'kafka-wire-cli',
     requestTimeoutMs: timeout,
     tls: values.tls || values['tls-insecure'] ? (values['tls-insecure'] ? { rejectUnauthorized: false } : true) : undefined,
     // ListOffsets (key 2) v3 covers earliest/latest; librdkafka 2.0.2's mock broker mis-encodes v4+.
     maxVersions: { 2: 3 },
   };
   if (values['sasl-username'] !== undefined || values['sasl-password'] !== undefined) {
-    options.sasl = { mechanism: 'PLAIN', username: values['sasl-username'] ?? '', password: values['sasl-password'] ?? '' };
+    options.sasl = { mechanism: 'PLAIN', username: stringOption(values, 'sasl-username') ?? '', password: stringOption(values, 'sasl-password') ?? '' };
   }
-  return new KafkaClient({ ...options, bootstrap: values.broker });
-}
-
-async function run(io: WireIo, usage: string, body: () => Promise<number>): Promise<number> {
   try {
-    return await body();
-  } catch (err) {
-    if (err instanceof UsageError) {
-      io.stderr.write(`kafka-wire: ${err.message}\nusage:\n${usage}`);
-      return 2;
-    }
-    const e = err as Error & { code?: string };
-    io.stderr.write(`kafka-wire: ${e.name && e.name !== 'Error' ? `${e.name}${e.code ? ` ${e.code}` : ''}: ` : ''}${e.message}\n`);
-    return 1;
+    return new KafkaClient({ ...options, bootstrap: broker });
+  } catch (error) {
+    throw new UsageError(`-b ${broker}: ${(error as Error).message}`); // no HOST:PORT in it
   }
 }
 
-function partitionArg(values: Record<string, any>): number | undefined {
-  if (values.partition === undefined) return undefined;
-  const p = Number(values.partition);
-  if (!Number.isInteger(p) || p < 0) throw new UsageError(`bad partition ${values.partition}`);
-  return p;
+function partitionArg(values: OptionValues): number | undefined {
+  return integerArg(stringOption(values, 'partition'), '-p (partition)', 0);
 }
 
 // ---- metadata ----
 
-export const metadataCommand: WireCommand = (args, io) => run(io, WIRE_USAGE, async () => {
-  const values = parse(args, { topic: { type: 'string', short: 't', multiple: true } });
-  if (values.help) { io.stdout.write(WIRE_USAGE); return 0; }
+export const metadata: Command = {
+  name: 'metadata',
+  summary: 'the cluster\'s brokers, topics and partitions as JSON (kcat -L)',
+  synopsis: ['-b HOST:PORT [-t TOPIC]...'],
+  options: [...NETWORK_OPTIONS, { ...TOPIC_OPTION, multiple: true, help: 'only these topics (repeatable); exit 1 if one has an error' }],
+  run: runMetadata,
+};
+
+async function runMetadata({ options: values, positionals }: ParsedArgs, io: Io): Promise<number> {
+  noPositionals(positionals);
   const client = clientFrom(values);
   try {
-    const topics: string[] | undefined = values.topic;
+    const topics = values.topic as string[] | undefined;
     const md = await client.metadata(topics ?? null, false);
     const out = {
       clusterId: md.clusterId ?? null,
@@ -135,59 +91,40 @@ export const metadataCommand: WireCommand = (args, io) => run(io, WIRE_USAGE, as
   } finally {
     await client.close();
   }
-});
+}
 
 // ---- produce ----
-
-/** Kafka's Java client's default partitioner hash (murmur2, seed 0x9747b28c), as a signed int32. */
-export function murmur2(data: Uint8Array): number {
-  const m = 0x5bd1e995;
-  const length = data.length;
-  let h = (0x9747b28c ^ length) | 0;
-  const whole = length & ~3;
-  for (let i = 0; i < whole; i += 4) {
-    let k = data[i]! | (data[i + 1]! << 8) | (data[i + 2]! << 16) | (data[i + 3]! << 24);
-    k = Math.imul(k, m);
-    k ^= k >>> 24;
-    k = Math.imul(k, m);
-    h = Math.imul(h, m) ^ k;
-  }
-  switch (length & 3) {
-    case 3: h ^= data[whole + 2]! << 16; // falls through
-    case 2: h ^= data[whole + 1]! << 8; // falls through
-    case 1: h ^= data[whole]!; h = Math.imul(h, m);
-  }
-  h ^= h >>> 13;
-  h = Math.imul(h, m);
-  h ^= h >>> 15;
-  return h | 0;
-}
-
-/** The Java client's partition for a keyed record: toPositive(murmur2(key)) % partitions. */
-export function partitionForKey(key: Uint8Array, partitions: number): number {
-  return (murmur2(key) & 0x7fffffff) % partitions;
-}
 
 const BATCH_RECORDS = 1000;
 const BATCH_BYTES = 512 * 1024;
 const utf8 = new TextEncoder();
 
-export const produceCommand: WireCommand = (args, io) => run(io, WIRE_USAGE, async () => {
-  const values = parse(args, {
-    topic: { type: 'string', short: 't' },
-    partition: { type: 'string', short: 'p' },
-    compression: { type: 'string', short: 'z' },
-    header: { type: 'string', short: 'H', multiple: true },
-    acks: { type: 'string' },
-  });
-  if (values.help) { io.stdout.write(WIRE_USAGE); return 0; }
-  const topic: string | undefined = values.topic;
+/** --acks as Kafka's clients spell it: all (or -1), 0 or 1. */
+const ACKS: Record<string, number> = { all: -1, '-1': -1, '0': 0, '1': 1 };
+
+export const produce: Command = {
+  name: 'produce',
+  summary: 'stdin lines "key<TAB>value" or "value" to records (kcat -P)',
+  synopsis: ['-b HOST:PORT -t TOPIC [-p N] [-z CODEC] [-H key=value]... [--acks all|0|1]'],
+  options: [
+    ...NETWORK_OPTIONS, TOPIC_OPTION,
+    { ...PARTITION_OPTION, help: 'this partition (default: by key as the Java client, else one partition per run)' },
+    { name: 'compression', short: 'z', value: 'CODEC', help: `${COMPRESSION_NAMES.join(', ')} (default none)` },
+    { name: 'header', short: 'H', value: 'key=value', multiple: true, help: 'a header on every record (repeatable)' },
+    { name: 'acks', value: 'ACKS', help: 'all (default, also -1), 0 (no response) or 1 (the leader only)' },
+  ],
+  run: runProduce,
+};
+
+async function runProduce({ options: values, positionals }: ParsedArgs, io: Io): Promise<number> {
+  noPositionals(positionals);
+  const topic = stringOption(values, 'topic');
   if (!topic) throw new UsageError('-t TOPIC is required');
   const partition = partitionArg(values);
-  const compression = (values.compression ?? 'none') as CompressionName;
+  const compression = (stringOption(values, 'compression') ?? 'none') as CompressionName;
   if (!COMPRESSION_NAMES.includes(compression)) throw new UsageError(`unknown compression ${compression} (${COMPRESSION_NAMES.join(', ')})`);
-  const acks = values.acks === undefined ? -1 : Number(values.acks);
-  if (![-1, 0, 1].includes(acks)) throw new UsageError(`--acks must be -1, 0 or 1`);
+  const acks = ACKS[stringOption(values, 'acks') ?? 'all'];
+  if (acks === undefined) throw new UsageError(`--acks must be all, -1, 0 or 1, not ${JSON.stringify(values.acks)}`);
   const headers = ((values.header ?? []) as string[]).map((h) => {
     const i = h.indexOf('=');
     if (i <= 0) throw new UsageError(`bad header ${h} (want key=value)`);
@@ -226,7 +163,7 @@ export const produceCommand: WireCommand = (args, io) => run(io, WIRE_USAGE, asy
   } finally {
     await client.close();
   }
-});
+}
 
 async function sendBatch(client: KafkaClient, info: TopicInfo, partition: number, records: RecordInput[],
   compression: CompressionName, acks: number): Promise<void> {
@@ -257,25 +194,32 @@ async function sendBatch(client: KafkaClient, info: TopicInfo, partition: number
 type Encoding = 'utf8' | 'base64' | 'hex';
 
 
-export const consumeCommand: WireCommand = (args, io) => run(io, WIRE_USAGE, async () => {
-  const values = parse(args, {
-    topic: { type: 'string', short: 't' },
-    partition: { type: 'string', short: 'p' },
-    offset: { type: 'string', short: 'o' },
-    exit: { type: 'boolean', short: 'e' },
-    count: { type: 'string', short: 'c' },
-    encoding: { type: 'string' },
-  });
-  if (values.help) { io.stdout.write(WIRE_USAGE); return 0; }
-  const topic: string | undefined = values.topic;
+const ENCODINGS: readonly Encoding[] = ['utf8', 'base64', 'hex'];
+
+export const consume: Command = {
+  name: 'consume',
+  summary: 'records to stdout, one JSON object per line {topic, partition, offset, timestamp, key, value, headers} (kcat -C)',
+  synopsis: ['-b HOST:PORT -t TOPIC [-p N] [-o beginning|end|N|-N] [-e] [-c COUNT] [--encoding utf8|base64|hex]'],
+  options: [
+    ...NETWORK_OPTIONS, TOPIC_OPTION, PARTITION_OPTION,
+    { name: 'offset', short: 'o', value: 'OFFSET', help: 'beginning (default), end, N, or -N (N before the end)' },
+    { name: 'exit', short: 'e', help: 'exit at the end of the partitions instead of waiting for more' },
+    { name: 'count', short: 'c', value: 'COUNT', help: 'exit after COUNT records' },
+    { name: 'encoding', value: 'ENCODING', help: 'keys, values and headers as utf8 (default), base64 or hex' },
+  ],
+  run: runConsume,
+};
+
+async function runConsume({ options: values, positionals }: ParsedArgs, io: Io): Promise<number> {
+  noPositionals(positionals);
+  const topic = stringOption(values, 'topic');
   if (!topic) throw new UsageError('-t TOPIC is required');
   const only = partitionArg(values);
-  const offsetArg: string = values.offset ?? 'beginning';
+  const offsetArg = stringOption(values, 'offset') ?? 'beginning';
   if (!/^(beginning|end|-?\d+)$/.test(offsetArg)) throw new UsageError(`bad offset ${offsetArg} (beginning, end, N or -N)`);
-  const limit = values.count === undefined ? Infinity : Number(values.count);
-  if (!(limit >= 0)) throw new UsageError(`bad count ${values.count}`);
-  const encoding = (values.encoding ?? 'utf8') as Encoding;
-  if (!['utf8', 'base64', 'hex'].includes(encoding)) throw new UsageError(`bad encoding ${encoding}`);
+  const limit = integerArg(stringOption(values, 'count'), '-c (count)', 0, Number.MAX_SAFE_INTEGER) ?? Infinity;
+  const encoding = (stringOption(values, 'encoding') ?? 'utf8') as Encoding;
+  if (!ENCODINGS.includes(encoding)) throw new UsageError(`--encoding must be ${ENCODINGS.join(', ')}, not ${JSON.stringify(encoding)}`);
   const exitAtEnd = values.exit === true;
   const signal = io.signal;
 
@@ -338,7 +282,7 @@ export const consumeCommand: WireCommand = (args, io) => run(io, WIRE_USAGE, asy
   } finally {
     await client.close();
   }
-});
+}
 
 /** The partitions grouped by their leader, one list per leader. */
 function byLeader(info: TopicInfo, partitions: number[]): number[][] {
@@ -416,10 +360,3 @@ async function fetchOnce(conn: Connection, info: TopicInfo, positions: ReadonlyA
   }
   return out;
 }
-
-/** The subcommands by name, for src/cli.ts. */
-export const wireCommands: Readonly<Record<'metadata' | 'produce' | 'consume', WireCommand>> = {
-  metadata: metadataCommand,
-  produce: produceCommand,
-  consume: consumeCommand,
-};

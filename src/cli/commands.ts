@@ -1,0 +1,18 @@
+// The command table: every command of the CLI, in the order the help lists them. Adding a command
+// is one module exporting a Command and one entry here.
+import type { Command } from './command.js';
+import { decode, encode } from './codec-commands.js';
+import { demo, explain, sample, site } from './explain.js';
+import { consume, metadata, produce } from './network.js';
+
+export const COMMANDS: readonly Command[] = [
+  decode,
+  encode,
+  explain,
+  sample,
+  site,
+  demo,
+  metadata,
+  produce,
+  consume,
+];
