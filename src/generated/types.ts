@@ -98,8 +98,9 @@ export const ApiKey = {
 } as const;
 export type ApiKey = (typeof ApiKey)[keyof typeof ApiKey];
 
-export interface RequestBodies {
-  0: ProduceRequest;
+/** Decoded request bodies by API key; R is the type of records fields. */
+export interface RequestBodies<R = Uint8Array> {
+  0: ProduceRequest<R>;
   1: FetchRequest;
   2: ListOffsetsRequest;
   3: MetadataRequest;
@@ -194,9 +195,10 @@ export interface RequestBodies {
   92: DeleteShareGroupOffsetsRequest;
 }
 
-export interface ResponseBodies {
+/** Decoded response bodies by API key; R is the type of records fields. */
+export interface ResponseBodies<R = Uint8Array> {
   0: ProduceResponse;
-  1: FetchResponse;
+  1: FetchResponse<R>;
   2: ListOffsetsResponse;
   3: MetadataResponse;
   4: LeaderAndIsrResponse;
@@ -254,7 +256,7 @@ export interface ResponseBodies {
   56: AlterPartitionResponse;
   57: UpdateFeaturesResponse;
   58: EnvelopeResponse;
-  59: FetchSnapshotResponse;
+  59: FetchSnapshotResponse<R>;
   60: DescribeClusterResponse;
   61: DescribeProducersResponse;
   62: BrokerRegistrationResponse;
@@ -273,7 +275,7 @@ export interface ResponseBodies {
   75: DescribeTopicPartitionsResponse;
   76: ShareGroupHeartbeatResponse;
   77: ShareGroupDescribeResponse;
-  78: ShareFetchResponse;
+  78: ShareFetchResponse<R>;
   79: ShareAcknowledgeResponse;
   80: AddRaftVoterResponse;
   81: RemoveRaftVoterResponse;
@@ -290,6 +292,200 @@ export interface ResponseBodies {
   92: DeleteShareGroupOffsetsResponse;
 }
 
+/** Request bodies as a caller writes them, by API key. */
+export interface RequestInputs {
+  0: ProduceRequestInput;
+  1: FetchRequestInput;
+  2: ListOffsetsRequestInput;
+  3: MetadataRequestInput;
+  4: LeaderAndIsrRequestInput;
+  5: StopReplicaRequestInput;
+  6: UpdateMetadataRequestInput;
+  7: ControlledShutdownRequestInput;
+  8: OffsetCommitRequestInput;
+  9: OffsetFetchRequestInput;
+  10: FindCoordinatorRequestInput;
+  11: JoinGroupRequestInput;
+  12: HeartbeatRequestInput;
+  13: LeaveGroupRequestInput;
+  14: SyncGroupRequestInput;
+  15: DescribeGroupsRequestInput;
+  16: ListGroupsRequestInput;
+  17: SaslHandshakeRequestInput;
+  18: ApiVersionsRequestInput;
+  19: CreateTopicsRequestInput;
+  20: DeleteTopicsRequestInput;
+  21: DeleteRecordsRequestInput;
+  22: InitProducerIdRequestInput;
+  23: OffsetForLeaderEpochRequestInput;
+  24: AddPartitionsToTxnRequestInput;
+  25: AddOffsetsToTxnRequestInput;
+  26: EndTxnRequestInput;
+  27: WriteTxnMarkersRequestInput;
+  28: TxnOffsetCommitRequestInput;
+  29: DescribeAclsRequestInput;
+  30: CreateAclsRequestInput;
+  31: DeleteAclsRequestInput;
+  32: DescribeConfigsRequestInput;
+  33: AlterConfigsRequestInput;
+  34: AlterReplicaLogDirsRequestInput;
+  35: DescribeLogDirsRequestInput;
+  36: SaslAuthenticateRequestInput;
+  37: CreatePartitionsRequestInput;
+  38: CreateDelegationTokenRequestInput;
+  39: RenewDelegationTokenRequestInput;
+  40: ExpireDelegationTokenRequestInput;
+  41: DescribeDelegationTokenRequestInput;
+  42: DeleteGroupsRequestInput;
+  43: ElectLeadersRequestInput;
+  44: IncrementalAlterConfigsRequestInput;
+  45: AlterPartitionReassignmentsRequestInput;
+  46: ListPartitionReassignmentsRequestInput;
+  47: OffsetDeleteRequestInput;
+  48: DescribeClientQuotasRequestInput;
+  49: AlterClientQuotasRequestInput;
+  50: DescribeUserScramCredentialsRequestInput;
+  51: AlterUserScramCredentialsRequestInput;
+  52: VoteRequestInput;
+  53: BeginQuorumEpochRequestInput;
+  54: EndQuorumEpochRequestInput;
+  55: DescribeQuorumRequestInput;
+  56: AlterPartitionRequestInput;
+  57: UpdateFeaturesRequestInput;
+  58: EnvelopeRequestInput;
+  59: FetchSnapshotRequestInput;
+  60: DescribeClusterRequestInput;
+  61: DescribeProducersRequestInput;
+  62: BrokerRegistrationRequestInput;
+  63: BrokerHeartbeatRequestInput;
+  64: UnregisterBrokerRequestInput;
+  65: DescribeTransactionsRequestInput;
+  66: ListTransactionsRequestInput;
+  67: AllocateProducerIdsRequestInput;
+  68: ConsumerGroupHeartbeatRequestInput;
+  69: ConsumerGroupDescribeRequestInput;
+  70: ControllerRegistrationRequestInput;
+  71: GetTelemetrySubscriptionsRequestInput;
+  72: PushTelemetryRequestInput;
+  73: AssignReplicasToDirsRequestInput;
+  74: ListConfigResourcesRequestInput;
+  75: DescribeTopicPartitionsRequestInput;
+  76: ShareGroupHeartbeatRequestInput;
+  77: ShareGroupDescribeRequestInput;
+  78: ShareFetchRequestInput;
+  79: ShareAcknowledgeRequestInput;
+  80: AddRaftVoterRequestInput;
+  81: RemoveRaftVoterRequestInput;
+  82: UpdateRaftVoterRequestInput;
+  83: InitializeShareGroupStateRequestInput;
+  84: ReadShareGroupStateRequestInput;
+  85: WriteShareGroupStateRequestInput;
+  86: DeleteShareGroupStateRequestInput;
+  87: ReadShareGroupStateSummaryRequestInput;
+  88: StreamsGroupHeartbeatRequestInput;
+  89: StreamsGroupDescribeRequestInput;
+  90: DescribeShareGroupOffsetsRequestInput;
+  91: AlterShareGroupOffsetsRequestInput;
+  92: DeleteShareGroupOffsetsRequestInput;
+}
+
+/** Response bodies as a caller writes them, by API key. */
+export interface ResponseInputs {
+  0: ProduceResponseInput;
+  1: FetchResponseInput;
+  2: ListOffsetsResponseInput;
+  3: MetadataResponseInput;
+  4: LeaderAndIsrResponseInput;
+  5: StopReplicaResponseInput;
+  6: UpdateMetadataResponseInput;
+  7: ControlledShutdownResponseInput;
+  8: OffsetCommitResponseInput;
+  9: OffsetFetchResponseInput;
+  10: FindCoordinatorResponseInput;
+  11: JoinGroupResponseInput;
+  12: HeartbeatResponseInput;
+  13: LeaveGroupResponseInput;
+  14: SyncGroupResponseInput;
+  15: DescribeGroupsResponseInput;
+  16: ListGroupsResponseInput;
+  17: SaslHandshakeResponseInput;
+  18: ApiVersionsResponseInput;
+  19: CreateTopicsResponseInput;
+  20: DeleteTopicsResponseInput;
+  21: DeleteRecordsResponseInput;
+  22: InitProducerIdResponseInput;
+  23: OffsetForLeaderEpochResponseInput;
+  24: AddPartitionsToTxnResponseInput;
+  25: AddOffsetsToTxnResponseInput;
+  26: EndTxnResponseInput;
+  27: WriteTxnMarkersResponseInput;
+  28: TxnOffsetCommitResponseInput;
+  29: DescribeAclsResponseInput;
+  30: CreateAclsResponseInput;
+  31: DeleteAclsResponseInput;
+  32: DescribeConfigsResponseInput;
+  33: AlterConfigsResponseInput;
+  34: AlterReplicaLogDirsResponseInput;
+  35: DescribeLogDirsResponseInput;
+  36: SaslAuthenticateResponseInput;
+  37: CreatePartitionsResponseInput;
+  38: CreateDelegationTokenResponseInput;
+  39: RenewDelegationTokenResponseInput;
+  40: ExpireDelegationTokenResponseInput;
+  41: DescribeDelegationTokenResponseInput;
+  42: DeleteGroupsResponseInput;
+  43: ElectLeadersResponseInput;
+  44: IncrementalAlterConfigsResponseInput;
+  45: AlterPartitionReassignmentsResponseInput;
+  46: ListPartitionReassignmentsResponseInput;
+  47: OffsetDeleteResponseInput;
+  48: DescribeClientQuotasResponseInput;
+  49: AlterClientQuotasResponseInput;
+  50: DescribeUserScramCredentialsResponseInput;
+  51: AlterUserScramCredentialsResponseInput;
+  52: VoteResponseInput;
+  53: BeginQuorumEpochResponseInput;
+  54: EndQuorumEpochResponseInput;
+  55: DescribeQuorumResponseInput;
+  56: AlterPartitionResponseInput;
+  57: UpdateFeaturesResponseInput;
+  58: EnvelopeResponseInput;
+  59: FetchSnapshotResponseInput;
+  60: DescribeClusterResponseInput;
+  61: DescribeProducersResponseInput;
+  62: BrokerRegistrationResponseInput;
+  63: BrokerHeartbeatResponseInput;
+  64: UnregisterBrokerResponseInput;
+  65: DescribeTransactionsResponseInput;
+  66: ListTransactionsResponseInput;
+  67: AllocateProducerIdsResponseInput;
+  68: ConsumerGroupHeartbeatResponseInput;
+  69: ConsumerGroupDescribeResponseInput;
+  70: ControllerRegistrationResponseInput;
+  71: GetTelemetrySubscriptionsResponseInput;
+  72: PushTelemetryResponseInput;
+  73: AssignReplicasToDirsResponseInput;
+  74: ListConfigResourcesResponseInput;
+  75: DescribeTopicPartitionsResponseInput;
+  76: ShareGroupHeartbeatResponseInput;
+  77: ShareGroupDescribeResponseInput;
+  78: ShareFetchResponseInput;
+  79: ShareAcknowledgeResponseInput;
+  80: AddRaftVoterResponseInput;
+  81: RemoveRaftVoterResponseInput;
+  82: UpdateRaftVoterResponseInput;
+  83: InitializeShareGroupStateResponseInput;
+  84: ReadShareGroupStateResponseInput;
+  85: WriteShareGroupStateResponseInput;
+  86: DeleteShareGroupStateResponseInput;
+  87: ReadShareGroupStateSummaryResponseInput;
+  88: StreamsGroupHeartbeatResponseInput;
+  89: StreamsGroupDescribeResponseInput;
+  90: DescribeShareGroupOffsetsResponseInput;
+  91: AlterShareGroupOffsetsResponseInput;
+  92: DeleteShareGroupOffsetsResponseInput;
+}
+
 export interface RequestHeader {
   /** v0+ */
   requestApiKey: number;
@@ -302,15 +498,28 @@ export interface RequestHeader {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface RequestHeaderInput {
+  requestApiKey?: number;
+  requestApiVersion?: number;
+  correlationId?: number;
+  clientId?: string | null;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface ResponseHeader {
   /** v0+ */
   correlationId: number;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface ResponseHeaderInput {
+  correlationId?: number;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 // 0 Produce
 
-export interface ProduceRequest {
+export interface ProduceRequest<R = Uint8Array> {
   /** v3+, nullable v3+, default null */
   transactionalId: string | null;
   /** v0+ */
@@ -318,25 +527,46 @@ export interface ProduceRequest {
   /** v0+ */
   timeoutMs: number;
   /** v0+ */
-  topicData: ProduceRequestTopicProduceData[];
+  topicData: ProduceRequestTopicProduceData<R>[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
-export interface ProduceRequestTopicProduceData {
+export interface ProduceRequestInput {
+  transactionalId?: string | null;
+  acks?: number;
+  timeoutMs?: number;
+  topicData?: readonly ProduceRequestTopicProduceDataInput[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface ProduceRequestTopicProduceData<R = Uint8Array> {
   /** v0-12 */
   name: string;
   /** v13+ */
   topicId: string;
   /** v0+ */
-  partitionData: ProduceRequestPartitionProduceData[];
+  partitionData: ProduceRequestPartitionProduceData<R>[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
-export interface ProduceRequestPartitionProduceData {
+export interface ProduceRequestTopicProduceDataInput {
+  name?: string;
+  topicId?: string;
+  partitionData?: readonly ProduceRequestPartitionProduceDataInput[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface ProduceRequestPartitionProduceData<R = Uint8Array> {
   /** v0+ */
   index: number;
   /** v0+, nullable v0+ */
-  records: Uint8Array | null;
+  records: R | null;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface ProduceRequestPartitionProduceDataInput {
+  index?: number;
+  records?: Uint8Array | null;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -350,6 +580,13 @@ export interface ProduceResponse {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface ProduceResponseInput {
+  responses?: readonly ProduceResponseTopicProduceResponseInput[];
+  throttleTimeMs?: number;
+  nodeEndpoints?: readonly ProduceResponseNodeEndpointInput[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface ProduceResponseTopicProduceResponse {
   /** v0-12 */
   name: string;
@@ -357,6 +594,13 @@ export interface ProduceResponseTopicProduceResponse {
   topicId: string;
   /** v0+ */
   partitionResponses: ProduceResponsePartitionProduceResponse[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface ProduceResponseTopicProduceResponseInput {
+  name?: string;
+  topicId?: string;
+  partitionResponses?: readonly ProduceResponsePartitionProduceResponseInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -380,6 +624,18 @@ export interface ProduceResponsePartitionProduceResponse {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface ProduceResponsePartitionProduceResponseInput {
+  index?: number;
+  errorCode?: number;
+  baseOffset?: bigint;
+  logAppendTimeMs?: bigint;
+  logStartOffset?: bigint;
+  recordErrors?: readonly ProduceResponseBatchIndexAndErrorMessageInput[];
+  errorMessage?: string | null;
+  currentLeader?: ProduceResponseLeaderIdAndEpochInput;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface ProduceResponseBatchIndexAndErrorMessage {
   /** v8+ */
   batchIndex: number;
@@ -388,11 +644,23 @@ export interface ProduceResponseBatchIndexAndErrorMessage {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface ProduceResponseBatchIndexAndErrorMessageInput {
+  batchIndex?: number;
+  batchIndexErrorMessage?: string | null;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface ProduceResponseLeaderIdAndEpoch {
   /** v10+, default -1 */
   leaderId: number;
   /** v10+, default -1 */
   leaderEpoch: number;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface ProduceResponseLeaderIdAndEpochInput {
+  leaderId?: number;
+  leaderEpoch?: number;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -405,6 +673,14 @@ export interface ProduceResponseNodeEndpoint {
   port: number;
   /** v10+, nullable v10+, default null */
   rack: string | null;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface ProduceResponseNodeEndpointInput {
+  nodeId?: number;
+  host?: string;
+  port?: number;
+  rack?: string | null;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -438,11 +714,33 @@ export interface FetchRequest {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface FetchRequestInput {
+  clusterId?: string | null;
+  replicaId?: number;
+  replicaState?: FetchRequestReplicaStateInput;
+  maxWaitMs?: number;
+  minBytes?: number;
+  maxBytes?: number;
+  isolationLevel?: number;
+  sessionId?: number;
+  sessionEpoch?: number;
+  topics?: readonly FetchRequestFetchTopicInput[];
+  forgottenTopicsData?: readonly FetchRequestForgottenTopicInput[];
+  rackId?: string;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface FetchRequestReplicaState {
   /** v15+, default -1 */
   replicaId: number;
   /** v15+, default -1n */
   replicaEpoch: bigint;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface FetchRequestReplicaStateInput {
+  replicaId?: number;
+  replicaEpoch?: bigint;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -453,6 +751,13 @@ export interface FetchRequestFetchTopic {
   topicId: string;
   /** v0+ */
   partitions: FetchRequestFetchPartition[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface FetchRequestFetchTopicInput {
+  topic?: string;
+  topicId?: string;
+  partitions?: readonly FetchRequestFetchPartitionInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -476,6 +781,18 @@ export interface FetchRequestFetchPartition {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface FetchRequestFetchPartitionInput {
+  partition?: number;
+  currentLeaderEpoch?: number;
+  fetchOffset?: bigint;
+  lastFetchedEpoch?: number;
+  logStartOffset?: bigint;
+  partitionMaxBytes?: number;
+  replicaDirectoryId?: string;
+  highWatermark?: bigint;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface FetchRequestForgottenTopic {
   /** v7-12 */
   topic: string;
@@ -486,7 +803,14 @@ export interface FetchRequestForgottenTopic {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
-export interface FetchResponse {
+export interface FetchRequestForgottenTopicInput {
+  topic?: string;
+  topicId?: string;
+  partitions?: readonly number[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface FetchResponse<R = Uint8Array> {
   /** v1+ */
   throttleTimeMs: number;
   /** v7+ */
@@ -494,23 +818,39 @@ export interface FetchResponse {
   /** v7+, default 0 */
   sessionId: number;
   /** v0+ */
-  responses: FetchResponseFetchableTopicResponse[];
+  responses: FetchResponseFetchableTopicResponse<R>[];
   /** v16+, tagged 0 */
   nodeEndpoints: FetchResponseNodeEndpoint[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
-export interface FetchResponseFetchableTopicResponse {
+export interface FetchResponseInput {
+  throttleTimeMs?: number;
+  errorCode?: number;
+  sessionId?: number;
+  responses?: readonly FetchResponseFetchableTopicResponseInput[];
+  nodeEndpoints?: readonly FetchResponseNodeEndpointInput[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface FetchResponseFetchableTopicResponse<R = Uint8Array> {
   /** v0-12 */
   topic: string;
   /** v13+ */
   topicId: string;
   /** v0+ */
-  partitions: FetchResponsePartitionData[];
+  partitions: FetchResponsePartitionData<R>[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
-export interface FetchResponsePartitionData {
+export interface FetchResponseFetchableTopicResponseInput {
+  topic?: string;
+  topicId?: string;
+  partitions?: readonly FetchResponsePartitionDataInput[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface FetchResponsePartitionData<R = Uint8Array> {
   /** v0+ */
   partitionIndex: number;
   /** v0+ */
@@ -532,7 +872,22 @@ export interface FetchResponsePartitionData {
   /** v11+, default -1 */
   preferredReadReplica: number;
   /** v0+, nullable v0+ */
-  records: Uint8Array | null;
+  records: R | null;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface FetchResponsePartitionDataInput {
+  partitionIndex?: number;
+  errorCode?: number;
+  highWatermark?: bigint;
+  lastStableOffset?: bigint;
+  logStartOffset?: bigint;
+  divergingEpoch?: FetchResponseEpochEndOffsetInput;
+  currentLeader?: FetchResponseLeaderIdAndEpochInput;
+  snapshotId?: FetchResponseSnapshotIdInput;
+  abortedTransactions?: readonly FetchResponseAbortedTransactionInput[] | null;
+  preferredReadReplica?: number;
+  records?: Uint8Array | null;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -544,11 +899,23 @@ export interface FetchResponseEpochEndOffset {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface FetchResponseEpochEndOffsetInput {
+  epoch?: number;
+  endOffset?: bigint;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface FetchResponseLeaderIdAndEpoch {
   /** v12+, default -1 */
   leaderId: number;
   /** v12+, default -1 */
   leaderEpoch: number;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface FetchResponseLeaderIdAndEpochInput {
+  leaderId?: number;
+  leaderEpoch?: number;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -560,11 +927,23 @@ export interface FetchResponseSnapshotId {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface FetchResponseSnapshotIdInput {
+  endOffset?: bigint;
+  epoch?: number;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface FetchResponseAbortedTransaction {
   /** v4+ */
   producerId: bigint;
   /** v4+ */
   firstOffset: bigint;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface FetchResponseAbortedTransactionInput {
+  producerId?: bigint;
+  firstOffset?: bigint;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -577,6 +956,14 @@ export interface FetchResponseNodeEndpoint {
   port: number;
   /** v16+, nullable v16+, default null */
   rack: string | null;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface FetchResponseNodeEndpointInput {
+  nodeId?: number;
+  host?: string;
+  port?: number;
+  rack?: string | null;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -594,11 +981,25 @@ export interface ListOffsetsRequest {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface ListOffsetsRequestInput {
+  replicaId?: number;
+  isolationLevel?: number;
+  topics?: readonly ListOffsetsRequestListOffsetsTopicInput[];
+  timeoutMs?: number;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface ListOffsetsRequestListOffsetsTopic {
   /** v0+ */
   name: string;
   /** v0+ */
   partitions: ListOffsetsRequestListOffsetsPartition[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface ListOffsetsRequestListOffsetsTopicInput {
+  name?: string;
+  partitions?: readonly ListOffsetsRequestListOffsetsPartitionInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -614,6 +1015,14 @@ export interface ListOffsetsRequestListOffsetsPartition {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface ListOffsetsRequestListOffsetsPartitionInput {
+  partitionIndex?: number;
+  currentLeaderEpoch?: number;
+  timestamp?: bigint;
+  maxNumOffsets?: number;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface ListOffsetsResponse {
   /** v2+ */
   throttleTimeMs: number;
@@ -622,11 +1031,23 @@ export interface ListOffsetsResponse {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface ListOffsetsResponseInput {
+  throttleTimeMs?: number;
+  topics?: readonly ListOffsetsResponseListOffsetsTopicResponseInput[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface ListOffsetsResponseListOffsetsTopicResponse {
   /** v0+ */
   name: string;
   /** v0+ */
   partitions: ListOffsetsResponseListOffsetsPartitionResponse[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface ListOffsetsResponseListOffsetsTopicResponseInput {
+  name?: string;
+  partitions?: readonly ListOffsetsResponseListOffsetsPartitionResponseInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -646,6 +1067,16 @@ export interface ListOffsetsResponseListOffsetsPartitionResponse {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface ListOffsetsResponseListOffsetsPartitionResponseInput {
+  partitionIndex?: number;
+  errorCode?: number;
+  oldStyleOffsets?: readonly bigint[];
+  timestamp?: bigint;
+  offset?: bigint;
+  leaderEpoch?: number;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 // 3 Metadata
 
 export interface MetadataRequest {
@@ -660,11 +1091,25 @@ export interface MetadataRequest {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface MetadataRequestInput {
+  topics?: readonly MetadataRequestTopicInput[] | null;
+  allowAutoTopicCreation?: boolean;
+  includeClusterAuthorizedOperations?: boolean;
+  includeTopicAuthorizedOperations?: boolean;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface MetadataRequestTopic {
   /** v10+ */
   topicId: string;
   /** v0+, nullable v10+ */
   name: string | null;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface MetadataRequestTopicInput {
+  topicId?: string;
+  name?: string | null;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -686,6 +1131,17 @@ export interface MetadataResponse {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface MetadataResponseInput {
+  throttleTimeMs?: number;
+  brokers?: readonly MetadataResponseBrokerInput[];
+  clusterId?: string | null;
+  controllerId?: number;
+  topics?: readonly MetadataResponseTopicInput[];
+  clusterAuthorizedOperations?: number;
+  errorCode?: number;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface MetadataResponseBroker {
   /** v0+ */
   nodeId: number;
@@ -695,6 +1151,14 @@ export interface MetadataResponseBroker {
   port: number;
   /** v1+, nullable v1+, default null */
   rack: string | null;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface MetadataResponseBrokerInput {
+  nodeId?: number;
+  host?: string;
+  port?: number;
+  rack?: string | null;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -714,6 +1178,16 @@ export interface MetadataResponseTopic {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface MetadataResponseTopicInput {
+  errorCode?: number;
+  name?: string | null;
+  topicId?: string;
+  isInternal?: boolean;
+  partitions?: readonly MetadataResponsePartitionInput[];
+  topicAuthorizedOperations?: number;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface MetadataResponsePartition {
   /** v0+ */
   errorCode: number;
@@ -729,6 +1203,17 @@ export interface MetadataResponsePartition {
   isrNodes: number[];
   /** v5+ */
   offlineReplicas: number[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface MetadataResponsePartitionInput {
+  errorCode?: number;
+  partitionIndex?: number;
+  leaderId?: number;
+  leaderEpoch?: number;
+  replicaNodes?: readonly number[];
+  isrNodes?: readonly number[];
+  offlineReplicas?: readonly number[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -751,6 +1236,18 @@ export interface LeaderAndIsrRequest {
   topicStates: LeaderAndIsrRequestLeaderAndIsrTopicState[];
   /** v0+ */
   liveLeaders: LeaderAndIsrRequestLeaderAndIsrLiveLeader[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface LeaderAndIsrRequestInput {
+  controllerId?: number;
+  isKRaftController?: boolean;
+  controllerEpoch?: number;
+  brokerEpoch?: bigint;
+  type?: number;
+  ungroupedPartitionStates?: readonly LeaderAndIsrRequestLeaderAndIsrPartitionStateInput[];
+  topicStates?: readonly LeaderAndIsrRequestLeaderAndIsrTopicStateInput[];
+  liveLeaders?: readonly LeaderAndIsrRequestLeaderAndIsrLiveLeaderInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -782,6 +1279,22 @@ export interface LeaderAndIsrRequestLeaderAndIsrPartitionState {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface LeaderAndIsrRequestLeaderAndIsrPartitionStateInput {
+  topicName?: string;
+  partitionIndex?: number;
+  controllerEpoch?: number;
+  leader?: number;
+  leaderEpoch?: number;
+  isr?: readonly number[];
+  partitionEpoch?: number;
+  replicas?: readonly number[];
+  addingReplicas?: readonly number[];
+  removingReplicas?: readonly number[];
+  isNew?: boolean;
+  leaderRecoveryState?: number;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface LeaderAndIsrRequestLeaderAndIsrTopicState {
   /** v2+ */
   topicName: string;
@@ -789,6 +1302,13 @@ export interface LeaderAndIsrRequestLeaderAndIsrTopicState {
   topicId: string;
   /** v2+ */
   partitionStates: LeaderAndIsrRequestLeaderAndIsrPartitionState[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface LeaderAndIsrRequestLeaderAndIsrTopicStateInput {
+  topicName?: string;
+  topicId?: string;
+  partitionStates?: readonly LeaderAndIsrRequestLeaderAndIsrPartitionStateInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -802,6 +1322,13 @@ export interface LeaderAndIsrRequestLeaderAndIsrLiveLeader {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface LeaderAndIsrRequestLeaderAndIsrLiveLeaderInput {
+  brokerId?: number;
+  hostName?: string;
+  port?: number;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface LeaderAndIsrResponse {
   /** v0+ */
   errorCode: number;
@@ -809,6 +1336,13 @@ export interface LeaderAndIsrResponse {
   partitionErrors: LeaderAndIsrResponseLeaderAndIsrPartitionError[];
   /** v5+ */
   topics: LeaderAndIsrResponseLeaderAndIsrTopicError[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface LeaderAndIsrResponseInput {
+  errorCode?: number;
+  partitionErrors?: readonly LeaderAndIsrResponseLeaderAndIsrPartitionErrorInput[];
+  topics?: readonly LeaderAndIsrResponseLeaderAndIsrTopicErrorInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -822,11 +1356,24 @@ export interface LeaderAndIsrResponseLeaderAndIsrPartitionError {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface LeaderAndIsrResponseLeaderAndIsrPartitionErrorInput {
+  topicName?: string;
+  partitionIndex?: number;
+  errorCode?: number;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface LeaderAndIsrResponseLeaderAndIsrTopicError {
   /** v5+ */
   topicId: string;
   /** v5+ */
   partitionErrors: LeaderAndIsrResponseLeaderAndIsrPartitionError[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface LeaderAndIsrResponseLeaderAndIsrTopicErrorInput {
+  topicId?: string;
+  partitionErrors?: readonly LeaderAndIsrResponseLeaderAndIsrPartitionErrorInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -852,11 +1399,29 @@ export interface StopReplicaRequest {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface StopReplicaRequestInput {
+  controllerId?: number;
+  isKRaftController?: boolean;
+  controllerEpoch?: number;
+  brokerEpoch?: bigint;
+  deletePartitions?: boolean;
+  ungroupedPartitions?: readonly StopReplicaRequestStopReplicaPartitionV0Input[];
+  topics?: readonly StopReplicaRequestStopReplicaTopicV1Input[];
+  topicStates?: readonly StopReplicaRequestStopReplicaTopicStateInput[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface StopReplicaRequestStopReplicaPartitionV0 {
   /** v0 */
   topicName: string;
   /** v0 */
   partitionIndex: number;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface StopReplicaRequestStopReplicaPartitionV0Input {
+  topicName?: string;
+  partitionIndex?: number;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -868,11 +1433,23 @@ export interface StopReplicaRequestStopReplicaTopicV1 {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface StopReplicaRequestStopReplicaTopicV1Input {
+  name?: string;
+  partitionIndexes?: readonly number[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface StopReplicaRequestStopReplicaTopicState {
   /** v3+ */
   topicName: string;
   /** v3+ */
   partitionStates: StopReplicaRequestStopReplicaPartitionState[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface StopReplicaRequestStopReplicaTopicStateInput {
+  topicName?: string;
+  partitionStates?: readonly StopReplicaRequestStopReplicaPartitionStateInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -886,11 +1463,24 @@ export interface StopReplicaRequestStopReplicaPartitionState {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface StopReplicaRequestStopReplicaPartitionStateInput {
+  partitionIndex?: number;
+  leaderEpoch?: number;
+  deletePartition?: boolean;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface StopReplicaResponse {
   /** v0+ */
   errorCode: number;
   /** v0+ */
   partitionErrors: StopReplicaResponseStopReplicaPartitionError[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface StopReplicaResponseInput {
+  errorCode?: number;
+  partitionErrors?: readonly StopReplicaResponseStopReplicaPartitionErrorInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -901,6 +1491,13 @@ export interface StopReplicaResponseStopReplicaPartitionError {
   partitionIndex: number;
   /** v0+ */
   errorCode: number;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface StopReplicaResponseStopReplicaPartitionErrorInput {
+  topicName?: string;
+  partitionIndex?: number;
+  errorCode?: number;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -926,6 +1523,18 @@ export interface UpdateMetadataRequest {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface UpdateMetadataRequestInput {
+  controllerId?: number;
+  isKRaftController?: boolean;
+  type?: number;
+  controllerEpoch?: number;
+  brokerEpoch?: bigint;
+  ungroupedPartitionStates?: readonly UpdateMetadataRequestUpdateMetadataPartitionStateInput[];
+  topicStates?: readonly UpdateMetadataRequestUpdateMetadataTopicStateInput[];
+  liveBrokers?: readonly UpdateMetadataRequestUpdateMetadataBrokerInput[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface UpdateMetadataRequestUpdateMetadataPartitionState {
   /** v0-4 */
   topicName: string;
@@ -948,6 +1557,19 @@ export interface UpdateMetadataRequestUpdateMetadataPartitionState {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface UpdateMetadataRequestUpdateMetadataPartitionStateInput {
+  topicName?: string;
+  partitionIndex?: number;
+  controllerEpoch?: number;
+  leader?: number;
+  leaderEpoch?: number;
+  isr?: readonly number[];
+  zkVersion?: number;
+  replicas?: readonly number[];
+  offlineReplicas?: readonly number[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface UpdateMetadataRequestUpdateMetadataTopicState {
   /** v5+ */
   topicName: string;
@@ -955,6 +1577,13 @@ export interface UpdateMetadataRequestUpdateMetadataTopicState {
   topicId: string;
   /** v5+ */
   partitionStates: UpdateMetadataRequestUpdateMetadataPartitionState[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface UpdateMetadataRequestUpdateMetadataTopicStateInput {
+  topicName?: string;
+  topicId?: string;
+  partitionStates?: readonly UpdateMetadataRequestUpdateMetadataPartitionStateInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -972,6 +1601,15 @@ export interface UpdateMetadataRequestUpdateMetadataBroker {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface UpdateMetadataRequestUpdateMetadataBrokerInput {
+  id?: number;
+  v0Host?: string;
+  v0Port?: number;
+  endpoints?: readonly UpdateMetadataRequestUpdateMetadataEndpointInput[];
+  rack?: string | null;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface UpdateMetadataRequestUpdateMetadataEndpoint {
   /** v1+ */
   port: number;
@@ -984,9 +1622,22 @@ export interface UpdateMetadataRequestUpdateMetadataEndpoint {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface UpdateMetadataRequestUpdateMetadataEndpointInput {
+  port?: number;
+  host?: string;
+  listener?: string;
+  securityProtocol?: number;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface UpdateMetadataResponse {
   /** v0+ */
   errorCode: number;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface UpdateMetadataResponseInput {
+  errorCode?: number;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -1000,6 +1651,12 @@ export interface ControlledShutdownRequest {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface ControlledShutdownRequestInput {
+  brokerId?: number;
+  brokerEpoch?: bigint;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface ControlledShutdownResponse {
   /** v0+ */
   errorCode: number;
@@ -1008,11 +1665,23 @@ export interface ControlledShutdownResponse {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface ControlledShutdownResponseInput {
+  errorCode?: number;
+  remainingPartitions?: readonly ControlledShutdownResponseRemainingPartitionInput[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface ControlledShutdownResponseRemainingPartition {
   /** v0+ */
   topicName: string;
   /** v0+ */
   partitionIndex: number;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface ControlledShutdownResponseRemainingPartitionInput {
+  topicName?: string;
+  partitionIndex?: number;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -1034,6 +1703,16 @@ export interface OffsetCommitRequest {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface OffsetCommitRequestInput {
+  groupId?: string;
+  generationIdOrMemberEpoch?: number;
+  memberId?: string;
+  groupInstanceId?: string | null;
+  retentionTimeMs?: bigint;
+  topics?: readonly OffsetCommitRequestTopicInput[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface OffsetCommitRequestTopic {
   /** v0-9 */
   name: string;
@@ -1041,6 +1720,13 @@ export interface OffsetCommitRequestTopic {
   topicId: string;
   /** v0+ */
   partitions: OffsetCommitRequestPartition[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface OffsetCommitRequestTopicInput {
+  name?: string;
+  topicId?: string;
+  partitions?: readonly OffsetCommitRequestPartitionInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -1058,11 +1744,26 @@ export interface OffsetCommitRequestPartition {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface OffsetCommitRequestPartitionInput {
+  partitionIndex?: number;
+  committedOffset?: bigint;
+  committedLeaderEpoch?: number;
+  commitTimestamp?: bigint;
+  committedMetadata?: string | null;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface OffsetCommitResponse {
   /** v3+ */
   throttleTimeMs: number;
   /** v0+ */
   topics: OffsetCommitResponseTopic[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface OffsetCommitResponseInput {
+  throttleTimeMs?: number;
+  topics?: readonly OffsetCommitResponseTopicInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -1076,11 +1777,24 @@ export interface OffsetCommitResponseTopic {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface OffsetCommitResponseTopicInput {
+  name?: string;
+  topicId?: string;
+  partitions?: readonly OffsetCommitResponsePartitionInput[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface OffsetCommitResponsePartition {
   /** v0+ */
   partitionIndex: number;
   /** v0+ */
   errorCode: number;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface OffsetCommitResponsePartitionInput {
+  partitionIndex?: number;
+  errorCode?: number;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -1098,11 +1812,25 @@ export interface OffsetFetchRequest {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface OffsetFetchRequestInput {
+  groupId?: string;
+  topics?: readonly OffsetFetchRequestTopicInput[] | null;
+  groups?: readonly OffsetFetchRequestGroupInput[];
+  requireStable?: boolean;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface OffsetFetchRequestTopic {
   /** v0-7 */
   name: string;
   /** v0-7 */
   partitionIndexes: number[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface OffsetFetchRequestTopicInput {
+  name?: string;
+  partitionIndexes?: readonly number[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -1118,6 +1846,14 @@ export interface OffsetFetchRequestGroup {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface OffsetFetchRequestGroupInput {
+  groupId?: string;
+  memberId?: string | null;
+  memberEpoch?: number;
+  topics?: readonly OffsetFetchRequestTopicsInput[] | null;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface OffsetFetchRequestTopics {
   /** v8-9 */
   name: string;
@@ -1125,6 +1861,13 @@ export interface OffsetFetchRequestTopics {
   topicId: string;
   /** v8+ */
   partitionIndexes: number[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface OffsetFetchRequestTopicsInput {
+  name?: string;
+  topicId?: string;
+  partitionIndexes?: readonly number[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -1140,11 +1883,25 @@ export interface OffsetFetchResponse {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface OffsetFetchResponseInput {
+  throttleTimeMs?: number;
+  topics?: readonly OffsetFetchResponseTopicInput[];
+  errorCode?: number;
+  groups?: readonly OffsetFetchResponseGroupInput[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface OffsetFetchResponseTopic {
   /** v0-7 */
   name: string;
   /** v0-7 */
   partitions: OffsetFetchResponsePartition[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface OffsetFetchResponseTopicInput {
+  name?: string;
+  partitions?: readonly OffsetFetchResponsePartitionInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -1162,6 +1919,15 @@ export interface OffsetFetchResponsePartition {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface OffsetFetchResponsePartitionInput {
+  partitionIndex?: number;
+  committedOffset?: bigint;
+  committedLeaderEpoch?: number;
+  metadata?: string | null;
+  errorCode?: number;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface OffsetFetchResponseGroup {
   /** v8+ */
   groupId: string;
@@ -1172,6 +1938,13 @@ export interface OffsetFetchResponseGroup {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface OffsetFetchResponseGroupInput {
+  groupId?: string;
+  topics?: readonly OffsetFetchResponseTopicsInput[];
+  errorCode?: number;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface OffsetFetchResponseTopics {
   /** v8-9 */
   name: string;
@@ -1179,6 +1952,13 @@ export interface OffsetFetchResponseTopics {
   topicId: string;
   /** v8+ */
   partitions: OffsetFetchResponsePartitions[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface OffsetFetchResponseTopicsInput {
+  name?: string;
+  topicId?: string;
+  partitions?: readonly OffsetFetchResponsePartitionsInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -1196,6 +1976,15 @@ export interface OffsetFetchResponsePartitions {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface OffsetFetchResponsePartitionsInput {
+  partitionIndex?: number;
+  committedOffset?: bigint;
+  committedLeaderEpoch?: number;
+  metadata?: string | null;
+  errorCode?: number;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 // 10 FindCoordinator
 
 export interface FindCoordinatorRequest {
@@ -1205,6 +1994,13 @@ export interface FindCoordinatorRequest {
   keyType: number;
   /** v4+ */
   coordinatorKeys: string[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface FindCoordinatorRequestInput {
+  key?: string;
+  keyType?: number;
+  coordinatorKeys?: readonly string[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -1226,6 +2022,17 @@ export interface FindCoordinatorResponse {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface FindCoordinatorResponseInput {
+  throttleTimeMs?: number;
+  errorCode?: number;
+  errorMessage?: string | null;
+  nodeId?: number;
+  host?: string;
+  port?: number;
+  coordinators?: readonly FindCoordinatorResponseCoordinatorInput[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface FindCoordinatorResponseCoordinator {
   /** v4+ */
   key: string;
@@ -1239,6 +2046,16 @@ export interface FindCoordinatorResponseCoordinator {
   errorCode: number;
   /** v4+, nullable v4+ */
   errorMessage: string | null;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface FindCoordinatorResponseCoordinatorInput {
+  key?: string;
+  nodeId?: number;
+  host?: string;
+  port?: number;
+  errorCode?: number;
+  errorMessage?: string | null;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -1264,11 +2081,29 @@ export interface JoinGroupRequest {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface JoinGroupRequestInput {
+  groupId?: string;
+  sessionTimeoutMs?: number;
+  rebalanceTimeoutMs?: number;
+  memberId?: string;
+  groupInstanceId?: string | null;
+  protocolType?: string;
+  protocols?: readonly JoinGroupRequestProtocolInput[];
+  reason?: string | null;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface JoinGroupRequestProtocol {
   /** v0+ */
   name: string;
   /** v0+ */
   metadata: Uint8Array;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface JoinGroupRequestProtocolInput {
+  name?: string;
+  metadata?: Uint8Array;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -1294,6 +2129,19 @@ export interface JoinGroupResponse {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface JoinGroupResponseInput {
+  throttleTimeMs?: number;
+  errorCode?: number;
+  generationId?: number;
+  protocolType?: string | null;
+  protocolName?: string | null;
+  leader?: string;
+  skipAssignment?: boolean;
+  memberId?: string;
+  members?: readonly JoinGroupResponseMemberInput[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface JoinGroupResponseMember {
   /** v0+ */
   memberId: string;
@@ -1301,6 +2149,13 @@ export interface JoinGroupResponseMember {
   groupInstanceId: string | null;
   /** v0+ */
   metadata: Uint8Array;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface JoinGroupResponseMemberInput {
+  memberId?: string;
+  groupInstanceId?: string | null;
+  metadata?: Uint8Array;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -1318,11 +2173,25 @@ export interface HeartbeatRequest {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface HeartbeatRequestInput {
+  groupId?: string;
+  generationId?: number;
+  memberId?: string;
+  groupInstanceId?: string | null;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface HeartbeatResponse {
   /** v1+ */
   throttleTimeMs: number;
   /** v0+ */
   errorCode: number;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface HeartbeatResponseInput {
+  throttleTimeMs?: number;
+  errorCode?: number;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -1338,6 +2207,13 @@ export interface LeaveGroupRequest {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface LeaveGroupRequestInput {
+  groupId?: string;
+  memberId?: string;
+  members?: readonly LeaveGroupRequestMemberIdentityInput[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface LeaveGroupRequestMemberIdentity {
   /** v3+ */
   memberId: string;
@@ -1345,6 +2221,13 @@ export interface LeaveGroupRequestMemberIdentity {
   groupInstanceId: string | null;
   /** v5+, nullable v5+, default null */
   reason: string | null;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface LeaveGroupRequestMemberIdentityInput {
+  memberId?: string;
+  groupInstanceId?: string | null;
+  reason?: string | null;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -1358,6 +2241,13 @@ export interface LeaveGroupResponse {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface LeaveGroupResponseInput {
+  throttleTimeMs?: number;
+  errorCode?: number;
+  members?: readonly LeaveGroupResponseMemberResponseInput[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface LeaveGroupResponseMemberResponse {
   /** v3+ */
   memberId: string;
@@ -1365,6 +2255,13 @@ export interface LeaveGroupResponseMemberResponse {
   groupInstanceId: string | null;
   /** v3+ */
   errorCode: number;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface LeaveGroupResponseMemberResponseInput {
+  memberId?: string;
+  groupInstanceId?: string | null;
+  errorCode?: number;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -1388,11 +2285,28 @@ export interface SyncGroupRequest {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface SyncGroupRequestInput {
+  groupId?: string;
+  generationId?: number;
+  memberId?: string;
+  groupInstanceId?: string | null;
+  protocolType?: string | null;
+  protocolName?: string | null;
+  assignments?: readonly SyncGroupRequestAssignmentInput[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface SyncGroupRequestAssignment {
   /** v0+ */
   memberId: string;
   /** v0+ */
   assignment: Uint8Array;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface SyncGroupRequestAssignmentInput {
+  memberId?: string;
+  assignment?: Uint8Array;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -1410,6 +2324,15 @@ export interface SyncGroupResponse {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface SyncGroupResponseInput {
+  throttleTimeMs?: number;
+  errorCode?: number;
+  protocolType?: string | null;
+  protocolName?: string | null;
+  assignment?: Uint8Array;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 // 15 DescribeGroups
 
 export interface DescribeGroupsRequest {
@@ -1420,11 +2343,23 @@ export interface DescribeGroupsRequest {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface DescribeGroupsRequestInput {
+  groups?: readonly string[];
+  includeAuthorizedOperations?: boolean;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface DescribeGroupsResponse {
   /** v1+ */
   throttleTimeMs: number;
   /** v0+ */
   groups: DescribeGroupsResponseDescribedGroup[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface DescribeGroupsResponseInput {
+  throttleTimeMs?: number;
+  groups?: readonly DescribeGroupsResponseDescribedGroupInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -1448,6 +2383,18 @@ export interface DescribeGroupsResponseDescribedGroup {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface DescribeGroupsResponseDescribedGroupInput {
+  errorCode?: number;
+  errorMessage?: string | null;
+  groupId?: string;
+  groupState?: string;
+  protocolType?: string;
+  protocolData?: string;
+  members?: readonly DescribeGroupsResponseDescribedGroupMemberInput[];
+  authorizedOperations?: number;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface DescribeGroupsResponseDescribedGroupMember {
   /** v0+ */
   memberId: string;
@@ -1464,6 +2411,16 @@ export interface DescribeGroupsResponseDescribedGroupMember {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface DescribeGroupsResponseDescribedGroupMemberInput {
+  memberId?: string;
+  groupInstanceId?: string | null;
+  clientId?: string;
+  clientHost?: string;
+  memberMetadata?: Uint8Array;
+  memberAssignment?: Uint8Array;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 // 16 ListGroups
 
 export interface ListGroupsRequest {
@@ -1474,6 +2431,12 @@ export interface ListGroupsRequest {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface ListGroupsRequestInput {
+  statesFilter?: readonly string[];
+  typesFilter?: readonly string[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface ListGroupsResponse {
   /** v1+ */
   throttleTimeMs: number;
@@ -1481,6 +2444,13 @@ export interface ListGroupsResponse {
   errorCode: number;
   /** v0+ */
   groups: ListGroupsResponseListedGroup[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface ListGroupsResponseInput {
+  throttleTimeMs?: number;
+  errorCode?: number;
+  groups?: readonly ListGroupsResponseListedGroupInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -1496,11 +2466,23 @@ export interface ListGroupsResponseListedGroup {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface ListGroupsResponseListedGroupInput {
+  groupId?: string;
+  protocolType?: string;
+  groupState?: string;
+  groupType?: string;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 // 17 SaslHandshake
 
 export interface SaslHandshakeRequest {
   /** v0+ */
   mechanism: string;
+}
+
+export interface SaslHandshakeRequestInput {
+  mechanism?: string;
 }
 
 export interface SaslHandshakeResponse {
@@ -1510,6 +2492,11 @@ export interface SaslHandshakeResponse {
   mechanisms: string[];
 }
 
+export interface SaslHandshakeResponseInput {
+  errorCode?: number;
+  mechanisms?: readonly string[];
+}
+
 // 18 ApiVersions
 
 export interface ApiVersionsRequest {
@@ -1517,6 +2504,12 @@ export interface ApiVersionsRequest {
   clientSoftwareName: string;
   /** v3+ */
   clientSoftwareVersion: string;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface ApiVersionsRequestInput {
+  clientSoftwareName?: string;
+  clientSoftwareVersion?: string;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -1538,6 +2531,17 @@ export interface ApiVersionsResponse {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface ApiVersionsResponseInput {
+  errorCode?: number;
+  apiKeys?: readonly ApiVersionsResponseApiVersionInput[];
+  throttleTimeMs?: number;
+  supportedFeatures?: readonly ApiVersionsResponseSupportedFeatureKeyInput[];
+  finalizedFeaturesEpoch?: bigint;
+  finalizedFeatures?: readonly ApiVersionsResponseFinalizedFeatureKeyInput[];
+  zkMigrationReady?: boolean;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface ApiVersionsResponseApiVersion {
   /** v0+ */
   apiKey: number;
@@ -1545,6 +2549,13 @@ export interface ApiVersionsResponseApiVersion {
   minVersion: number;
   /** v0+ */
   maxVersion: number;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface ApiVersionsResponseApiVersionInput {
+  apiKey?: number;
+  minVersion?: number;
+  maxVersion?: number;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -1558,6 +2569,13 @@ export interface ApiVersionsResponseSupportedFeatureKey {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface ApiVersionsResponseSupportedFeatureKeyInput {
+  name?: string;
+  minVersion?: number;
+  maxVersion?: number;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface ApiVersionsResponseFinalizedFeatureKey {
   /** v3+ */
   name: string;
@@ -1565,6 +2583,13 @@ export interface ApiVersionsResponseFinalizedFeatureKey {
   maxVersionLevel: number;
   /** v3+ */
   minVersionLevel: number;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface ApiVersionsResponseFinalizedFeatureKeyInput {
+  name?: string;
+  maxVersionLevel?: number;
+  minVersionLevel?: number;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -1577,6 +2602,13 @@ export interface CreateTopicsRequest {
   timeoutMs: number;
   /** v1+, default false */
   validateOnly: boolean;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface CreateTopicsRequestInput {
+  topics?: readonly CreateTopicsRequestCreatableTopicInput[];
+  timeoutMs?: number;
+  validateOnly?: boolean;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -1594,11 +2626,26 @@ export interface CreateTopicsRequestCreatableTopic {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface CreateTopicsRequestCreatableTopicInput {
+  name?: string;
+  numPartitions?: number;
+  replicationFactor?: number;
+  assignments?: readonly CreateTopicsRequestCreatableReplicaAssignmentInput[];
+  configs?: readonly CreateTopicsRequestCreatableTopicConfigInput[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface CreateTopicsRequestCreatableReplicaAssignment {
   /** v0+ */
   partitionIndex: number;
   /** v0+ */
   brokerIds: number[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface CreateTopicsRequestCreatableReplicaAssignmentInput {
+  partitionIndex?: number;
+  brokerIds?: readonly number[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -1610,11 +2657,23 @@ export interface CreateTopicsRequestCreatableTopicConfig {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface CreateTopicsRequestCreatableTopicConfigInput {
+  name?: string;
+  value?: string | null;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface CreateTopicsResponse {
   /** v2+ */
   throttleTimeMs: number;
   /** v0+ */
   topics: CreateTopicsResponseCreatableTopicResult[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface CreateTopicsResponseInput {
+  throttleTimeMs?: number;
+  topics?: readonly CreateTopicsResponseCreatableTopicResultInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -1638,6 +2697,18 @@ export interface CreateTopicsResponseCreatableTopicResult {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface CreateTopicsResponseCreatableTopicResultInput {
+  name?: string;
+  topicId?: string;
+  errorCode?: number;
+  errorMessage?: string | null;
+  topicConfigErrorCode?: number;
+  numPartitions?: number;
+  replicationFactor?: number;
+  configs?: readonly CreateTopicsResponseCreatableTopicConfigsInput[] | null;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface CreateTopicsResponseCreatableTopicConfigs {
   /** v5+ */
   name: string;
@@ -1649,6 +2720,15 @@ export interface CreateTopicsResponseCreatableTopicConfigs {
   configSource: number;
   /** v5+ */
   isSensitive: boolean;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface CreateTopicsResponseCreatableTopicConfigsInput {
+  name?: string;
+  value?: string | null;
+  readOnly?: boolean;
+  configSource?: number;
+  isSensitive?: boolean;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -1664,6 +2744,13 @@ export interface DeleteTopicsRequest {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface DeleteTopicsRequestInput {
+  topics?: readonly DeleteTopicsRequestDeleteTopicStateInput[];
+  topicNames?: readonly string[];
+  timeoutMs?: number;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface DeleteTopicsRequestDeleteTopicState {
   /** v6+, nullable v6+, default null */
   name: string | null;
@@ -1672,11 +2759,23 @@ export interface DeleteTopicsRequestDeleteTopicState {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface DeleteTopicsRequestDeleteTopicStateInput {
+  name?: string | null;
+  topicId?: string;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface DeleteTopicsResponse {
   /** v1+ */
   throttleTimeMs: number;
   /** v0+ */
   responses: DeleteTopicsResponseDeletableTopicResult[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface DeleteTopicsResponseInput {
+  throttleTimeMs?: number;
+  responses?: readonly DeleteTopicsResponseDeletableTopicResultInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -1692,6 +2791,14 @@ export interface DeleteTopicsResponseDeletableTopicResult {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface DeleteTopicsResponseDeletableTopicResultInput {
+  name?: string | null;
+  topicId?: string;
+  errorCode?: number;
+  errorMessage?: string | null;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 // 21 DeleteRecords
 
 export interface DeleteRecordsRequest {
@@ -1699,6 +2806,12 @@ export interface DeleteRecordsRequest {
   topics: DeleteRecordsRequestDeleteRecordsTopic[];
   /** v0+ */
   timeoutMs: number;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface DeleteRecordsRequestInput {
+  topics?: readonly DeleteRecordsRequestDeleteRecordsTopicInput[];
+  timeoutMs?: number;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -1710,11 +2823,23 @@ export interface DeleteRecordsRequestDeleteRecordsTopic {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface DeleteRecordsRequestDeleteRecordsTopicInput {
+  name?: string;
+  partitions?: readonly DeleteRecordsRequestDeleteRecordsPartitionInput[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface DeleteRecordsRequestDeleteRecordsPartition {
   /** v0+ */
   partitionIndex: number;
   /** v0+ */
   offset: bigint;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface DeleteRecordsRequestDeleteRecordsPartitionInput {
+  partitionIndex?: number;
+  offset?: bigint;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -1726,11 +2851,23 @@ export interface DeleteRecordsResponse {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface DeleteRecordsResponseInput {
+  throttleTimeMs?: number;
+  topics?: readonly DeleteRecordsResponseDeleteRecordsTopicResultInput[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface DeleteRecordsResponseDeleteRecordsTopicResult {
   /** v0+ */
   name: string;
   /** v0+ */
   partitions: DeleteRecordsResponseDeleteRecordsPartitionResult[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface DeleteRecordsResponseDeleteRecordsTopicResultInput {
+  name?: string;
+  partitions?: readonly DeleteRecordsResponseDeleteRecordsPartitionResultInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -1741,6 +2878,13 @@ export interface DeleteRecordsResponseDeleteRecordsPartitionResult {
   lowWatermark: bigint;
   /** v0+ */
   errorCode: number;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface DeleteRecordsResponseDeleteRecordsPartitionResultInput {
+  partitionIndex?: number;
+  lowWatermark?: bigint;
+  errorCode?: number;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -1758,6 +2902,14 @@ export interface InitProducerIdRequest {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface InitProducerIdRequestInput {
+  transactionalId?: string | null;
+  transactionTimeoutMs?: number;
+  producerId?: bigint;
+  producerEpoch?: number;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface InitProducerIdResponse {
   /** v0+ */
   throttleTimeMs: number;
@@ -1767,6 +2919,14 @@ export interface InitProducerIdResponse {
   producerId: bigint;
   /** v0+ */
   producerEpoch: number;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface InitProducerIdResponseInput {
+  throttleTimeMs?: number;
+  errorCode?: number;
+  producerId?: bigint;
+  producerEpoch?: number;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -1780,11 +2940,23 @@ export interface OffsetForLeaderEpochRequest {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface OffsetForLeaderEpochRequestInput {
+  replicaId?: number;
+  topics?: readonly OffsetForLeaderEpochRequestOffsetForLeaderTopicInput[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface OffsetForLeaderEpochRequestOffsetForLeaderTopic {
   /** v0+ */
   topic: string;
   /** v0+ */
   partitions: OffsetForLeaderEpochRequestOffsetForLeaderPartition[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface OffsetForLeaderEpochRequestOffsetForLeaderTopicInput {
+  topic?: string;
+  partitions?: readonly OffsetForLeaderEpochRequestOffsetForLeaderPartitionInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -1798,6 +2970,13 @@ export interface OffsetForLeaderEpochRequestOffsetForLeaderPartition {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface OffsetForLeaderEpochRequestOffsetForLeaderPartitionInput {
+  partition?: number;
+  currentLeaderEpoch?: number;
+  leaderEpoch?: number;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface OffsetForLeaderEpochResponse {
   /** v2+ */
   throttleTimeMs: number;
@@ -1806,11 +2985,23 @@ export interface OffsetForLeaderEpochResponse {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface OffsetForLeaderEpochResponseInput {
+  throttleTimeMs?: number;
+  topics?: readonly OffsetForLeaderEpochResponseOffsetForLeaderTopicResultInput[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface OffsetForLeaderEpochResponseOffsetForLeaderTopicResult {
   /** v0+ */
   topic: string;
   /** v0+ */
   partitions: OffsetForLeaderEpochResponseEpochEndOffset[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface OffsetForLeaderEpochResponseOffsetForLeaderTopicResultInput {
+  topic?: string;
+  partitions?: readonly OffsetForLeaderEpochResponseEpochEndOffsetInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -1823,6 +3014,14 @@ export interface OffsetForLeaderEpochResponseEpochEndOffset {
   leaderEpoch: number;
   /** v0+, default -1n */
   endOffset: bigint;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface OffsetForLeaderEpochResponseEpochEndOffsetInput {
+  errorCode?: number;
+  partition?: number;
+  leaderEpoch?: number;
+  endOffset?: bigint;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -1842,6 +3041,15 @@ export interface AddPartitionsToTxnRequest {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface AddPartitionsToTxnRequestInput {
+  transactions?: readonly AddPartitionsToTxnRequestAddPartitionsToTxnTransactionInput[];
+  v3AndBelowTransactionalId?: string;
+  v3AndBelowProducerId?: bigint;
+  v3AndBelowProducerEpoch?: number;
+  v3AndBelowTopics?: readonly AddPartitionsToTxnRequestAddPartitionsToTxnTopicInput[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface AddPartitionsToTxnRequestAddPartitionsToTxnTransaction {
   /** v4+ */
   transactionalId: string;
@@ -1856,11 +3064,26 @@ export interface AddPartitionsToTxnRequestAddPartitionsToTxnTransaction {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface AddPartitionsToTxnRequestAddPartitionsToTxnTransactionInput {
+  transactionalId?: string;
+  producerId?: bigint;
+  producerEpoch?: number;
+  verifyOnly?: boolean;
+  topics?: readonly AddPartitionsToTxnRequestAddPartitionsToTxnTopicInput[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface AddPartitionsToTxnRequestAddPartitionsToTxnTopic {
   /** v0+ */
   name: string;
   /** v0+ */
   partitions: number[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface AddPartitionsToTxnRequestAddPartitionsToTxnTopicInput {
+  name?: string;
+  partitions?: readonly number[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -1876,11 +3099,25 @@ export interface AddPartitionsToTxnResponse {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface AddPartitionsToTxnResponseInput {
+  throttleTimeMs?: number;
+  errorCode?: number;
+  resultsByTransaction?: readonly AddPartitionsToTxnResponseAddPartitionsToTxnResultInput[];
+  resultsByTopicV3AndBelow?: readonly AddPartitionsToTxnResponseAddPartitionsToTxnTopicResultInput[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface AddPartitionsToTxnResponseAddPartitionsToTxnResult {
   /** v4+ */
   transactionalId: string;
   /** v4+ */
   topicResults: AddPartitionsToTxnResponseAddPartitionsToTxnTopicResult[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface AddPartitionsToTxnResponseAddPartitionsToTxnResultInput {
+  transactionalId?: string;
+  topicResults?: readonly AddPartitionsToTxnResponseAddPartitionsToTxnTopicResultInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -1892,11 +3129,23 @@ export interface AddPartitionsToTxnResponseAddPartitionsToTxnTopicResult {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface AddPartitionsToTxnResponseAddPartitionsToTxnTopicResultInput {
+  name?: string;
+  resultsByPartition?: readonly AddPartitionsToTxnResponseAddPartitionsToTxnPartitionResultInput[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface AddPartitionsToTxnResponseAddPartitionsToTxnPartitionResult {
   /** v0+ */
   partitionIndex: number;
   /** v0+ */
   partitionErrorCode: number;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface AddPartitionsToTxnResponseAddPartitionsToTxnPartitionResultInput {
+  partitionIndex?: number;
+  partitionErrorCode?: number;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -1914,11 +3163,25 @@ export interface AddOffsetsToTxnRequest {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface AddOffsetsToTxnRequestInput {
+  transactionalId?: string;
+  producerId?: bigint;
+  producerEpoch?: number;
+  groupId?: string;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface AddOffsetsToTxnResponse {
   /** v0+ */
   throttleTimeMs: number;
   /** v0+ */
   errorCode: number;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface AddOffsetsToTxnResponseInput {
+  throttleTimeMs?: number;
+  errorCode?: number;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -1936,6 +3199,14 @@ export interface EndTxnRequest {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface EndTxnRequestInput {
+  transactionalId?: string;
+  producerId?: bigint;
+  producerEpoch?: number;
+  committed?: boolean;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface EndTxnResponse {
   /** v0+ */
   throttleTimeMs: number;
@@ -1948,11 +3219,24 @@ export interface EndTxnResponse {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface EndTxnResponseInput {
+  throttleTimeMs?: number;
+  errorCode?: number;
+  producerId?: bigint;
+  producerEpoch?: number;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 // 27 WriteTxnMarkers
 
 export interface WriteTxnMarkersRequest {
   /** v0+ */
   markers: WriteTxnMarkersRequestWritableTxnMarker[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface WriteTxnMarkersRequestInput {
+  markers?: readonly WriteTxnMarkersRequestWritableTxnMarkerInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -1972,6 +3256,16 @@ export interface WriteTxnMarkersRequestWritableTxnMarker {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface WriteTxnMarkersRequestWritableTxnMarkerInput {
+  producerId?: bigint;
+  producerEpoch?: number;
+  transactionResult?: boolean;
+  topics?: readonly WriteTxnMarkersRequestWritableTxnMarkerTopicInput[];
+  coordinatorEpoch?: number;
+  transactionVersion?: number;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface WriteTxnMarkersRequestWritableTxnMarkerTopic {
   /** v0+ */
   name: string;
@@ -1980,9 +3274,20 @@ export interface WriteTxnMarkersRequestWritableTxnMarkerTopic {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface WriteTxnMarkersRequestWritableTxnMarkerTopicInput {
+  name?: string;
+  partitionIndexes?: readonly number[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface WriteTxnMarkersResponse {
   /** v0+ */
   markers: WriteTxnMarkersResponseWritableTxnMarkerResult[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface WriteTxnMarkersResponseInput {
+  markers?: readonly WriteTxnMarkersResponseWritableTxnMarkerResultInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -1994,6 +3299,12 @@ export interface WriteTxnMarkersResponseWritableTxnMarkerResult {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface WriteTxnMarkersResponseWritableTxnMarkerResultInput {
+  producerId?: bigint;
+  topics?: readonly WriteTxnMarkersResponseWritableTxnMarkerTopicResultInput[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface WriteTxnMarkersResponseWritableTxnMarkerTopicResult {
   /** v0+ */
   name: string;
@@ -2002,11 +3313,23 @@ export interface WriteTxnMarkersResponseWritableTxnMarkerTopicResult {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface WriteTxnMarkersResponseWritableTxnMarkerTopicResultInput {
+  name?: string;
+  partitions?: readonly WriteTxnMarkersResponseWritableTxnMarkerPartitionResultInput[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface WriteTxnMarkersResponseWritableTxnMarkerPartitionResult {
   /** v0+ */
   partitionIndex: number;
   /** v0+ */
   errorCode: number;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface WriteTxnMarkersResponseWritableTxnMarkerPartitionResultInput {
+  partitionIndex?: number;
+  errorCode?: number;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -2032,11 +3355,29 @@ export interface TxnOffsetCommitRequest {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface TxnOffsetCommitRequestInput {
+  transactionalId?: string;
+  groupId?: string;
+  producerId?: bigint;
+  producerEpoch?: number;
+  generationId?: number;
+  memberId?: string;
+  groupInstanceId?: string | null;
+  topics?: readonly TxnOffsetCommitRequestTopicInput[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface TxnOffsetCommitRequestTopic {
   /** v0+ */
   name: string;
   /** v0+ */
   partitions: TxnOffsetCommitRequestPartition[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface TxnOffsetCommitRequestTopicInput {
+  name?: string;
+  partitions?: readonly TxnOffsetCommitRequestPartitionInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -2052,11 +3393,25 @@ export interface TxnOffsetCommitRequestPartition {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface TxnOffsetCommitRequestPartitionInput {
+  partitionIndex?: number;
+  committedOffset?: bigint;
+  committedLeaderEpoch?: number;
+  committedMetadata?: string | null;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface TxnOffsetCommitResponse {
   /** v0+ */
   throttleTimeMs: number;
   /** v0+ */
   topics: TxnOffsetCommitResponseTopic[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface TxnOffsetCommitResponseInput {
+  throttleTimeMs?: number;
+  topics?: readonly TxnOffsetCommitResponseTopicInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -2068,11 +3423,23 @@ export interface TxnOffsetCommitResponseTopic {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface TxnOffsetCommitResponseTopicInput {
+  name?: string;
+  partitions?: readonly TxnOffsetCommitResponsePartitionInput[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface TxnOffsetCommitResponsePartition {
   /** v0+ */
   partitionIndex: number;
   /** v0+ */
   errorCode: number;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface TxnOffsetCommitResponsePartitionInput {
+  partitionIndex?: number;
+  errorCode?: number;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -2096,6 +3463,17 @@ export interface DescribeAclsRequest {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface DescribeAclsRequestInput {
+  resourceTypeFilter?: number;
+  resourceNameFilter?: string | null;
+  patternTypeFilter?: number;
+  principalFilter?: string | null;
+  hostFilter?: string | null;
+  operation?: number;
+  permissionType?: number;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface DescribeAclsResponse {
   /** v0+ */
   throttleTimeMs: number;
@@ -2105,6 +3483,14 @@ export interface DescribeAclsResponse {
   errorMessage: string | null;
   /** v0+ */
   resources: DescribeAclsResponseDescribeAclsResource[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface DescribeAclsResponseInput {
+  throttleTimeMs?: number;
+  errorCode?: number;
+  errorMessage?: string | null;
+  resources?: readonly DescribeAclsResponseDescribeAclsResourceInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -2120,6 +3506,14 @@ export interface DescribeAclsResponseDescribeAclsResource {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface DescribeAclsResponseDescribeAclsResourceInput {
+  resourceType?: number;
+  resourceName?: string;
+  patternType?: number;
+  acls?: readonly DescribeAclsResponseAclDescriptionInput[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface DescribeAclsResponseAclDescription {
   /** v0+ */
   principal: string;
@@ -2132,11 +3526,24 @@ export interface DescribeAclsResponseAclDescription {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface DescribeAclsResponseAclDescriptionInput {
+  principal?: string;
+  host?: string;
+  operation?: number;
+  permissionType?: number;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 // 30 CreateAcls
 
 export interface CreateAclsRequest {
   /** v0+ */
   creations: CreateAclsRequestAclCreation[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface CreateAclsRequestInput {
+  creations?: readonly CreateAclsRequestAclCreationInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -2158,11 +3565,28 @@ export interface CreateAclsRequestAclCreation {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface CreateAclsRequestAclCreationInput {
+  resourceType?: number;
+  resourceName?: string;
+  resourcePatternType?: number;
+  principal?: string;
+  host?: string;
+  operation?: number;
+  permissionType?: number;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface CreateAclsResponse {
   /** v0+ */
   throttleTimeMs: number;
   /** v0+ */
   results: CreateAclsResponseAclCreationResult[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface CreateAclsResponseInput {
+  throttleTimeMs?: number;
+  results?: readonly CreateAclsResponseAclCreationResultInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -2174,11 +3598,22 @@ export interface CreateAclsResponseAclCreationResult {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface CreateAclsResponseAclCreationResultInput {
+  errorCode?: number;
+  errorMessage?: string | null;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 // 31 DeleteAcls
 
 export interface DeleteAclsRequest {
   /** v0+ */
   filters: DeleteAclsRequestDeleteAclsFilter[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface DeleteAclsRequestInput {
+  filters?: readonly DeleteAclsRequestDeleteAclsFilterInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -2200,11 +3635,28 @@ export interface DeleteAclsRequestDeleteAclsFilter {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface DeleteAclsRequestDeleteAclsFilterInput {
+  resourceTypeFilter?: number;
+  resourceNameFilter?: string | null;
+  patternTypeFilter?: number;
+  principalFilter?: string | null;
+  hostFilter?: string | null;
+  operation?: number;
+  permissionType?: number;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface DeleteAclsResponse {
   /** v0+ */
   throttleTimeMs: number;
   /** v0+ */
   filterResults: DeleteAclsResponseDeleteAclsFilterResult[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface DeleteAclsResponseInput {
+  throttleTimeMs?: number;
+  filterResults?: readonly DeleteAclsResponseDeleteAclsFilterResultInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -2215,6 +3667,13 @@ export interface DeleteAclsResponseDeleteAclsFilterResult {
   errorMessage: string | null;
   /** v0+ */
   matchingAcls: DeleteAclsResponseDeleteAclsMatchingAcl[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface DeleteAclsResponseDeleteAclsFilterResultInput {
+  errorCode?: number;
+  errorMessage?: string | null;
+  matchingAcls?: readonly DeleteAclsResponseDeleteAclsMatchingAclInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -2240,6 +3699,19 @@ export interface DeleteAclsResponseDeleteAclsMatchingAcl {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface DeleteAclsResponseDeleteAclsMatchingAclInput {
+  errorCode?: number;
+  errorMessage?: string | null;
+  resourceType?: number;
+  resourceName?: string;
+  patternType?: number;
+  principal?: string;
+  host?: string;
+  operation?: number;
+  permissionType?: number;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 // 32 DescribeConfigs
 
 export interface DescribeConfigsRequest {
@@ -2249,6 +3721,13 @@ export interface DescribeConfigsRequest {
   includeSynonyms: boolean;
   /** v3+, default false */
   includeDocumentation: boolean;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface DescribeConfigsRequestInput {
+  resources?: readonly DescribeConfigsRequestDescribeConfigsResourceInput[];
+  includeSynonyms?: boolean;
+  includeDocumentation?: boolean;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -2262,11 +3741,24 @@ export interface DescribeConfigsRequestDescribeConfigsResource {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface DescribeConfigsRequestDescribeConfigsResourceInput {
+  resourceType?: number;
+  resourceName?: string;
+  configurationKeys?: readonly string[] | null;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface DescribeConfigsResponse {
   /** v0+ */
   throttleTimeMs: number;
   /** v0+ */
   results: DescribeConfigsResponseDescribeConfigsResult[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface DescribeConfigsResponseInput {
+  throttleTimeMs?: number;
+  results?: readonly DescribeConfigsResponseDescribeConfigsResultInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -2281,6 +3773,15 @@ export interface DescribeConfigsResponseDescribeConfigsResult {
   resourceName: string;
   /** v0+ */
   configs: DescribeConfigsResponseDescribeConfigsResourceResult[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface DescribeConfigsResponseDescribeConfigsResultInput {
+  errorCode?: number;
+  errorMessage?: string | null;
+  resourceType?: number;
+  resourceName?: string;
+  configs?: readonly DescribeConfigsResponseDescribeConfigsResourceResultInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -2306,6 +3807,19 @@ export interface DescribeConfigsResponseDescribeConfigsResourceResult {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface DescribeConfigsResponseDescribeConfigsResourceResultInput {
+  name?: string;
+  value?: string | null;
+  readOnly?: boolean;
+  isDefault?: boolean;
+  configSource?: number;
+  isSensitive?: boolean;
+  synonyms?: readonly DescribeConfigsResponseDescribeConfigsSynonymInput[];
+  configType?: number;
+  documentation?: string | null;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface DescribeConfigsResponseDescribeConfigsSynonym {
   /** v1+ */
   name: string;
@@ -2313,6 +3827,13 @@ export interface DescribeConfigsResponseDescribeConfigsSynonym {
   value: string | null;
   /** v1+ */
   source: number;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface DescribeConfigsResponseDescribeConfigsSynonymInput {
+  name?: string;
+  value?: string | null;
+  source?: number;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -2326,6 +3847,12 @@ export interface AlterConfigsRequest {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface AlterConfigsRequestInput {
+  resources?: readonly AlterConfigsRequestAlterConfigsResourceInput[];
+  validateOnly?: boolean;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface AlterConfigsRequestAlterConfigsResource {
   /** v0+ */
   resourceType: number;
@@ -2333,6 +3860,13 @@ export interface AlterConfigsRequestAlterConfigsResource {
   resourceName: string;
   /** v0+ */
   configs: AlterConfigsRequestAlterableConfig[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface AlterConfigsRequestAlterConfigsResourceInput {
+  resourceType?: number;
+  resourceName?: string;
+  configs?: readonly AlterConfigsRequestAlterableConfigInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -2344,11 +3878,23 @@ export interface AlterConfigsRequestAlterableConfig {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface AlterConfigsRequestAlterableConfigInput {
+  name?: string;
+  value?: string | null;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface AlterConfigsResponse {
   /** v0+ */
   throttleTimeMs: number;
   /** v0+ */
   responses: AlterConfigsResponseAlterConfigsResourceResponse[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface AlterConfigsResponseInput {
+  throttleTimeMs?: number;
+  responses?: readonly AlterConfigsResponseAlterConfigsResourceResponseInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -2364,11 +3910,24 @@ export interface AlterConfigsResponseAlterConfigsResourceResponse {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface AlterConfigsResponseAlterConfigsResourceResponseInput {
+  errorCode?: number;
+  errorMessage?: string | null;
+  resourceType?: number;
+  resourceName?: string;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 // 34 AlterReplicaLogDirs
 
 export interface AlterReplicaLogDirsRequest {
   /** v0+ */
   dirs: AlterReplicaLogDirsRequestAlterReplicaLogDir[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface AlterReplicaLogDirsRequestInput {
+  dirs?: readonly AlterReplicaLogDirsRequestAlterReplicaLogDirInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -2380,11 +3939,23 @@ export interface AlterReplicaLogDirsRequestAlterReplicaLogDir {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface AlterReplicaLogDirsRequestAlterReplicaLogDirInput {
+  path?: string;
+  topics?: readonly AlterReplicaLogDirsRequestAlterReplicaLogDirTopicInput[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface AlterReplicaLogDirsRequestAlterReplicaLogDirTopic {
   /** v0+ */
   name: string;
   /** v0+ */
   partitions: number[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface AlterReplicaLogDirsRequestAlterReplicaLogDirTopicInput {
+  name?: string;
+  partitions?: readonly number[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -2396,11 +3967,23 @@ export interface AlterReplicaLogDirsResponse {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface AlterReplicaLogDirsResponseInput {
+  throttleTimeMs?: number;
+  results?: readonly AlterReplicaLogDirsResponseAlterReplicaLogDirTopicResultInput[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface AlterReplicaLogDirsResponseAlterReplicaLogDirTopicResult {
   /** v0+ */
   topicName: string;
   /** v0+ */
   partitions: AlterReplicaLogDirsResponseAlterReplicaLogDirPartitionResult[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface AlterReplicaLogDirsResponseAlterReplicaLogDirTopicResultInput {
+  topicName?: string;
+  partitions?: readonly AlterReplicaLogDirsResponseAlterReplicaLogDirPartitionResultInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -2412,11 +3995,22 @@ export interface AlterReplicaLogDirsResponseAlterReplicaLogDirPartitionResult {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface AlterReplicaLogDirsResponseAlterReplicaLogDirPartitionResultInput {
+  partitionIndex?: number;
+  errorCode?: number;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 // 35 DescribeLogDirs
 
 export interface DescribeLogDirsRequest {
   /** v0+, nullable v0+ */
   topics: DescribeLogDirsRequestDescribableLogDirTopic[] | null;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface DescribeLogDirsRequestInput {
+  topics?: readonly DescribeLogDirsRequestDescribableLogDirTopicInput[] | null;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -2428,6 +4022,12 @@ export interface DescribeLogDirsRequestDescribableLogDirTopic {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface DescribeLogDirsRequestDescribableLogDirTopicInput {
+  topic?: string;
+  partitions?: readonly number[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface DescribeLogDirsResponse {
   /** v0+ */
   throttleTimeMs: number;
@@ -2435,6 +4035,13 @@ export interface DescribeLogDirsResponse {
   errorCode: number;
   /** v0+ */
   results: DescribeLogDirsResponseDescribeLogDirsResult[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface DescribeLogDirsResponseInput {
+  throttleTimeMs?: number;
+  errorCode?: number;
+  results?: readonly DescribeLogDirsResponseDescribeLogDirsResultInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -2454,11 +4061,27 @@ export interface DescribeLogDirsResponseDescribeLogDirsResult {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface DescribeLogDirsResponseDescribeLogDirsResultInput {
+  errorCode?: number;
+  logDir?: string;
+  topics?: readonly DescribeLogDirsResponseDescribeLogDirsTopicInput[];
+  totalBytes?: bigint;
+  usableBytes?: bigint;
+  isCordoned?: boolean;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface DescribeLogDirsResponseDescribeLogDirsTopic {
   /** v0+ */
   name: string;
   /** v0+ */
   partitions: DescribeLogDirsResponseDescribeLogDirsPartition[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface DescribeLogDirsResponseDescribeLogDirsTopicInput {
+  name?: string;
+  partitions?: readonly DescribeLogDirsResponseDescribeLogDirsPartitionInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -2474,11 +4097,24 @@ export interface DescribeLogDirsResponseDescribeLogDirsPartition {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface DescribeLogDirsResponseDescribeLogDirsPartitionInput {
+  partitionIndex?: number;
+  partitionSize?: bigint;
+  offsetLag?: bigint;
+  isFutureKey?: boolean;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 // 36 SaslAuthenticate
 
 export interface SaslAuthenticateRequest {
   /** v0+ */
   authBytes: Uint8Array;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface SaslAuthenticateRequestInput {
+  authBytes?: Uint8Array;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -2494,6 +4130,14 @@ export interface SaslAuthenticateResponse {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface SaslAuthenticateResponseInput {
+  errorCode?: number;
+  errorMessage?: string | null;
+  authBytes?: Uint8Array;
+  sessionLifetimeMs?: bigint;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 // 37 CreatePartitions
 
 export interface CreatePartitionsRequest {
@@ -2503,6 +4147,13 @@ export interface CreatePartitionsRequest {
   timeoutMs: number;
   /** v0+ */
   validateOnly: boolean;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface CreatePartitionsRequestInput {
+  topics?: readonly CreatePartitionsRequestCreatePartitionsTopicInput[];
+  timeoutMs?: number;
+  validateOnly?: boolean;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -2516,9 +4167,21 @@ export interface CreatePartitionsRequestCreatePartitionsTopic {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface CreatePartitionsRequestCreatePartitionsTopicInput {
+  name?: string;
+  count?: number;
+  assignments?: readonly CreatePartitionsRequestCreatePartitionsAssignmentInput[] | null;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface CreatePartitionsRequestCreatePartitionsAssignment {
   /** v0+ */
   brokerIds: number[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface CreatePartitionsRequestCreatePartitionsAssignmentInput {
+  brokerIds?: readonly number[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -2530,6 +4193,12 @@ export interface CreatePartitionsResponse {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface CreatePartitionsResponseInput {
+  throttleTimeMs?: number;
+  results?: readonly CreatePartitionsResponseCreatePartitionsTopicResultInput[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface CreatePartitionsResponseCreatePartitionsTopicResult {
   /** v0+ */
   name: string;
@@ -2537,6 +4206,13 @@ export interface CreatePartitionsResponseCreatePartitionsTopicResult {
   errorCode: number;
   /** v0+, nullable v0+, default null */
   errorMessage: string | null;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface CreatePartitionsResponseCreatePartitionsTopicResultInput {
+  name?: string;
+  errorCode?: number;
+  errorMessage?: string | null;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -2554,11 +4230,25 @@ export interface CreateDelegationTokenRequest {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface CreateDelegationTokenRequestInput {
+  ownerPrincipalType?: string | null;
+  ownerPrincipalName?: string | null;
+  renewers?: readonly CreateDelegationTokenRequestCreatableRenewersInput[];
+  maxLifetimeMs?: bigint;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface CreateDelegationTokenRequestCreatableRenewers {
   /** v0+ */
   principalType: string;
   /** v0+ */
   principalName: string;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface CreateDelegationTokenRequestCreatableRenewersInput {
+  principalType?: string;
+  principalName?: string;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -2588,6 +4278,21 @@ export interface CreateDelegationTokenResponse {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface CreateDelegationTokenResponseInput {
+  errorCode?: number;
+  principalType?: string;
+  principalName?: string;
+  tokenRequesterPrincipalType?: string;
+  tokenRequesterPrincipalName?: string;
+  issueTimestampMs?: bigint;
+  expiryTimestampMs?: bigint;
+  maxTimestampMs?: bigint;
+  tokenId?: string;
+  hmac?: Uint8Array;
+  throttleTimeMs?: number;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 // 39 RenewDelegationToken
 
 export interface RenewDelegationTokenRequest {
@@ -2595,6 +4300,12 @@ export interface RenewDelegationTokenRequest {
   hmac: Uint8Array;
   /** v0+ */
   renewPeriodMs: bigint;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface RenewDelegationTokenRequestInput {
+  hmac?: Uint8Array;
+  renewPeriodMs?: bigint;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -2608,6 +4319,13 @@ export interface RenewDelegationTokenResponse {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface RenewDelegationTokenResponseInput {
+  errorCode?: number;
+  expiryTimestampMs?: bigint;
+  throttleTimeMs?: number;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 // 40 ExpireDelegationToken
 
 export interface ExpireDelegationTokenRequest {
@@ -2615,6 +4333,12 @@ export interface ExpireDelegationTokenRequest {
   hmac: Uint8Array;
   /** v0+ */
   expiryTimePeriodMs: bigint;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface ExpireDelegationTokenRequestInput {
+  hmac?: Uint8Array;
+  expiryTimePeriodMs?: bigint;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -2628,11 +4352,23 @@ export interface ExpireDelegationTokenResponse {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface ExpireDelegationTokenResponseInput {
+  errorCode?: number;
+  expiryTimestampMs?: bigint;
+  throttleTimeMs?: number;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 // 41 DescribeDelegationToken
 
 export interface DescribeDelegationTokenRequest {
   /** v0+, nullable v0+ */
   owners: DescribeDelegationTokenRequestDescribeDelegationTokenOwner[] | null;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface DescribeDelegationTokenRequestInput {
+  owners?: readonly DescribeDelegationTokenRequestDescribeDelegationTokenOwnerInput[] | null;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -2644,6 +4380,12 @@ export interface DescribeDelegationTokenRequestDescribeDelegationTokenOwner {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface DescribeDelegationTokenRequestDescribeDelegationTokenOwnerInput {
+  principalType?: string;
+  principalName?: string;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface DescribeDelegationTokenResponse {
   /** v0+ */
   errorCode: number;
@@ -2651,6 +4393,13 @@ export interface DescribeDelegationTokenResponse {
   tokens: DescribeDelegationTokenResponseDescribedDelegationToken[];
   /** v0+ */
   throttleTimeMs: number;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface DescribeDelegationTokenResponseInput {
+  errorCode?: number;
+  tokens?: readonly DescribeDelegationTokenResponseDescribedDelegationTokenInput[];
+  throttleTimeMs?: number;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -2678,11 +4427,31 @@ export interface DescribeDelegationTokenResponseDescribedDelegationToken {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface DescribeDelegationTokenResponseDescribedDelegationTokenInput {
+  principalType?: string;
+  principalName?: string;
+  tokenRequesterPrincipalType?: string;
+  tokenRequesterPrincipalName?: string;
+  issueTimestamp?: bigint;
+  expiryTimestamp?: bigint;
+  maxTimestamp?: bigint;
+  tokenId?: string;
+  hmac?: Uint8Array;
+  renewers?: readonly DescribeDelegationTokenResponseDescribedDelegationTokenRenewerInput[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface DescribeDelegationTokenResponseDescribedDelegationTokenRenewer {
   /** v0+ */
   principalType: string;
   /** v0+ */
   principalName: string;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface DescribeDelegationTokenResponseDescribedDelegationTokenRenewerInput {
+  principalType?: string;
+  principalName?: string;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -2694,6 +4463,11 @@ export interface DeleteGroupsRequest {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface DeleteGroupsRequestInput {
+  groupsNames?: readonly string[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface DeleteGroupsResponse {
   /** v0+ */
   throttleTimeMs: number;
@@ -2702,11 +4476,23 @@ export interface DeleteGroupsResponse {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface DeleteGroupsResponseInput {
+  throttleTimeMs?: number;
+  results?: readonly DeleteGroupsResponseDeletableGroupResultInput[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface DeleteGroupsResponseDeletableGroupResult {
   /** v0+ */
   groupId: string;
   /** v0+ */
   errorCode: number;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface DeleteGroupsResponseDeletableGroupResultInput {
+  groupId?: string;
+  errorCode?: number;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -2722,11 +4508,24 @@ export interface ElectLeadersRequest {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface ElectLeadersRequestInput {
+  electionType?: number;
+  topicPartitions?: readonly ElectLeadersRequestTopicPartitionsInput[] | null;
+  timeoutMs?: number;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface ElectLeadersRequestTopicPartitions {
   /** v0+ */
   topic: string;
   /** v0+ */
   partitions: number[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface ElectLeadersRequestTopicPartitionsInput {
+  topic?: string;
+  partitions?: readonly number[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -2740,11 +4539,24 @@ export interface ElectLeadersResponse {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface ElectLeadersResponseInput {
+  throttleTimeMs?: number;
+  errorCode?: number;
+  replicaElectionResults?: readonly ElectLeadersResponseReplicaElectionResultInput[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface ElectLeadersResponseReplicaElectionResult {
   /** v0+ */
   topic: string;
   /** v0+ */
   partitionResult: ElectLeadersResponsePartitionResult[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface ElectLeadersResponseReplicaElectionResultInput {
+  topic?: string;
+  partitionResult?: readonly ElectLeadersResponsePartitionResultInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -2758,6 +4570,13 @@ export interface ElectLeadersResponsePartitionResult {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface ElectLeadersResponsePartitionResultInput {
+  partitionId?: number;
+  errorCode?: number;
+  errorMessage?: string | null;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 // 44 IncrementalAlterConfigs
 
 export interface IncrementalAlterConfigsRequest {
@@ -2765,6 +4584,12 @@ export interface IncrementalAlterConfigsRequest {
   resources: IncrementalAlterConfigsRequestAlterConfigsResource[];
   /** v0+ */
   validateOnly: boolean;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface IncrementalAlterConfigsRequestInput {
+  resources?: readonly IncrementalAlterConfigsRequestAlterConfigsResourceInput[];
+  validateOnly?: boolean;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -2778,6 +4603,13 @@ export interface IncrementalAlterConfigsRequestAlterConfigsResource {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface IncrementalAlterConfigsRequestAlterConfigsResourceInput {
+  resourceType?: number;
+  resourceName?: string;
+  configs?: readonly IncrementalAlterConfigsRequestAlterableConfigInput[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface IncrementalAlterConfigsRequestAlterableConfig {
   /** v0+ */
   name: string;
@@ -2788,11 +4620,24 @@ export interface IncrementalAlterConfigsRequestAlterableConfig {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface IncrementalAlterConfigsRequestAlterableConfigInput {
+  name?: string;
+  configOperation?: number;
+  value?: string | null;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface IncrementalAlterConfigsResponse {
   /** v0+ */
   throttleTimeMs: number;
   /** v0+ */
   responses: IncrementalAlterConfigsResponseAlterConfigsResourceResponse[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface IncrementalAlterConfigsResponseInput {
+  throttleTimeMs?: number;
+  responses?: readonly IncrementalAlterConfigsResponseAlterConfigsResourceResponseInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -2808,6 +4653,14 @@ export interface IncrementalAlterConfigsResponseAlterConfigsResourceResponse {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface IncrementalAlterConfigsResponseAlterConfigsResourceResponseInput {
+  errorCode?: number;
+  errorMessage?: string | null;
+  resourceType?: number;
+  resourceName?: string;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 // 45 AlterPartitionReassignments
 
 export interface AlterPartitionReassignmentsRequest {
@@ -2820,6 +4673,13 @@ export interface AlterPartitionReassignmentsRequest {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface AlterPartitionReassignmentsRequestInput {
+  timeoutMs?: number;
+  allowReplicationFactorChange?: boolean;
+  topics?: readonly AlterPartitionReassignmentsRequestReassignableTopicInput[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface AlterPartitionReassignmentsRequestReassignableTopic {
   /** v0+ */
   name: string;
@@ -2828,11 +4688,23 @@ export interface AlterPartitionReassignmentsRequestReassignableTopic {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface AlterPartitionReassignmentsRequestReassignableTopicInput {
+  name?: string;
+  partitions?: readonly AlterPartitionReassignmentsRequestReassignablePartitionInput[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface AlterPartitionReassignmentsRequestReassignablePartition {
   /** v0+ */
   partitionIndex: number;
   /** v0+, nullable v0+, default null */
   replicas: number[] | null;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface AlterPartitionReassignmentsRequestReassignablePartitionInput {
+  partitionIndex?: number;
+  replicas?: readonly number[] | null;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -2850,11 +4722,26 @@ export interface AlterPartitionReassignmentsResponse {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface AlterPartitionReassignmentsResponseInput {
+  throttleTimeMs?: number;
+  allowReplicationFactorChange?: boolean;
+  errorCode?: number;
+  errorMessage?: string | null;
+  responses?: readonly AlterPartitionReassignmentsResponseReassignableTopicResponseInput[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface AlterPartitionReassignmentsResponseReassignableTopicResponse {
   /** v0+ */
   name: string;
   /** v0+ */
   partitions: AlterPartitionReassignmentsResponseReassignablePartitionResponse[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface AlterPartitionReassignmentsResponseReassignableTopicResponseInput {
+  name?: string;
+  partitions?: readonly AlterPartitionReassignmentsResponseReassignablePartitionResponseInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -2868,6 +4755,13 @@ export interface AlterPartitionReassignmentsResponseReassignablePartitionRespons
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface AlterPartitionReassignmentsResponseReassignablePartitionResponseInput {
+  partitionIndex?: number;
+  errorCode?: number;
+  errorMessage?: string | null;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 // 46 ListPartitionReassignments
 
 export interface ListPartitionReassignmentsRequest {
@@ -2878,11 +4772,23 @@ export interface ListPartitionReassignmentsRequest {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface ListPartitionReassignmentsRequestInput {
+  timeoutMs?: number;
+  topics?: readonly ListPartitionReassignmentsRequestListPartitionReassignmentsTopicsInput[] | null;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface ListPartitionReassignmentsRequestListPartitionReassignmentsTopics {
   /** v0+ */
   name: string;
   /** v0+ */
   partitionIndexes: number[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface ListPartitionReassignmentsRequestListPartitionReassignmentsTopicsInput {
+  name?: string;
+  partitionIndexes?: readonly number[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -2898,11 +4804,25 @@ export interface ListPartitionReassignmentsResponse {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface ListPartitionReassignmentsResponseInput {
+  throttleTimeMs?: number;
+  errorCode?: number;
+  errorMessage?: string | null;
+  topics?: readonly ListPartitionReassignmentsResponseOngoingTopicReassignmentInput[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface ListPartitionReassignmentsResponseOngoingTopicReassignment {
   /** v0+ */
   name: string;
   /** v0+ */
   partitions: ListPartitionReassignmentsResponseOngoingPartitionReassignment[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface ListPartitionReassignmentsResponseOngoingTopicReassignmentInput {
+  name?: string;
+  partitions?: readonly ListPartitionReassignmentsResponseOngoingPartitionReassignmentInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -2918,6 +4838,14 @@ export interface ListPartitionReassignmentsResponseOngoingPartitionReassignment 
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface ListPartitionReassignmentsResponseOngoingPartitionReassignmentInput {
+  partitionIndex?: number;
+  replicas?: readonly number[];
+  addingReplicas?: readonly number[];
+  removingReplicas?: readonly number[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 // 47 OffsetDelete
 
 export interface OffsetDeleteRequest {
@@ -2927,6 +4855,11 @@ export interface OffsetDeleteRequest {
   topics: OffsetDeleteRequestTopic[];
 }
 
+export interface OffsetDeleteRequestInput {
+  groupId?: string;
+  topics?: readonly OffsetDeleteRequestTopicInput[];
+}
+
 export interface OffsetDeleteRequestTopic {
   /** v0+ */
   name: string;
@@ -2934,9 +4867,18 @@ export interface OffsetDeleteRequestTopic {
   partitions: OffsetDeleteRequestPartition[];
 }
 
+export interface OffsetDeleteRequestTopicInput {
+  name?: string;
+  partitions?: readonly OffsetDeleteRequestPartitionInput[];
+}
+
 export interface OffsetDeleteRequestPartition {
   /** v0+ */
   partitionIndex: number;
+}
+
+export interface OffsetDeleteRequestPartitionInput {
+  partitionIndex?: number;
 }
 
 export interface OffsetDeleteResponse {
@@ -2948,6 +4890,12 @@ export interface OffsetDeleteResponse {
   topics: OffsetDeleteResponseTopic[];
 }
 
+export interface OffsetDeleteResponseInput {
+  errorCode?: number;
+  throttleTimeMs?: number;
+  topics?: readonly OffsetDeleteResponseTopicInput[];
+}
+
 export interface OffsetDeleteResponseTopic {
   /** v0+ */
   name: string;
@@ -2955,11 +4903,21 @@ export interface OffsetDeleteResponseTopic {
   partitions: OffsetDeleteResponsePartition[];
 }
 
+export interface OffsetDeleteResponseTopicInput {
+  name?: string;
+  partitions?: readonly OffsetDeleteResponsePartitionInput[];
+}
+
 export interface OffsetDeleteResponsePartition {
   /** v0+ */
   partitionIndex: number;
   /** v0+ */
   errorCode: number;
+}
+
+export interface OffsetDeleteResponsePartitionInput {
+  partitionIndex?: number;
+  errorCode?: number;
 }
 
 // 48 DescribeClientQuotas
@@ -2972,6 +4930,12 @@ export interface DescribeClientQuotasRequest {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface DescribeClientQuotasRequestInput {
+  components?: readonly DescribeClientQuotasRequestComponentDataInput[];
+  strict?: boolean;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface DescribeClientQuotasRequestComponentData {
   /** v0+ */
   entityType: string;
@@ -2979,6 +4943,13 @@ export interface DescribeClientQuotasRequestComponentData {
   matchType: number;
   /** v0+, nullable v0+ */
   match: string | null;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface DescribeClientQuotasRequestComponentDataInput {
+  entityType?: string;
+  matchType?: number;
+  match?: string | null;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -2994,11 +4965,25 @@ export interface DescribeClientQuotasResponse {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface DescribeClientQuotasResponseInput {
+  throttleTimeMs?: number;
+  errorCode?: number;
+  errorMessage?: string | null;
+  entries?: readonly DescribeClientQuotasResponseEntryDataInput[] | null;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface DescribeClientQuotasResponseEntryData {
   /** v0+ */
   entity: DescribeClientQuotasResponseEntityData[];
   /** v0+ */
   values: DescribeClientQuotasResponseValueData[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface DescribeClientQuotasResponseEntryDataInput {
+  entity?: readonly DescribeClientQuotasResponseEntityDataInput[];
+  values?: readonly DescribeClientQuotasResponseValueDataInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -3010,11 +4995,23 @@ export interface DescribeClientQuotasResponseEntityData {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface DescribeClientQuotasResponseEntityDataInput {
+  entityType?: string;
+  entityName?: string | null;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface DescribeClientQuotasResponseValueData {
   /** v0+ */
   key: string;
   /** v0+ */
   value: number;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface DescribeClientQuotasResponseValueDataInput {
+  key?: string;
+  value?: number;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -3028,6 +5025,12 @@ export interface AlterClientQuotasRequest {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface AlterClientQuotasRequestInput {
+  entries?: readonly AlterClientQuotasRequestEntryDataInput[];
+  validateOnly?: boolean;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface AlterClientQuotasRequestEntryData {
   /** v0+ */
   entity: AlterClientQuotasRequestEntityData[];
@@ -3036,11 +5039,23 @@ export interface AlterClientQuotasRequestEntryData {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface AlterClientQuotasRequestEntryDataInput {
+  entity?: readonly AlterClientQuotasRequestEntityDataInput[];
+  ops?: readonly AlterClientQuotasRequestOpDataInput[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface AlterClientQuotasRequestEntityData {
   /** v0+ */
   entityType: string;
   /** v0+, nullable v0+ */
   entityName: string | null;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface AlterClientQuotasRequestEntityDataInput {
+  entityType?: string;
+  entityName?: string | null;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -3054,11 +5069,24 @@ export interface AlterClientQuotasRequestOpData {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface AlterClientQuotasRequestOpDataInput {
+  key?: string;
+  value?: number;
+  remove?: boolean;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface AlterClientQuotasResponse {
   /** v0+ */
   throttleTimeMs: number;
   /** v0+ */
   entries: AlterClientQuotasResponseEntryData[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface AlterClientQuotasResponseInput {
+  throttleTimeMs?: number;
+  entries?: readonly AlterClientQuotasResponseEntryDataInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -3072,11 +5100,24 @@ export interface AlterClientQuotasResponseEntryData {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface AlterClientQuotasResponseEntryDataInput {
+  errorCode?: number;
+  errorMessage?: string | null;
+  entity?: readonly AlterClientQuotasResponseEntityDataInput[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface AlterClientQuotasResponseEntityData {
   /** v0+ */
   entityType: string;
   /** v0+, nullable v0+ */
   entityName: string | null;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface AlterClientQuotasResponseEntityDataInput {
+  entityType?: string;
+  entityName?: string | null;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -3088,9 +5129,19 @@ export interface DescribeUserScramCredentialsRequest {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface DescribeUserScramCredentialsRequestInput {
+  users?: readonly DescribeUserScramCredentialsRequestUserNameInput[] | null;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface DescribeUserScramCredentialsRequestUserName {
   /** v0+ */
   name: string;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface DescribeUserScramCredentialsRequestUserNameInput {
+  name?: string;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -3106,6 +5157,14 @@ export interface DescribeUserScramCredentialsResponse {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface DescribeUserScramCredentialsResponseInput {
+  throttleTimeMs?: number;
+  errorCode?: number;
+  errorMessage?: string | null;
+  results?: readonly DescribeUserScramCredentialsResponseDescribeUserScramCredentialsResultInput[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface DescribeUserScramCredentialsResponseDescribeUserScramCredentialsResult {
   /** v0+ */
   user: string;
@@ -3118,11 +5177,25 @@ export interface DescribeUserScramCredentialsResponseDescribeUserScramCredential
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface DescribeUserScramCredentialsResponseDescribeUserScramCredentialsResultInput {
+  user?: string;
+  errorCode?: number;
+  errorMessage?: string | null;
+  credentialInfos?: readonly DescribeUserScramCredentialsResponseCredentialInfoInput[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface DescribeUserScramCredentialsResponseCredentialInfo {
   /** v0+ */
   mechanism: number;
   /** v0+ */
   iterations: number;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface DescribeUserScramCredentialsResponseCredentialInfoInput {
+  mechanism?: number;
+  iterations?: number;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -3136,11 +5209,23 @@ export interface AlterUserScramCredentialsRequest {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface AlterUserScramCredentialsRequestInput {
+  deletions?: readonly AlterUserScramCredentialsRequestScramCredentialDeletionInput[];
+  upsertions?: readonly AlterUserScramCredentialsRequestScramCredentialUpsertionInput[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface AlterUserScramCredentialsRequestScramCredentialDeletion {
   /** v0+ */
   name: string;
   /** v0+ */
   mechanism: number;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface AlterUserScramCredentialsRequestScramCredentialDeletionInput {
+  name?: string;
+  mechanism?: number;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -3158,11 +5243,26 @@ export interface AlterUserScramCredentialsRequestScramCredentialUpsertion {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface AlterUserScramCredentialsRequestScramCredentialUpsertionInput {
+  name?: string;
+  mechanism?: number;
+  iterations?: number;
+  salt?: Uint8Array;
+  saltedPassword?: Uint8Array;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface AlterUserScramCredentialsResponse {
   /** v0+ */
   throttleTimeMs: number;
   /** v0+ */
   results: AlterUserScramCredentialsResponseAlterUserScramCredentialsResult[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface AlterUserScramCredentialsResponseInput {
+  throttleTimeMs?: number;
+  results?: readonly AlterUserScramCredentialsResponseAlterUserScramCredentialsResultInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -3173,6 +5273,13 @@ export interface AlterUserScramCredentialsResponseAlterUserScramCredentialsResul
   errorCode: number;
   /** v0+, nullable v0+ */
   errorMessage: string | null;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface AlterUserScramCredentialsResponseAlterUserScramCredentialsResultInput {
+  user?: string;
+  errorCode?: number;
+  errorMessage?: string | null;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -3188,11 +5295,24 @@ export interface VoteRequest {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface VoteRequestInput {
+  clusterId?: string | null;
+  voterId?: number;
+  topics?: readonly VoteRequestTopicDataInput[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface VoteRequestTopicData {
   /** v0+ */
   topicName: string;
   /** v0+ */
   partitions: VoteRequestPartitionData[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface VoteRequestTopicDataInput {
+  topicName?: string;
+  partitions?: readonly VoteRequestPartitionDataInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -3216,6 +5336,18 @@ export interface VoteRequestPartitionData {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface VoteRequestPartitionDataInput {
+  partitionIndex?: number;
+  replicaEpoch?: number;
+  replicaId?: number;
+  replicaDirectoryId?: string;
+  voterDirectoryId?: string;
+  lastOffsetEpoch?: number;
+  lastOffset?: bigint;
+  preVote?: boolean;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface VoteResponse {
   /** v0+ */
   errorCode: number;
@@ -3226,11 +5358,24 @@ export interface VoteResponse {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface VoteResponseInput {
+  errorCode?: number;
+  topics?: readonly VoteResponseTopicDataInput[];
+  nodeEndpoints?: readonly VoteResponseNodeEndpointInput[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface VoteResponseTopicData {
   /** v0+ */
   topicName: string;
   /** v0+ */
   partitions: VoteResponsePartitionData[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface VoteResponseTopicDataInput {
+  topicName?: string;
+  partitions?: readonly VoteResponsePartitionDataInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -3248,6 +5393,15 @@ export interface VoteResponsePartitionData {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface VoteResponsePartitionDataInput {
+  partitionIndex?: number;
+  errorCode?: number;
+  leaderId?: number;
+  leaderEpoch?: number;
+  voteGranted?: boolean;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface VoteResponseNodeEndpoint {
   /** v1+ */
   nodeId: number;
@@ -3255,6 +5409,13 @@ export interface VoteResponseNodeEndpoint {
   host: string;
   /** v1+ */
   port: number;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface VoteResponseNodeEndpointInput {
+  nodeId?: number;
+  host?: string;
+  port?: number;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -3272,11 +5433,25 @@ export interface BeginQuorumEpochRequest {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface BeginQuorumEpochRequestInput {
+  clusterId?: string | null;
+  voterId?: number;
+  topics?: readonly BeginQuorumEpochRequestTopicDataInput[];
+  leaderEndpoints?: readonly BeginQuorumEpochRequestLeaderEndpointInput[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface BeginQuorumEpochRequestTopicData {
   /** v0+ */
   topicName: string;
   /** v0+ */
   partitions: BeginQuorumEpochRequestPartitionData[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface BeginQuorumEpochRequestTopicDataInput {
+  topicName?: string;
+  partitions?: readonly BeginQuorumEpochRequestPartitionDataInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -3292,6 +5467,14 @@ export interface BeginQuorumEpochRequestPartitionData {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface BeginQuorumEpochRequestPartitionDataInput {
+  partitionIndex?: number;
+  voterDirectoryId?: string;
+  leaderId?: number;
+  leaderEpoch?: number;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface BeginQuorumEpochRequestLeaderEndpoint {
   /** v1+ */
   name: string;
@@ -3299,6 +5482,13 @@ export interface BeginQuorumEpochRequestLeaderEndpoint {
   host: string;
   /** v1+ */
   port: number;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface BeginQuorumEpochRequestLeaderEndpointInput {
+  name?: string;
+  host?: string;
+  port?: number;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -3312,11 +5502,24 @@ export interface BeginQuorumEpochResponse {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface BeginQuorumEpochResponseInput {
+  errorCode?: number;
+  topics?: readonly BeginQuorumEpochResponseTopicDataInput[];
+  nodeEndpoints?: readonly BeginQuorumEpochResponseNodeEndpointInput[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface BeginQuorumEpochResponseTopicData {
   /** v0+ */
   topicName: string;
   /** v0+ */
   partitions: BeginQuorumEpochResponsePartitionData[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface BeginQuorumEpochResponseTopicDataInput {
+  topicName?: string;
+  partitions?: readonly BeginQuorumEpochResponsePartitionDataInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -3332,6 +5535,14 @@ export interface BeginQuorumEpochResponsePartitionData {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface BeginQuorumEpochResponsePartitionDataInput {
+  partitionIndex?: number;
+  errorCode?: number;
+  leaderId?: number;
+  leaderEpoch?: number;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface BeginQuorumEpochResponseNodeEndpoint {
   /** v1+ */
   nodeId: number;
@@ -3339,6 +5550,13 @@ export interface BeginQuorumEpochResponseNodeEndpoint {
   host: string;
   /** v1+ */
   port: number;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface BeginQuorumEpochResponseNodeEndpointInput {
+  nodeId?: number;
+  host?: string;
+  port?: number;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -3354,11 +5572,24 @@ export interface EndQuorumEpochRequest {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface EndQuorumEpochRequestInput {
+  clusterId?: string | null;
+  topics?: readonly EndQuorumEpochRequestTopicDataInput[];
+  leaderEndpoints?: readonly EndQuorumEpochRequestLeaderEndpointInput[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface EndQuorumEpochRequestTopicData {
   /** v0+ */
   topicName: string;
   /** v0+ */
   partitions: EndQuorumEpochRequestPartitionData[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface EndQuorumEpochRequestTopicDataInput {
+  topicName?: string;
+  partitions?: readonly EndQuorumEpochRequestPartitionDataInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -3376,11 +5607,26 @@ export interface EndQuorumEpochRequestPartitionData {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface EndQuorumEpochRequestPartitionDataInput {
+  partitionIndex?: number;
+  leaderId?: number;
+  leaderEpoch?: number;
+  preferredSuccessors?: readonly number[];
+  preferredCandidates?: readonly EndQuorumEpochRequestReplicaInfoInput[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface EndQuorumEpochRequestReplicaInfo {
   /** v1+ */
   candidateId: number;
   /** v1+ */
   candidateDirectoryId: string;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface EndQuorumEpochRequestReplicaInfoInput {
+  candidateId?: number;
+  candidateDirectoryId?: string;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -3394,6 +5640,13 @@ export interface EndQuorumEpochRequestLeaderEndpoint {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface EndQuorumEpochRequestLeaderEndpointInput {
+  name?: string;
+  host?: string;
+  port?: number;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface EndQuorumEpochResponse {
   /** v0+ */
   errorCode: number;
@@ -3404,11 +5657,24 @@ export interface EndQuorumEpochResponse {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface EndQuorumEpochResponseInput {
+  errorCode?: number;
+  topics?: readonly EndQuorumEpochResponseTopicDataInput[];
+  nodeEndpoints?: readonly EndQuorumEpochResponseNodeEndpointInput[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface EndQuorumEpochResponseTopicData {
   /** v0+ */
   topicName: string;
   /** v0+ */
   partitions: EndQuorumEpochResponsePartitionData[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface EndQuorumEpochResponseTopicDataInput {
+  topicName?: string;
+  partitions?: readonly EndQuorumEpochResponsePartitionDataInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -3424,6 +5690,14 @@ export interface EndQuorumEpochResponsePartitionData {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface EndQuorumEpochResponsePartitionDataInput {
+  partitionIndex?: number;
+  errorCode?: number;
+  leaderId?: number;
+  leaderEpoch?: number;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface EndQuorumEpochResponseNodeEndpoint {
   /** v1+ */
   nodeId: number;
@@ -3431,6 +5705,13 @@ export interface EndQuorumEpochResponseNodeEndpoint {
   host: string;
   /** v1+ */
   port: number;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface EndQuorumEpochResponseNodeEndpointInput {
+  nodeId?: number;
+  host?: string;
+  port?: number;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -3442,6 +5723,11 @@ export interface DescribeQuorumRequest {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface DescribeQuorumRequestInput {
+  topics?: readonly DescribeQuorumRequestTopicDataInput[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface DescribeQuorumRequestTopicData {
   /** v0+ */
   topicName: string;
@@ -3450,9 +5736,20 @@ export interface DescribeQuorumRequestTopicData {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface DescribeQuorumRequestTopicDataInput {
+  topicName?: string;
+  partitions?: readonly DescribeQuorumRequestPartitionDataInput[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface DescribeQuorumRequestPartitionData {
   /** v0+ */
   partitionIndex: number;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface DescribeQuorumRequestPartitionDataInput {
+  partitionIndex?: number;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -3468,11 +5765,25 @@ export interface DescribeQuorumResponse {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface DescribeQuorumResponseInput {
+  errorCode?: number;
+  errorMessage?: string | null;
+  topics?: readonly DescribeQuorumResponseTopicDataInput[];
+  nodes?: readonly DescribeQuorumResponseNodeInput[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface DescribeQuorumResponseTopicData {
   /** v0+ */
   topicName: string;
   /** v0+ */
   partitions: DescribeQuorumResponsePartitionData[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface DescribeQuorumResponseTopicDataInput {
+  topicName?: string;
+  partitions?: readonly DescribeQuorumResponsePartitionDataInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -3496,6 +5807,18 @@ export interface DescribeQuorumResponsePartitionData {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface DescribeQuorumResponsePartitionDataInput {
+  partitionIndex?: number;
+  errorCode?: number;
+  errorMessage?: string | null;
+  leaderId?: number;
+  leaderEpoch?: number;
+  highWatermark?: bigint;
+  currentVoters?: readonly DescribeQuorumResponseReplicaStateInput[];
+  observers?: readonly DescribeQuorumResponseReplicaStateInput[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface DescribeQuorumResponseReplicaState {
   /** v0+ */
   replicaId: number;
@@ -3510,11 +5833,26 @@ export interface DescribeQuorumResponseReplicaState {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface DescribeQuorumResponseReplicaStateInput {
+  replicaId?: number;
+  replicaDirectoryId?: string;
+  logEndOffset?: bigint;
+  lastFetchTimestamp?: bigint;
+  lastCaughtUpTimestamp?: bigint;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface DescribeQuorumResponseNode {
   /** v2+ */
   nodeId: number;
   /** v2+ */
   listeners: DescribeQuorumResponseListener[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface DescribeQuorumResponseNodeInput {
+  nodeId?: number;
+  listeners?: readonly DescribeQuorumResponseListenerInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -3525,6 +5863,13 @@ export interface DescribeQuorumResponseListener {
   host: string;
   /** v2+ */
   port: number;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface DescribeQuorumResponseListenerInput {
+  name?: string;
+  host?: string;
+  port?: number;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -3540,6 +5885,13 @@ export interface AlterPartitionRequest {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface AlterPartitionRequestInput {
+  brokerId?: number;
+  brokerEpoch?: bigint;
+  topics?: readonly AlterPartitionRequestTopicDataInput[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface AlterPartitionRequestTopicData {
   /** v0-1 */
   topicName: string;
@@ -3547,6 +5899,13 @@ export interface AlterPartitionRequestTopicData {
   topicId: string;
   /** v0+ */
   partitions: AlterPartitionRequestPartitionData[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface AlterPartitionRequestTopicDataInput {
+  topicName?: string;
+  topicId?: string;
+  partitions?: readonly AlterPartitionRequestPartitionDataInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -3566,11 +5925,27 @@ export interface AlterPartitionRequestPartitionData {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface AlterPartitionRequestPartitionDataInput {
+  partitionIndex?: number;
+  leaderEpoch?: number;
+  newIsr?: readonly number[];
+  newIsrWithEpochs?: readonly AlterPartitionRequestBrokerStateInput[];
+  leaderRecoveryState?: number;
+  partitionEpoch?: number;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface AlterPartitionRequestBrokerState {
   /** v3+ */
   brokerId: number;
   /** v3+, default -1n */
   brokerEpoch: bigint;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface AlterPartitionRequestBrokerStateInput {
+  brokerId?: number;
+  brokerEpoch?: bigint;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -3584,6 +5959,13 @@ export interface AlterPartitionResponse {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface AlterPartitionResponseInput {
+  throttleTimeMs?: number;
+  errorCode?: number;
+  topics?: readonly AlterPartitionResponseTopicDataInput[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface AlterPartitionResponseTopicData {
   /** v0-1 */
   topicName: string;
@@ -3591,6 +5973,13 @@ export interface AlterPartitionResponseTopicData {
   topicId: string;
   /** v0+ */
   partitions: AlterPartitionResponsePartitionData[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface AlterPartitionResponseTopicDataInput {
+  topicName?: string;
+  topicId?: string;
+  partitions?: readonly AlterPartitionResponsePartitionDataInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -3612,6 +6001,17 @@ export interface AlterPartitionResponsePartitionData {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface AlterPartitionResponsePartitionDataInput {
+  partitionIndex?: number;
+  errorCode?: number;
+  leaderId?: number;
+  leaderEpoch?: number;
+  isr?: readonly number[];
+  leaderRecoveryState?: number;
+  partitionEpoch?: number;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 // 57 UpdateFeatures
 
 export interface UpdateFeaturesRequest {
@@ -3621,6 +6021,13 @@ export interface UpdateFeaturesRequest {
   featureUpdates: UpdateFeaturesRequestFeatureUpdateKey[];
   /** v1+, default false */
   validateOnly: boolean;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface UpdateFeaturesRequestInput {
+  timeoutMs?: number;
+  featureUpdates?: readonly UpdateFeaturesRequestFeatureUpdateKeyInput[];
+  validateOnly?: boolean;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -3636,6 +6043,14 @@ export interface UpdateFeaturesRequestFeatureUpdateKey {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface UpdateFeaturesRequestFeatureUpdateKeyInput {
+  feature?: string;
+  maxVersionLevel?: number;
+  allowDowngrade?: boolean;
+  upgradeType?: number;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface UpdateFeaturesResponse {
   /** v0+ */
   throttleTimeMs: number;
@@ -3648,6 +6063,14 @@ export interface UpdateFeaturesResponse {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface UpdateFeaturesResponseInput {
+  throttleTimeMs?: number;
+  errorCode?: number;
+  errorMessage?: string | null;
+  results?: readonly UpdateFeaturesResponseUpdatableFeatureResultInput[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface UpdateFeaturesResponseUpdatableFeatureResult {
   /** v0+ */
   feature: string;
@@ -3655,6 +6078,13 @@ export interface UpdateFeaturesResponseUpdatableFeatureResult {
   errorCode: number;
   /** v0+, nullable v0+ */
   errorMessage: string | null;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface UpdateFeaturesResponseUpdatableFeatureResultInput {
+  feature?: string;
+  errorCode?: number;
+  errorMessage?: string | null;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -3670,11 +6100,24 @@ export interface EnvelopeRequest {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface EnvelopeRequestInput {
+  requestData?: Uint8Array;
+  requestPrincipal?: Uint8Array | null;
+  clientHostAddress?: Uint8Array;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface EnvelopeResponse {
   /** v0+, nullable v0+, default null */
   responseData: Uint8Array | null;
   /** v0+ */
   errorCode: number;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface EnvelopeResponseInput {
+  responseData?: Uint8Array | null;
+  errorCode?: number;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -3692,11 +6135,25 @@ export interface FetchSnapshotRequest {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface FetchSnapshotRequestInput {
+  clusterId?: string | null;
+  replicaId?: number;
+  maxBytes?: number;
+  topics?: readonly FetchSnapshotRequestTopicSnapshotInput[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface FetchSnapshotRequestTopicSnapshot {
   /** v0+ */
   name: string;
   /** v0+ */
   partitions: FetchSnapshotRequestPartitionSnapshot[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface FetchSnapshotRequestTopicSnapshotInput {
+  name?: string;
+  partitions?: readonly FetchSnapshotRequestPartitionSnapshotInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -3714,6 +6171,15 @@ export interface FetchSnapshotRequestPartitionSnapshot {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface FetchSnapshotRequestPartitionSnapshotInput {
+  partition?: number;
+  currentLeaderEpoch?: number;
+  snapshotId?: FetchSnapshotRequestSnapshotIdInput;
+  position?: bigint;
+  replicaDirectoryId?: string;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface FetchSnapshotRequestSnapshotId {
   /** v0+ */
   endOffset: bigint;
@@ -3722,27 +6188,47 @@ export interface FetchSnapshotRequestSnapshotId {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
-export interface FetchSnapshotResponse {
+export interface FetchSnapshotRequestSnapshotIdInput {
+  endOffset?: bigint;
+  epoch?: number;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface FetchSnapshotResponse<R = Uint8Array> {
   /** v0+ */
   throttleTimeMs: number;
   /** v0+ */
   errorCode: number;
   /** v0+ */
-  topics: FetchSnapshotResponseTopicSnapshot[];
+  topics: FetchSnapshotResponseTopicSnapshot<R>[];
   /** v1+, tagged 0 */
   nodeEndpoints: FetchSnapshotResponseNodeEndpoint[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
-export interface FetchSnapshotResponseTopicSnapshot {
-  /** v0+ */
-  name: string;
-  /** v0+ */
-  partitions: FetchSnapshotResponsePartitionSnapshot[];
+export interface FetchSnapshotResponseInput {
+  throttleTimeMs?: number;
+  errorCode?: number;
+  topics?: readonly FetchSnapshotResponseTopicSnapshotInput[];
+  nodeEndpoints?: readonly FetchSnapshotResponseNodeEndpointInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
-export interface FetchSnapshotResponsePartitionSnapshot {
+export interface FetchSnapshotResponseTopicSnapshot<R = Uint8Array> {
+  /** v0+ */
+  name: string;
+  /** v0+ */
+  partitions: FetchSnapshotResponsePartitionSnapshot<R>[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface FetchSnapshotResponseTopicSnapshotInput {
+  name?: string;
+  partitions?: readonly FetchSnapshotResponsePartitionSnapshotInput[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface FetchSnapshotResponsePartitionSnapshot<R = Uint8Array> {
   /** v0+ */
   index: number;
   /** v0+ */
@@ -3756,7 +6242,18 @@ export interface FetchSnapshotResponsePartitionSnapshot {
   /** v0+ */
   position: bigint;
   /** v0+ */
-  unalignedRecords: Uint8Array | null;
+  unalignedRecords: R | null;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface FetchSnapshotResponsePartitionSnapshotInput {
+  index?: number;
+  errorCode?: number;
+  snapshotId?: FetchSnapshotResponseSnapshotIdInput;
+  currentLeader?: FetchSnapshotResponseLeaderIdAndEpochInput;
+  size?: bigint;
+  position?: bigint;
+  unalignedRecords?: Uint8Array | null;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -3768,11 +6265,23 @@ export interface FetchSnapshotResponseSnapshotId {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface FetchSnapshotResponseSnapshotIdInput {
+  endOffset?: bigint;
+  epoch?: number;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface FetchSnapshotResponseLeaderIdAndEpoch {
   /** v0+ */
   leaderId: number;
   /** v0+ */
   leaderEpoch: number;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface FetchSnapshotResponseLeaderIdAndEpochInput {
+  leaderId?: number;
+  leaderEpoch?: number;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -3786,6 +6295,13 @@ export interface FetchSnapshotResponseNodeEndpoint {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface FetchSnapshotResponseNodeEndpointInput {
+  nodeId?: number;
+  host?: string;
+  port?: number;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 // 60 DescribeCluster
 
 export interface DescribeClusterRequest {
@@ -3795,6 +6311,13 @@ export interface DescribeClusterRequest {
   endpointType: number;
   /** v2+ */
   includeFencedBrokers: boolean;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface DescribeClusterRequestInput {
+  includeClusterAuthorizedOperations?: boolean;
+  endpointType?: number;
+  includeFencedBrokers?: boolean;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -3818,6 +6341,18 @@ export interface DescribeClusterResponse {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface DescribeClusterResponseInput {
+  throttleTimeMs?: number;
+  errorCode?: number;
+  errorMessage?: string | null;
+  endpointType?: number;
+  clusterId?: string;
+  controllerId?: number;
+  brokers?: readonly DescribeClusterResponseDescribeClusterBrokerInput[];
+  clusterAuthorizedOperations?: number;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface DescribeClusterResponseDescribeClusterBroker {
   /** v0+ */
   brokerId: number;
@@ -3832,11 +6367,25 @@ export interface DescribeClusterResponseDescribeClusterBroker {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface DescribeClusterResponseDescribeClusterBrokerInput {
+  brokerId?: number;
+  host?: string;
+  port?: number;
+  rack?: string | null;
+  isFenced?: boolean;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 // 61 DescribeProducers
 
 export interface DescribeProducersRequest {
   /** v0+ */
   topics: DescribeProducersRequestTopicRequest[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface DescribeProducersRequestInput {
+  topics?: readonly DescribeProducersRequestTopicRequestInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -3848,6 +6397,12 @@ export interface DescribeProducersRequestTopicRequest {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface DescribeProducersRequestTopicRequestInput {
+  name?: string;
+  partitionIndexes?: readonly number[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface DescribeProducersResponse {
   /** v0+ */
   throttleTimeMs: number;
@@ -3856,11 +6411,23 @@ export interface DescribeProducersResponse {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface DescribeProducersResponseInput {
+  throttleTimeMs?: number;
+  topics?: readonly DescribeProducersResponseTopicResponseInput[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface DescribeProducersResponseTopicResponse {
   /** v0+ */
   name: string;
   /** v0+ */
   partitions: DescribeProducersResponsePartitionResponse[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface DescribeProducersResponseTopicResponseInput {
+  name?: string;
+  partitions?: readonly DescribeProducersResponsePartitionResponseInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -3873,6 +6440,14 @@ export interface DescribeProducersResponsePartitionResponse {
   errorMessage: string | null;
   /** v0+ */
   activeProducers: DescribeProducersResponseProducerState[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface DescribeProducersResponsePartitionResponseInput {
+  partitionIndex?: number;
+  errorCode?: number;
+  errorMessage?: string | null;
+  activeProducers?: readonly DescribeProducersResponseProducerStateInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -3889,6 +6464,16 @@ export interface DescribeProducersResponseProducerState {
   coordinatorEpoch: number;
   /** v0+, default -1n */
   currentTxnStartOffset: bigint;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface DescribeProducersResponseProducerStateInput {
+  producerId?: bigint;
+  producerEpoch?: number;
+  lastSequence?: number;
+  lastTimestamp?: bigint;
+  coordinatorEpoch?: number;
+  currentTxnStartOffset?: bigint;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -3916,6 +6501,19 @@ export interface BrokerRegistrationRequest {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface BrokerRegistrationRequestInput {
+  brokerId?: number;
+  clusterId?: string;
+  incarnationId?: string;
+  listeners?: readonly BrokerRegistrationRequestListenerInput[];
+  features?: readonly BrokerRegistrationRequestFeatureInput[];
+  rack?: string | null;
+  isMigratingZkBroker?: boolean;
+  logDirs?: readonly string[];
+  previousBrokerEpoch?: bigint;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface BrokerRegistrationRequestListener {
   /** v0+ */
   name: string;
@@ -3925,6 +6523,14 @@ export interface BrokerRegistrationRequestListener {
   port: number;
   /** v0+ */
   securityProtocol: number;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface BrokerRegistrationRequestListenerInput {
+  name?: string;
+  host?: string;
+  port?: number;
+  securityProtocol?: number;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -3938,6 +6544,13 @@ export interface BrokerRegistrationRequestFeature {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface BrokerRegistrationRequestFeatureInput {
+  name?: string;
+  minSupportedVersion?: number;
+  maxSupportedVersion?: number;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface BrokerRegistrationResponse {
   /** v0+ */
   throttleTimeMs: number;
@@ -3945,6 +6558,13 @@ export interface BrokerRegistrationResponse {
   errorCode: number;
   /** v0+, default -1n */
   brokerEpoch: bigint;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface BrokerRegistrationResponseInput {
+  throttleTimeMs?: number;
+  errorCode?: number;
+  brokerEpoch?: bigint;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -3968,6 +6588,17 @@ export interface BrokerHeartbeatRequest {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface BrokerHeartbeatRequestInput {
+  brokerId?: number;
+  brokerEpoch?: bigint;
+  currentMetadataOffset?: bigint;
+  wantFence?: boolean;
+  wantShutDown?: boolean;
+  offlineLogDirs?: readonly string[];
+  cordonedLogDirs?: readonly string[] | null;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface BrokerHeartbeatResponse {
   /** v0+ */
   throttleTimeMs: number;
@@ -3982,11 +6613,25 @@ export interface BrokerHeartbeatResponse {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface BrokerHeartbeatResponseInput {
+  throttleTimeMs?: number;
+  errorCode?: number;
+  isCaughtUp?: boolean;
+  isFenced?: boolean;
+  shouldShutDown?: boolean;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 // 64 UnregisterBroker
 
 export interface UnregisterBrokerRequest {
   /** v0+ */
   brokerId: number;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface UnregisterBrokerRequestInput {
+  brokerId?: number;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -4000,6 +6645,13 @@ export interface UnregisterBrokerResponse {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface UnregisterBrokerResponseInput {
+  throttleTimeMs?: number;
+  errorCode?: number;
+  errorMessage?: string | null;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 // 65 DescribeTransactions
 
 export interface DescribeTransactionsRequest {
@@ -4008,11 +6660,22 @@ export interface DescribeTransactionsRequest {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface DescribeTransactionsRequestInput {
+  transactionalIds?: readonly string[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface DescribeTransactionsResponse {
   /** v0+ */
   throttleTimeMs: number;
   /** v0+ */
   transactionStates: DescribeTransactionsResponseTransactionState[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface DescribeTransactionsResponseInput {
+  throttleTimeMs?: number;
+  transactionStates?: readonly DescribeTransactionsResponseTransactionStateInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -4036,11 +6699,29 @@ export interface DescribeTransactionsResponseTransactionState {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface DescribeTransactionsResponseTransactionStateInput {
+  errorCode?: number;
+  transactionalId?: string;
+  transactionState?: string;
+  transactionTimeoutMs?: number;
+  transactionStartTimeMs?: bigint;
+  producerId?: bigint;
+  producerEpoch?: number;
+  topics?: readonly DescribeTransactionsResponseTopicDataInput[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface DescribeTransactionsResponseTopicData {
   /** v0+ */
   topic: string;
   /** v0+ */
   partitions: number[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface DescribeTransactionsResponseTopicDataInput {
+  topic?: string;
+  partitions?: readonly number[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -4058,6 +6739,14 @@ export interface ListTransactionsRequest {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface ListTransactionsRequestInput {
+  stateFilters?: readonly string[];
+  producerIdFilters?: readonly bigint[];
+  durationFilter?: bigint;
+  transactionalIdPattern?: string | null;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface ListTransactionsResponse {
   /** v0+ */
   throttleTimeMs: number;
@@ -4067,6 +6756,14 @@ export interface ListTransactionsResponse {
   unknownStateFilters: string[];
   /** v0+ */
   transactionStates: ListTransactionsResponseTransactionState[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface ListTransactionsResponseInput {
+  throttleTimeMs?: number;
+  errorCode?: number;
+  unknownStateFilters?: readonly string[];
+  transactionStates?: readonly ListTransactionsResponseTransactionStateInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -4080,6 +6777,13 @@ export interface ListTransactionsResponseTransactionState {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface ListTransactionsResponseTransactionStateInput {
+  transactionalId?: string;
+  producerId?: bigint;
+  transactionState?: string;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 // 67 AllocateProducerIds
 
 export interface AllocateProducerIdsRequest {
@@ -4087,6 +6791,12 @@ export interface AllocateProducerIdsRequest {
   brokerId: number;
   /** v0+, default -1n */
   brokerEpoch: bigint;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface AllocateProducerIdsRequestInput {
+  brokerId?: number;
+  brokerEpoch?: bigint;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -4099,6 +6809,14 @@ export interface AllocateProducerIdsResponse {
   producerIdStart: bigint;
   /** v0+ */
   producerIdLen: number;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface AllocateProducerIdsResponseInput {
+  throttleTimeMs?: number;
+  errorCode?: number;
+  producerIdStart?: bigint;
+  producerIdLen?: number;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -4128,11 +6846,31 @@ export interface ConsumerGroupHeartbeatRequest {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface ConsumerGroupHeartbeatRequestInput {
+  groupId?: string;
+  memberId?: string;
+  memberEpoch?: number;
+  instanceId?: string | null;
+  rackId?: string | null;
+  rebalanceTimeoutMs?: number;
+  subscribedTopicNames?: readonly string[] | null;
+  subscribedTopicRegex?: string | null;
+  serverAssignor?: string | null;
+  topicPartitions?: readonly ConsumerGroupHeartbeatRequestTopicPartitionsInput[] | null;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface ConsumerGroupHeartbeatRequestTopicPartitions {
   /** v0+ */
   topicId: string;
   /** v0+ */
   partitions: number[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface ConsumerGroupHeartbeatRequestTopicPartitionsInput {
+  topicId?: string;
+  partitions?: readonly number[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -4154,9 +6892,25 @@ export interface ConsumerGroupHeartbeatResponse {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface ConsumerGroupHeartbeatResponseInput {
+  throttleTimeMs?: number;
+  errorCode?: number;
+  errorMessage?: string | null;
+  memberId?: string | null;
+  memberEpoch?: number;
+  heartbeatIntervalMs?: number;
+  assignment?: ConsumerGroupHeartbeatResponseAssignmentInput | null;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface ConsumerGroupHeartbeatResponseAssignment {
   /** v0+ */
   topicPartitions: ConsumerGroupHeartbeatResponseTopicPartitions[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface ConsumerGroupHeartbeatResponseAssignmentInput {
+  topicPartitions?: readonly ConsumerGroupHeartbeatResponseTopicPartitionsInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -4165,6 +6919,12 @@ export interface ConsumerGroupHeartbeatResponseTopicPartitions {
   topicId: string;
   /** v0+ */
   partitions: number[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface ConsumerGroupHeartbeatResponseTopicPartitionsInput {
+  topicId?: string;
+  partitions?: readonly number[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -4178,11 +6938,23 @@ export interface ConsumerGroupDescribeRequest {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface ConsumerGroupDescribeRequestInput {
+  groupIds?: readonly string[];
+  includeAuthorizedOperations?: boolean;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface ConsumerGroupDescribeResponse {
   /** v0+ */
   throttleTimeMs: number;
   /** v0+ */
   groups: ConsumerGroupDescribeResponseDescribedGroup[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface ConsumerGroupDescribeResponseInput {
+  throttleTimeMs?: number;
+  groups?: readonly ConsumerGroupDescribeResponseDescribedGroupInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -4205,6 +6977,19 @@ export interface ConsumerGroupDescribeResponseDescribedGroup {
   members: ConsumerGroupDescribeResponseMember[];
   /** v0+, default -2147483648 */
   authorizedOperations: number;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface ConsumerGroupDescribeResponseDescribedGroupInput {
+  errorCode?: number;
+  errorMessage?: string | null;
+  groupId?: string;
+  groupState?: string;
+  groupEpoch?: number;
+  assignmentEpoch?: number;
+  assignorName?: string;
+  members?: readonly ConsumerGroupDescribeResponseMemberInput[];
+  authorizedOperations?: number;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -4234,9 +7019,29 @@ export interface ConsumerGroupDescribeResponseMember {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface ConsumerGroupDescribeResponseMemberInput {
+  memberId?: string;
+  instanceId?: string | null;
+  rackId?: string | null;
+  memberEpoch?: number;
+  clientId?: string;
+  clientHost?: string;
+  subscribedTopicNames?: readonly string[];
+  subscribedTopicRegex?: string | null;
+  assignment?: ConsumerGroupDescribeResponseAssignmentInput;
+  targetAssignment?: ConsumerGroupDescribeResponseAssignmentInput;
+  memberType?: number;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface ConsumerGroupDescribeResponseAssignment {
   /** v0+ */
   topicPartitions: ConsumerGroupDescribeResponseTopicPartitions[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface ConsumerGroupDescribeResponseAssignmentInput {
+  topicPartitions?: readonly ConsumerGroupDescribeResponseTopicPartitionsInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -4247,6 +7052,13 @@ export interface ConsumerGroupDescribeResponseTopicPartitions {
   topicName: string;
   /** v0+ */
   partitions: number[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface ConsumerGroupDescribeResponseTopicPartitionsInput {
+  topicId?: string;
+  topicName?: string;
+  partitions?: readonly number[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -4266,6 +7078,15 @@ export interface ControllerRegistrationRequest {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface ControllerRegistrationRequestInput {
+  controllerId?: number;
+  incarnationId?: string;
+  zkMigrationReady?: boolean;
+  listeners?: readonly ControllerRegistrationRequestListenerInput[];
+  features?: readonly ControllerRegistrationRequestFeatureInput[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface ControllerRegistrationRequestListener {
   /** v0+ */
   name: string;
@@ -4275,6 +7096,14 @@ export interface ControllerRegistrationRequestListener {
   port: number;
   /** v0+ */
   securityProtocol: number;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface ControllerRegistrationRequestListenerInput {
+  name?: string;
+  host?: string;
+  port?: number;
+  securityProtocol?: number;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -4288,6 +7117,13 @@ export interface ControllerRegistrationRequestFeature {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface ControllerRegistrationRequestFeatureInput {
+  name?: string;
+  minSupportedVersion?: number;
+  maxSupportedVersion?: number;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface ControllerRegistrationResponse {
   /** v0+ */
   throttleTimeMs: number;
@@ -4298,11 +7134,23 @@ export interface ControllerRegistrationResponse {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface ControllerRegistrationResponseInput {
+  throttleTimeMs?: number;
+  errorCode?: number;
+  errorMessage?: string | null;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 // 71 GetTelemetrySubscriptions
 
 export interface GetTelemetrySubscriptionsRequest {
   /** v0+ */
   clientInstanceId: string;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface GetTelemetrySubscriptionsRequestInput {
+  clientInstanceId?: string;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -4328,6 +7176,19 @@ export interface GetTelemetrySubscriptionsResponse {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface GetTelemetrySubscriptionsResponseInput {
+  throttleTimeMs?: number;
+  errorCode?: number;
+  clientInstanceId?: string;
+  subscriptionId?: number;
+  acceptedCompressionTypes?: readonly number[];
+  pushIntervalMs?: number;
+  telemetryMaxBytes?: number;
+  deltaTemporality?: boolean;
+  requestedMetrics?: readonly string[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 // 72 PushTelemetry
 
 export interface PushTelemetryRequest {
@@ -4344,11 +7205,26 @@ export interface PushTelemetryRequest {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface PushTelemetryRequestInput {
+  clientInstanceId?: string;
+  subscriptionId?: number;
+  terminating?: boolean;
+  compressionType?: number;
+  metrics?: Uint8Array;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface PushTelemetryResponse {
   /** v0+ */
   throttleTimeMs: number;
   /** v0+ */
   errorCode: number;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface PushTelemetryResponseInput {
+  throttleTimeMs?: number;
+  errorCode?: number;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -4364,11 +7240,24 @@ export interface AssignReplicasToDirsRequest {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface AssignReplicasToDirsRequestInput {
+  brokerId?: number;
+  brokerEpoch?: bigint;
+  directories?: readonly AssignReplicasToDirsRequestDirectoryDataInput[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface AssignReplicasToDirsRequestDirectoryData {
   /** v0+ */
   id: string;
   /** v0+ */
   topics: AssignReplicasToDirsRequestTopicData[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface AssignReplicasToDirsRequestDirectoryDataInput {
+  id?: string;
+  topics?: readonly AssignReplicasToDirsRequestTopicDataInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -4380,9 +7269,20 @@ export interface AssignReplicasToDirsRequestTopicData {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface AssignReplicasToDirsRequestTopicDataInput {
+  topicId?: string;
+  partitions?: readonly AssignReplicasToDirsRequestPartitionDataInput[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface AssignReplicasToDirsRequestPartitionData {
   /** v0+ */
   partitionIndex: number;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface AssignReplicasToDirsRequestPartitionDataInput {
+  partitionIndex?: number;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -4396,11 +7296,24 @@ export interface AssignReplicasToDirsResponse {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface AssignReplicasToDirsResponseInput {
+  throttleTimeMs?: number;
+  errorCode?: number;
+  directories?: readonly AssignReplicasToDirsResponseDirectoryDataInput[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface AssignReplicasToDirsResponseDirectoryData {
   /** v0+ */
   id: string;
   /** v0+ */
   topics: AssignReplicasToDirsResponseTopicData[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface AssignReplicasToDirsResponseDirectoryDataInput {
+  id?: string;
+  topics?: readonly AssignReplicasToDirsResponseTopicDataInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -4412,6 +7325,12 @@ export interface AssignReplicasToDirsResponseTopicData {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface AssignReplicasToDirsResponseTopicDataInput {
+  topicId?: string;
+  partitions?: readonly AssignReplicasToDirsResponsePartitionDataInput[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface AssignReplicasToDirsResponsePartitionData {
   /** v0+ */
   partitionIndex: number;
@@ -4420,11 +7339,22 @@ export interface AssignReplicasToDirsResponsePartitionData {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface AssignReplicasToDirsResponsePartitionDataInput {
+  partitionIndex?: number;
+  errorCode?: number;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 // 74 ListConfigResources
 
 export interface ListConfigResourcesRequest {
   /** v1+ */
   resourceTypes: number[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface ListConfigResourcesRequestInput {
+  resourceTypes?: readonly number[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -4438,11 +7368,24 @@ export interface ListConfigResourcesResponse {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface ListConfigResourcesResponseInput {
+  throttleTimeMs?: number;
+  errorCode?: number;
+  configResources?: readonly ListConfigResourcesResponseConfigResourceInput[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface ListConfigResourcesResponseConfigResource {
   /** v0+ */
   resourceName: string;
   /** v1+, default 16 */
   resourceType: number;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface ListConfigResourcesResponseConfigResourceInput {
+  resourceName?: string;
+  resourceType?: number;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -4458,9 +7401,21 @@ export interface DescribeTopicPartitionsRequest {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface DescribeTopicPartitionsRequestInput {
+  topics?: readonly DescribeTopicPartitionsRequestTopicRequestInput[];
+  responsePartitionLimit?: number;
+  cursor?: DescribeTopicPartitionsRequestCursorInput | null;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface DescribeTopicPartitionsRequestTopicRequest {
   /** v0+ */
   name: string;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface DescribeTopicPartitionsRequestTopicRequestInput {
+  name?: string;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -4472,6 +7427,12 @@ export interface DescribeTopicPartitionsRequestCursor {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface DescribeTopicPartitionsRequestCursorInput {
+  topicName?: string;
+  partitionIndex?: number;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface DescribeTopicPartitionsResponse {
   /** v0+ */
   throttleTimeMs: number;
@@ -4479,6 +7440,13 @@ export interface DescribeTopicPartitionsResponse {
   topics: DescribeTopicPartitionsResponseTopic[];
   /** v0+, nullable v0+, default null */
   nextCursor: DescribeTopicPartitionsResponseCursor | null;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface DescribeTopicPartitionsResponseInput {
+  throttleTimeMs?: number;
+  topics?: readonly DescribeTopicPartitionsResponseTopicInput[];
+  nextCursor?: DescribeTopicPartitionsResponseCursorInput | null;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -4495,6 +7463,16 @@ export interface DescribeTopicPartitionsResponseTopic {
   partitions: DescribeTopicPartitionsResponsePartition[];
   /** v0+, default -2147483648 */
   topicAuthorizedOperations: number;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface DescribeTopicPartitionsResponseTopicInput {
+  errorCode?: number;
+  name?: string | null;
+  topicId?: string;
+  isInternal?: boolean;
+  partitions?: readonly DescribeTopicPartitionsResponsePartitionInput[];
+  topicAuthorizedOperations?: number;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -4520,11 +7498,30 @@ export interface DescribeTopicPartitionsResponsePartition {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface DescribeTopicPartitionsResponsePartitionInput {
+  errorCode?: number;
+  partitionIndex?: number;
+  leaderId?: number;
+  leaderEpoch?: number;
+  replicaNodes?: readonly number[];
+  isrNodes?: readonly number[];
+  eligibleLeaderReplicas?: readonly number[] | null;
+  lastKnownElr?: readonly number[] | null;
+  offlineReplicas?: readonly number[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface DescribeTopicPartitionsResponseCursor {
   /** v0+ */
   topicName: string;
   /** v0+ */
   partitionIndex: number;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface DescribeTopicPartitionsResponseCursorInput {
+  topicName?: string;
+  partitionIndex?: number;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -4541,6 +7538,15 @@ export interface ShareGroupHeartbeatRequest {
   rackId: string | null;
   /** v0+, nullable v0+, default null */
   subscribedTopicNames: string[] | null;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface ShareGroupHeartbeatRequestInput {
+  groupId?: string;
+  memberId?: string;
+  memberEpoch?: number;
+  rackId?: string | null;
+  subscribedTopicNames?: readonly string[] | null;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -4562,9 +7568,25 @@ export interface ShareGroupHeartbeatResponse {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface ShareGroupHeartbeatResponseInput {
+  throttleTimeMs?: number;
+  errorCode?: number;
+  errorMessage?: string | null;
+  memberId?: string | null;
+  memberEpoch?: number;
+  heartbeatIntervalMs?: number;
+  assignment?: ShareGroupHeartbeatResponseAssignmentInput | null;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface ShareGroupHeartbeatResponseAssignment {
   /** v0+ */
   topicPartitions: ShareGroupHeartbeatResponseTopicPartitions[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface ShareGroupHeartbeatResponseAssignmentInput {
+  topicPartitions?: readonly ShareGroupHeartbeatResponseTopicPartitionsInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -4573,6 +7595,12 @@ export interface ShareGroupHeartbeatResponseTopicPartitions {
   topicId: string;
   /** v0+ */
   partitions: number[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface ShareGroupHeartbeatResponseTopicPartitionsInput {
+  topicId?: string;
+  partitions?: readonly number[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -4586,11 +7614,23 @@ export interface ShareGroupDescribeRequest {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface ShareGroupDescribeRequestInput {
+  groupIds?: readonly string[];
+  includeAuthorizedOperations?: boolean;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface ShareGroupDescribeResponse {
   /** v0+ */
   throttleTimeMs: number;
   /** v0+ */
   groups: ShareGroupDescribeResponseDescribedGroup[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface ShareGroupDescribeResponseInput {
+  throttleTimeMs?: number;
+  groups?: readonly ShareGroupDescribeResponseDescribedGroupInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -4616,6 +7656,19 @@ export interface ShareGroupDescribeResponseDescribedGroup {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface ShareGroupDescribeResponseDescribedGroupInput {
+  errorCode?: number;
+  errorMessage?: string | null;
+  groupId?: string;
+  groupState?: string;
+  groupEpoch?: number;
+  assignmentEpoch?: number;
+  assignorName?: string;
+  members?: readonly ShareGroupDescribeResponseMemberInput[];
+  authorizedOperations?: number;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface ShareGroupDescribeResponseMember {
   /** v0+ */
   memberId: string;
@@ -4634,9 +7687,25 @@ export interface ShareGroupDescribeResponseMember {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface ShareGroupDescribeResponseMemberInput {
+  memberId?: string;
+  rackId?: string | null;
+  memberEpoch?: number;
+  clientId?: string;
+  clientHost?: string;
+  subscribedTopicNames?: readonly string[];
+  assignment?: ShareGroupDescribeResponseAssignmentInput;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface ShareGroupDescribeResponseAssignment {
   /** v0+ */
   topicPartitions: ShareGroupDescribeResponseTopicPartitions[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface ShareGroupDescribeResponseAssignmentInput {
+  topicPartitions?: readonly ShareGroupDescribeResponseTopicPartitionsInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -4647,6 +7716,13 @@ export interface ShareGroupDescribeResponseTopicPartitions {
   topicName: string;
   /** v0+ */
   partitions: number[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface ShareGroupDescribeResponseTopicPartitionsInput {
+  topicId?: string;
+  topicName?: string;
+  partitions?: readonly number[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -4680,11 +7756,33 @@ export interface ShareFetchRequest {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface ShareFetchRequestInput {
+  groupId?: string | null;
+  memberId?: string | null;
+  shareSessionEpoch?: number;
+  maxWaitMs?: number;
+  minBytes?: number;
+  maxBytes?: number;
+  maxRecords?: number;
+  batchSize?: number;
+  shareAcquireMode?: number;
+  isRenewAck?: boolean;
+  topics?: readonly ShareFetchRequestFetchTopicInput[];
+  forgottenTopicsData?: readonly ShareFetchRequestForgottenTopicInput[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface ShareFetchRequestFetchTopic {
   /** v0+ */
   topicId: string;
   /** v0+ */
   partitions: ShareFetchRequestFetchPartition[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface ShareFetchRequestFetchTopicInput {
+  topicId?: string;
+  partitions?: readonly ShareFetchRequestFetchPartitionInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -4698,6 +7796,13 @@ export interface ShareFetchRequestFetchPartition {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface ShareFetchRequestFetchPartitionInput {
+  partitionIndex?: number;
+  partitionMaxBytes?: number;
+  acknowledgementBatches?: readonly ShareFetchRequestAcknowledgementBatchInput[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface ShareFetchRequestAcknowledgementBatch {
   /** v0+ */
   firstOffset: bigint;
@@ -4705,6 +7810,13 @@ export interface ShareFetchRequestAcknowledgementBatch {
   lastOffset: bigint;
   /** v0+ */
   acknowledgeTypes: number[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface ShareFetchRequestAcknowledgementBatchInput {
+  firstOffset?: bigint;
+  lastOffset?: bigint;
+  acknowledgeTypes?: readonly number[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -4716,7 +7828,13 @@ export interface ShareFetchRequestForgottenTopic {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
-export interface ShareFetchResponse {
+export interface ShareFetchRequestForgottenTopicInput {
+  topicId?: string;
+  partitions?: readonly number[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface ShareFetchResponse<R = Uint8Array> {
   /** v0+ */
   throttleTimeMs: number;
   /** v0+ */
@@ -4726,21 +7844,37 @@ export interface ShareFetchResponse {
   /** v1+ */
   acquisitionLockTimeoutMs: number;
   /** v0+ */
-  responses: ShareFetchResponseShareFetchableTopicResponse[];
+  responses: ShareFetchResponseShareFetchableTopicResponse<R>[];
   /** v0+ */
   nodeEndpoints: ShareFetchResponseNodeEndpoint[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
-export interface ShareFetchResponseShareFetchableTopicResponse {
-  /** v0+ */
-  topicId: string;
-  /** v0+ */
-  partitions: ShareFetchResponsePartitionData[];
+export interface ShareFetchResponseInput {
+  throttleTimeMs?: number;
+  errorCode?: number;
+  errorMessage?: string | null;
+  acquisitionLockTimeoutMs?: number;
+  responses?: readonly ShareFetchResponseShareFetchableTopicResponseInput[];
+  nodeEndpoints?: readonly ShareFetchResponseNodeEndpointInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
-export interface ShareFetchResponsePartitionData {
+export interface ShareFetchResponseShareFetchableTopicResponse<R = Uint8Array> {
+  /** v0+ */
+  topicId: string;
+  /** v0+ */
+  partitions: ShareFetchResponsePartitionData<R>[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface ShareFetchResponseShareFetchableTopicResponseInput {
+  topicId?: string;
+  partitions?: readonly ShareFetchResponsePartitionDataInput[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface ShareFetchResponsePartitionData<R = Uint8Array> {
   /** v0+ */
   partitionIndex: number;
   /** v0+ */
@@ -4754,9 +7888,21 @@ export interface ShareFetchResponsePartitionData {
   /** v0+ */
   currentLeader: ShareFetchResponseLeaderIdAndEpoch;
   /** v0+, nullable v0 */
-  records: Uint8Array | null;
+  records: R | null;
   /** v0+ */
   acquiredRecords: ShareFetchResponseAcquiredRecords[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface ShareFetchResponsePartitionDataInput {
+  partitionIndex?: number;
+  errorCode?: number;
+  errorMessage?: string | null;
+  acknowledgeErrorCode?: number;
+  acknowledgeErrorMessage?: string | null;
+  currentLeader?: ShareFetchResponseLeaderIdAndEpochInput;
+  records?: Uint8Array | null;
+  acquiredRecords?: readonly ShareFetchResponseAcquiredRecordsInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -4765,6 +7911,12 @@ export interface ShareFetchResponseLeaderIdAndEpoch {
   leaderId: number;
   /** v0+ */
   leaderEpoch: number;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface ShareFetchResponseLeaderIdAndEpochInput {
+  leaderId?: number;
+  leaderEpoch?: number;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -4778,6 +7930,13 @@ export interface ShareFetchResponseAcquiredRecords {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface ShareFetchResponseAcquiredRecordsInput {
+  firstOffset?: bigint;
+  lastOffset?: bigint;
+  deliveryCount?: number;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface ShareFetchResponseNodeEndpoint {
   /** v0+ */
   nodeId: number;
@@ -4787,6 +7946,14 @@ export interface ShareFetchResponseNodeEndpoint {
   port: number;
   /** v0+, nullable v0+, default null */
   rack: string | null;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface ShareFetchResponseNodeEndpointInput {
+  nodeId?: number;
+  host?: string;
+  port?: number;
+  rack?: string | null;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -4806,11 +7973,26 @@ export interface ShareAcknowledgeRequest {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface ShareAcknowledgeRequestInput {
+  groupId?: string | null;
+  memberId?: string | null;
+  shareSessionEpoch?: number;
+  isRenewAck?: boolean;
+  topics?: readonly ShareAcknowledgeRequestAcknowledgeTopicInput[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface ShareAcknowledgeRequestAcknowledgeTopic {
   /** v0+ */
   topicId: string;
   /** v0+ */
   partitions: ShareAcknowledgeRequestAcknowledgePartition[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface ShareAcknowledgeRequestAcknowledgeTopicInput {
+  topicId?: string;
+  partitions?: readonly ShareAcknowledgeRequestAcknowledgePartitionInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -4822,6 +8004,12 @@ export interface ShareAcknowledgeRequestAcknowledgePartition {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface ShareAcknowledgeRequestAcknowledgePartitionInput {
+  partitionIndex?: number;
+  acknowledgementBatches?: readonly ShareAcknowledgeRequestAcknowledgementBatchInput[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface ShareAcknowledgeRequestAcknowledgementBatch {
   /** v0+ */
   firstOffset: bigint;
@@ -4829,6 +8017,13 @@ export interface ShareAcknowledgeRequestAcknowledgementBatch {
   lastOffset: bigint;
   /** v0+ */
   acknowledgeTypes: number[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface ShareAcknowledgeRequestAcknowledgementBatchInput {
+  firstOffset?: bigint;
+  lastOffset?: bigint;
+  acknowledgeTypes?: readonly number[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -4848,11 +8043,27 @@ export interface ShareAcknowledgeResponse {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface ShareAcknowledgeResponseInput {
+  throttleTimeMs?: number;
+  errorCode?: number;
+  errorMessage?: string | null;
+  acquisitionLockTimeoutMs?: number;
+  responses?: readonly ShareAcknowledgeResponseShareAcknowledgeTopicResponseInput[];
+  nodeEndpoints?: readonly ShareAcknowledgeResponseNodeEndpointInput[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface ShareAcknowledgeResponseShareAcknowledgeTopicResponse {
   /** v0+ */
   topicId: string;
   /** v0+ */
   partitions: ShareAcknowledgeResponsePartitionData[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface ShareAcknowledgeResponseShareAcknowledgeTopicResponseInput {
+  topicId?: string;
+  partitions?: readonly ShareAcknowledgeResponsePartitionDataInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -4868,11 +8079,25 @@ export interface ShareAcknowledgeResponsePartitionData {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface ShareAcknowledgeResponsePartitionDataInput {
+  partitionIndex?: number;
+  errorCode?: number;
+  errorMessage?: string | null;
+  currentLeader?: ShareAcknowledgeResponseLeaderIdAndEpochInput;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface ShareAcknowledgeResponseLeaderIdAndEpoch {
   /** v0+ */
   leaderId: number;
   /** v0+ */
   leaderEpoch: number;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface ShareAcknowledgeResponseLeaderIdAndEpochInput {
+  leaderId?: number;
+  leaderEpoch?: number;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -4885,6 +8110,14 @@ export interface ShareAcknowledgeResponseNodeEndpoint {
   port: number;
   /** v0+, nullable v0+, default null */
   rack: string | null;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface ShareAcknowledgeResponseNodeEndpointInput {
+  nodeId?: number;
+  host?: string;
+  port?: number;
+  rack?: string | null;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -4906,6 +8139,16 @@ export interface AddRaftVoterRequest {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface AddRaftVoterRequestInput {
+  clusterId?: string | null;
+  timeoutMs?: number;
+  voterId?: number;
+  voterDirectoryId?: string;
+  listeners?: readonly AddRaftVoterRequestListenerInput[];
+  ackWhenCommitted?: boolean;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface AddRaftVoterRequestListener {
   /** v0+ */
   name: string;
@@ -4916,6 +8159,13 @@ export interface AddRaftVoterRequestListener {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface AddRaftVoterRequestListenerInput {
+  name?: string;
+  host?: string;
+  port?: number;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface AddRaftVoterResponse {
   /** v0+ */
   throttleTimeMs: number;
@@ -4923,6 +8173,13 @@ export interface AddRaftVoterResponse {
   errorCode: number;
   /** v0+, nullable v0+ */
   errorMessage: string | null;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface AddRaftVoterResponseInput {
+  throttleTimeMs?: number;
+  errorCode?: number;
+  errorMessage?: string | null;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -4938,6 +8195,13 @@ export interface RemoveRaftVoterRequest {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface RemoveRaftVoterRequestInput {
+  clusterId?: string | null;
+  voterId?: number;
+  voterDirectoryId?: string;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface RemoveRaftVoterResponse {
   /** v0+ */
   throttleTimeMs: number;
@@ -4945,6 +8209,13 @@ export interface RemoveRaftVoterResponse {
   errorCode: number;
   /** v0+, nullable v0+ */
   errorMessage: string | null;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface RemoveRaftVoterResponseInput {
+  throttleTimeMs?: number;
+  errorCode?: number;
+  errorMessage?: string | null;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -4966,6 +8237,16 @@ export interface UpdateRaftVoterRequest {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface UpdateRaftVoterRequestInput {
+  clusterId?: string | null;
+  currentLeaderEpoch?: number;
+  voterId?: number;
+  voterDirectoryId?: string;
+  listeners?: readonly UpdateRaftVoterRequestListenerInput[];
+  kRaftVersionFeature?: UpdateRaftVoterRequestKRaftVersionFeatureInput;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface UpdateRaftVoterRequestListener {
   /** v0+ */
   name: string;
@@ -4973,6 +8254,13 @@ export interface UpdateRaftVoterRequestListener {
   host: string;
   /** v0+ */
   port: number;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface UpdateRaftVoterRequestListenerInput {
+  name?: string;
+  host?: string;
+  port?: number;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -4984,6 +8272,12 @@ export interface UpdateRaftVoterRequestKRaftVersionFeature {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface UpdateRaftVoterRequestKRaftVersionFeatureInput {
+  minSupportedVersion?: number;
+  maxSupportedVersion?: number;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface UpdateRaftVoterResponse {
   /** v0+ */
   throttleTimeMs: number;
@@ -4991,6 +8285,13 @@ export interface UpdateRaftVoterResponse {
   errorCode: number;
   /** v0+, tagged 0 */
   currentLeader: UpdateRaftVoterResponseCurrentLeader;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface UpdateRaftVoterResponseInput {
+  throttleTimeMs?: number;
+  errorCode?: number;
+  currentLeader?: UpdateRaftVoterResponseCurrentLeaderInput;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -5006,6 +8307,14 @@ export interface UpdateRaftVoterResponseCurrentLeader {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface UpdateRaftVoterResponseCurrentLeaderInput {
+  leaderId?: number;
+  leaderEpoch?: number;
+  host?: string;
+  port?: number;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 // 83 InitializeShareGroupState
 
 export interface InitializeShareGroupStateRequest {
@@ -5016,11 +8325,23 @@ export interface InitializeShareGroupStateRequest {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface InitializeShareGroupStateRequestInput {
+  groupId?: string;
+  topics?: readonly InitializeShareGroupStateRequestInitializeStateDataInput[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface InitializeShareGroupStateRequestInitializeStateData {
   /** v0+ */
   topicId: string;
   /** v0+ */
   partitions: InitializeShareGroupStateRequestPartitionData[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface InitializeShareGroupStateRequestInitializeStateDataInput {
+  topicId?: string;
+  partitions?: readonly InitializeShareGroupStateRequestPartitionDataInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -5034,9 +8355,21 @@ export interface InitializeShareGroupStateRequestPartitionData {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface InitializeShareGroupStateRequestPartitionDataInput {
+  partition?: number;
+  stateEpoch?: number;
+  startOffset?: bigint;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface InitializeShareGroupStateResponse {
   /** v0+ */
   results: InitializeShareGroupStateResponseInitializeStateResult[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface InitializeShareGroupStateResponseInput {
+  results?: readonly InitializeShareGroupStateResponseInitializeStateResultInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -5045,6 +8378,12 @@ export interface InitializeShareGroupStateResponseInitializeStateResult {
   topicId: string;
   /** v0+ */
   partitions: InitializeShareGroupStateResponsePartitionResult[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface InitializeShareGroupStateResponseInitializeStateResultInput {
+  topicId?: string;
+  partitions?: readonly InitializeShareGroupStateResponsePartitionResultInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -5058,6 +8397,13 @@ export interface InitializeShareGroupStateResponsePartitionResult {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface InitializeShareGroupStateResponsePartitionResultInput {
+  partition?: number;
+  errorCode?: number;
+  errorMessage?: string | null;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 // 84 ReadShareGroupState
 
 export interface ReadShareGroupStateRequest {
@@ -5065,6 +8411,12 @@ export interface ReadShareGroupStateRequest {
   groupId: string;
   /** v0+ */
   topics: ReadShareGroupStateRequestReadStateData[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface ReadShareGroupStateRequestInput {
+  groupId?: string;
+  topics?: readonly ReadShareGroupStateRequestReadStateDataInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -5076,11 +8428,23 @@ export interface ReadShareGroupStateRequestReadStateData {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface ReadShareGroupStateRequestReadStateDataInput {
+  topicId?: string;
+  partitions?: readonly ReadShareGroupStateRequestPartitionDataInput[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface ReadShareGroupStateRequestPartitionData {
   /** v0+ */
   partition: number;
   /** v0+ */
   leaderEpoch: number;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface ReadShareGroupStateRequestPartitionDataInput {
+  partition?: number;
+  leaderEpoch?: number;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -5090,11 +8454,22 @@ export interface ReadShareGroupStateResponse {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface ReadShareGroupStateResponseInput {
+  results?: readonly ReadShareGroupStateResponseReadStateResultInput[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface ReadShareGroupStateResponseReadStateResult {
   /** v0+ */
   topicId: string;
   /** v0+ */
   partitions: ReadShareGroupStateResponsePartitionResult[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface ReadShareGroupStateResponseReadStateResultInput {
+  topicId?: string;
+  partitions?: readonly ReadShareGroupStateResponsePartitionResultInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -5114,6 +8489,16 @@ export interface ReadShareGroupStateResponsePartitionResult {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface ReadShareGroupStateResponsePartitionResultInput {
+  partition?: number;
+  errorCode?: number;
+  errorMessage?: string | null;
+  stateEpoch?: number;
+  startOffset?: bigint;
+  stateBatches?: readonly ReadShareGroupStateResponseStateBatchInput[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface ReadShareGroupStateResponseStateBatch {
   /** v0+ */
   firstOffset: bigint;
@@ -5123,6 +8508,14 @@ export interface ReadShareGroupStateResponseStateBatch {
   deliveryState: number;
   /** v0+ */
   deliveryCount: number;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface ReadShareGroupStateResponseStateBatchInput {
+  firstOffset?: bigint;
+  lastOffset?: bigint;
+  deliveryState?: number;
+  deliveryCount?: number;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -5136,11 +8529,23 @@ export interface WriteShareGroupStateRequest {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface WriteShareGroupStateRequestInput {
+  groupId?: string;
+  topics?: readonly WriteShareGroupStateRequestWriteStateDataInput[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface WriteShareGroupStateRequestWriteStateData {
   /** v0+ */
   topicId: string;
   /** v0+ */
   partitions: WriteShareGroupStateRequestPartitionData[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface WriteShareGroupStateRequestWriteStateDataInput {
+  topicId?: string;
+  partitions?: readonly WriteShareGroupStateRequestPartitionDataInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -5160,6 +8565,16 @@ export interface WriteShareGroupStateRequestPartitionData {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface WriteShareGroupStateRequestPartitionDataInput {
+  partition?: number;
+  stateEpoch?: number;
+  leaderEpoch?: number;
+  startOffset?: bigint;
+  deliveryCompleteCount?: number;
+  stateBatches?: readonly WriteShareGroupStateRequestStateBatchInput[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface WriteShareGroupStateRequestStateBatch {
   /** v0+ */
   firstOffset: bigint;
@@ -5172,9 +8587,22 @@ export interface WriteShareGroupStateRequestStateBatch {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface WriteShareGroupStateRequestStateBatchInput {
+  firstOffset?: bigint;
+  lastOffset?: bigint;
+  deliveryState?: number;
+  deliveryCount?: number;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface WriteShareGroupStateResponse {
   /** v0+ */
   results: WriteShareGroupStateResponseWriteStateResult[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface WriteShareGroupStateResponseInput {
+  results?: readonly WriteShareGroupStateResponseWriteStateResultInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -5183,6 +8611,12 @@ export interface WriteShareGroupStateResponseWriteStateResult {
   topicId: string;
   /** v0+ */
   partitions: WriteShareGroupStateResponsePartitionResult[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface WriteShareGroupStateResponseWriteStateResultInput {
+  topicId?: string;
+  partitions?: readonly WriteShareGroupStateResponsePartitionResultInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -5196,6 +8630,13 @@ export interface WriteShareGroupStateResponsePartitionResult {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface WriteShareGroupStateResponsePartitionResultInput {
+  partition?: number;
+  errorCode?: number;
+  errorMessage?: string | null;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 // 86 DeleteShareGroupState
 
 export interface DeleteShareGroupStateRequest {
@@ -5203,6 +8644,12 @@ export interface DeleteShareGroupStateRequest {
   groupId: string;
   /** v0+ */
   topics: DeleteShareGroupStateRequestDeleteStateData[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface DeleteShareGroupStateRequestInput {
+  groupId?: string;
+  topics?: readonly DeleteShareGroupStateRequestDeleteStateDataInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -5214,9 +8661,20 @@ export interface DeleteShareGroupStateRequestDeleteStateData {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface DeleteShareGroupStateRequestDeleteStateDataInput {
+  topicId?: string;
+  partitions?: readonly DeleteShareGroupStateRequestPartitionDataInput[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface DeleteShareGroupStateRequestPartitionData {
   /** v0+ */
   partition: number;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface DeleteShareGroupStateRequestPartitionDataInput {
+  partition?: number;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -5226,11 +8684,22 @@ export interface DeleteShareGroupStateResponse {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface DeleteShareGroupStateResponseInput {
+  results?: readonly DeleteShareGroupStateResponseDeleteStateResultInput[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface DeleteShareGroupStateResponseDeleteStateResult {
   /** v0+ */
   topicId: string;
   /** v0+ */
   partitions: DeleteShareGroupStateResponsePartitionResult[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface DeleteShareGroupStateResponseDeleteStateResultInput {
+  topicId?: string;
+  partitions?: readonly DeleteShareGroupStateResponsePartitionResultInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -5244,6 +8713,13 @@ export interface DeleteShareGroupStateResponsePartitionResult {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface DeleteShareGroupStateResponsePartitionResultInput {
+  partition?: number;
+  errorCode?: number;
+  errorMessage?: string | null;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 // 87 ReadShareGroupStateSummary
 
 export interface ReadShareGroupStateSummaryRequest {
@@ -5251,6 +8727,12 @@ export interface ReadShareGroupStateSummaryRequest {
   groupId: string;
   /** v0+ */
   topics: ReadShareGroupStateSummaryRequestReadStateSummaryData[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface ReadShareGroupStateSummaryRequestInput {
+  groupId?: string;
+  topics?: readonly ReadShareGroupStateSummaryRequestReadStateSummaryDataInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -5262,11 +8744,23 @@ export interface ReadShareGroupStateSummaryRequestReadStateSummaryData {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface ReadShareGroupStateSummaryRequestReadStateSummaryDataInput {
+  topicId?: string;
+  partitions?: readonly ReadShareGroupStateSummaryRequestPartitionDataInput[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface ReadShareGroupStateSummaryRequestPartitionData {
   /** v0+ */
   partition: number;
   /** v0+ */
   leaderEpoch: number;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface ReadShareGroupStateSummaryRequestPartitionDataInput {
+  partition?: number;
+  leaderEpoch?: number;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -5276,11 +8770,22 @@ export interface ReadShareGroupStateSummaryResponse {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface ReadShareGroupStateSummaryResponseInput {
+  results?: readonly ReadShareGroupStateSummaryResponseReadStateSummaryResultInput[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface ReadShareGroupStateSummaryResponseReadStateSummaryResult {
   /** v0+ */
   topicId: string;
   /** v0+ */
   partitions: ReadShareGroupStateSummaryResponsePartitionResult[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface ReadShareGroupStateSummaryResponseReadStateSummaryResultInput {
+  topicId?: string;
+  partitions?: readonly ReadShareGroupStateSummaryResponsePartitionResultInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -5299,6 +8804,17 @@ export interface ReadShareGroupStateSummaryResponsePartitionResult {
   startOffset: bigint;
   /** v1+, default -1 */
   deliveryCompleteCount: number;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface ReadShareGroupStateSummaryResponsePartitionResultInput {
+  partition?: number;
+  errorCode?: number;
+  errorMessage?: string | null;
+  stateEpoch?: number;
+  leaderEpoch?: number;
+  startOffset?: bigint;
+  deliveryCompleteCount?: number;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -5342,11 +8858,38 @@ export interface StreamsGroupHeartbeatRequest {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface StreamsGroupHeartbeatRequestInput {
+  groupId?: string;
+  memberId?: string;
+  memberEpoch?: number;
+  endpointInformationEpoch?: number;
+  instanceId?: string | null;
+  rackId?: string | null;
+  rebalanceTimeoutMs?: number;
+  topology?: StreamsGroupHeartbeatRequestTopologyInput | null;
+  activeTasks?: readonly StreamsGroupHeartbeatRequestTaskIdsInput[] | null;
+  standbyTasks?: readonly StreamsGroupHeartbeatRequestTaskIdsInput[] | null;
+  warmupTasks?: readonly StreamsGroupHeartbeatRequestTaskIdsInput[] | null;
+  processId?: string | null;
+  userEndpoint?: StreamsGroupHeartbeatRequestEndpointInput | null;
+  clientTags?: readonly StreamsGroupHeartbeatRequestKeyValueInput[] | null;
+  taskOffsets?: readonly StreamsGroupHeartbeatRequestTaskOffsetInput[] | null;
+  taskEndOffsets?: readonly StreamsGroupHeartbeatRequestTaskOffsetInput[] | null;
+  shutdownApplication?: boolean;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface StreamsGroupHeartbeatRequestTopology {
   /** v0+ */
   epoch: number;
   /** v0+ */
   subtopologies: StreamsGroupHeartbeatRequestSubtopology[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface StreamsGroupHeartbeatRequestTopologyInput {
+  epoch?: number;
+  subtopologies?: readonly StreamsGroupHeartbeatRequestSubtopologyInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -5368,6 +8911,17 @@ export interface StreamsGroupHeartbeatRequestSubtopology {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface StreamsGroupHeartbeatRequestSubtopologyInput {
+  subtopologyId?: string;
+  sourceTopics?: readonly string[];
+  sourceTopicRegex?: readonly string[];
+  stateChangelogTopics?: readonly StreamsGroupHeartbeatRequestTopicInfoInput[];
+  repartitionSinkTopics?: readonly string[];
+  repartitionSourceTopics?: readonly StreamsGroupHeartbeatRequestTopicInfoInput[];
+  copartitionGroups?: readonly StreamsGroupHeartbeatRequestCopartitionGroupInput[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface StreamsGroupHeartbeatRequestTopicInfo {
   /** v0+ */
   name: string;
@@ -5380,11 +8934,25 @@ export interface StreamsGroupHeartbeatRequestTopicInfo {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface StreamsGroupHeartbeatRequestTopicInfoInput {
+  name?: string;
+  partitions?: number;
+  replicationFactor?: number;
+  topicConfigs?: readonly StreamsGroupHeartbeatRequestKeyValueInput[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface StreamsGroupHeartbeatRequestKeyValue {
   /** v0+ */
   key: string;
   /** v0+ */
   value: string;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface StreamsGroupHeartbeatRequestKeyValueInput {
+  key?: string;
+  value?: string;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -5398,11 +8966,24 @@ export interface StreamsGroupHeartbeatRequestCopartitionGroup {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface StreamsGroupHeartbeatRequestCopartitionGroupInput {
+  sourceTopics?: readonly number[];
+  sourceTopicRegex?: readonly number[];
+  repartitionSourceTopics?: readonly number[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface StreamsGroupHeartbeatRequestTaskIds {
   /** v0+ */
   subtopologyId: string;
   /** v0+ */
   partitions: number[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface StreamsGroupHeartbeatRequestTaskIdsInput {
+  subtopologyId?: string;
+  partitions?: readonly number[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -5414,6 +8995,12 @@ export interface StreamsGroupHeartbeatRequestEndpoint {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface StreamsGroupHeartbeatRequestEndpointInput {
+  host?: string;
+  port?: number;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface StreamsGroupHeartbeatRequestTaskOffset {
   /** v0+ */
   subtopologyId: string;
@@ -5421,6 +9008,13 @@ export interface StreamsGroupHeartbeatRequestTaskOffset {
   partition: number;
   /** v0+ */
   offset: bigint;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface StreamsGroupHeartbeatRequestTaskOffsetInput {
+  subtopologyId?: string;
+  partition?: number;
+  offset?: bigint;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -5456,6 +9050,24 @@ export interface StreamsGroupHeartbeatResponse {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface StreamsGroupHeartbeatResponseInput {
+  throttleTimeMs?: number;
+  errorCode?: number;
+  errorMessage?: string | null;
+  memberId?: string;
+  memberEpoch?: number;
+  heartbeatIntervalMs?: number;
+  acceptableRecoveryLag?: number;
+  taskOffsetIntervalMs?: number;
+  status?: readonly StreamsGroupHeartbeatResponseStatusInput[] | null;
+  activeTasks?: readonly StreamsGroupHeartbeatResponseTaskIdsInput[] | null;
+  standbyTasks?: readonly StreamsGroupHeartbeatResponseTaskIdsInput[] | null;
+  warmupTasks?: readonly StreamsGroupHeartbeatResponseTaskIdsInput[] | null;
+  endpointInformationEpoch?: number;
+  partitionsByUserEndpoint?: readonly StreamsGroupHeartbeatResponseEndpointToPartitionsInput[] | null;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface StreamsGroupHeartbeatResponseStatus {
   /** v0+ */
   statusCode: number;
@@ -5464,11 +9076,23 @@ export interface StreamsGroupHeartbeatResponseStatus {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface StreamsGroupHeartbeatResponseStatusInput {
+  statusCode?: number;
+  statusDetail?: string;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface StreamsGroupHeartbeatResponseTaskIds {
   /** v0+ */
   subtopologyId: string;
   /** v0+ */
   partitions: number[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface StreamsGroupHeartbeatResponseTaskIdsInput {
+  subtopologyId?: string;
+  partitions?: readonly number[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -5482,6 +9106,13 @@ export interface StreamsGroupHeartbeatResponseEndpointToPartitions {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface StreamsGroupHeartbeatResponseEndpointToPartitionsInput {
+  userEndpoint?: StreamsGroupHeartbeatResponseEndpointInput;
+  activePartitions?: readonly StreamsGroupHeartbeatResponseTopicPartitionInput[];
+  standbyPartitions?: readonly StreamsGroupHeartbeatResponseTopicPartitionInput[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface StreamsGroupHeartbeatResponseEndpoint {
   /** v0+ */
   host: string;
@@ -5490,11 +9121,23 @@ export interface StreamsGroupHeartbeatResponseEndpoint {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface StreamsGroupHeartbeatResponseEndpointInput {
+  host?: string;
+  port?: number;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface StreamsGroupHeartbeatResponseTopicPartition {
   /** v0+ */
   topic: string;
   /** v0+ */
   partitions: number[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface StreamsGroupHeartbeatResponseTopicPartitionInput {
+  topic?: string;
+  partitions?: readonly number[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -5508,11 +9151,23 @@ export interface StreamsGroupDescribeRequest {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface StreamsGroupDescribeRequestInput {
+  groupIds?: readonly string[];
+  includeAuthorizedOperations?: boolean;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface StreamsGroupDescribeResponse {
   /** v0+ */
   throttleTimeMs: number;
   /** v0+ */
   groups: StreamsGroupDescribeResponseDescribedGroup[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface StreamsGroupDescribeResponseInput {
+  throttleTimeMs?: number;
+  groups?: readonly StreamsGroupDescribeResponseDescribedGroupInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -5538,11 +9193,30 @@ export interface StreamsGroupDescribeResponseDescribedGroup {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface StreamsGroupDescribeResponseDescribedGroupInput {
+  errorCode?: number;
+  errorMessage?: string | null;
+  groupId?: string;
+  groupState?: string;
+  groupEpoch?: number;
+  assignmentEpoch?: number;
+  topology?: StreamsGroupDescribeResponseTopologyInput | null;
+  members?: readonly StreamsGroupDescribeResponseMemberInput[];
+  authorizedOperations?: number;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface StreamsGroupDescribeResponseTopology {
   /** v0+ */
   epoch: number;
   /** v0+, nullable v0+, default null */
   subtopologies: StreamsGroupDescribeResponseSubtopology[] | null;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface StreamsGroupDescribeResponseTopologyInput {
+  epoch?: number;
+  subtopologies?: readonly StreamsGroupDescribeResponseSubtopologyInput[] | null;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -5560,6 +9234,15 @@ export interface StreamsGroupDescribeResponseSubtopology {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface StreamsGroupDescribeResponseSubtopologyInput {
+  subtopologyId?: string;
+  sourceTopics?: readonly string[];
+  repartitionSinkTopics?: readonly string[];
+  stateChangelogTopics?: readonly StreamsGroupDescribeResponseTopicInfoInput[];
+  repartitionSourceTopics?: readonly StreamsGroupDescribeResponseTopicInfoInput[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface StreamsGroupDescribeResponseTopicInfo {
   /** v0+ */
   name: string;
@@ -5572,11 +9255,25 @@ export interface StreamsGroupDescribeResponseTopicInfo {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface StreamsGroupDescribeResponseTopicInfoInput {
+  name?: string;
+  partitions?: number;
+  replicationFactor?: number;
+  topicConfigs?: readonly StreamsGroupDescribeResponseKeyValueInput[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface StreamsGroupDescribeResponseKeyValue {
   /** v0+ */
   key: string;
   /** v0+ */
   value: string;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface StreamsGroupDescribeResponseKeyValueInput {
+  key?: string;
+  value?: string;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -5614,11 +9311,36 @@ export interface StreamsGroupDescribeResponseMember {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface StreamsGroupDescribeResponseMemberInput {
+  memberId?: string;
+  memberEpoch?: number;
+  instanceId?: string | null;
+  rackId?: string | null;
+  clientId?: string;
+  clientHost?: string;
+  topologyEpoch?: number;
+  processId?: string;
+  userEndpoint?: StreamsGroupDescribeResponseEndpointInput | null;
+  clientTags?: readonly StreamsGroupDescribeResponseKeyValueInput[];
+  taskOffsets?: readonly StreamsGroupDescribeResponseTaskOffsetInput[];
+  taskEndOffsets?: readonly StreamsGroupDescribeResponseTaskOffsetInput[];
+  assignment?: StreamsGroupDescribeResponseAssignmentInput;
+  targetAssignment?: StreamsGroupDescribeResponseAssignmentInput;
+  isClassic?: boolean;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface StreamsGroupDescribeResponseEndpoint {
   /** v0+ */
   host: string;
   /** v0+ */
   port: number;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface StreamsGroupDescribeResponseEndpointInput {
+  host?: string;
+  port?: number;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -5632,6 +9354,13 @@ export interface StreamsGroupDescribeResponseTaskOffset {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface StreamsGroupDescribeResponseTaskOffsetInput {
+  subtopologyId?: string;
+  partition?: number;
+  offset?: bigint;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface StreamsGroupDescribeResponseAssignment {
   /** v0+ */
   activeTasks: StreamsGroupDescribeResponseTaskIds[];
@@ -5639,6 +9368,13 @@ export interface StreamsGroupDescribeResponseAssignment {
   standbyTasks: StreamsGroupDescribeResponseTaskIds[];
   /** v0+ */
   warmupTasks: StreamsGroupDescribeResponseTaskIds[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface StreamsGroupDescribeResponseAssignmentInput {
+  activeTasks?: readonly StreamsGroupDescribeResponseTaskIdsInput[];
+  standbyTasks?: readonly StreamsGroupDescribeResponseTaskIdsInput[];
+  warmupTasks?: readonly StreamsGroupDescribeResponseTaskIdsInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -5650,11 +9386,22 @@ export interface StreamsGroupDescribeResponseTaskIds {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface StreamsGroupDescribeResponseTaskIdsInput {
+  subtopologyId?: string;
+  partitions?: readonly number[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 // 90 DescribeShareGroupOffsets
 
 export interface DescribeShareGroupOffsetsRequest {
   /** v0+ */
   groups: DescribeShareGroupOffsetsRequestGroup[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface DescribeShareGroupOffsetsRequestInput {
+  groups?: readonly DescribeShareGroupOffsetsRequestGroupInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -5666,6 +9413,12 @@ export interface DescribeShareGroupOffsetsRequestGroup {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface DescribeShareGroupOffsetsRequestGroupInput {
+  groupId?: string;
+  topics?: readonly DescribeShareGroupOffsetsRequestTopicInput[] | null;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface DescribeShareGroupOffsetsRequestTopic {
   /** v0+ */
   topicName: string;
@@ -5674,11 +9427,23 @@ export interface DescribeShareGroupOffsetsRequestTopic {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface DescribeShareGroupOffsetsRequestTopicInput {
+  topicName?: string;
+  partitions?: readonly number[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface DescribeShareGroupOffsetsResponse {
   /** v0+ */
   throttleTimeMs: number;
   /** v0+ */
   groups: DescribeShareGroupOffsetsResponseGroup[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface DescribeShareGroupOffsetsResponseInput {
+  throttleTimeMs?: number;
+  groups?: readonly DescribeShareGroupOffsetsResponseGroupInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -5694,6 +9459,14 @@ export interface DescribeShareGroupOffsetsResponseGroup {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface DescribeShareGroupOffsetsResponseGroupInput {
+  groupId?: string;
+  topics?: readonly DescribeShareGroupOffsetsResponseTopicInput[];
+  errorCode?: number;
+  errorMessage?: string | null;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface DescribeShareGroupOffsetsResponseTopic {
   /** v0+ */
   topicName: string;
@@ -5701,6 +9474,13 @@ export interface DescribeShareGroupOffsetsResponseTopic {
   topicId: string;
   /** v0+ */
   partitions: DescribeShareGroupOffsetsResponsePartition[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface DescribeShareGroupOffsetsResponseTopicInput {
+  topicName?: string;
+  topicId?: string;
+  partitions?: readonly DescribeShareGroupOffsetsResponsePartitionInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -5720,6 +9500,16 @@ export interface DescribeShareGroupOffsetsResponsePartition {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface DescribeShareGroupOffsetsResponsePartitionInput {
+  partitionIndex?: number;
+  startOffset?: bigint;
+  leaderEpoch?: number;
+  lag?: bigint;
+  errorCode?: number;
+  errorMessage?: string | null;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 // 91 AlterShareGroupOffsets
 
 export interface AlterShareGroupOffsetsRequest {
@@ -5727,6 +9517,12 @@ export interface AlterShareGroupOffsetsRequest {
   groupId: string;
   /** v0+ */
   topics: AlterShareGroupOffsetsRequestTopic[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface AlterShareGroupOffsetsRequestInput {
+  groupId?: string;
+  topics?: readonly AlterShareGroupOffsetsRequestTopicInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -5738,11 +9534,23 @@ export interface AlterShareGroupOffsetsRequestTopic {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface AlterShareGroupOffsetsRequestTopicInput {
+  topicName?: string;
+  partitions?: readonly AlterShareGroupOffsetsRequestPartitionInput[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface AlterShareGroupOffsetsRequestPartition {
   /** v0+ */
   partitionIndex: number;
   /** v0+ */
   startOffset: bigint;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface AlterShareGroupOffsetsRequestPartitionInput {
+  partitionIndex?: number;
+  startOffset?: bigint;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -5758,6 +9566,14 @@ export interface AlterShareGroupOffsetsResponse {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface AlterShareGroupOffsetsResponseInput {
+  throttleTimeMs?: number;
+  errorCode?: number;
+  errorMessage?: string | null;
+  responses?: readonly AlterShareGroupOffsetsResponseTopicInput[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface AlterShareGroupOffsetsResponseTopic {
   /** v0+ */
   topicName: string;
@@ -5765,6 +9581,13 @@ export interface AlterShareGroupOffsetsResponseTopic {
   topicId: string;
   /** v0+ */
   partitions: AlterShareGroupOffsetsResponsePartition[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface AlterShareGroupOffsetsResponseTopicInput {
+  topicName?: string;
+  topicId?: string;
+  partitions?: readonly AlterShareGroupOffsetsResponsePartitionInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -5778,6 +9601,13 @@ export interface AlterShareGroupOffsetsResponsePartition {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface AlterShareGroupOffsetsResponsePartitionInput {
+  partitionIndex?: number;
+  errorCode?: number;
+  errorMessage?: string | null;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 // 92 DeleteShareGroupOffsets
 
 export interface DeleteShareGroupOffsetsRequest {
@@ -5788,9 +9618,20 @@ export interface DeleteShareGroupOffsetsRequest {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface DeleteShareGroupOffsetsRequestInput {
+  groupId?: string;
+  topics?: readonly DeleteShareGroupOffsetsRequestTopicInput[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface DeleteShareGroupOffsetsRequestTopic {
   /** v0+ */
   topicName: string;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface DeleteShareGroupOffsetsRequestTopicInput {
+  topicName?: string;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -5806,6 +9647,14 @@ export interface DeleteShareGroupOffsetsResponse {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface DeleteShareGroupOffsetsResponseInput {
+  throttleTimeMs?: number;
+  errorCode?: number;
+  errorMessage?: string | null;
+  responses?: readonly DeleteShareGroupOffsetsResponseTopicInput[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface DeleteShareGroupOffsetsResponseTopic {
   /** v0+ */
   topicName: string;
@@ -5815,5 +9664,13 @@ export interface DeleteShareGroupOffsetsResponseTopic {
   errorCode: number;
   /** v0+, nullable v0+, default null */
   errorMessage: string | null;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface DeleteShareGroupOffsetsResponseTopicInput {
+  topicName?: string;
+  topicId?: string;
+  errorCode?: number;
+  errorMessage?: string | null;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
