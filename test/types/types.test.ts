@@ -1,11 +1,12 @@
-// The public types checked by the TypeScript compiler: every snippet under pass/ compiles in a
-// strict NodeNext project, and every line of fail/ marked `// TS<code> <text>` fails with that
-// code and a message containing the text, while no unmarked line fails.
+// The public types checked by the TypeScript compiler: every snippet under pass/ and every README
+// example compiles in a strict NodeNext project, and every line of fail/ marked `// TS<code> <text>`
+// fails with that code and a message containing the text, while no unmarked line fails.
 import { spawnSync } from 'node:child_process';
-import { readFileSync, readdirSync } from 'node:fs';
+import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { readmeBlocks } from '../helpers/readme.js';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 const root = join(here, '..', '..');
@@ -27,7 +28,16 @@ function compile(): Diagnostic[] {
   return diagnostics;
 }
 
-const diagnostics = compile();
+const readmeDir = join(here, 'readme-blocks');
+rmSync(readmeDir, { recursive: true, force: true });
+mkdirSync(readmeDir);
+readmeBlocks.forEach((block, i) => writeFileSync(join(readmeDir, `block-${i}.ts`), block.source));
+let diagnostics: Diagnostic[];
+try {
+  diagnostics = compile();
+} finally {
+  rmSync(readmeDir, { recursive: true, force: true });
+}
 const inFile = (file: string) => diagnostics.filter((d) => d.file === file);
 
 describe('must-pass snippets', () => {
@@ -36,6 +46,15 @@ describe('must-pass snippets', () => {
       expect(inFile(`pass/${name}`).map((d) => `${d.line}: ${d.code} ${d.message}`)).toEqual([]);
     });
   }
+});
+
+describe('README examples', () => {
+  readmeBlocks.forEach((block, i) => {
+    it(`compiles without any: ${block.title}`, () => {
+      expect(inFile(`readme-blocks/block-${i}.ts`).map((d) => `${d.line}: ${d.code} ${d.message}`)).toEqual([]);
+      expect(block.text, 'a README example typed any').not.toMatch(/:\s*any\b|\bas any\b|<any\b/);
+    });
+  });
 });
 
 describe('must-fail snippets', () => {
