@@ -33,7 +33,7 @@ export type ResponseBody<K extends number, R = Uint8Array> = number extends K ? 
 /** A body as a caller writes it, by key and direction. */
 export type BodyInput<K extends number, D extends Direction> = D extends 'request' ? RequestInput<K> : ResponseInput<K>;
 /** A decoded body, by key and direction. */
-export type Body<K extends number, D extends Direction, R = Uint8Array> = D extends 'request' ? RequestBody<K, R> : ResponseBody<K, R>;
+export type DecodedBody<K extends number, D extends Direction, R = Uint8Array> = D extends 'request' ? RequestBody<K, R> : ResponseBody<K, R>;
 
 /** A decoded request of any API: narrowing on `apiKey` gives the body's type. */
 export type AnyDecodedRequest<R = Uint8Array> = { [K in ApiKeyNumber]: DecodedRequest<RequestBodies<R>[K], K> }[ApiKeyNumber];
@@ -93,7 +93,7 @@ export function planFor(apiKey: number, direction: Direction, version: number): 
 }
 
 /** A message with every field at its default, then `fields` laid over it at every depth. */
-export function newMessage<K extends number, D extends Direction>(apiKey: K, direction: D, version: number, fields?: BodyInput<K, D>): Body<K, D> {
+export function newMessage<K extends number, D extends Direction>(apiKey: K, direction: D, version: number, fields?: BodyInput<K, D>): DecodedBody<K, D> {
   return newMessageFor(getMessage(apiKey, direction), version, fields);
 }
 
@@ -113,7 +113,7 @@ export function decodeResponse<K extends number, O extends DecodeOptions = {}>(
 /** Decodes a bare body (no size prefix, no header). */
 export function decodeBody<K extends number, D extends Direction, O extends DecodeOptions = {}>(
   apiKey: K, direction: D, version: number, bytes: Uint8Array, options?: O,
-): Body<K, D, RecordsField<O>> {
+): DecodedBody<K, D, RecordsField<O>> {
   return decodeBodyFor(getMessage(apiKey, direction), version, bytes, messageOptions(options));
 }
 

@@ -5,12 +5,14 @@ import { initRecordsWasm } from './records/wasm.js';
 export {
   encodeRequest, decodeRequest, encodeResponse, decodeResponse, encodeBody, decodeBody,
   requestSize, responseSize, newMessage, getApi, requestHeaderVersion, responseHeaderVersion,
-  type ApiKeyNumber,
+  type ApiKeyNumber, type DecodeOptions, type RequestInput, type ResponseInput, type RequestBody, type ResponseBody,
+  type BodyInput, type DecodedBody, type AnyDecodedRequest, type RecordsField,
 } from './codec.js';
 export {
   encodeRequestFor, decodeRequestFor, encodeResponseFor, decodeResponseFor, encodeBodyFor, decodeBodyFor,
   requestSizeFor, responseSizeFor, newMessageFor, headerVersionFor, defaultLimits,
   type RequestHeader, type ResponseHeader, type DecodedRequest, type DecodedResponse, type Direction, type Limits,
+  type BodyOf,
 } from './core.js';
 export { KafkaWireError, type ErrorCode } from './errors.js';
 export { frameToJson, frameFromJson, structToJson, structFromJson, type FrameJson } from './json.js';

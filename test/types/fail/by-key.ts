@@ -18,3 +18,4 @@ newMessage(ApiKey.Produce, 'request', 9, { acks: 'all' }); // TS2322 Type 'strin
 newMessage(ApiKey.Produce, 'response', 9, { acks: -1 }); // TS2353 'acks' does not exist in type 'ProduceResponseInput'
 newMessage(ApiKey.Produce, 'request', 9).acks = 'all'; // TS2322 Type 'string' is not assignable to type 'number'
 encodeRequest({ ...header, requestApiKey: 999 }, {}); // TS2345 not assignable to parameter of type 'never'
+encodeRequest({ ...header, clientID: 'x' }, {}); // TS2561 'clientID' does not exist in type
