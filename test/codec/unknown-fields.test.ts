@@ -2,7 +2,8 @@
 // newMessage, named by its path, never dropped in silence; _unknownTaggedFields stays allowed.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
-  ApiKey, decodeRequest, decodeResponse, encodeBody, encodeRequest, encodeResponse, KafkaWireError, newMessage, requestSize,
+  ApiKey, decodeRequest, decodeResponse, encodeBody, encodeRequest, encodeResponse, frameFromJson, KafkaWireError, newMessage,
+  requestSize,
 } from '../../src/index.js';
 import { setCodegen } from '../../src/jit.js';
 
@@ -111,5 +112,17 @@ describe('newMessage', () => {
     const body = newMessage(ApiKey.Produce, 'request', 9, untyped({ topicData: 'nope' }));
     expect(body.topicData).toBe('nope');
     expect(thrown(() => encodeRequest(produceHeader, body)).message).toMatch(/in ProduceRequest\.topicData: expected an array/);
+  });
+});
+
+describe('frames from JSON', () => {
+  it('reject a property no version has, at its path, instead of dropping it', () => {
+    const frame = { apiKey: ApiKey.Produce, apiVersion: 9, direction: 'request' as const, header: { correlationId: 1 },
+      body: { acks: -1, topicData: [{ nmae: 'orders' }] } };
+    const error = thrown(() => frameFromJson(frame));
+    expect(error.code).toBe('UNKNOWN_FIELD');
+    expect(error.path).toBe('ProduceRequest.topicData[0].nmae');
+    expect(thrown(() => frameFromJson({ ...frame, header: { correlationID: 1 }, body: {} })).path).toBe('header.correlationID');
+    expect(frameFromJson({ ...frame, body: { acks: -1, _unknownTaggedFields: { 3: '0102' } } })).toBeInstanceOf(Uint8Array);
   });
 });
