@@ -8,7 +8,7 @@ import {
   checkRequestHeader, decodeBodyFor, decodeRequestFor, decodeResponseFor, encodeBodyFor, encodeRequestFor, encodeResponseFor,
   headerVersionFor, newMessageFor, peekRequest, planForMessage, requestSizeFor, responseSizeFor,
   type DecodedRequest, type DecodedResponse, type Direction, type Limits, type MessagePlan, type RequestHeader,
-  type ResponseHeader, type MessageDecodeOptions,
+  type ResponseHeader, type MessageDecodeOptions, type EncodeOptions,
 } from './core.js';
 import { decodeRecordBatches, type DecodedRecordBatches } from './records/decode.js';
 import type { DecodeOptions as RecordsDecodeOptions } from './records/types.js';
@@ -123,26 +123,26 @@ function requestApi(header: RequestHeader): ApiDef {
 }
 
 /** Encodes a whole request frame: size prefix, header (its version chosen by the API), body. */
-export function encodeRequest<K extends number>(header: RequestHeader & { requestApiKey: K }, body: RequestInput<K>): Uint8Array {
-  return encodeRequestFor(requestApi(header), header, body);
+export function encodeRequest<K extends number>(header: RequestHeader & { requestApiKey: K }, body: RequestInput<K>, options?: EncodeOptions): Uint8Array {
+  return encodeRequestFor(requestApi(header), header, body, options);
 }
 
 /** Encodes a whole response frame. */
-export function encodeResponse<K extends number>(apiKey: K, apiVersion: number, header: ResponseHeader, body: ResponseInput<K>): Uint8Array {
-  return encodeResponseFor(getApi(apiKey), apiVersion, header, body);
+export function encodeResponse<K extends number>(apiKey: K, apiVersion: number, header: ResponseHeader, body: ResponseInput<K>, options?: EncodeOptions): Uint8Array {
+  return encodeResponseFor(getApi(apiKey), apiVersion, header, body, options);
 }
 
 /** Encodes a bare body (no size prefix, no header). */
-export function encodeBody<K extends number, D extends Direction>(apiKey: K, direction: D, version: number, body: BodyInput<K, D>): Uint8Array {
-  return encodeBodyFor(getMessage(apiKey, direction), version, body);
+export function encodeBody<K extends number, D extends Direction>(apiKey: K, direction: D, version: number, body: BodyInput<K, D>, options?: EncodeOptions): Uint8Array {
+  return encodeBodyFor(getMessage(apiKey, direction), version, body, options);
 }
 
 /** The exact length encodeRequest would produce, without writing it. */
-export function requestSize<K extends number>(header: RequestHeader & { requestApiKey: K }, body: RequestInput<K>): number {
-  return requestSizeFor(requestApi(header), header, body);
+export function requestSize<K extends number>(header: RequestHeader & { requestApiKey: K }, body: RequestInput<K>, options?: EncodeOptions): number {
+  return requestSizeFor(requestApi(header), header, body, options);
 }
 
 /** The exact length encodeResponse would produce, without writing it. */
-export function responseSize<K extends number>(apiKey: K, apiVersion: number, header: ResponseHeader, body: ResponseInput<K>): number {
-  return responseSizeFor(getApi(apiKey), apiVersion, header, body);
+export function responseSize<K extends number>(apiKey: K, apiVersion: number, header: ResponseHeader, body: ResponseInput<K>, options?: EncodeOptions): number {
+  return responseSizeFor(getApi(apiKey), apiVersion, header, body, options);
 }

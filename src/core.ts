@@ -55,6 +55,15 @@ export interface Limits {
   maxFrameSize?: number;
 }
 
+export interface EncodeOptions {
+  /**
+   * Default true: a property that no version of its struct has (a misspelling) throws
+   * UNKNOWN_FIELD. False skips that check, for callers re-encoding objects this library decoded
+   * (a proxy), whose properties are all known: it costs about one property walk per struct object.
+   */
+  checkFields?: boolean;
+}
+
 export interface MessageDecodeOptions extends Limits {
   /**
    * Applied to every records field as it is read (e.g. decodeRecordBatches), so a Fetch
@@ -331,7 +340,7 @@ export function decodeBodyFor(message: MessageDef, version: number, bytes: Uint8
 
 // ---- encoding ----
 
-const b: EncodeBuffers = { tape: new Int32Array(1024), t: 0, heap: new Uint8Array(4096), h: 0 };
+const b: EncodeBuffers = { tape: new Int32Array(1024), t: 0, heap: new Uint8Array(4096), h: 0, checkFields: true };
 const scratch64 = new DataView(new ArrayBuffer(8));
 
 function tapeRoom(words: number): void {
@@ -356,7 +365,7 @@ function invalid(detail: string): KafkaWireError {
 
 function writeStruct(s: CompiledStruct, o: any): void {
   if (o === null || typeof o !== 'object') throw invalid(`expected a ${s.name} object, got ${describe(o)}`);
-  checkKnownFields(s, o);
+  if (b.checkFields) checkKnownFields(s, o);
   let f: CompiledField | undefined;
   try {
     const regular = s.regular;
@@ -628,9 +637,10 @@ let rootEnd = 0;
  * Fills the encode tape for `plan` and calls `emit`. With `measure`, returns only the length.
  */
 function encodeWith(plan: { header: CompiledStruct | null; body: CompiledStruct }, header: unknown, body: unknown,
-  framed: boolean, measure: boolean): Uint8Array | number {
+  framed: boolean, measure: boolean, options: EncodeOptions | undefined): Uint8Array | number {
   b.t = 0;
   b.h = 0;
+  b.checkFields = options?.checkFields !== false;
   if (plan.header !== null) writeRoot(plan.header, header, 'header');
   writeRoot(plan.body, body, plan.body.name);
   const heapPtr = scratchBase();
@@ -660,26 +670,26 @@ function requestPlan(api: ApiDef, header: RequestHeader): MessagePlan {
 }
 
 /** Encodes a whole request frame: size prefix, header (its version chosen by the API), body. */
-export function encodeRequestFor<A extends ApiDef>(api: A, header: RequestHeader, body: BodyOf<A, 'requestInput'>): Uint8Array {
-  return encodeWith(requestPlan(api, header), header, body, true, false) as Uint8Array;
+export function encodeRequestFor<A extends ApiDef>(api: A, header: RequestHeader, body: BodyOf<A, 'requestInput'>, options?: EncodeOptions): Uint8Array {
+  return encodeWith(requestPlan(api, header), header, body, true, false, options) as Uint8Array;
 }
 
 /** Encodes a whole response frame. */
-export function encodeResponseFor<A extends ApiDef>(api: A, apiVersion: number, header: ResponseHeader, body: BodyOf<A, 'responseInput'>): Uint8Array {
-  return encodeWith(planForMessage(api.response, apiVersion), header, body, true, false) as Uint8Array;
+export function encodeResponseFor<A extends ApiDef>(api: A, apiVersion: number, header: ResponseHeader, body: BodyOf<A, 'responseInput'>, options?: EncodeOptions): Uint8Array {
+  return encodeWith(planForMessage(api.response, apiVersion), header, body, true, false, options) as Uint8Array;
 }
 
 /** Encodes a bare body (no size prefix, no header). */
-export function encodeBodyFor(message: MessageDef, version: number, body: object): Uint8Array {
-  return encodeWith(plansFor(message, version).bodyOnly, null, body, false, false) as Uint8Array;
+export function encodeBodyFor(message: MessageDef, version: number, body: object, options?: EncodeOptions): Uint8Array {
+  return encodeWith(plansFor(message, version).bodyOnly, null, body, false, false, options) as Uint8Array;
 }
 
 /** The exact length encodeRequestFor would produce, without writing it. */
-export function requestSizeFor<A extends ApiDef>(api: A, header: RequestHeader, body: BodyOf<A, 'requestInput'>): number {
-  return encodeWith(requestPlan(api, header), header, body, true, true) as number;
+export function requestSizeFor<A extends ApiDef>(api: A, header: RequestHeader, body: BodyOf<A, 'requestInput'>, options?: EncodeOptions): number {
+  return encodeWith(requestPlan(api, header), header, body, true, true, options) as number;
 }
 
 /** The exact length encodeResponseFor would produce, without writing it. */
-export function responseSizeFor<A extends ApiDef>(api: A, apiVersion: number, header: ResponseHeader, body: BodyOf<A, 'responseInput'>): number {
-  return encodeWith(planForMessage(api.response, apiVersion), header, body, true, true) as number;
+export function responseSizeFor<A extends ApiDef>(api: A, apiVersion: number, header: ResponseHeader, body: BodyOf<A, 'responseInput'>, options?: EncodeOptions): number {
+  return encodeWith(planForMessage(api.response, apiVersion), header, body, true, true, options) as number;
 }

@@ -27,6 +27,8 @@ export interface EncodeBuffers {
   t: number;
   heap: Uint8Array;
   h: number;
+  /** Whether this encode checks every struct object for properties no version has (EncodeOptions.checkFields). */
+  checkFields: boolean;
 }
 
 let available: boolean | undefined;
@@ -315,7 +317,7 @@ export function generateWriter(root: CompiledStruct, buffers: EncodeBuffers, hel
       : '';
     return `function w${i}(o) {
     if (o === null || typeof o !== 'object') throw invalid('expected a ${s.name} object, got ' + describe(o));
-    checkKnownFields(structs[${i}], o);
+    if (b.checkFields) checkKnownFields(structs[${i}], o);
     let v, field = -1;
     try {
       ${body.join('\n      ')}

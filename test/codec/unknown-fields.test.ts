@@ -79,6 +79,14 @@ for (const writer of ['generated', 'interpreter'] as const) {
       expect(encodeResponse(ApiKey.Metadata, 12, header, body)).toEqual(frame);
     });
 
+    it('skips the check only when asked, for that call', () => {
+      const body = untyped({ acks: -1, topicData: [{ name: 't', nmae: 'x' }] });
+      const skipped = encodeRequest(dynamicHeader, body, { checkFields: false });
+      expect(skipped).toEqual(encodeRequest(produceHeader, { acks: -1, topicData: [{ name: 't' }] }));
+      expect(thrown(() => encodeRequest(dynamicHeader, body)).code).toBe('UNKNOWN_FIELD');
+      expect(thrown(() => encodeRequest(dynamicHeader, body, { checkFields: true })).code).toBe('UNKNOWN_FIELD');
+    });
+
     it('checks bare bodies', () => {
       expect(thrown(() => encodeBody(ApiKey.Metadata, 'request', 12, untyped({ topicz: [] }))).path).toBe('MetadataRequest.topicz');
     });
