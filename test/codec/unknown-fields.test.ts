@@ -2,22 +2,13 @@
 // newMessage, named by its path, never dropped in silence; _unknownTaggedFields stays allowed.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
-  ApiKey, decodeRequest, decodeResponse, encodeBody, encodeRequest, encodeResponse, frameFromJson, KafkaWireError, newMessage,
+  ApiKey, decodeRequest, decodeResponse, encodeBody, encodeRequest, encodeResponse, frameFromJson, newMessage,
   requestSize,
 } from '../../src/index.js';
 import { setCodegen } from '../../src/jit.js';
+import { kafkaWireError as thrown } from '../helpers/errors.js';
 
 const produceHeader = { requestApiKey: ApiKey.Produce, requestApiVersion: 9, correlationId: 1, clientId: 'c' };
-
-function thrown(run: () => unknown): KafkaWireError {
-  try {
-    run();
-  } catch (error) {
-    expect(error).toBeInstanceOf(KafkaWireError);
-    return error as KafkaWireError;
-  }
-  throw new Error('expected a KafkaWireError');
-}
 
 // Run-time keys: the bodies come from JSON, a proxy, a user; the types do not see them.
 const dynamicHeader: { requestApiKey: number; requestApiVersion: number; correlationId: number; clientId: string } = produceHeader;
