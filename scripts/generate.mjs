@@ -509,7 +509,10 @@ function interfaceText(name, fields, msg, holders, generic) {
   lines.push('}');
   lines.push('');
   lines.push(`export interface ${name}Input {`);
-  for (const f of fields) lines.push(`  ${f.name}?: ${tsType(f, msg, holders, true)};`);
+  for (const f of fields) {
+    lines.push(`  ${fieldComment(f)}`);
+    lines.push(`  ${f.name}?: ${tsType(f, msg, holders, true)};`);
+  }
   if (msg.flexibleVersions !== null) lines.push('  _unknownTaggedFields?: Record<number, Uint8Array>;');
   lines.push('}');
   return lines.join('\n');

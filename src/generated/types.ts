@@ -499,9 +499,13 @@ export interface RequestHeader {
 }
 
 export interface RequestHeaderInput {
+  /** v0+ */
   requestApiKey?: number;
+  /** v0+ */
   requestApiVersion?: number;
+  /** v0+ */
   correlationId?: number;
+  /** v1+, nullable v1+, flexible none */
   clientId?: string | null;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -513,6 +517,7 @@ export interface ResponseHeader {
 }
 
 export interface ResponseHeaderInput {
+  /** v0+ */
   correlationId?: number;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -532,9 +537,13 @@ export interface ProduceRequest<R = Uint8Array> {
 }
 
 export interface ProduceRequestInput {
+  /** v3+, nullable v3+, default null */
   transactionalId?: string | null;
+  /** v0+ */
   acks?: number;
+  /** v0+ */
   timeoutMs?: number;
+  /** v0+ */
   topicData?: readonly ProduceRequestTopicProduceDataInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -550,8 +559,11 @@ export interface ProduceRequestTopicProduceData<R = Uint8Array> {
 }
 
 export interface ProduceRequestTopicProduceDataInput {
+  /** v0-12 */
   name?: string;
+  /** v13+ */
   topicId?: string;
+  /** v0+ */
   partitionData?: readonly ProduceRequestPartitionProduceDataInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -565,7 +577,9 @@ export interface ProduceRequestPartitionProduceData<R = Uint8Array> {
 }
 
 export interface ProduceRequestPartitionProduceDataInput {
+  /** v0+ */
   index?: number;
+  /** v0+, nullable v0+ */
   records?: Uint8Array | null;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -581,8 +595,11 @@ export interface ProduceResponse {
 }
 
 export interface ProduceResponseInput {
+  /** v0+ */
   responses?: readonly ProduceResponseTopicProduceResponseInput[];
+  /** v1+, default 0 */
   throttleTimeMs?: number;
+  /** v10+, tagged 0 */
   nodeEndpoints?: readonly ProduceResponseNodeEndpointInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -598,8 +615,11 @@ export interface ProduceResponseTopicProduceResponse {
 }
 
 export interface ProduceResponseTopicProduceResponseInput {
+  /** v0-12 */
   name?: string;
+  /** v13+ */
   topicId?: string;
+  /** v0+ */
   partitionResponses?: readonly ProduceResponsePartitionProduceResponseInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -625,13 +645,21 @@ export interface ProduceResponsePartitionProduceResponse {
 }
 
 export interface ProduceResponsePartitionProduceResponseInput {
+  /** v0+ */
   index?: number;
+  /** v0+ */
   errorCode?: number;
+  /** v0+ */
   baseOffset?: bigint;
+  /** v2+, default -1n */
   logAppendTimeMs?: bigint;
+  /** v5+, default -1n */
   logStartOffset?: bigint;
+  /** v8+ */
   recordErrors?: readonly ProduceResponseBatchIndexAndErrorMessageInput[];
+  /** v8+, nullable v8+, default null */
   errorMessage?: string | null;
+  /** v10+, tagged 0 */
   currentLeader?: ProduceResponseLeaderIdAndEpochInput;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -645,7 +673,9 @@ export interface ProduceResponseBatchIndexAndErrorMessage {
 }
 
 export interface ProduceResponseBatchIndexAndErrorMessageInput {
+  /** v8+ */
   batchIndex?: number;
+  /** v8+, nullable v8+, default null */
   batchIndexErrorMessage?: string | null;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -659,7 +689,9 @@ export interface ProduceResponseLeaderIdAndEpoch {
 }
 
 export interface ProduceResponseLeaderIdAndEpochInput {
+  /** v10+, default -1 */
   leaderId?: number;
+  /** v10+, default -1 */
   leaderEpoch?: number;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -677,9 +709,13 @@ export interface ProduceResponseNodeEndpoint {
 }
 
 export interface ProduceResponseNodeEndpointInput {
+  /** v10+ */
   nodeId?: number;
+  /** v10+ */
   host?: string;
+  /** v10+ */
   port?: number;
+  /** v10+, nullable v10+, default null */
   rack?: string | null;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -715,17 +751,29 @@ export interface FetchRequest {
 }
 
 export interface FetchRequestInput {
+  /** v12+, nullable v12+, tagged 0, default null */
   clusterId?: string | null;
+  /** v0-14, default -1 */
   replicaId?: number;
+  /** v15+, tagged 1 */
   replicaState?: FetchRequestReplicaStateInput;
+  /** v0+ */
   maxWaitMs?: number;
+  /** v0+ */
   minBytes?: number;
+  /** v3+, default 2147483647 */
   maxBytes?: number;
+  /** v4+, default 0 */
   isolationLevel?: number;
+  /** v7+, default 0 */
   sessionId?: number;
+  /** v7+, default -1 */
   sessionEpoch?: number;
+  /** v0+ */
   topics?: readonly FetchRequestFetchTopicInput[];
+  /** v7+ */
   forgottenTopicsData?: readonly FetchRequestForgottenTopicInput[];
+  /** v11+, default '' */
   rackId?: string;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -739,7 +787,9 @@ export interface FetchRequestReplicaState {
 }
 
 export interface FetchRequestReplicaStateInput {
+  /** v15+, default -1 */
   replicaId?: number;
+  /** v15+, default -1n */
   replicaEpoch?: bigint;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -755,8 +805,11 @@ export interface FetchRequestFetchTopic {
 }
 
 export interface FetchRequestFetchTopicInput {
+  /** v0-12 */
   topic?: string;
+  /** v13+ */
   topicId?: string;
+  /** v0+ */
   partitions?: readonly FetchRequestFetchPartitionInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -782,13 +835,21 @@ export interface FetchRequestFetchPartition {
 }
 
 export interface FetchRequestFetchPartitionInput {
+  /** v0+ */
   partition?: number;
+  /** v9+, default -1 */
   currentLeaderEpoch?: number;
+  /** v0+ */
   fetchOffset?: bigint;
+  /** v12+, default -1 */
   lastFetchedEpoch?: number;
+  /** v5+, default -1n */
   logStartOffset?: bigint;
+  /** v0+ */
   partitionMaxBytes?: number;
+  /** v17+, tagged 0 */
   replicaDirectoryId?: string;
+  /** v18+, tagged 1, default 9223372036854775807n */
   highWatermark?: bigint;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -804,8 +865,11 @@ export interface FetchRequestForgottenTopic {
 }
 
 export interface FetchRequestForgottenTopicInput {
+  /** v7-12 */
   topic?: string;
+  /** v13+ */
   topicId?: string;
+  /** v7+ */
   partitions?: readonly number[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -825,10 +889,15 @@ export interface FetchResponse<R = Uint8Array> {
 }
 
 export interface FetchResponseInput {
+  /** v1+ */
   throttleTimeMs?: number;
+  /** v7+ */
   errorCode?: number;
+  /** v7+, default 0 */
   sessionId?: number;
+  /** v0+ */
   responses?: readonly FetchResponseFetchableTopicResponseInput[];
+  /** v16+, tagged 0 */
   nodeEndpoints?: readonly FetchResponseNodeEndpointInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -844,8 +913,11 @@ export interface FetchResponseFetchableTopicResponse<R = Uint8Array> {
 }
 
 export interface FetchResponseFetchableTopicResponseInput {
+  /** v0-12 */
   topic?: string;
+  /** v13+ */
   topicId?: string;
+  /** v0+ */
   partitions?: readonly FetchResponsePartitionDataInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -877,16 +949,27 @@ export interface FetchResponsePartitionData<R = Uint8Array> {
 }
 
 export interface FetchResponsePartitionDataInput {
+  /** v0+ */
   partitionIndex?: number;
+  /** v0+ */
   errorCode?: number;
+  /** v0+ */
   highWatermark?: bigint;
+  /** v4+, default -1n */
   lastStableOffset?: bigint;
+  /** v5+, default -1n */
   logStartOffset?: bigint;
+  /** v12+, tagged 0 */
   divergingEpoch?: FetchResponseEpochEndOffsetInput;
+  /** v12+, tagged 1 */
   currentLeader?: FetchResponseLeaderIdAndEpochInput;
+  /** v12+, tagged 2 */
   snapshotId?: FetchResponseSnapshotIdInput;
+  /** v4+, nullable v4+ */
   abortedTransactions?: readonly FetchResponseAbortedTransactionInput[] | null;
+  /** v11+, default -1 */
   preferredReadReplica?: number;
+  /** v0+, nullable v0+ */
   records?: Uint8Array | null;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -900,7 +983,9 @@ export interface FetchResponseEpochEndOffset {
 }
 
 export interface FetchResponseEpochEndOffsetInput {
+  /** v12+, default -1 */
   epoch?: number;
+  /** v12+, default -1n */
   endOffset?: bigint;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -914,7 +999,9 @@ export interface FetchResponseLeaderIdAndEpoch {
 }
 
 export interface FetchResponseLeaderIdAndEpochInput {
+  /** v12+, default -1 */
   leaderId?: number;
+  /** v12+, default -1 */
   leaderEpoch?: number;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -928,7 +1015,9 @@ export interface FetchResponseSnapshotId {
 }
 
 export interface FetchResponseSnapshotIdInput {
+  /** v0+, default -1n */
   endOffset?: bigint;
+  /** v0+, default -1 */
   epoch?: number;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -942,7 +1031,9 @@ export interface FetchResponseAbortedTransaction {
 }
 
 export interface FetchResponseAbortedTransactionInput {
+  /** v4+ */
   producerId?: bigint;
+  /** v4+ */
   firstOffset?: bigint;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -960,9 +1051,13 @@ export interface FetchResponseNodeEndpoint {
 }
 
 export interface FetchResponseNodeEndpointInput {
+  /** v16+ */
   nodeId?: number;
+  /** v16+ */
   host?: string;
+  /** v16+ */
   port?: number;
+  /** v16+, nullable v16+, default null */
   rack?: string | null;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -982,9 +1077,13 @@ export interface ListOffsetsRequest {
 }
 
 export interface ListOffsetsRequestInput {
+  /** v0+ */
   replicaId?: number;
+  /** v2+ */
   isolationLevel?: number;
+  /** v0+ */
   topics?: readonly ListOffsetsRequestListOffsetsTopicInput[];
+  /** v10+ */
   timeoutMs?: number;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -998,7 +1097,9 @@ export interface ListOffsetsRequestListOffsetsTopic {
 }
 
 export interface ListOffsetsRequestListOffsetsTopicInput {
+  /** v0+ */
   name?: string;
+  /** v0+ */
   partitions?: readonly ListOffsetsRequestListOffsetsPartitionInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -1016,9 +1117,13 @@ export interface ListOffsetsRequestListOffsetsPartition {
 }
 
 export interface ListOffsetsRequestListOffsetsPartitionInput {
+  /** v0+ */
   partitionIndex?: number;
+  /** v4+, default -1 */
   currentLeaderEpoch?: number;
+  /** v0+ */
   timestamp?: bigint;
+  /** v0, default 1 */
   maxNumOffsets?: number;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -1032,7 +1137,9 @@ export interface ListOffsetsResponse {
 }
 
 export interface ListOffsetsResponseInput {
+  /** v2+ */
   throttleTimeMs?: number;
+  /** v0+ */
   topics?: readonly ListOffsetsResponseListOffsetsTopicResponseInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -1046,7 +1153,9 @@ export interface ListOffsetsResponseListOffsetsTopicResponse {
 }
 
 export interface ListOffsetsResponseListOffsetsTopicResponseInput {
+  /** v0+ */
   name?: string;
+  /** v0+ */
   partitions?: readonly ListOffsetsResponseListOffsetsPartitionResponseInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -1068,11 +1177,17 @@ export interface ListOffsetsResponseListOffsetsPartitionResponse {
 }
 
 export interface ListOffsetsResponseListOffsetsPartitionResponseInput {
+  /** v0+ */
   partitionIndex?: number;
+  /** v0+ */
   errorCode?: number;
+  /** v0 */
   oldStyleOffsets?: readonly bigint[];
+  /** v1+, default -1n */
   timestamp?: bigint;
+  /** v1+, default -1n */
   offset?: bigint;
+  /** v4+, default -1 */
   leaderEpoch?: number;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -1092,9 +1207,13 @@ export interface MetadataRequest {
 }
 
 export interface MetadataRequestInput {
+  /** v0+, nullable v1+ */
   topics?: readonly MetadataRequestTopicInput[] | null;
+  /** v4+, default true */
   allowAutoTopicCreation?: boolean;
+  /** v8-10 */
   includeClusterAuthorizedOperations?: boolean;
+  /** v8+ */
   includeTopicAuthorizedOperations?: boolean;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -1108,7 +1227,9 @@ export interface MetadataRequestTopic {
 }
 
 export interface MetadataRequestTopicInput {
+  /** v10+ */
   topicId?: string;
+  /** v0+, nullable v10+ */
   name?: string | null;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -1132,12 +1253,19 @@ export interface MetadataResponse {
 }
 
 export interface MetadataResponseInput {
+  /** v3+ */
   throttleTimeMs?: number;
+  /** v0+ */
   brokers?: readonly MetadataResponseBrokerInput[];
+  /** v2+, nullable v2+, default null */
   clusterId?: string | null;
+  /** v1+, default -1 */
   controllerId?: number;
+  /** v0+ */
   topics?: readonly MetadataResponseTopicInput[];
+  /** v8-10, default -2147483648 */
   clusterAuthorizedOperations?: number;
+  /** v13+ */
   errorCode?: number;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -1155,9 +1283,13 @@ export interface MetadataResponseBroker {
 }
 
 export interface MetadataResponseBrokerInput {
+  /** v0+ */
   nodeId?: number;
+  /** v0+ */
   host?: string;
+  /** v0+ */
   port?: number;
+  /** v1+, nullable v1+, default null */
   rack?: string | null;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -1179,11 +1311,17 @@ export interface MetadataResponseTopic {
 }
 
 export interface MetadataResponseTopicInput {
+  /** v0+ */
   errorCode?: number;
+  /** v0+, nullable v12+ */
   name?: string | null;
+  /** v10+ */
   topicId?: string;
+  /** v1+, default false */
   isInternal?: boolean;
+  /** v0+ */
   partitions?: readonly MetadataResponsePartitionInput[];
+  /** v8+, default -2147483648 */
   topicAuthorizedOperations?: number;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -1207,12 +1345,19 @@ export interface MetadataResponsePartition {
 }
 
 export interface MetadataResponsePartitionInput {
+  /** v0+ */
   errorCode?: number;
+  /** v0+ */
   partitionIndex?: number;
+  /** v0+ */
   leaderId?: number;
+  /** v7+, default -1 */
   leaderEpoch?: number;
+  /** v0+ */
   replicaNodes?: readonly number[];
+  /** v0+ */
   isrNodes?: readonly number[];
+  /** v5+ */
   offlineReplicas?: readonly number[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -1240,13 +1385,21 @@ export interface LeaderAndIsrRequest {
 }
 
 export interface LeaderAndIsrRequestInput {
+  /** v0+ */
   controllerId?: number;
+  /** v7+, default false */
   isKRaftController?: boolean;
+  /** v0+ */
   controllerEpoch?: number;
+  /** v2+, default -1n */
   brokerEpoch?: bigint;
+  /** v5+ */
   type?: number;
+  /** v0-1 */
   ungroupedPartitionStates?: readonly LeaderAndIsrRequestLeaderAndIsrPartitionStateInput[];
+  /** v2+ */
   topicStates?: readonly LeaderAndIsrRequestLeaderAndIsrTopicStateInput[];
+  /** v0+ */
   liveLeaders?: readonly LeaderAndIsrRequestLeaderAndIsrLiveLeaderInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -1280,17 +1433,29 @@ export interface LeaderAndIsrRequestLeaderAndIsrPartitionState {
 }
 
 export interface LeaderAndIsrRequestLeaderAndIsrPartitionStateInput {
+  /** v0-1 */
   topicName?: string;
+  /** v0+ */
   partitionIndex?: number;
+  /** v0+ */
   controllerEpoch?: number;
+  /** v0+ */
   leader?: number;
+  /** v0+ */
   leaderEpoch?: number;
+  /** v0+ */
   isr?: readonly number[];
+  /** v0+ */
   partitionEpoch?: number;
+  /** v0+ */
   replicas?: readonly number[];
+  /** v3+ */
   addingReplicas?: readonly number[];
+  /** v3+ */
   removingReplicas?: readonly number[];
+  /** v1+, default false */
   isNew?: boolean;
+  /** v6+, default 0 */
   leaderRecoveryState?: number;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -1306,8 +1471,11 @@ export interface LeaderAndIsrRequestLeaderAndIsrTopicState {
 }
 
 export interface LeaderAndIsrRequestLeaderAndIsrTopicStateInput {
+  /** v2+ */
   topicName?: string;
+  /** v5+ */
   topicId?: string;
+  /** v2+ */
   partitionStates?: readonly LeaderAndIsrRequestLeaderAndIsrPartitionStateInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -1323,8 +1491,11 @@ export interface LeaderAndIsrRequestLeaderAndIsrLiveLeader {
 }
 
 export interface LeaderAndIsrRequestLeaderAndIsrLiveLeaderInput {
+  /** v0+ */
   brokerId?: number;
+  /** v0+ */
   hostName?: string;
+  /** v0+ */
   port?: number;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -1340,8 +1511,11 @@ export interface LeaderAndIsrResponse {
 }
 
 export interface LeaderAndIsrResponseInput {
+  /** v0+ */
   errorCode?: number;
+  /** v0-4 */
   partitionErrors?: readonly LeaderAndIsrResponseLeaderAndIsrPartitionErrorInput[];
+  /** v5+ */
   topics?: readonly LeaderAndIsrResponseLeaderAndIsrTopicErrorInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -1357,8 +1531,11 @@ export interface LeaderAndIsrResponseLeaderAndIsrPartitionError {
 }
 
 export interface LeaderAndIsrResponseLeaderAndIsrPartitionErrorInput {
+  /** v0-4 */
   topicName?: string;
+  /** v0+ */
   partitionIndex?: number;
+  /** v0+ */
   errorCode?: number;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -1372,7 +1549,9 @@ export interface LeaderAndIsrResponseLeaderAndIsrTopicError {
 }
 
 export interface LeaderAndIsrResponseLeaderAndIsrTopicErrorInput {
+  /** v5+ */
   topicId?: string;
+  /** v5+ */
   partitionErrors?: readonly LeaderAndIsrResponseLeaderAndIsrPartitionErrorInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -1400,13 +1579,21 @@ export interface StopReplicaRequest {
 }
 
 export interface StopReplicaRequestInput {
+  /** v0+ */
   controllerId?: number;
+  /** v4+, default false */
   isKRaftController?: boolean;
+  /** v0+ */
   controllerEpoch?: number;
+  /** v1+, default -1n */
   brokerEpoch?: bigint;
+  /** v0-2 */
   deletePartitions?: boolean;
+  /** v0 */
   ungroupedPartitions?: readonly StopReplicaRequestStopReplicaPartitionV0Input[];
+  /** v1-2 */
   topics?: readonly StopReplicaRequestStopReplicaTopicV1Input[];
+  /** v3+ */
   topicStates?: readonly StopReplicaRequestStopReplicaTopicStateInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -1420,7 +1607,9 @@ export interface StopReplicaRequestStopReplicaPartitionV0 {
 }
 
 export interface StopReplicaRequestStopReplicaPartitionV0Input {
+  /** v0 */
   topicName?: string;
+  /** v0 */
   partitionIndex?: number;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -1434,7 +1623,9 @@ export interface StopReplicaRequestStopReplicaTopicV1 {
 }
 
 export interface StopReplicaRequestStopReplicaTopicV1Input {
+  /** v1-2 */
   name?: string;
+  /** v1-2 */
   partitionIndexes?: readonly number[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -1448,7 +1639,9 @@ export interface StopReplicaRequestStopReplicaTopicState {
 }
 
 export interface StopReplicaRequestStopReplicaTopicStateInput {
+  /** v3+ */
   topicName?: string;
+  /** v3+ */
   partitionStates?: readonly StopReplicaRequestStopReplicaPartitionStateInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -1464,8 +1657,11 @@ export interface StopReplicaRequestStopReplicaPartitionState {
 }
 
 export interface StopReplicaRequestStopReplicaPartitionStateInput {
+  /** v3+ */
   partitionIndex?: number;
+  /** v3+, default -1 */
   leaderEpoch?: number;
+  /** v3+ */
   deletePartition?: boolean;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -1479,7 +1675,9 @@ export interface StopReplicaResponse {
 }
 
 export interface StopReplicaResponseInput {
+  /** v0+ */
   errorCode?: number;
+  /** v0+ */
   partitionErrors?: readonly StopReplicaResponseStopReplicaPartitionErrorInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -1495,8 +1693,11 @@ export interface StopReplicaResponseStopReplicaPartitionError {
 }
 
 export interface StopReplicaResponseStopReplicaPartitionErrorInput {
+  /** v0+ */
   topicName?: string;
+  /** v0+ */
   partitionIndex?: number;
+  /** v0+ */
   errorCode?: number;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -1524,13 +1725,21 @@ export interface UpdateMetadataRequest {
 }
 
 export interface UpdateMetadataRequestInput {
+  /** v0+ */
   controllerId?: number;
+  /** v8+, default false */
   isKRaftController?: boolean;
+  /** v8+, tagged 0, default 0 */
   type?: number;
+  /** v0+ */
   controllerEpoch?: number;
+  /** v5+, default -1n */
   brokerEpoch?: bigint;
+  /** v0-4 */
   ungroupedPartitionStates?: readonly UpdateMetadataRequestUpdateMetadataPartitionStateInput[];
+  /** v5+ */
   topicStates?: readonly UpdateMetadataRequestUpdateMetadataTopicStateInput[];
+  /** v0+ */
   liveBrokers?: readonly UpdateMetadataRequestUpdateMetadataBrokerInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -1558,14 +1767,23 @@ export interface UpdateMetadataRequestUpdateMetadataPartitionState {
 }
 
 export interface UpdateMetadataRequestUpdateMetadataPartitionStateInput {
+  /** v0-4 */
   topicName?: string;
+  /** v0+ */
   partitionIndex?: number;
+  /** v0+ */
   controllerEpoch?: number;
+  /** v0+ */
   leader?: number;
+  /** v0+ */
   leaderEpoch?: number;
+  /** v0+ */
   isr?: readonly number[];
+  /** v0+ */
   zkVersion?: number;
+  /** v0+ */
   replicas?: readonly number[];
+  /** v4+ */
   offlineReplicas?: readonly number[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -1581,8 +1799,11 @@ export interface UpdateMetadataRequestUpdateMetadataTopicState {
 }
 
 export interface UpdateMetadataRequestUpdateMetadataTopicStateInput {
+  /** v5+ */
   topicName?: string;
+  /** v7+ */
   topicId?: string;
+  /** v5+ */
   partitionStates?: readonly UpdateMetadataRequestUpdateMetadataPartitionStateInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -1602,10 +1823,15 @@ export interface UpdateMetadataRequestUpdateMetadataBroker {
 }
 
 export interface UpdateMetadataRequestUpdateMetadataBrokerInput {
+  /** v0+ */
   id?: number;
+  /** v0 */
   v0Host?: string;
+  /** v0 */
   v0Port?: number;
+  /** v1+ */
   endpoints?: readonly UpdateMetadataRequestUpdateMetadataEndpointInput[];
+  /** v2+, nullable v0+ */
   rack?: string | null;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -1623,9 +1849,13 @@ export interface UpdateMetadataRequestUpdateMetadataEndpoint {
 }
 
 export interface UpdateMetadataRequestUpdateMetadataEndpointInput {
+  /** v1+ */
   port?: number;
+  /** v1+ */
   host?: string;
+  /** v3+ */
   listener?: string;
+  /** v1+ */
   securityProtocol?: number;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -1637,6 +1867,7 @@ export interface UpdateMetadataResponse {
 }
 
 export interface UpdateMetadataResponseInput {
+  /** v0+ */
   errorCode?: number;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -1652,7 +1883,9 @@ export interface ControlledShutdownRequest {
 }
 
 export interface ControlledShutdownRequestInput {
+  /** v0+ */
   brokerId?: number;
+  /** v2+, default -1n */
   brokerEpoch?: bigint;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -1666,7 +1899,9 @@ export interface ControlledShutdownResponse {
 }
 
 export interface ControlledShutdownResponseInput {
+  /** v0+ */
   errorCode?: number;
+  /** v0+ */
   remainingPartitions?: readonly ControlledShutdownResponseRemainingPartitionInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -1680,7 +1915,9 @@ export interface ControlledShutdownResponseRemainingPartition {
 }
 
 export interface ControlledShutdownResponseRemainingPartitionInput {
+  /** v0+ */
   topicName?: string;
+  /** v0+ */
   partitionIndex?: number;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -1704,11 +1941,17 @@ export interface OffsetCommitRequest {
 }
 
 export interface OffsetCommitRequestInput {
+  /** v0+ */
   groupId?: string;
+  /** v1+, default -1 */
   generationIdOrMemberEpoch?: number;
+  /** v1+ */
   memberId?: string;
+  /** v7+, nullable v7+, default null */
   groupInstanceId?: string | null;
+  /** v2-4, default -1n */
   retentionTimeMs?: bigint;
+  /** v0+ */
   topics?: readonly OffsetCommitRequestTopicInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -1724,8 +1967,11 @@ export interface OffsetCommitRequestTopic {
 }
 
 export interface OffsetCommitRequestTopicInput {
+  /** v0-9 */
   name?: string;
+  /** v10+ */
   topicId?: string;
+  /** v0+ */
   partitions?: readonly OffsetCommitRequestPartitionInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -1745,10 +1991,15 @@ export interface OffsetCommitRequestPartition {
 }
 
 export interface OffsetCommitRequestPartitionInput {
+  /** v0+ */
   partitionIndex?: number;
+  /** v0+ */
   committedOffset?: bigint;
+  /** v6+, default -1 */
   committedLeaderEpoch?: number;
+  /** v1, default -1n */
   commitTimestamp?: bigint;
+  /** v0+, nullable v0+ */
   committedMetadata?: string | null;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -1762,7 +2013,9 @@ export interface OffsetCommitResponse {
 }
 
 export interface OffsetCommitResponseInput {
+  /** v3+ */
   throttleTimeMs?: number;
+  /** v0+ */
   topics?: readonly OffsetCommitResponseTopicInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -1778,8 +2031,11 @@ export interface OffsetCommitResponseTopic {
 }
 
 export interface OffsetCommitResponseTopicInput {
+  /** v0-9 */
   name?: string;
+  /** v10+ */
   topicId?: string;
+  /** v0+ */
   partitions?: readonly OffsetCommitResponsePartitionInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -1793,7 +2049,9 @@ export interface OffsetCommitResponsePartition {
 }
 
 export interface OffsetCommitResponsePartitionInput {
+  /** v0+ */
   partitionIndex?: number;
+  /** v0+ */
   errorCode?: number;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -1813,9 +2071,13 @@ export interface OffsetFetchRequest {
 }
 
 export interface OffsetFetchRequestInput {
+  /** v0-7 */
   groupId?: string;
+  /** v0-7, nullable v2-7 */
   topics?: readonly OffsetFetchRequestTopicInput[] | null;
+  /** v8+ */
   groups?: readonly OffsetFetchRequestGroupInput[];
+  /** v7+, default false */
   requireStable?: boolean;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -1829,7 +2091,9 @@ export interface OffsetFetchRequestTopic {
 }
 
 export interface OffsetFetchRequestTopicInput {
+  /** v0-7 */
   name?: string;
+  /** v0-7 */
   partitionIndexes?: readonly number[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -1847,9 +2111,13 @@ export interface OffsetFetchRequestGroup {
 }
 
 export interface OffsetFetchRequestGroupInput {
+  /** v8+ */
   groupId?: string;
+  /** v9+, nullable v9+, default null */
   memberId?: string | null;
+  /** v9+, default -1 */
   memberEpoch?: number;
+  /** v8+, nullable v8+ */
   topics?: readonly OffsetFetchRequestTopicsInput[] | null;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -1865,8 +2133,11 @@ export interface OffsetFetchRequestTopics {
 }
 
 export interface OffsetFetchRequestTopicsInput {
+  /** v8-9 */
   name?: string;
+  /** v10+ */
   topicId?: string;
+  /** v8+ */
   partitionIndexes?: readonly number[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -1884,9 +2155,13 @@ export interface OffsetFetchResponse {
 }
 
 export interface OffsetFetchResponseInput {
+  /** v3+ */
   throttleTimeMs?: number;
+  /** v0-7 */
   topics?: readonly OffsetFetchResponseTopicInput[];
+  /** v2-7, default 0 */
   errorCode?: number;
+  /** v8+ */
   groups?: readonly OffsetFetchResponseGroupInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -1900,7 +2175,9 @@ export interface OffsetFetchResponseTopic {
 }
 
 export interface OffsetFetchResponseTopicInput {
+  /** v0-7 */
   name?: string;
+  /** v0-7 */
   partitions?: readonly OffsetFetchResponsePartitionInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -1920,10 +2197,15 @@ export interface OffsetFetchResponsePartition {
 }
 
 export interface OffsetFetchResponsePartitionInput {
+  /** v0-7 */
   partitionIndex?: number;
+  /** v0-7 */
   committedOffset?: bigint;
+  /** v5-7, default -1 */
   committedLeaderEpoch?: number;
+  /** v0-7, nullable v0-7 */
   metadata?: string | null;
+  /** v0-7 */
   errorCode?: number;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -1939,8 +2221,11 @@ export interface OffsetFetchResponseGroup {
 }
 
 export interface OffsetFetchResponseGroupInput {
+  /** v8+ */
   groupId?: string;
+  /** v8+ */
   topics?: readonly OffsetFetchResponseTopicsInput[];
+  /** v8+, default 0 */
   errorCode?: number;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -1956,8 +2241,11 @@ export interface OffsetFetchResponseTopics {
 }
 
 export interface OffsetFetchResponseTopicsInput {
+  /** v8-9 */
   name?: string;
+  /** v10+ */
   topicId?: string;
+  /** v8+ */
   partitions?: readonly OffsetFetchResponsePartitionsInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -1977,10 +2265,15 @@ export interface OffsetFetchResponsePartitions {
 }
 
 export interface OffsetFetchResponsePartitionsInput {
+  /** v8+ */
   partitionIndex?: number;
+  /** v8+ */
   committedOffset?: bigint;
+  /** v8+, default -1 */
   committedLeaderEpoch?: number;
+  /** v8+, nullable v8+ */
   metadata?: string | null;
+  /** v8+ */
   errorCode?: number;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -1998,8 +2291,11 @@ export interface FindCoordinatorRequest {
 }
 
 export interface FindCoordinatorRequestInput {
+  /** v0-3 */
   key?: string;
+  /** v1+, default 0 */
   keyType?: number;
+  /** v4+ */
   coordinatorKeys?: readonly string[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -2023,12 +2319,19 @@ export interface FindCoordinatorResponse {
 }
 
 export interface FindCoordinatorResponseInput {
+  /** v1+ */
   throttleTimeMs?: number;
+  /** v0-3 */
   errorCode?: number;
+  /** v1-3, nullable v1-3 */
   errorMessage?: string | null;
+  /** v0-3 */
   nodeId?: number;
+  /** v0-3 */
   host?: string;
+  /** v0-3 */
   port?: number;
+  /** v4+ */
   coordinators?: readonly FindCoordinatorResponseCoordinatorInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -2050,11 +2353,17 @@ export interface FindCoordinatorResponseCoordinator {
 }
 
 export interface FindCoordinatorResponseCoordinatorInput {
+  /** v4+ */
   key?: string;
+  /** v4+ */
   nodeId?: number;
+  /** v4+ */
   host?: string;
+  /** v4+ */
   port?: number;
+  /** v4+ */
   errorCode?: number;
+  /** v4+, nullable v4+ */
   errorMessage?: string | null;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -2082,13 +2391,21 @@ export interface JoinGroupRequest {
 }
 
 export interface JoinGroupRequestInput {
+  /** v0+ */
   groupId?: string;
+  /** v0+ */
   sessionTimeoutMs?: number;
+  /** v1+, default -1 */
   rebalanceTimeoutMs?: number;
+  /** v0+ */
   memberId?: string;
+  /** v5+, nullable v5+, default null */
   groupInstanceId?: string | null;
+  /** v0+ */
   protocolType?: string;
+  /** v0+ */
   protocols?: readonly JoinGroupRequestProtocolInput[];
+  /** v8+, nullable v8+, default null */
   reason?: string | null;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -2102,7 +2419,9 @@ export interface JoinGroupRequestProtocol {
 }
 
 export interface JoinGroupRequestProtocolInput {
+  /** v0+ */
   name?: string;
+  /** v0+ */
   metadata?: Uint8Array;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -2130,14 +2449,23 @@ export interface JoinGroupResponse {
 }
 
 export interface JoinGroupResponseInput {
+  /** v2+ */
   throttleTimeMs?: number;
+  /** v0+ */
   errorCode?: number;
+  /** v0+, default -1 */
   generationId?: number;
+  /** v7+, nullable v7+, default null */
   protocolType?: string | null;
+  /** v0+, nullable v7+ */
   protocolName?: string | null;
+  /** v0+ */
   leader?: string;
+  /** v9+, default false */
   skipAssignment?: boolean;
+  /** v0+ */
   memberId?: string;
+  /** v0+ */
   members?: readonly JoinGroupResponseMemberInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -2153,8 +2481,11 @@ export interface JoinGroupResponseMember {
 }
 
 export interface JoinGroupResponseMemberInput {
+  /** v0+ */
   memberId?: string;
+  /** v5+, nullable v5+, default null */
   groupInstanceId?: string | null;
+  /** v0+ */
   metadata?: Uint8Array;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -2174,9 +2505,13 @@ export interface HeartbeatRequest {
 }
 
 export interface HeartbeatRequestInput {
+  /** v0+ */
   groupId?: string;
+  /** v0+ */
   generationId?: number;
+  /** v0+ */
   memberId?: string;
+  /** v3+, nullable v3+, default null */
   groupInstanceId?: string | null;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -2190,7 +2525,9 @@ export interface HeartbeatResponse {
 }
 
 export interface HeartbeatResponseInput {
+  /** v1+ */
   throttleTimeMs?: number;
+  /** v0+ */
   errorCode?: number;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -2208,8 +2545,11 @@ export interface LeaveGroupRequest {
 }
 
 export interface LeaveGroupRequestInput {
+  /** v0+ */
   groupId?: string;
+  /** v0-2 */
   memberId?: string;
+  /** v3+ */
   members?: readonly LeaveGroupRequestMemberIdentityInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -2225,8 +2565,11 @@ export interface LeaveGroupRequestMemberIdentity {
 }
 
 export interface LeaveGroupRequestMemberIdentityInput {
+  /** v3+ */
   memberId?: string;
+  /** v3+, nullable v3+, default null */
   groupInstanceId?: string | null;
+  /** v5+, nullable v5+, default null */
   reason?: string | null;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -2242,8 +2585,11 @@ export interface LeaveGroupResponse {
 }
 
 export interface LeaveGroupResponseInput {
+  /** v1+ */
   throttleTimeMs?: number;
+  /** v0+ */
   errorCode?: number;
+  /** v3+ */
   members?: readonly LeaveGroupResponseMemberResponseInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -2259,8 +2605,11 @@ export interface LeaveGroupResponseMemberResponse {
 }
 
 export interface LeaveGroupResponseMemberResponseInput {
+  /** v3+ */
   memberId?: string;
+  /** v3+, nullable v3+ */
   groupInstanceId?: string | null;
+  /** v3+ */
   errorCode?: number;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -2286,12 +2635,19 @@ export interface SyncGroupRequest {
 }
 
 export interface SyncGroupRequestInput {
+  /** v0+ */
   groupId?: string;
+  /** v0+ */
   generationId?: number;
+  /** v0+ */
   memberId?: string;
+  /** v3+, nullable v3+, default null */
   groupInstanceId?: string | null;
+  /** v5+, nullable v5+, default null */
   protocolType?: string | null;
+  /** v5+, nullable v5+, default null */
   protocolName?: string | null;
+  /** v0+ */
   assignments?: readonly SyncGroupRequestAssignmentInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -2305,7 +2661,9 @@ export interface SyncGroupRequestAssignment {
 }
 
 export interface SyncGroupRequestAssignmentInput {
+  /** v0+ */
   memberId?: string;
+  /** v0+ */
   assignment?: Uint8Array;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -2325,10 +2683,15 @@ export interface SyncGroupResponse {
 }
 
 export interface SyncGroupResponseInput {
+  /** v1+ */
   throttleTimeMs?: number;
+  /** v0+ */
   errorCode?: number;
+  /** v5+, nullable v5+, default null */
   protocolType?: string | null;
+  /** v5+, nullable v5+, default null */
   protocolName?: string | null;
+  /** v0+ */
   assignment?: Uint8Array;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -2344,7 +2707,9 @@ export interface DescribeGroupsRequest {
 }
 
 export interface DescribeGroupsRequestInput {
+  /** v0+ */
   groups?: readonly string[];
+  /** v3+ */
   includeAuthorizedOperations?: boolean;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -2358,7 +2723,9 @@ export interface DescribeGroupsResponse {
 }
 
 export interface DescribeGroupsResponseInput {
+  /** v1+ */
   throttleTimeMs?: number;
+  /** v0+ */
   groups?: readonly DescribeGroupsResponseDescribedGroupInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -2384,13 +2751,21 @@ export interface DescribeGroupsResponseDescribedGroup {
 }
 
 export interface DescribeGroupsResponseDescribedGroupInput {
+  /** v0+ */
   errorCode?: number;
+  /** v6+, nullable v6+, default null */
   errorMessage?: string | null;
+  /** v0+ */
   groupId?: string;
+  /** v0+ */
   groupState?: string;
+  /** v0+ */
   protocolType?: string;
+  /** v0+ */
   protocolData?: string;
+  /** v0+ */
   members?: readonly DescribeGroupsResponseDescribedGroupMemberInput[];
+  /** v3+, default -2147483648 */
   authorizedOperations?: number;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -2412,11 +2787,17 @@ export interface DescribeGroupsResponseDescribedGroupMember {
 }
 
 export interface DescribeGroupsResponseDescribedGroupMemberInput {
+  /** v0+ */
   memberId?: string;
+  /** v4+, nullable v4+, default null */
   groupInstanceId?: string | null;
+  /** v0+ */
   clientId?: string;
+  /** v0+ */
   clientHost?: string;
+  /** v0+ */
   memberMetadata?: Uint8Array;
+  /** v0+ */
   memberAssignment?: Uint8Array;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -2432,7 +2813,9 @@ export interface ListGroupsRequest {
 }
 
 export interface ListGroupsRequestInput {
+  /** v4+ */
   statesFilter?: readonly string[];
+  /** v5+ */
   typesFilter?: readonly string[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -2448,8 +2831,11 @@ export interface ListGroupsResponse {
 }
 
 export interface ListGroupsResponseInput {
+  /** v1+ */
   throttleTimeMs?: number;
+  /** v0+ */
   errorCode?: number;
+  /** v0+ */
   groups?: readonly ListGroupsResponseListedGroupInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -2467,9 +2853,13 @@ export interface ListGroupsResponseListedGroup {
 }
 
 export interface ListGroupsResponseListedGroupInput {
+  /** v0+ */
   groupId?: string;
+  /** v0+ */
   protocolType?: string;
+  /** v4+ */
   groupState?: string;
+  /** v5+ */
   groupType?: string;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -2482,6 +2872,7 @@ export interface SaslHandshakeRequest {
 }
 
 export interface SaslHandshakeRequestInput {
+  /** v0+ */
   mechanism?: string;
 }
 
@@ -2493,7 +2884,9 @@ export interface SaslHandshakeResponse {
 }
 
 export interface SaslHandshakeResponseInput {
+  /** v0+ */
   errorCode?: number;
+  /** v0+ */
   mechanisms?: readonly string[];
 }
 
@@ -2508,7 +2901,9 @@ export interface ApiVersionsRequest {
 }
 
 export interface ApiVersionsRequestInput {
+  /** v3+ */
   clientSoftwareName?: string;
+  /** v3+ */
   clientSoftwareVersion?: string;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -2532,12 +2927,19 @@ export interface ApiVersionsResponse {
 }
 
 export interface ApiVersionsResponseInput {
+  /** v0+ */
   errorCode?: number;
+  /** v0+ */
   apiKeys?: readonly ApiVersionsResponseApiVersionInput[];
+  /** v1+ */
   throttleTimeMs?: number;
+  /** v3+, tagged 0 */
   supportedFeatures?: readonly ApiVersionsResponseSupportedFeatureKeyInput[];
+  /** v3+, tagged 1, default -1n */
   finalizedFeaturesEpoch?: bigint;
+  /** v3+, tagged 2 */
   finalizedFeatures?: readonly ApiVersionsResponseFinalizedFeatureKeyInput[];
+  /** v3+, tagged 3, default false */
   zkMigrationReady?: boolean;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -2553,8 +2955,11 @@ export interface ApiVersionsResponseApiVersion {
 }
 
 export interface ApiVersionsResponseApiVersionInput {
+  /** v0+ */
   apiKey?: number;
+  /** v0+ */
   minVersion?: number;
+  /** v0+ */
   maxVersion?: number;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -2570,8 +2975,11 @@ export interface ApiVersionsResponseSupportedFeatureKey {
 }
 
 export interface ApiVersionsResponseSupportedFeatureKeyInput {
+  /** v3+ */
   name?: string;
+  /** v3+ */
   minVersion?: number;
+  /** v3+ */
   maxVersion?: number;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -2587,8 +2995,11 @@ export interface ApiVersionsResponseFinalizedFeatureKey {
 }
 
 export interface ApiVersionsResponseFinalizedFeatureKeyInput {
+  /** v3+ */
   name?: string;
+  /** v3+ */
   maxVersionLevel?: number;
+  /** v3+ */
   minVersionLevel?: number;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -2606,8 +3017,11 @@ export interface CreateTopicsRequest {
 }
 
 export interface CreateTopicsRequestInput {
+  /** v0+ */
   topics?: readonly CreateTopicsRequestCreatableTopicInput[];
+  /** v0+, default 60000 */
   timeoutMs?: number;
+  /** v1+, default false */
   validateOnly?: boolean;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -2627,10 +3041,15 @@ export interface CreateTopicsRequestCreatableTopic {
 }
 
 export interface CreateTopicsRequestCreatableTopicInput {
+  /** v0+ */
   name?: string;
+  /** v0+ */
   numPartitions?: number;
+  /** v0+ */
   replicationFactor?: number;
+  /** v0+ */
   assignments?: readonly CreateTopicsRequestCreatableReplicaAssignmentInput[];
+  /** v0+ */
   configs?: readonly CreateTopicsRequestCreatableTopicConfigInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -2644,7 +3063,9 @@ export interface CreateTopicsRequestCreatableReplicaAssignment {
 }
 
 export interface CreateTopicsRequestCreatableReplicaAssignmentInput {
+  /** v0+ */
   partitionIndex?: number;
+  /** v0+ */
   brokerIds?: readonly number[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -2658,7 +3079,9 @@ export interface CreateTopicsRequestCreatableTopicConfig {
 }
 
 export interface CreateTopicsRequestCreatableTopicConfigInput {
+  /** v0+ */
   name?: string;
+  /** v0+, nullable v0+ */
   value?: string | null;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -2672,7 +3095,9 @@ export interface CreateTopicsResponse {
 }
 
 export interface CreateTopicsResponseInput {
+  /** v2+ */
   throttleTimeMs?: number;
+  /** v0+ */
   topics?: readonly CreateTopicsResponseCreatableTopicResultInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -2698,13 +3123,21 @@ export interface CreateTopicsResponseCreatableTopicResult {
 }
 
 export interface CreateTopicsResponseCreatableTopicResultInput {
+  /** v0+ */
   name?: string;
+  /** v7+ */
   topicId?: string;
+  /** v0+ */
   errorCode?: number;
+  /** v1+, nullable v0+ */
   errorMessage?: string | null;
+  /** v5+, tagged 0 */
   topicConfigErrorCode?: number;
+  /** v5+, default -1 */
   numPartitions?: number;
+  /** v5+, default -1 */
   replicationFactor?: number;
+  /** v5+, nullable v5+ */
   configs?: readonly CreateTopicsResponseCreatableTopicConfigsInput[] | null;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -2724,10 +3157,15 @@ export interface CreateTopicsResponseCreatableTopicConfigs {
 }
 
 export interface CreateTopicsResponseCreatableTopicConfigsInput {
+  /** v5+ */
   name?: string;
+  /** v5+, nullable v5+ */
   value?: string | null;
+  /** v5+ */
   readOnly?: boolean;
+  /** v5+, default -1 */
   configSource?: number;
+  /** v5+ */
   isSensitive?: boolean;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -2745,8 +3183,11 @@ export interface DeleteTopicsRequest {
 }
 
 export interface DeleteTopicsRequestInput {
+  /** v6+ */
   topics?: readonly DeleteTopicsRequestDeleteTopicStateInput[];
+  /** v0-5 */
   topicNames?: readonly string[];
+  /** v0+ */
   timeoutMs?: number;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -2760,7 +3201,9 @@ export interface DeleteTopicsRequestDeleteTopicState {
 }
 
 export interface DeleteTopicsRequestDeleteTopicStateInput {
+  /** v6+, nullable v6+, default null */
   name?: string | null;
+  /** v6+ */
   topicId?: string;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -2774,7 +3217,9 @@ export interface DeleteTopicsResponse {
 }
 
 export interface DeleteTopicsResponseInput {
+  /** v1+ */
   throttleTimeMs?: number;
+  /** v0+ */
   responses?: readonly DeleteTopicsResponseDeletableTopicResultInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -2792,9 +3237,13 @@ export interface DeleteTopicsResponseDeletableTopicResult {
 }
 
 export interface DeleteTopicsResponseDeletableTopicResultInput {
+  /** v0+, nullable v6+ */
   name?: string | null;
+  /** v6+ */
   topicId?: string;
+  /** v0+ */
   errorCode?: number;
+  /** v5+, nullable v5+, default null */
   errorMessage?: string | null;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -2810,7 +3259,9 @@ export interface DeleteRecordsRequest {
 }
 
 export interface DeleteRecordsRequestInput {
+  /** v0+ */
   topics?: readonly DeleteRecordsRequestDeleteRecordsTopicInput[];
+  /** v0+ */
   timeoutMs?: number;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -2824,7 +3275,9 @@ export interface DeleteRecordsRequestDeleteRecordsTopic {
 }
 
 export interface DeleteRecordsRequestDeleteRecordsTopicInput {
+  /** v0+ */
   name?: string;
+  /** v0+ */
   partitions?: readonly DeleteRecordsRequestDeleteRecordsPartitionInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -2838,7 +3291,9 @@ export interface DeleteRecordsRequestDeleteRecordsPartition {
 }
 
 export interface DeleteRecordsRequestDeleteRecordsPartitionInput {
+  /** v0+ */
   partitionIndex?: number;
+  /** v0+ */
   offset?: bigint;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -2852,7 +3307,9 @@ export interface DeleteRecordsResponse {
 }
 
 export interface DeleteRecordsResponseInput {
+  /** v0+ */
   throttleTimeMs?: number;
+  /** v0+ */
   topics?: readonly DeleteRecordsResponseDeleteRecordsTopicResultInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -2866,7 +3323,9 @@ export interface DeleteRecordsResponseDeleteRecordsTopicResult {
 }
 
 export interface DeleteRecordsResponseDeleteRecordsTopicResultInput {
+  /** v0+ */
   name?: string;
+  /** v0+ */
   partitions?: readonly DeleteRecordsResponseDeleteRecordsPartitionResultInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -2882,8 +3341,11 @@ export interface DeleteRecordsResponseDeleteRecordsPartitionResult {
 }
 
 export interface DeleteRecordsResponseDeleteRecordsPartitionResultInput {
+  /** v0+ */
   partitionIndex?: number;
+  /** v0+ */
   lowWatermark?: bigint;
+  /** v0+ */
   errorCode?: number;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -2903,9 +3365,13 @@ export interface InitProducerIdRequest {
 }
 
 export interface InitProducerIdRequestInput {
+  /** v0+, nullable v0+ */
   transactionalId?: string | null;
+  /** v0+ */
   transactionTimeoutMs?: number;
+  /** v3+, default -1n */
   producerId?: bigint;
+  /** v3+, default -1 */
   producerEpoch?: number;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -2923,9 +3389,13 @@ export interface InitProducerIdResponse {
 }
 
 export interface InitProducerIdResponseInput {
+  /** v0+ */
   throttleTimeMs?: number;
+  /** v0+ */
   errorCode?: number;
+  /** v0+, default -1n */
   producerId?: bigint;
+  /** v0+ */
   producerEpoch?: number;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -2941,7 +3411,9 @@ export interface OffsetForLeaderEpochRequest {
 }
 
 export interface OffsetForLeaderEpochRequestInput {
+  /** v3+, default -2 */
   replicaId?: number;
+  /** v0+ */
   topics?: readonly OffsetForLeaderEpochRequestOffsetForLeaderTopicInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -2955,7 +3427,9 @@ export interface OffsetForLeaderEpochRequestOffsetForLeaderTopic {
 }
 
 export interface OffsetForLeaderEpochRequestOffsetForLeaderTopicInput {
+  /** v0+ */
   topic?: string;
+  /** v0+ */
   partitions?: readonly OffsetForLeaderEpochRequestOffsetForLeaderPartitionInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -2971,8 +3445,11 @@ export interface OffsetForLeaderEpochRequestOffsetForLeaderPartition {
 }
 
 export interface OffsetForLeaderEpochRequestOffsetForLeaderPartitionInput {
+  /** v0+ */
   partition?: number;
+  /** v2+, default -1 */
   currentLeaderEpoch?: number;
+  /** v0+ */
   leaderEpoch?: number;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -2986,7 +3463,9 @@ export interface OffsetForLeaderEpochResponse {
 }
 
 export interface OffsetForLeaderEpochResponseInput {
+  /** v2+ */
   throttleTimeMs?: number;
+  /** v0+ */
   topics?: readonly OffsetForLeaderEpochResponseOffsetForLeaderTopicResultInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -3000,7 +3479,9 @@ export interface OffsetForLeaderEpochResponseOffsetForLeaderTopicResult {
 }
 
 export interface OffsetForLeaderEpochResponseOffsetForLeaderTopicResultInput {
+  /** v0+ */
   topic?: string;
+  /** v0+ */
   partitions?: readonly OffsetForLeaderEpochResponseEpochEndOffsetInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -3018,9 +3499,13 @@ export interface OffsetForLeaderEpochResponseEpochEndOffset {
 }
 
 export interface OffsetForLeaderEpochResponseEpochEndOffsetInput {
+  /** v0+ */
   errorCode?: number;
+  /** v0+ */
   partition?: number;
+  /** v1+, default -1 */
   leaderEpoch?: number;
+  /** v0+, default -1n */
   endOffset?: bigint;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -3042,10 +3527,15 @@ export interface AddPartitionsToTxnRequest {
 }
 
 export interface AddPartitionsToTxnRequestInput {
+  /** v4+ */
   transactions?: readonly AddPartitionsToTxnRequestAddPartitionsToTxnTransactionInput[];
+  /** v0-3 */
   v3AndBelowTransactionalId?: string;
+  /** v0-3 */
   v3AndBelowProducerId?: bigint;
+  /** v0-3 */
   v3AndBelowProducerEpoch?: number;
+  /** v0-3 */
   v3AndBelowTopics?: readonly AddPartitionsToTxnRequestAddPartitionsToTxnTopicInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -3065,10 +3555,15 @@ export interface AddPartitionsToTxnRequestAddPartitionsToTxnTransaction {
 }
 
 export interface AddPartitionsToTxnRequestAddPartitionsToTxnTransactionInput {
+  /** v4+ */
   transactionalId?: string;
+  /** v4+ */
   producerId?: bigint;
+  /** v4+ */
   producerEpoch?: number;
+  /** v4+, default false */
   verifyOnly?: boolean;
+  /** v4+ */
   topics?: readonly AddPartitionsToTxnRequestAddPartitionsToTxnTopicInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -3082,7 +3577,9 @@ export interface AddPartitionsToTxnRequestAddPartitionsToTxnTopic {
 }
 
 export interface AddPartitionsToTxnRequestAddPartitionsToTxnTopicInput {
+  /** v0+ */
   name?: string;
+  /** v0+ */
   partitions?: readonly number[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -3100,9 +3597,13 @@ export interface AddPartitionsToTxnResponse {
 }
 
 export interface AddPartitionsToTxnResponseInput {
+  /** v0+ */
   throttleTimeMs?: number;
+  /** v4+ */
   errorCode?: number;
+  /** v4+ */
   resultsByTransaction?: readonly AddPartitionsToTxnResponseAddPartitionsToTxnResultInput[];
+  /** v0-3 */
   resultsByTopicV3AndBelow?: readonly AddPartitionsToTxnResponseAddPartitionsToTxnTopicResultInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -3116,7 +3617,9 @@ export interface AddPartitionsToTxnResponseAddPartitionsToTxnResult {
 }
 
 export interface AddPartitionsToTxnResponseAddPartitionsToTxnResultInput {
+  /** v4+ */
   transactionalId?: string;
+  /** v4+ */
   topicResults?: readonly AddPartitionsToTxnResponseAddPartitionsToTxnTopicResultInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -3130,7 +3633,9 @@ export interface AddPartitionsToTxnResponseAddPartitionsToTxnTopicResult {
 }
 
 export interface AddPartitionsToTxnResponseAddPartitionsToTxnTopicResultInput {
+  /** v0+ */
   name?: string;
+  /** v0+ */
   resultsByPartition?: readonly AddPartitionsToTxnResponseAddPartitionsToTxnPartitionResultInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -3144,7 +3649,9 @@ export interface AddPartitionsToTxnResponseAddPartitionsToTxnPartitionResult {
 }
 
 export interface AddPartitionsToTxnResponseAddPartitionsToTxnPartitionResultInput {
+  /** v0+ */
   partitionIndex?: number;
+  /** v0+ */
   partitionErrorCode?: number;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -3164,9 +3671,13 @@ export interface AddOffsetsToTxnRequest {
 }
 
 export interface AddOffsetsToTxnRequestInput {
+  /** v0+ */
   transactionalId?: string;
+  /** v0+ */
   producerId?: bigint;
+  /** v0+ */
   producerEpoch?: number;
+  /** v0+ */
   groupId?: string;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -3180,7 +3691,9 @@ export interface AddOffsetsToTxnResponse {
 }
 
 export interface AddOffsetsToTxnResponseInput {
+  /** v0+ */
   throttleTimeMs?: number;
+  /** v0+ */
   errorCode?: number;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -3200,9 +3713,13 @@ export interface EndTxnRequest {
 }
 
 export interface EndTxnRequestInput {
+  /** v0+ */
   transactionalId?: string;
+  /** v0+ */
   producerId?: bigint;
+  /** v0+ */
   producerEpoch?: number;
+  /** v0+ */
   committed?: boolean;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -3220,9 +3737,13 @@ export interface EndTxnResponse {
 }
 
 export interface EndTxnResponseInput {
+  /** v0+ */
   throttleTimeMs?: number;
+  /** v0+ */
   errorCode?: number;
+  /** v5+, default -1n */
   producerId?: bigint;
+  /** v5+, default -1 */
   producerEpoch?: number;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -3236,6 +3757,7 @@ export interface WriteTxnMarkersRequest {
 }
 
 export interface WriteTxnMarkersRequestInput {
+  /** v0+ */
   markers?: readonly WriteTxnMarkersRequestWritableTxnMarkerInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -3257,11 +3779,17 @@ export interface WriteTxnMarkersRequestWritableTxnMarker {
 }
 
 export interface WriteTxnMarkersRequestWritableTxnMarkerInput {
+  /** v0+ */
   producerId?: bigint;
+  /** v0+ */
   producerEpoch?: number;
+  /** v0+ */
   transactionResult?: boolean;
+  /** v0+ */
   topics?: readonly WriteTxnMarkersRequestWritableTxnMarkerTopicInput[];
+  /** v0+ */
   coordinatorEpoch?: number;
+  /** v2+, default 0 */
   transactionVersion?: number;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -3275,7 +3803,9 @@ export interface WriteTxnMarkersRequestWritableTxnMarkerTopic {
 }
 
 export interface WriteTxnMarkersRequestWritableTxnMarkerTopicInput {
+  /** v0+ */
   name?: string;
+  /** v0+ */
   partitionIndexes?: readonly number[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -3287,6 +3817,7 @@ export interface WriteTxnMarkersResponse {
 }
 
 export interface WriteTxnMarkersResponseInput {
+  /** v0+ */
   markers?: readonly WriteTxnMarkersResponseWritableTxnMarkerResultInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -3300,7 +3831,9 @@ export interface WriteTxnMarkersResponseWritableTxnMarkerResult {
 }
 
 export interface WriteTxnMarkersResponseWritableTxnMarkerResultInput {
+  /** v0+ */
   producerId?: bigint;
+  /** v0+ */
   topics?: readonly WriteTxnMarkersResponseWritableTxnMarkerTopicResultInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -3314,7 +3847,9 @@ export interface WriteTxnMarkersResponseWritableTxnMarkerTopicResult {
 }
 
 export interface WriteTxnMarkersResponseWritableTxnMarkerTopicResultInput {
+  /** v0+ */
   name?: string;
+  /** v0+ */
   partitions?: readonly WriteTxnMarkersResponseWritableTxnMarkerPartitionResultInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -3328,7 +3863,9 @@ export interface WriteTxnMarkersResponseWritableTxnMarkerPartitionResult {
 }
 
 export interface WriteTxnMarkersResponseWritableTxnMarkerPartitionResultInput {
+  /** v0+ */
   partitionIndex?: number;
+  /** v0+ */
   errorCode?: number;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -3356,13 +3893,21 @@ export interface TxnOffsetCommitRequest {
 }
 
 export interface TxnOffsetCommitRequestInput {
+  /** v0+ */
   transactionalId?: string;
+  /** v0+ */
   groupId?: string;
+  /** v0+ */
   producerId?: bigint;
+  /** v0+ */
   producerEpoch?: number;
+  /** v3+, default -1 */
   generationId?: number;
+  /** v3+, default '' */
   memberId?: string;
+  /** v3+, nullable v3+, default null */
   groupInstanceId?: string | null;
+  /** v0+ */
   topics?: readonly TxnOffsetCommitRequestTopicInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -3376,7 +3921,9 @@ export interface TxnOffsetCommitRequestTopic {
 }
 
 export interface TxnOffsetCommitRequestTopicInput {
+  /** v0+ */
   name?: string;
+  /** v0+ */
   partitions?: readonly TxnOffsetCommitRequestPartitionInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -3394,9 +3941,13 @@ export interface TxnOffsetCommitRequestPartition {
 }
 
 export interface TxnOffsetCommitRequestPartitionInput {
+  /** v0+ */
   partitionIndex?: number;
+  /** v0+ */
   committedOffset?: bigint;
+  /** v2+, default -1 */
   committedLeaderEpoch?: number;
+  /** v0+, nullable v0+ */
   committedMetadata?: string | null;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -3410,7 +3961,9 @@ export interface TxnOffsetCommitResponse {
 }
 
 export interface TxnOffsetCommitResponseInput {
+  /** v0+ */
   throttleTimeMs?: number;
+  /** v0+ */
   topics?: readonly TxnOffsetCommitResponseTopicInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -3424,7 +3977,9 @@ export interface TxnOffsetCommitResponseTopic {
 }
 
 export interface TxnOffsetCommitResponseTopicInput {
+  /** v0+ */
   name?: string;
+  /** v0+ */
   partitions?: readonly TxnOffsetCommitResponsePartitionInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -3438,7 +3993,9 @@ export interface TxnOffsetCommitResponsePartition {
 }
 
 export interface TxnOffsetCommitResponsePartitionInput {
+  /** v0+ */
   partitionIndex?: number;
+  /** v0+ */
   errorCode?: number;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -3464,12 +4021,19 @@ export interface DescribeAclsRequest {
 }
 
 export interface DescribeAclsRequestInput {
+  /** v0+ */
   resourceTypeFilter?: number;
+  /** v0+, nullable v0+ */
   resourceNameFilter?: string | null;
+  /** v1+, default 3 */
   patternTypeFilter?: number;
+  /** v0+, nullable v0+ */
   principalFilter?: string | null;
+  /** v0+, nullable v0+ */
   hostFilter?: string | null;
+  /** v0+ */
   operation?: number;
+  /** v0+ */
   permissionType?: number;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -3487,9 +4051,13 @@ export interface DescribeAclsResponse {
 }
 
 export interface DescribeAclsResponseInput {
+  /** v0+ */
   throttleTimeMs?: number;
+  /** v0+ */
   errorCode?: number;
+  /** v0+, nullable v0+ */
   errorMessage?: string | null;
+  /** v0+ */
   resources?: readonly DescribeAclsResponseDescribeAclsResourceInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -3507,9 +4075,13 @@ export interface DescribeAclsResponseDescribeAclsResource {
 }
 
 export interface DescribeAclsResponseDescribeAclsResourceInput {
+  /** v0+ */
   resourceType?: number;
+  /** v0+ */
   resourceName?: string;
+  /** v1+, default 3 */
   patternType?: number;
+  /** v0+ */
   acls?: readonly DescribeAclsResponseAclDescriptionInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -3527,9 +4099,13 @@ export interface DescribeAclsResponseAclDescription {
 }
 
 export interface DescribeAclsResponseAclDescriptionInput {
+  /** v0+ */
   principal?: string;
+  /** v0+ */
   host?: string;
+  /** v0+ */
   operation?: number;
+  /** v0+ */
   permissionType?: number;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -3543,6 +4119,7 @@ export interface CreateAclsRequest {
 }
 
 export interface CreateAclsRequestInput {
+  /** v0+ */
   creations?: readonly CreateAclsRequestAclCreationInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -3566,12 +4143,19 @@ export interface CreateAclsRequestAclCreation {
 }
 
 export interface CreateAclsRequestAclCreationInput {
+  /** v0+ */
   resourceType?: number;
+  /** v0+ */
   resourceName?: string;
+  /** v1+, default 3 */
   resourcePatternType?: number;
+  /** v0+ */
   principal?: string;
+  /** v0+ */
   host?: string;
+  /** v0+ */
   operation?: number;
+  /** v0+ */
   permissionType?: number;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -3585,7 +4169,9 @@ export interface CreateAclsResponse {
 }
 
 export interface CreateAclsResponseInput {
+  /** v0+ */
   throttleTimeMs?: number;
+  /** v0+ */
   results?: readonly CreateAclsResponseAclCreationResultInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -3599,7 +4185,9 @@ export interface CreateAclsResponseAclCreationResult {
 }
 
 export interface CreateAclsResponseAclCreationResultInput {
+  /** v0+ */
   errorCode?: number;
+  /** v0+, nullable v0+ */
   errorMessage?: string | null;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -3613,6 +4201,7 @@ export interface DeleteAclsRequest {
 }
 
 export interface DeleteAclsRequestInput {
+  /** v0+ */
   filters?: readonly DeleteAclsRequestDeleteAclsFilterInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -3636,12 +4225,19 @@ export interface DeleteAclsRequestDeleteAclsFilter {
 }
 
 export interface DeleteAclsRequestDeleteAclsFilterInput {
+  /** v0+ */
   resourceTypeFilter?: number;
+  /** v0+, nullable v0+ */
   resourceNameFilter?: string | null;
+  /** v1+, default 3 */
   patternTypeFilter?: number;
+  /** v0+, nullable v0+ */
   principalFilter?: string | null;
+  /** v0+, nullable v0+ */
   hostFilter?: string | null;
+  /** v0+ */
   operation?: number;
+  /** v0+ */
   permissionType?: number;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -3655,7 +4251,9 @@ export interface DeleteAclsResponse {
 }
 
 export interface DeleteAclsResponseInput {
+  /** v0+ */
   throttleTimeMs?: number;
+  /** v0+ */
   filterResults?: readonly DeleteAclsResponseDeleteAclsFilterResultInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -3671,8 +4269,11 @@ export interface DeleteAclsResponseDeleteAclsFilterResult {
 }
 
 export interface DeleteAclsResponseDeleteAclsFilterResultInput {
+  /** v0+ */
   errorCode?: number;
+  /** v0+, nullable v0+ */
   errorMessage?: string | null;
+  /** v0+ */
   matchingAcls?: readonly DeleteAclsResponseDeleteAclsMatchingAclInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -3700,14 +4301,23 @@ export interface DeleteAclsResponseDeleteAclsMatchingAcl {
 }
 
 export interface DeleteAclsResponseDeleteAclsMatchingAclInput {
+  /** v0+ */
   errorCode?: number;
+  /** v0+, nullable v0+ */
   errorMessage?: string | null;
+  /** v0+ */
   resourceType?: number;
+  /** v0+ */
   resourceName?: string;
+  /** v1+, default 3 */
   patternType?: number;
+  /** v0+ */
   principal?: string;
+  /** v0+ */
   host?: string;
+  /** v0+ */
   operation?: number;
+  /** v0+ */
   permissionType?: number;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -3725,8 +4335,11 @@ export interface DescribeConfigsRequest {
 }
 
 export interface DescribeConfigsRequestInput {
+  /** v0+ */
   resources?: readonly DescribeConfigsRequestDescribeConfigsResourceInput[];
+  /** v1+, default false */
   includeSynonyms?: boolean;
+  /** v3+, default false */
   includeDocumentation?: boolean;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -3742,8 +4355,11 @@ export interface DescribeConfigsRequestDescribeConfigsResource {
 }
 
 export interface DescribeConfigsRequestDescribeConfigsResourceInput {
+  /** v0+ */
   resourceType?: number;
+  /** v0+ */
   resourceName?: string;
+  /** v0+, nullable v0+ */
   configurationKeys?: readonly string[] | null;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -3757,7 +4373,9 @@ export interface DescribeConfigsResponse {
 }
 
 export interface DescribeConfigsResponseInput {
+  /** v0+ */
   throttleTimeMs?: number;
+  /** v0+ */
   results?: readonly DescribeConfigsResponseDescribeConfigsResultInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -3777,10 +4395,15 @@ export interface DescribeConfigsResponseDescribeConfigsResult {
 }
 
 export interface DescribeConfigsResponseDescribeConfigsResultInput {
+  /** v0+ */
   errorCode?: number;
+  /** v0+, nullable v0+ */
   errorMessage?: string | null;
+  /** v0+ */
   resourceType?: number;
+  /** v0+ */
   resourceName?: string;
+  /** v0+ */
   configs?: readonly DescribeConfigsResponseDescribeConfigsResourceResultInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -3808,14 +4431,23 @@ export interface DescribeConfigsResponseDescribeConfigsResourceResult {
 }
 
 export interface DescribeConfigsResponseDescribeConfigsResourceResultInput {
+  /** v0+ */
   name?: string;
+  /** v0+, nullable v0+ */
   value?: string | null;
+  /** v0+ */
   readOnly?: boolean;
+  /** v0 */
   isDefault?: boolean;
+  /** v1+, default -1 */
   configSource?: number;
+  /** v0+ */
   isSensitive?: boolean;
+  /** v1+ */
   synonyms?: readonly DescribeConfigsResponseDescribeConfigsSynonymInput[];
+  /** v3+, default 0 */
   configType?: number;
+  /** v3+, nullable v0+ */
   documentation?: string | null;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -3831,8 +4463,11 @@ export interface DescribeConfigsResponseDescribeConfigsSynonym {
 }
 
 export interface DescribeConfigsResponseDescribeConfigsSynonymInput {
+  /** v1+ */
   name?: string;
+  /** v1+, nullable v0+ */
   value?: string | null;
+  /** v1+ */
   source?: number;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -3848,7 +4483,9 @@ export interface AlterConfigsRequest {
 }
 
 export interface AlterConfigsRequestInput {
+  /** v0+ */
   resources?: readonly AlterConfigsRequestAlterConfigsResourceInput[];
+  /** v0+ */
   validateOnly?: boolean;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -3864,8 +4501,11 @@ export interface AlterConfigsRequestAlterConfigsResource {
 }
 
 export interface AlterConfigsRequestAlterConfigsResourceInput {
+  /** v0+ */
   resourceType?: number;
+  /** v0+ */
   resourceName?: string;
+  /** v0+ */
   configs?: readonly AlterConfigsRequestAlterableConfigInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -3879,7 +4519,9 @@ export interface AlterConfigsRequestAlterableConfig {
 }
 
 export interface AlterConfigsRequestAlterableConfigInput {
+  /** v0+ */
   name?: string;
+  /** v0+, nullable v0+ */
   value?: string | null;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -3893,7 +4535,9 @@ export interface AlterConfigsResponse {
 }
 
 export interface AlterConfigsResponseInput {
+  /** v0+ */
   throttleTimeMs?: number;
+  /** v0+ */
   responses?: readonly AlterConfigsResponseAlterConfigsResourceResponseInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -3911,9 +4555,13 @@ export interface AlterConfigsResponseAlterConfigsResourceResponse {
 }
 
 export interface AlterConfigsResponseAlterConfigsResourceResponseInput {
+  /** v0+ */
   errorCode?: number;
+  /** v0+, nullable v0+ */
   errorMessage?: string | null;
+  /** v0+ */
   resourceType?: number;
+  /** v0+ */
   resourceName?: string;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -3927,6 +4575,7 @@ export interface AlterReplicaLogDirsRequest {
 }
 
 export interface AlterReplicaLogDirsRequestInput {
+  /** v0+ */
   dirs?: readonly AlterReplicaLogDirsRequestAlterReplicaLogDirInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -3940,7 +4589,9 @@ export interface AlterReplicaLogDirsRequestAlterReplicaLogDir {
 }
 
 export interface AlterReplicaLogDirsRequestAlterReplicaLogDirInput {
+  /** v0+ */
   path?: string;
+  /** v0+ */
   topics?: readonly AlterReplicaLogDirsRequestAlterReplicaLogDirTopicInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -3954,7 +4605,9 @@ export interface AlterReplicaLogDirsRequestAlterReplicaLogDirTopic {
 }
 
 export interface AlterReplicaLogDirsRequestAlterReplicaLogDirTopicInput {
+  /** v0+ */
   name?: string;
+  /** v0+ */
   partitions?: readonly number[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -3968,7 +4621,9 @@ export interface AlterReplicaLogDirsResponse {
 }
 
 export interface AlterReplicaLogDirsResponseInput {
+  /** v0+ */
   throttleTimeMs?: number;
+  /** v0+ */
   results?: readonly AlterReplicaLogDirsResponseAlterReplicaLogDirTopicResultInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -3982,7 +4637,9 @@ export interface AlterReplicaLogDirsResponseAlterReplicaLogDirTopicResult {
 }
 
 export interface AlterReplicaLogDirsResponseAlterReplicaLogDirTopicResultInput {
+  /** v0+ */
   topicName?: string;
+  /** v0+ */
   partitions?: readonly AlterReplicaLogDirsResponseAlterReplicaLogDirPartitionResultInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -3996,7 +4653,9 @@ export interface AlterReplicaLogDirsResponseAlterReplicaLogDirPartitionResult {
 }
 
 export interface AlterReplicaLogDirsResponseAlterReplicaLogDirPartitionResultInput {
+  /** v0+ */
   partitionIndex?: number;
+  /** v0+ */
   errorCode?: number;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -4010,6 +4669,7 @@ export interface DescribeLogDirsRequest {
 }
 
 export interface DescribeLogDirsRequestInput {
+  /** v0+, nullable v0+ */
   topics?: readonly DescribeLogDirsRequestDescribableLogDirTopicInput[] | null;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -4023,7 +4683,9 @@ export interface DescribeLogDirsRequestDescribableLogDirTopic {
 }
 
 export interface DescribeLogDirsRequestDescribableLogDirTopicInput {
+  /** v0+ */
   topic?: string;
+  /** v0+ */
   partitions?: readonly number[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -4039,8 +4701,11 @@ export interface DescribeLogDirsResponse {
 }
 
 export interface DescribeLogDirsResponseInput {
+  /** v0+ */
   throttleTimeMs?: number;
+  /** v3+ */
   errorCode?: number;
+  /** v0+ */
   results?: readonly DescribeLogDirsResponseDescribeLogDirsResultInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -4062,11 +4727,17 @@ export interface DescribeLogDirsResponseDescribeLogDirsResult {
 }
 
 export interface DescribeLogDirsResponseDescribeLogDirsResultInput {
+  /** v0+ */
   errorCode?: number;
+  /** v0+ */
   logDir?: string;
+  /** v0+ */
   topics?: readonly DescribeLogDirsResponseDescribeLogDirsTopicInput[];
+  /** v4+, default -1n */
   totalBytes?: bigint;
+  /** v4+, default -1n */
   usableBytes?: bigint;
+  /** v5+, default false */
   isCordoned?: boolean;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -4080,7 +4751,9 @@ export interface DescribeLogDirsResponseDescribeLogDirsTopic {
 }
 
 export interface DescribeLogDirsResponseDescribeLogDirsTopicInput {
+  /** v0+ */
   name?: string;
+  /** v0+ */
   partitions?: readonly DescribeLogDirsResponseDescribeLogDirsPartitionInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -4098,9 +4771,13 @@ export interface DescribeLogDirsResponseDescribeLogDirsPartition {
 }
 
 export interface DescribeLogDirsResponseDescribeLogDirsPartitionInput {
+  /** v0+ */
   partitionIndex?: number;
+  /** v0+ */
   partitionSize?: bigint;
+  /** v0+ */
   offsetLag?: bigint;
+  /** v0+ */
   isFutureKey?: boolean;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -4114,6 +4791,7 @@ export interface SaslAuthenticateRequest {
 }
 
 export interface SaslAuthenticateRequestInput {
+  /** v0+ */
   authBytes?: Uint8Array;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -4131,9 +4809,13 @@ export interface SaslAuthenticateResponse {
 }
 
 export interface SaslAuthenticateResponseInput {
+  /** v0+ */
   errorCode?: number;
+  /** v0+, nullable v0+ */
   errorMessage?: string | null;
+  /** v0+ */
   authBytes?: Uint8Array;
+  /** v1+, default 0n */
   sessionLifetimeMs?: bigint;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -4151,8 +4833,11 @@ export interface CreatePartitionsRequest {
 }
 
 export interface CreatePartitionsRequestInput {
+  /** v0+ */
   topics?: readonly CreatePartitionsRequestCreatePartitionsTopicInput[];
+  /** v0+ */
   timeoutMs?: number;
+  /** v0+ */
   validateOnly?: boolean;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -4168,8 +4853,11 @@ export interface CreatePartitionsRequestCreatePartitionsTopic {
 }
 
 export interface CreatePartitionsRequestCreatePartitionsTopicInput {
+  /** v0+ */
   name?: string;
+  /** v0+ */
   count?: number;
+  /** v0+, nullable v0+ */
   assignments?: readonly CreatePartitionsRequestCreatePartitionsAssignmentInput[] | null;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -4181,6 +4869,7 @@ export interface CreatePartitionsRequestCreatePartitionsAssignment {
 }
 
 export interface CreatePartitionsRequestCreatePartitionsAssignmentInput {
+  /** v0+ */
   brokerIds?: readonly number[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -4194,7 +4883,9 @@ export interface CreatePartitionsResponse {
 }
 
 export interface CreatePartitionsResponseInput {
+  /** v0+ */
   throttleTimeMs?: number;
+  /** v0+ */
   results?: readonly CreatePartitionsResponseCreatePartitionsTopicResultInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -4210,8 +4901,11 @@ export interface CreatePartitionsResponseCreatePartitionsTopicResult {
 }
 
 export interface CreatePartitionsResponseCreatePartitionsTopicResultInput {
+  /** v0+ */
   name?: string;
+  /** v0+ */
   errorCode?: number;
+  /** v0+, nullable v0+, default null */
   errorMessage?: string | null;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -4231,9 +4925,13 @@ export interface CreateDelegationTokenRequest {
 }
 
 export interface CreateDelegationTokenRequestInput {
+  /** v3+, nullable v3+ */
   ownerPrincipalType?: string | null;
+  /** v3+, nullable v3+ */
   ownerPrincipalName?: string | null;
+  /** v0+ */
   renewers?: readonly CreateDelegationTokenRequestCreatableRenewersInput[];
+  /** v0+ */
   maxLifetimeMs?: bigint;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -4247,7 +4945,9 @@ export interface CreateDelegationTokenRequestCreatableRenewers {
 }
 
 export interface CreateDelegationTokenRequestCreatableRenewersInput {
+  /** v0+ */
   principalType?: string;
+  /** v0+ */
   principalName?: string;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -4279,16 +4979,27 @@ export interface CreateDelegationTokenResponse {
 }
 
 export interface CreateDelegationTokenResponseInput {
+  /** v0+ */
   errorCode?: number;
+  /** v0+ */
   principalType?: string;
+  /** v0+ */
   principalName?: string;
+  /** v3+ */
   tokenRequesterPrincipalType?: string;
+  /** v3+ */
   tokenRequesterPrincipalName?: string;
+  /** v0+ */
   issueTimestampMs?: bigint;
+  /** v0+ */
   expiryTimestampMs?: bigint;
+  /** v0+ */
   maxTimestampMs?: bigint;
+  /** v0+ */
   tokenId?: string;
+  /** v0+ */
   hmac?: Uint8Array;
+  /** v0+ */
   throttleTimeMs?: number;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -4304,7 +5015,9 @@ export interface RenewDelegationTokenRequest {
 }
 
 export interface RenewDelegationTokenRequestInput {
+  /** v0+ */
   hmac?: Uint8Array;
+  /** v0+ */
   renewPeriodMs?: bigint;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -4320,8 +5033,11 @@ export interface RenewDelegationTokenResponse {
 }
 
 export interface RenewDelegationTokenResponseInput {
+  /** v0+ */
   errorCode?: number;
+  /** v0+ */
   expiryTimestampMs?: bigint;
+  /** v0+ */
   throttleTimeMs?: number;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -4337,7 +5053,9 @@ export interface ExpireDelegationTokenRequest {
 }
 
 export interface ExpireDelegationTokenRequestInput {
+  /** v0+ */
   hmac?: Uint8Array;
+  /** v0+ */
   expiryTimePeriodMs?: bigint;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -4353,8 +5071,11 @@ export interface ExpireDelegationTokenResponse {
 }
 
 export interface ExpireDelegationTokenResponseInput {
+  /** v0+ */
   errorCode?: number;
+  /** v0+ */
   expiryTimestampMs?: bigint;
+  /** v0+ */
   throttleTimeMs?: number;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -4368,6 +5089,7 @@ export interface DescribeDelegationTokenRequest {
 }
 
 export interface DescribeDelegationTokenRequestInput {
+  /** v0+, nullable v0+ */
   owners?: readonly DescribeDelegationTokenRequestDescribeDelegationTokenOwnerInput[] | null;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -4381,7 +5103,9 @@ export interface DescribeDelegationTokenRequestDescribeDelegationTokenOwner {
 }
 
 export interface DescribeDelegationTokenRequestDescribeDelegationTokenOwnerInput {
+  /** v0+ */
   principalType?: string;
+  /** v0+ */
   principalName?: string;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -4397,8 +5121,11 @@ export interface DescribeDelegationTokenResponse {
 }
 
 export interface DescribeDelegationTokenResponseInput {
+  /** v0+ */
   errorCode?: number;
+  /** v0+ */
   tokens?: readonly DescribeDelegationTokenResponseDescribedDelegationTokenInput[];
+  /** v0+ */
   throttleTimeMs?: number;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -4428,15 +5155,25 @@ export interface DescribeDelegationTokenResponseDescribedDelegationToken {
 }
 
 export interface DescribeDelegationTokenResponseDescribedDelegationTokenInput {
+  /** v0+ */
   principalType?: string;
+  /** v0+ */
   principalName?: string;
+  /** v3+ */
   tokenRequesterPrincipalType?: string;
+  /** v3+ */
   tokenRequesterPrincipalName?: string;
+  /** v0+ */
   issueTimestamp?: bigint;
+  /** v0+ */
   expiryTimestamp?: bigint;
+  /** v0+ */
   maxTimestamp?: bigint;
+  /** v0+ */
   tokenId?: string;
+  /** v0+ */
   hmac?: Uint8Array;
+  /** v0+ */
   renewers?: readonly DescribeDelegationTokenResponseDescribedDelegationTokenRenewerInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -4450,7 +5187,9 @@ export interface DescribeDelegationTokenResponseDescribedDelegationTokenRenewer 
 }
 
 export interface DescribeDelegationTokenResponseDescribedDelegationTokenRenewerInput {
+  /** v0+ */
   principalType?: string;
+  /** v0+ */
   principalName?: string;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -4464,6 +5203,7 @@ export interface DeleteGroupsRequest {
 }
 
 export interface DeleteGroupsRequestInput {
+  /** v0+ */
   groupsNames?: readonly string[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -4477,7 +5217,9 @@ export interface DeleteGroupsResponse {
 }
 
 export interface DeleteGroupsResponseInput {
+  /** v0+ */
   throttleTimeMs?: number;
+  /** v0+ */
   results?: readonly DeleteGroupsResponseDeletableGroupResultInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -4491,7 +5233,9 @@ export interface DeleteGroupsResponseDeletableGroupResult {
 }
 
 export interface DeleteGroupsResponseDeletableGroupResultInput {
+  /** v0+ */
   groupId?: string;
+  /** v0+ */
   errorCode?: number;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -4509,8 +5253,11 @@ export interface ElectLeadersRequest {
 }
 
 export interface ElectLeadersRequestInput {
+  /** v1+ */
   electionType?: number;
+  /** v0+, nullable v0+ */
   topicPartitions?: readonly ElectLeadersRequestTopicPartitionsInput[] | null;
+  /** v0+, default 60000 */
   timeoutMs?: number;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -4524,7 +5271,9 @@ export interface ElectLeadersRequestTopicPartitions {
 }
 
 export interface ElectLeadersRequestTopicPartitionsInput {
+  /** v0+ */
   topic?: string;
+  /** v0+ */
   partitions?: readonly number[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -4540,8 +5289,11 @@ export interface ElectLeadersResponse {
 }
 
 export interface ElectLeadersResponseInput {
+  /** v0+ */
   throttleTimeMs?: number;
+  /** v1+ */
   errorCode?: number;
+  /** v0+ */
   replicaElectionResults?: readonly ElectLeadersResponseReplicaElectionResultInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -4555,7 +5307,9 @@ export interface ElectLeadersResponseReplicaElectionResult {
 }
 
 export interface ElectLeadersResponseReplicaElectionResultInput {
+  /** v0+ */
   topic?: string;
+  /** v0+ */
   partitionResult?: readonly ElectLeadersResponsePartitionResultInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -4571,8 +5325,11 @@ export interface ElectLeadersResponsePartitionResult {
 }
 
 export interface ElectLeadersResponsePartitionResultInput {
+  /** v0+ */
   partitionId?: number;
+  /** v0+ */
   errorCode?: number;
+  /** v0+, nullable v0+ */
   errorMessage?: string | null;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -4588,7 +5345,9 @@ export interface IncrementalAlterConfigsRequest {
 }
 
 export interface IncrementalAlterConfigsRequestInput {
+  /** v0+ */
   resources?: readonly IncrementalAlterConfigsRequestAlterConfigsResourceInput[];
+  /** v0+ */
   validateOnly?: boolean;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -4604,8 +5363,11 @@ export interface IncrementalAlterConfigsRequestAlterConfigsResource {
 }
 
 export interface IncrementalAlterConfigsRequestAlterConfigsResourceInput {
+  /** v0+ */
   resourceType?: number;
+  /** v0+ */
   resourceName?: string;
+  /** v0+ */
   configs?: readonly IncrementalAlterConfigsRequestAlterableConfigInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -4621,8 +5383,11 @@ export interface IncrementalAlterConfigsRequestAlterableConfig {
 }
 
 export interface IncrementalAlterConfigsRequestAlterableConfigInput {
+  /** v0+ */
   name?: string;
+  /** v0+ */
   configOperation?: number;
+  /** v0+, nullable v0+ */
   value?: string | null;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -4636,7 +5401,9 @@ export interface IncrementalAlterConfigsResponse {
 }
 
 export interface IncrementalAlterConfigsResponseInput {
+  /** v0+ */
   throttleTimeMs?: number;
+  /** v0+ */
   responses?: readonly IncrementalAlterConfigsResponseAlterConfigsResourceResponseInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -4654,9 +5421,13 @@ export interface IncrementalAlterConfigsResponseAlterConfigsResourceResponse {
 }
 
 export interface IncrementalAlterConfigsResponseAlterConfigsResourceResponseInput {
+  /** v0+ */
   errorCode?: number;
+  /** v0+, nullable v0+ */
   errorMessage?: string | null;
+  /** v0+ */
   resourceType?: number;
+  /** v0+ */
   resourceName?: string;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -4674,8 +5445,11 @@ export interface AlterPartitionReassignmentsRequest {
 }
 
 export interface AlterPartitionReassignmentsRequestInput {
+  /** v0+, default 60000 */
   timeoutMs?: number;
+  /** v1+, default true */
   allowReplicationFactorChange?: boolean;
+  /** v0+ */
   topics?: readonly AlterPartitionReassignmentsRequestReassignableTopicInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -4689,7 +5463,9 @@ export interface AlterPartitionReassignmentsRequestReassignableTopic {
 }
 
 export interface AlterPartitionReassignmentsRequestReassignableTopicInput {
+  /** v0+ */
   name?: string;
+  /** v0+ */
   partitions?: readonly AlterPartitionReassignmentsRequestReassignablePartitionInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -4703,7 +5479,9 @@ export interface AlterPartitionReassignmentsRequestReassignablePartition {
 }
 
 export interface AlterPartitionReassignmentsRequestReassignablePartitionInput {
+  /** v0+ */
   partitionIndex?: number;
+  /** v0+, nullable v0+, default null */
   replicas?: readonly number[] | null;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -4723,10 +5501,15 @@ export interface AlterPartitionReassignmentsResponse {
 }
 
 export interface AlterPartitionReassignmentsResponseInput {
+  /** v0+ */
   throttleTimeMs?: number;
+  /** v1+, default true */
   allowReplicationFactorChange?: boolean;
+  /** v0+ */
   errorCode?: number;
+  /** v0+, nullable v0+ */
   errorMessage?: string | null;
+  /** v0+ */
   responses?: readonly AlterPartitionReassignmentsResponseReassignableTopicResponseInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -4740,7 +5523,9 @@ export interface AlterPartitionReassignmentsResponseReassignableTopicResponse {
 }
 
 export interface AlterPartitionReassignmentsResponseReassignableTopicResponseInput {
+  /** v0+ */
   name?: string;
+  /** v0+ */
   partitions?: readonly AlterPartitionReassignmentsResponseReassignablePartitionResponseInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -4756,8 +5541,11 @@ export interface AlterPartitionReassignmentsResponseReassignablePartitionRespons
 }
 
 export interface AlterPartitionReassignmentsResponseReassignablePartitionResponseInput {
+  /** v0+ */
   partitionIndex?: number;
+  /** v0+ */
   errorCode?: number;
+  /** v0+, nullable v0+ */
   errorMessage?: string | null;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -4773,7 +5561,9 @@ export interface ListPartitionReassignmentsRequest {
 }
 
 export interface ListPartitionReassignmentsRequestInput {
+  /** v0+, default 60000 */
   timeoutMs?: number;
+  /** v0+, nullable v0+, default null */
   topics?: readonly ListPartitionReassignmentsRequestListPartitionReassignmentsTopicsInput[] | null;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -4787,7 +5577,9 @@ export interface ListPartitionReassignmentsRequestListPartitionReassignmentsTopi
 }
 
 export interface ListPartitionReassignmentsRequestListPartitionReassignmentsTopicsInput {
+  /** v0+ */
   name?: string;
+  /** v0+ */
   partitionIndexes?: readonly number[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -4805,9 +5597,13 @@ export interface ListPartitionReassignmentsResponse {
 }
 
 export interface ListPartitionReassignmentsResponseInput {
+  /** v0+ */
   throttleTimeMs?: number;
+  /** v0+ */
   errorCode?: number;
+  /** v0+, nullable v0+ */
   errorMessage?: string | null;
+  /** v0+ */
   topics?: readonly ListPartitionReassignmentsResponseOngoingTopicReassignmentInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -4821,7 +5617,9 @@ export interface ListPartitionReassignmentsResponseOngoingTopicReassignment {
 }
 
 export interface ListPartitionReassignmentsResponseOngoingTopicReassignmentInput {
+  /** v0+ */
   name?: string;
+  /** v0+ */
   partitions?: readonly ListPartitionReassignmentsResponseOngoingPartitionReassignmentInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -4839,9 +5637,13 @@ export interface ListPartitionReassignmentsResponseOngoingPartitionReassignment 
 }
 
 export interface ListPartitionReassignmentsResponseOngoingPartitionReassignmentInput {
+  /** v0+ */
   partitionIndex?: number;
+  /** v0+ */
   replicas?: readonly number[];
+  /** v0+ */
   addingReplicas?: readonly number[];
+  /** v0+ */
   removingReplicas?: readonly number[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -4856,7 +5658,9 @@ export interface OffsetDeleteRequest {
 }
 
 export interface OffsetDeleteRequestInput {
+  /** v0+ */
   groupId?: string;
+  /** v0+ */
   topics?: readonly OffsetDeleteRequestTopicInput[];
 }
 
@@ -4868,7 +5672,9 @@ export interface OffsetDeleteRequestTopic {
 }
 
 export interface OffsetDeleteRequestTopicInput {
+  /** v0+ */
   name?: string;
+  /** v0+ */
   partitions?: readonly OffsetDeleteRequestPartitionInput[];
 }
 
@@ -4878,6 +5684,7 @@ export interface OffsetDeleteRequestPartition {
 }
 
 export interface OffsetDeleteRequestPartitionInput {
+  /** v0+ */
   partitionIndex?: number;
 }
 
@@ -4891,8 +5698,11 @@ export interface OffsetDeleteResponse {
 }
 
 export interface OffsetDeleteResponseInput {
+  /** v0+ */
   errorCode?: number;
+  /** v0+ */
   throttleTimeMs?: number;
+  /** v0+ */
   topics?: readonly OffsetDeleteResponseTopicInput[];
 }
 
@@ -4904,7 +5714,9 @@ export interface OffsetDeleteResponseTopic {
 }
 
 export interface OffsetDeleteResponseTopicInput {
+  /** v0+ */
   name?: string;
+  /** v0+ */
   partitions?: readonly OffsetDeleteResponsePartitionInput[];
 }
 
@@ -4916,7 +5728,9 @@ export interface OffsetDeleteResponsePartition {
 }
 
 export interface OffsetDeleteResponsePartitionInput {
+  /** v0+ */
   partitionIndex?: number;
+  /** v0+ */
   errorCode?: number;
 }
 
@@ -4931,7 +5745,9 @@ export interface DescribeClientQuotasRequest {
 }
 
 export interface DescribeClientQuotasRequestInput {
+  /** v0+ */
   components?: readonly DescribeClientQuotasRequestComponentDataInput[];
+  /** v0+ */
   strict?: boolean;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -4947,8 +5763,11 @@ export interface DescribeClientQuotasRequestComponentData {
 }
 
 export interface DescribeClientQuotasRequestComponentDataInput {
+  /** v0+ */
   entityType?: string;
+  /** v0+ */
   matchType?: number;
+  /** v0+, nullable v0+ */
   match?: string | null;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -4966,9 +5785,13 @@ export interface DescribeClientQuotasResponse {
 }
 
 export interface DescribeClientQuotasResponseInput {
+  /** v0+ */
   throttleTimeMs?: number;
+  /** v0+ */
   errorCode?: number;
+  /** v0+, nullable v0+ */
   errorMessage?: string | null;
+  /** v0+, nullable v0+ */
   entries?: readonly DescribeClientQuotasResponseEntryDataInput[] | null;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -4982,7 +5805,9 @@ export interface DescribeClientQuotasResponseEntryData {
 }
 
 export interface DescribeClientQuotasResponseEntryDataInput {
+  /** v0+ */
   entity?: readonly DescribeClientQuotasResponseEntityDataInput[];
+  /** v0+ */
   values?: readonly DescribeClientQuotasResponseValueDataInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -4996,7 +5821,9 @@ export interface DescribeClientQuotasResponseEntityData {
 }
 
 export interface DescribeClientQuotasResponseEntityDataInput {
+  /** v0+ */
   entityType?: string;
+  /** v0+, nullable v0+ */
   entityName?: string | null;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -5010,7 +5837,9 @@ export interface DescribeClientQuotasResponseValueData {
 }
 
 export interface DescribeClientQuotasResponseValueDataInput {
+  /** v0+ */
   key?: string;
+  /** v0+ */
   value?: number;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -5026,7 +5855,9 @@ export interface AlterClientQuotasRequest {
 }
 
 export interface AlterClientQuotasRequestInput {
+  /** v0+ */
   entries?: readonly AlterClientQuotasRequestEntryDataInput[];
+  /** v0+ */
   validateOnly?: boolean;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -5040,7 +5871,9 @@ export interface AlterClientQuotasRequestEntryData {
 }
 
 export interface AlterClientQuotasRequestEntryDataInput {
+  /** v0+ */
   entity?: readonly AlterClientQuotasRequestEntityDataInput[];
+  /** v0+ */
   ops?: readonly AlterClientQuotasRequestOpDataInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -5054,7 +5887,9 @@ export interface AlterClientQuotasRequestEntityData {
 }
 
 export interface AlterClientQuotasRequestEntityDataInput {
+  /** v0+ */
   entityType?: string;
+  /** v0+, nullable v0+ */
   entityName?: string | null;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -5070,8 +5905,11 @@ export interface AlterClientQuotasRequestOpData {
 }
 
 export interface AlterClientQuotasRequestOpDataInput {
+  /** v0+ */
   key?: string;
+  /** v0+ */
   value?: number;
+  /** v0+ */
   remove?: boolean;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -5085,7 +5923,9 @@ export interface AlterClientQuotasResponse {
 }
 
 export interface AlterClientQuotasResponseInput {
+  /** v0+ */
   throttleTimeMs?: number;
+  /** v0+ */
   entries?: readonly AlterClientQuotasResponseEntryDataInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -5101,8 +5941,11 @@ export interface AlterClientQuotasResponseEntryData {
 }
 
 export interface AlterClientQuotasResponseEntryDataInput {
+  /** v0+ */
   errorCode?: number;
+  /** v0+, nullable v0+ */
   errorMessage?: string | null;
+  /** v0+ */
   entity?: readonly AlterClientQuotasResponseEntityDataInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -5116,7 +5959,9 @@ export interface AlterClientQuotasResponseEntityData {
 }
 
 export interface AlterClientQuotasResponseEntityDataInput {
+  /** v0+ */
   entityType?: string;
+  /** v0+, nullable v0+ */
   entityName?: string | null;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -5130,6 +5975,7 @@ export interface DescribeUserScramCredentialsRequest {
 }
 
 export interface DescribeUserScramCredentialsRequestInput {
+  /** v0+, nullable v0+ */
   users?: readonly DescribeUserScramCredentialsRequestUserNameInput[] | null;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -5141,6 +5987,7 @@ export interface DescribeUserScramCredentialsRequestUserName {
 }
 
 export interface DescribeUserScramCredentialsRequestUserNameInput {
+  /** v0+ */
   name?: string;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -5158,9 +6005,13 @@ export interface DescribeUserScramCredentialsResponse {
 }
 
 export interface DescribeUserScramCredentialsResponseInput {
+  /** v0+ */
   throttleTimeMs?: number;
+  /** v0+ */
   errorCode?: number;
+  /** v0+, nullable v0+ */
   errorMessage?: string | null;
+  /** v0+ */
   results?: readonly DescribeUserScramCredentialsResponseDescribeUserScramCredentialsResultInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -5178,9 +6029,13 @@ export interface DescribeUserScramCredentialsResponseDescribeUserScramCredential
 }
 
 export interface DescribeUserScramCredentialsResponseDescribeUserScramCredentialsResultInput {
+  /** v0+ */
   user?: string;
+  /** v0+ */
   errorCode?: number;
+  /** v0+, nullable v0+ */
   errorMessage?: string | null;
+  /** v0+ */
   credentialInfos?: readonly DescribeUserScramCredentialsResponseCredentialInfoInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -5194,7 +6049,9 @@ export interface DescribeUserScramCredentialsResponseCredentialInfo {
 }
 
 export interface DescribeUserScramCredentialsResponseCredentialInfoInput {
+  /** v0+ */
   mechanism?: number;
+  /** v0+ */
   iterations?: number;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -5210,7 +6067,9 @@ export interface AlterUserScramCredentialsRequest {
 }
 
 export interface AlterUserScramCredentialsRequestInput {
+  /** v0+ */
   deletions?: readonly AlterUserScramCredentialsRequestScramCredentialDeletionInput[];
+  /** v0+ */
   upsertions?: readonly AlterUserScramCredentialsRequestScramCredentialUpsertionInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -5224,7 +6083,9 @@ export interface AlterUserScramCredentialsRequestScramCredentialDeletion {
 }
 
 export interface AlterUserScramCredentialsRequestScramCredentialDeletionInput {
+  /** v0+ */
   name?: string;
+  /** v0+ */
   mechanism?: number;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -5244,10 +6105,15 @@ export interface AlterUserScramCredentialsRequestScramCredentialUpsertion {
 }
 
 export interface AlterUserScramCredentialsRequestScramCredentialUpsertionInput {
+  /** v0+ */
   name?: string;
+  /** v0+ */
   mechanism?: number;
+  /** v0+ */
   iterations?: number;
+  /** v0+ */
   salt?: Uint8Array;
+  /** v0+ */
   saltedPassword?: Uint8Array;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -5261,7 +6127,9 @@ export interface AlterUserScramCredentialsResponse {
 }
 
 export interface AlterUserScramCredentialsResponseInput {
+  /** v0+ */
   throttleTimeMs?: number;
+  /** v0+ */
   results?: readonly AlterUserScramCredentialsResponseAlterUserScramCredentialsResultInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -5277,8 +6145,11 @@ export interface AlterUserScramCredentialsResponseAlterUserScramCredentialsResul
 }
 
 export interface AlterUserScramCredentialsResponseAlterUserScramCredentialsResultInput {
+  /** v0+ */
   user?: string;
+  /** v0+ */
   errorCode?: number;
+  /** v0+, nullable v0+ */
   errorMessage?: string | null;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -5296,8 +6167,11 @@ export interface VoteRequest {
 }
 
 export interface VoteRequestInput {
+  /** v0+, nullable v0+, default null */
   clusterId?: string | null;
+  /** v1+, default -1 */
   voterId?: number;
+  /** v0+ */
   topics?: readonly VoteRequestTopicDataInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -5311,7 +6185,9 @@ export interface VoteRequestTopicData {
 }
 
 export interface VoteRequestTopicDataInput {
+  /** v0+ */
   topicName?: string;
+  /** v0+ */
   partitions?: readonly VoteRequestPartitionDataInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -5337,13 +6213,21 @@ export interface VoteRequestPartitionData {
 }
 
 export interface VoteRequestPartitionDataInput {
+  /** v0+ */
   partitionIndex?: number;
+  /** v0+ */
   replicaEpoch?: number;
+  /** v0+ */
   replicaId?: number;
+  /** v1+ */
   replicaDirectoryId?: string;
+  /** v1+ */
   voterDirectoryId?: string;
+  /** v0+ */
   lastOffsetEpoch?: number;
+  /** v0+ */
   lastOffset?: bigint;
+  /** v2+ */
   preVote?: boolean;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -5359,8 +6243,11 @@ export interface VoteResponse {
 }
 
 export interface VoteResponseInput {
+  /** v0+ */
   errorCode?: number;
+  /** v0+ */
   topics?: readonly VoteResponseTopicDataInput[];
+  /** v1+, tagged 0 */
   nodeEndpoints?: readonly VoteResponseNodeEndpointInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -5374,7 +6261,9 @@ export interface VoteResponseTopicData {
 }
 
 export interface VoteResponseTopicDataInput {
+  /** v0+ */
   topicName?: string;
+  /** v0+ */
   partitions?: readonly VoteResponsePartitionDataInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -5394,10 +6283,15 @@ export interface VoteResponsePartitionData {
 }
 
 export interface VoteResponsePartitionDataInput {
+  /** v0+ */
   partitionIndex?: number;
+  /** v0+ */
   errorCode?: number;
+  /** v0+ */
   leaderId?: number;
+  /** v0+ */
   leaderEpoch?: number;
+  /** v0+ */
   voteGranted?: boolean;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -5413,8 +6307,11 @@ export interface VoteResponseNodeEndpoint {
 }
 
 export interface VoteResponseNodeEndpointInput {
+  /** v1+ */
   nodeId?: number;
+  /** v1+ */
   host?: string;
+  /** v1+ */
   port?: number;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -5434,9 +6331,13 @@ export interface BeginQuorumEpochRequest {
 }
 
 export interface BeginQuorumEpochRequestInput {
+  /** v0+, nullable v0+, default null */
   clusterId?: string | null;
+  /** v1+, default -1 */
   voterId?: number;
+  /** v0+ */
   topics?: readonly BeginQuorumEpochRequestTopicDataInput[];
+  /** v1+ */
   leaderEndpoints?: readonly BeginQuorumEpochRequestLeaderEndpointInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -5450,7 +6351,9 @@ export interface BeginQuorumEpochRequestTopicData {
 }
 
 export interface BeginQuorumEpochRequestTopicDataInput {
+  /** v0+ */
   topicName?: string;
+  /** v0+ */
   partitions?: readonly BeginQuorumEpochRequestPartitionDataInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -5468,9 +6371,13 @@ export interface BeginQuorumEpochRequestPartitionData {
 }
 
 export interface BeginQuorumEpochRequestPartitionDataInput {
+  /** v0+ */
   partitionIndex?: number;
+  /** v1+ */
   voterDirectoryId?: string;
+  /** v0+ */
   leaderId?: number;
+  /** v0+ */
   leaderEpoch?: number;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -5486,8 +6393,11 @@ export interface BeginQuorumEpochRequestLeaderEndpoint {
 }
 
 export interface BeginQuorumEpochRequestLeaderEndpointInput {
+  /** v1+ */
   name?: string;
+  /** v1+ */
   host?: string;
+  /** v1+ */
   port?: number;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -5503,8 +6413,11 @@ export interface BeginQuorumEpochResponse {
 }
 
 export interface BeginQuorumEpochResponseInput {
+  /** v0+ */
   errorCode?: number;
+  /** v0+ */
   topics?: readonly BeginQuorumEpochResponseTopicDataInput[];
+  /** v1+, tagged 0 */
   nodeEndpoints?: readonly BeginQuorumEpochResponseNodeEndpointInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -5518,7 +6431,9 @@ export interface BeginQuorumEpochResponseTopicData {
 }
 
 export interface BeginQuorumEpochResponseTopicDataInput {
+  /** v0+ */
   topicName?: string;
+  /** v0+ */
   partitions?: readonly BeginQuorumEpochResponsePartitionDataInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -5536,9 +6451,13 @@ export interface BeginQuorumEpochResponsePartitionData {
 }
 
 export interface BeginQuorumEpochResponsePartitionDataInput {
+  /** v0+ */
   partitionIndex?: number;
+  /** v0+ */
   errorCode?: number;
+  /** v0+ */
   leaderId?: number;
+  /** v0+ */
   leaderEpoch?: number;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -5554,8 +6473,11 @@ export interface BeginQuorumEpochResponseNodeEndpoint {
 }
 
 export interface BeginQuorumEpochResponseNodeEndpointInput {
+  /** v1+ */
   nodeId?: number;
+  /** v1+ */
   host?: string;
+  /** v1+ */
   port?: number;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -5573,8 +6495,11 @@ export interface EndQuorumEpochRequest {
 }
 
 export interface EndQuorumEpochRequestInput {
+  /** v0+, nullable v0+, default null */
   clusterId?: string | null;
+  /** v0+ */
   topics?: readonly EndQuorumEpochRequestTopicDataInput[];
+  /** v1+ */
   leaderEndpoints?: readonly EndQuorumEpochRequestLeaderEndpointInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -5588,7 +6513,9 @@ export interface EndQuorumEpochRequestTopicData {
 }
 
 export interface EndQuorumEpochRequestTopicDataInput {
+  /** v0+ */
   topicName?: string;
+  /** v0+ */
   partitions?: readonly EndQuorumEpochRequestPartitionDataInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -5608,10 +6535,15 @@ export interface EndQuorumEpochRequestPartitionData {
 }
 
 export interface EndQuorumEpochRequestPartitionDataInput {
+  /** v0+ */
   partitionIndex?: number;
+  /** v0+ */
   leaderId?: number;
+  /** v0+ */
   leaderEpoch?: number;
+  /** v0 */
   preferredSuccessors?: readonly number[];
+  /** v1+ */
   preferredCandidates?: readonly EndQuorumEpochRequestReplicaInfoInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -5625,7 +6557,9 @@ export interface EndQuorumEpochRequestReplicaInfo {
 }
 
 export interface EndQuorumEpochRequestReplicaInfoInput {
+  /** v1+ */
   candidateId?: number;
+  /** v1+ */
   candidateDirectoryId?: string;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -5641,8 +6575,11 @@ export interface EndQuorumEpochRequestLeaderEndpoint {
 }
 
 export interface EndQuorumEpochRequestLeaderEndpointInput {
+  /** v1+ */
   name?: string;
+  /** v1+ */
   host?: string;
+  /** v1+ */
   port?: number;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -5658,8 +6595,11 @@ export interface EndQuorumEpochResponse {
 }
 
 export interface EndQuorumEpochResponseInput {
+  /** v0+ */
   errorCode?: number;
+  /** v0+ */
   topics?: readonly EndQuorumEpochResponseTopicDataInput[];
+  /** v1+, tagged 0 */
   nodeEndpoints?: readonly EndQuorumEpochResponseNodeEndpointInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -5673,7 +6613,9 @@ export interface EndQuorumEpochResponseTopicData {
 }
 
 export interface EndQuorumEpochResponseTopicDataInput {
+  /** v0+ */
   topicName?: string;
+  /** v0+ */
   partitions?: readonly EndQuorumEpochResponsePartitionDataInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -5691,9 +6633,13 @@ export interface EndQuorumEpochResponsePartitionData {
 }
 
 export interface EndQuorumEpochResponsePartitionDataInput {
+  /** v0+ */
   partitionIndex?: number;
+  /** v0+ */
   errorCode?: number;
+  /** v0+ */
   leaderId?: number;
+  /** v0+ */
   leaderEpoch?: number;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -5709,8 +6655,11 @@ export interface EndQuorumEpochResponseNodeEndpoint {
 }
 
 export interface EndQuorumEpochResponseNodeEndpointInput {
+  /** v1+ */
   nodeId?: number;
+  /** v1+ */
   host?: string;
+  /** v1+ */
   port?: number;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -5724,6 +6673,7 @@ export interface DescribeQuorumRequest {
 }
 
 export interface DescribeQuorumRequestInput {
+  /** v0+ */
   topics?: readonly DescribeQuorumRequestTopicDataInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -5737,7 +6687,9 @@ export interface DescribeQuorumRequestTopicData {
 }
 
 export interface DescribeQuorumRequestTopicDataInput {
+  /** v0+ */
   topicName?: string;
+  /** v0+ */
   partitions?: readonly DescribeQuorumRequestPartitionDataInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -5749,6 +6701,7 @@ export interface DescribeQuorumRequestPartitionData {
 }
 
 export interface DescribeQuorumRequestPartitionDataInput {
+  /** v0+ */
   partitionIndex?: number;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -5766,9 +6719,13 @@ export interface DescribeQuorumResponse {
 }
 
 export interface DescribeQuorumResponseInput {
+  /** v0+ */
   errorCode?: number;
+  /** v2+, nullable v2+ */
   errorMessage?: string | null;
+  /** v0+ */
   topics?: readonly DescribeQuorumResponseTopicDataInput[];
+  /** v2+ */
   nodes?: readonly DescribeQuorumResponseNodeInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -5782,7 +6739,9 @@ export interface DescribeQuorumResponseTopicData {
 }
 
 export interface DescribeQuorumResponseTopicDataInput {
+  /** v0+ */
   topicName?: string;
+  /** v0+ */
   partitions?: readonly DescribeQuorumResponsePartitionDataInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -5808,13 +6767,21 @@ export interface DescribeQuorumResponsePartitionData {
 }
 
 export interface DescribeQuorumResponsePartitionDataInput {
+  /** v0+ */
   partitionIndex?: number;
+  /** v0+ */
   errorCode?: number;
+  /** v2+, nullable v2+ */
   errorMessage?: string | null;
+  /** v0+ */
   leaderId?: number;
+  /** v0+ */
   leaderEpoch?: number;
+  /** v0+ */
   highWatermark?: bigint;
+  /** v0+ */
   currentVoters?: readonly DescribeQuorumResponseReplicaStateInput[];
+  /** v0+ */
   observers?: readonly DescribeQuorumResponseReplicaStateInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -5834,10 +6801,15 @@ export interface DescribeQuorumResponseReplicaState {
 }
 
 export interface DescribeQuorumResponseReplicaStateInput {
+  /** v0+ */
   replicaId?: number;
+  /** v2+ */
   replicaDirectoryId?: string;
+  /** v0+ */
   logEndOffset?: bigint;
+  /** v1+, default -1n */
   lastFetchTimestamp?: bigint;
+  /** v1+, default -1n */
   lastCaughtUpTimestamp?: bigint;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -5851,7 +6823,9 @@ export interface DescribeQuorumResponseNode {
 }
 
 export interface DescribeQuorumResponseNodeInput {
+  /** v2+ */
   nodeId?: number;
+  /** v2+ */
   listeners?: readonly DescribeQuorumResponseListenerInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -5867,8 +6841,11 @@ export interface DescribeQuorumResponseListener {
 }
 
 export interface DescribeQuorumResponseListenerInput {
+  /** v2+ */
   name?: string;
+  /** v2+ */
   host?: string;
+  /** v2+ */
   port?: number;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -5886,8 +6863,11 @@ export interface AlterPartitionRequest {
 }
 
 export interface AlterPartitionRequestInput {
+  /** v0+ */
   brokerId?: number;
+  /** v0+, default -1n */
   brokerEpoch?: bigint;
+  /** v0+ */
   topics?: readonly AlterPartitionRequestTopicDataInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -5903,8 +6883,11 @@ export interface AlterPartitionRequestTopicData {
 }
 
 export interface AlterPartitionRequestTopicDataInput {
+  /** v0-1 */
   topicName?: string;
+  /** v2+ */
   topicId?: string;
+  /** v0+ */
   partitions?: readonly AlterPartitionRequestPartitionDataInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -5926,11 +6909,17 @@ export interface AlterPartitionRequestPartitionData {
 }
 
 export interface AlterPartitionRequestPartitionDataInput {
+  /** v0+ */
   partitionIndex?: number;
+  /** v0+ */
   leaderEpoch?: number;
+  /** v0-2 */
   newIsr?: readonly number[];
+  /** v3+ */
   newIsrWithEpochs?: readonly AlterPartitionRequestBrokerStateInput[];
+  /** v1+, default 0 */
   leaderRecoveryState?: number;
+  /** v0+ */
   partitionEpoch?: number;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -5944,7 +6933,9 @@ export interface AlterPartitionRequestBrokerState {
 }
 
 export interface AlterPartitionRequestBrokerStateInput {
+  /** v3+ */
   brokerId?: number;
+  /** v3+, default -1n */
   brokerEpoch?: bigint;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -5960,8 +6951,11 @@ export interface AlterPartitionResponse {
 }
 
 export interface AlterPartitionResponseInput {
+  /** v0+ */
   throttleTimeMs?: number;
+  /** v0+ */
   errorCode?: number;
+  /** v0+ */
   topics?: readonly AlterPartitionResponseTopicDataInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -5977,8 +6971,11 @@ export interface AlterPartitionResponseTopicData {
 }
 
 export interface AlterPartitionResponseTopicDataInput {
+  /** v0-1 */
   topicName?: string;
+  /** v2+ */
   topicId?: string;
+  /** v0+ */
   partitions?: readonly AlterPartitionResponsePartitionDataInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -6002,12 +6999,19 @@ export interface AlterPartitionResponsePartitionData {
 }
 
 export interface AlterPartitionResponsePartitionDataInput {
+  /** v0+ */
   partitionIndex?: number;
+  /** v0+ */
   errorCode?: number;
+  /** v0+ */
   leaderId?: number;
+  /** v0+ */
   leaderEpoch?: number;
+  /** v0+ */
   isr?: readonly number[];
+  /** v1+, default 0 */
   leaderRecoveryState?: number;
+  /** v0+ */
   partitionEpoch?: number;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -6025,8 +7029,11 @@ export interface UpdateFeaturesRequest {
 }
 
 export interface UpdateFeaturesRequestInput {
+  /** v0+, default 60000 */
   timeoutMs?: number;
+  /** v0+ */
   featureUpdates?: readonly UpdateFeaturesRequestFeatureUpdateKeyInput[];
+  /** v1+, default false */
   validateOnly?: boolean;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -6044,9 +7051,13 @@ export interface UpdateFeaturesRequestFeatureUpdateKey {
 }
 
 export interface UpdateFeaturesRequestFeatureUpdateKeyInput {
+  /** v0+ */
   feature?: string;
+  /** v0+ */
   maxVersionLevel?: number;
+  /** v0 */
   allowDowngrade?: boolean;
+  /** v1+, default 1 */
   upgradeType?: number;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -6064,9 +7075,13 @@ export interface UpdateFeaturesResponse {
 }
 
 export interface UpdateFeaturesResponseInput {
+  /** v0+ */
   throttleTimeMs?: number;
+  /** v0+ */
   errorCode?: number;
+  /** v0+, nullable v0+ */
   errorMessage?: string | null;
+  /** v0-1 */
   results?: readonly UpdateFeaturesResponseUpdatableFeatureResultInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -6082,8 +7097,11 @@ export interface UpdateFeaturesResponseUpdatableFeatureResult {
 }
 
 export interface UpdateFeaturesResponseUpdatableFeatureResultInput {
+  /** v0+ */
   feature?: string;
+  /** v0+ */
   errorCode?: number;
+  /** v0+, nullable v0+ */
   errorMessage?: string | null;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -6101,8 +7119,11 @@ export interface EnvelopeRequest {
 }
 
 export interface EnvelopeRequestInput {
+  /** v0+ */
   requestData?: Uint8Array;
+  /** v0+, nullable v0+ */
   requestPrincipal?: Uint8Array | null;
+  /** v0+ */
   clientHostAddress?: Uint8Array;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -6116,7 +7137,9 @@ export interface EnvelopeResponse {
 }
 
 export interface EnvelopeResponseInput {
+  /** v0+, nullable v0+, default null */
   responseData?: Uint8Array | null;
+  /** v0+ */
   errorCode?: number;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -6136,9 +7159,13 @@ export interface FetchSnapshotRequest {
 }
 
 export interface FetchSnapshotRequestInput {
+  /** v0+, nullable v0+, tagged 0, default null */
   clusterId?: string | null;
+  /** v0+, default -1 */
   replicaId?: number;
+  /** v0+, default 2147483647 */
   maxBytes?: number;
+  /** v0+ */
   topics?: readonly FetchSnapshotRequestTopicSnapshotInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -6152,7 +7179,9 @@ export interface FetchSnapshotRequestTopicSnapshot {
 }
 
 export interface FetchSnapshotRequestTopicSnapshotInput {
+  /** v0+ */
   name?: string;
+  /** v0+ */
   partitions?: readonly FetchSnapshotRequestPartitionSnapshotInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -6172,10 +7201,15 @@ export interface FetchSnapshotRequestPartitionSnapshot {
 }
 
 export interface FetchSnapshotRequestPartitionSnapshotInput {
+  /** v0+ */
   partition?: number;
+  /** v0+ */
   currentLeaderEpoch?: number;
+  /** v0+ */
   snapshotId?: FetchSnapshotRequestSnapshotIdInput;
+  /** v0+ */
   position?: bigint;
+  /** v1+, tagged 0 */
   replicaDirectoryId?: string;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -6189,7 +7223,9 @@ export interface FetchSnapshotRequestSnapshotId {
 }
 
 export interface FetchSnapshotRequestSnapshotIdInput {
+  /** v0+ */
   endOffset?: bigint;
+  /** v0+ */
   epoch?: number;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -6207,9 +7243,13 @@ export interface FetchSnapshotResponse<R = Uint8Array> {
 }
 
 export interface FetchSnapshotResponseInput {
+  /** v0+ */
   throttleTimeMs?: number;
+  /** v0+ */
   errorCode?: number;
+  /** v0+ */
   topics?: readonly FetchSnapshotResponseTopicSnapshotInput[];
+  /** v1+, tagged 0 */
   nodeEndpoints?: readonly FetchSnapshotResponseNodeEndpointInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -6223,7 +7263,9 @@ export interface FetchSnapshotResponseTopicSnapshot<R = Uint8Array> {
 }
 
 export interface FetchSnapshotResponseTopicSnapshotInput {
+  /** v0+ */
   name?: string;
+  /** v0+ */
   partitions?: readonly FetchSnapshotResponsePartitionSnapshotInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -6247,12 +7289,19 @@ export interface FetchSnapshotResponsePartitionSnapshot<R = Uint8Array> {
 }
 
 export interface FetchSnapshotResponsePartitionSnapshotInput {
+  /** v0+ */
   index?: number;
+  /** v0+ */
   errorCode?: number;
+  /** v0+ */
   snapshotId?: FetchSnapshotResponseSnapshotIdInput;
+  /** v0+, tagged 0 */
   currentLeader?: FetchSnapshotResponseLeaderIdAndEpochInput;
+  /** v0+ */
   size?: bigint;
+  /** v0+ */
   position?: bigint;
+  /** v0+ */
   unalignedRecords?: Uint8Array | null;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -6266,7 +7315,9 @@ export interface FetchSnapshotResponseSnapshotId {
 }
 
 export interface FetchSnapshotResponseSnapshotIdInput {
+  /** v0+ */
   endOffset?: bigint;
+  /** v0+ */
   epoch?: number;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -6280,7 +7331,9 @@ export interface FetchSnapshotResponseLeaderIdAndEpoch {
 }
 
 export interface FetchSnapshotResponseLeaderIdAndEpochInput {
+  /** v0+ */
   leaderId?: number;
+  /** v0+ */
   leaderEpoch?: number;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -6296,8 +7349,11 @@ export interface FetchSnapshotResponseNodeEndpoint {
 }
 
 export interface FetchSnapshotResponseNodeEndpointInput {
+  /** v1+ */
   nodeId?: number;
+  /** v1+ */
   host?: string;
+  /** v1+ */
   port?: number;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -6315,8 +7371,11 @@ export interface DescribeClusterRequest {
 }
 
 export interface DescribeClusterRequestInput {
+  /** v0+ */
   includeClusterAuthorizedOperations?: boolean;
+  /** v1+, default 1 */
   endpointType?: number;
+  /** v2+ */
   includeFencedBrokers?: boolean;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -6342,13 +7401,21 @@ export interface DescribeClusterResponse {
 }
 
 export interface DescribeClusterResponseInput {
+  /** v0+ */
   throttleTimeMs?: number;
+  /** v0+ */
   errorCode?: number;
+  /** v0+, nullable v0+, default null */
   errorMessage?: string | null;
+  /** v1+, default 1 */
   endpointType?: number;
+  /** v0+ */
   clusterId?: string;
+  /** v0+, default -1 */
   controllerId?: number;
+  /** v0+ */
   brokers?: readonly DescribeClusterResponseDescribeClusterBrokerInput[];
+  /** v0+, default -2147483648 */
   clusterAuthorizedOperations?: number;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -6368,10 +7435,15 @@ export interface DescribeClusterResponseDescribeClusterBroker {
 }
 
 export interface DescribeClusterResponseDescribeClusterBrokerInput {
+  /** v0+ */
   brokerId?: number;
+  /** v0+ */
   host?: string;
+  /** v0+ */
   port?: number;
+  /** v0+, nullable v0+, default null */
   rack?: string | null;
+  /** v2+ */
   isFenced?: boolean;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -6385,6 +7457,7 @@ export interface DescribeProducersRequest {
 }
 
 export interface DescribeProducersRequestInput {
+  /** v0+ */
   topics?: readonly DescribeProducersRequestTopicRequestInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -6398,7 +7471,9 @@ export interface DescribeProducersRequestTopicRequest {
 }
 
 export interface DescribeProducersRequestTopicRequestInput {
+  /** v0+ */
   name?: string;
+  /** v0+ */
   partitionIndexes?: readonly number[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -6412,7 +7487,9 @@ export interface DescribeProducersResponse {
 }
 
 export interface DescribeProducersResponseInput {
+  /** v0+ */
   throttleTimeMs?: number;
+  /** v0+ */
   topics?: readonly DescribeProducersResponseTopicResponseInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -6426,7 +7503,9 @@ export interface DescribeProducersResponseTopicResponse {
 }
 
 export interface DescribeProducersResponseTopicResponseInput {
+  /** v0+ */
   name?: string;
+  /** v0+ */
   partitions?: readonly DescribeProducersResponsePartitionResponseInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -6444,9 +7523,13 @@ export interface DescribeProducersResponsePartitionResponse {
 }
 
 export interface DescribeProducersResponsePartitionResponseInput {
+  /** v0+ */
   partitionIndex?: number;
+  /** v0+ */
   errorCode?: number;
+  /** v0+, nullable v0+, default null */
   errorMessage?: string | null;
+  /** v0+ */
   activeProducers?: readonly DescribeProducersResponseProducerStateInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -6468,11 +7551,17 @@ export interface DescribeProducersResponseProducerState {
 }
 
 export interface DescribeProducersResponseProducerStateInput {
+  /** v0+ */
   producerId?: bigint;
+  /** v0+ */
   producerEpoch?: number;
+  /** v0+, default -1 */
   lastSequence?: number;
+  /** v0+, default -1n */
   lastTimestamp?: bigint;
+  /** v0+ */
   coordinatorEpoch?: number;
+  /** v0+, default -1n */
   currentTxnStartOffset?: bigint;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -6502,14 +7591,23 @@ export interface BrokerRegistrationRequest {
 }
 
 export interface BrokerRegistrationRequestInput {
+  /** v0+ */
   brokerId?: number;
+  /** v0+ */
   clusterId?: string;
+  /** v0+ */
   incarnationId?: string;
+  /** v0+ */
   listeners?: readonly BrokerRegistrationRequestListenerInput[];
+  /** v0+ */
   features?: readonly BrokerRegistrationRequestFeatureInput[];
+  /** v0+, nullable v0+ */
   rack?: string | null;
+  /** v1+, default false */
   isMigratingZkBroker?: boolean;
+  /** v2+ */
   logDirs?: readonly string[];
+  /** v3+, default -1n */
   previousBrokerEpoch?: bigint;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -6527,9 +7625,13 @@ export interface BrokerRegistrationRequestListener {
 }
 
 export interface BrokerRegistrationRequestListenerInput {
+  /** v0+ */
   name?: string;
+  /** v0+ */
   host?: string;
+  /** v0+ */
   port?: number;
+  /** v0+ */
   securityProtocol?: number;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -6545,8 +7647,11 @@ export interface BrokerRegistrationRequestFeature {
 }
 
 export interface BrokerRegistrationRequestFeatureInput {
+  /** v0+ */
   name?: string;
+  /** v0+ */
   minSupportedVersion?: number;
+  /** v0+ */
   maxSupportedVersion?: number;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -6562,8 +7667,11 @@ export interface BrokerRegistrationResponse {
 }
 
 export interface BrokerRegistrationResponseInput {
+  /** v0+ */
   throttleTimeMs?: number;
+  /** v0+ */
   errorCode?: number;
+  /** v0+, default -1n */
   brokerEpoch?: bigint;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -6589,12 +7697,19 @@ export interface BrokerHeartbeatRequest {
 }
 
 export interface BrokerHeartbeatRequestInput {
+  /** v0+ */
   brokerId?: number;
+  /** v0+, default -1n */
   brokerEpoch?: bigint;
+  /** v0+ */
   currentMetadataOffset?: bigint;
+  /** v0+ */
   wantFence?: boolean;
+  /** v0+ */
   wantShutDown?: boolean;
+  /** v1+, tagged 0 */
   offlineLogDirs?: readonly string[];
+  /** v2+, nullable v2+, tagged 1, default null */
   cordonedLogDirs?: readonly string[] | null;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -6614,10 +7729,15 @@ export interface BrokerHeartbeatResponse {
 }
 
 export interface BrokerHeartbeatResponseInput {
+  /** v0+ */
   throttleTimeMs?: number;
+  /** v0+ */
   errorCode?: number;
+  /** v0+, default false */
   isCaughtUp?: boolean;
+  /** v0+, default true */
   isFenced?: boolean;
+  /** v0+ */
   shouldShutDown?: boolean;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -6631,6 +7751,7 @@ export interface UnregisterBrokerRequest {
 }
 
 export interface UnregisterBrokerRequestInput {
+  /** v0+ */
   brokerId?: number;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -6646,8 +7767,11 @@ export interface UnregisterBrokerResponse {
 }
 
 export interface UnregisterBrokerResponseInput {
+  /** v0+ */
   throttleTimeMs?: number;
+  /** v0+ */
   errorCode?: number;
+  /** v0+, nullable v0+ */
   errorMessage?: string | null;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -6661,6 +7785,7 @@ export interface DescribeTransactionsRequest {
 }
 
 export interface DescribeTransactionsRequestInput {
+  /** v0+ */
   transactionalIds?: readonly string[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -6674,7 +7799,9 @@ export interface DescribeTransactionsResponse {
 }
 
 export interface DescribeTransactionsResponseInput {
+  /** v0+ */
   throttleTimeMs?: number;
+  /** v0+ */
   transactionStates?: readonly DescribeTransactionsResponseTransactionStateInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -6700,13 +7827,21 @@ export interface DescribeTransactionsResponseTransactionState {
 }
 
 export interface DescribeTransactionsResponseTransactionStateInput {
+  /** v0+ */
   errorCode?: number;
+  /** v0+ */
   transactionalId?: string;
+  /** v0+ */
   transactionState?: string;
+  /** v0+ */
   transactionTimeoutMs?: number;
+  /** v0+ */
   transactionStartTimeMs?: bigint;
+  /** v0+ */
   producerId?: bigint;
+  /** v0+ */
   producerEpoch?: number;
+  /** v0+ */
   topics?: readonly DescribeTransactionsResponseTopicDataInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -6720,7 +7855,9 @@ export interface DescribeTransactionsResponseTopicData {
 }
 
 export interface DescribeTransactionsResponseTopicDataInput {
+  /** v0+ */
   topic?: string;
+  /** v0+ */
   partitions?: readonly number[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -6740,9 +7877,13 @@ export interface ListTransactionsRequest {
 }
 
 export interface ListTransactionsRequestInput {
+  /** v0+ */
   stateFilters?: readonly string[];
+  /** v0+ */
   producerIdFilters?: readonly bigint[];
+  /** v1+, default -1n */
   durationFilter?: bigint;
+  /** v2+, nullable v2+, default null */
   transactionalIdPattern?: string | null;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -6760,9 +7901,13 @@ export interface ListTransactionsResponse {
 }
 
 export interface ListTransactionsResponseInput {
+  /** v0+ */
   throttleTimeMs?: number;
+  /** v0+ */
   errorCode?: number;
+  /** v0+ */
   unknownStateFilters?: readonly string[];
+  /** v0+ */
   transactionStates?: readonly ListTransactionsResponseTransactionStateInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -6778,8 +7923,11 @@ export interface ListTransactionsResponseTransactionState {
 }
 
 export interface ListTransactionsResponseTransactionStateInput {
+  /** v0+ */
   transactionalId?: string;
+  /** v0+ */
   producerId?: bigint;
+  /** v0+ */
   transactionState?: string;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -6795,7 +7943,9 @@ export interface AllocateProducerIdsRequest {
 }
 
 export interface AllocateProducerIdsRequestInput {
+  /** v0+ */
   brokerId?: number;
+  /** v0+, default -1n */
   brokerEpoch?: bigint;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -6813,9 +7963,13 @@ export interface AllocateProducerIdsResponse {
 }
 
 export interface AllocateProducerIdsResponseInput {
+  /** v0+ */
   throttleTimeMs?: number;
+  /** v0+ */
   errorCode?: number;
+  /** v0+ */
   producerIdStart?: bigint;
+  /** v0+ */
   producerIdLen?: number;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -6847,15 +8001,25 @@ export interface ConsumerGroupHeartbeatRequest {
 }
 
 export interface ConsumerGroupHeartbeatRequestInput {
+  /** v0+ */
   groupId?: string;
+  /** v0+ */
   memberId?: string;
+  /** v0+ */
   memberEpoch?: number;
+  /** v0+, nullable v0+, default null */
   instanceId?: string | null;
+  /** v0+, nullable v0+, default null */
   rackId?: string | null;
+  /** v0+, default -1 */
   rebalanceTimeoutMs?: number;
+  /** v0+, nullable v0+, default null */
   subscribedTopicNames?: readonly string[] | null;
+  /** v1+, nullable v1+, default null */
   subscribedTopicRegex?: string | null;
+  /** v0+, nullable v0+, default null */
   serverAssignor?: string | null;
+  /** v0+, nullable v0+, default null */
   topicPartitions?: readonly ConsumerGroupHeartbeatRequestTopicPartitionsInput[] | null;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -6869,7 +8033,9 @@ export interface ConsumerGroupHeartbeatRequestTopicPartitions {
 }
 
 export interface ConsumerGroupHeartbeatRequestTopicPartitionsInput {
+  /** v0+ */
   topicId?: string;
+  /** v0+ */
   partitions?: readonly number[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -6893,12 +8059,19 @@ export interface ConsumerGroupHeartbeatResponse {
 }
 
 export interface ConsumerGroupHeartbeatResponseInput {
+  /** v0+ */
   throttleTimeMs?: number;
+  /** v0+ */
   errorCode?: number;
+  /** v0+, nullable v0+, default null */
   errorMessage?: string | null;
+  /** v0+, nullable v0+, default null */
   memberId?: string | null;
+  /** v0+ */
   memberEpoch?: number;
+  /** v0+ */
   heartbeatIntervalMs?: number;
+  /** v0+, nullable v0+, default null */
   assignment?: ConsumerGroupHeartbeatResponseAssignmentInput | null;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -6910,6 +8083,7 @@ export interface ConsumerGroupHeartbeatResponseAssignment {
 }
 
 export interface ConsumerGroupHeartbeatResponseAssignmentInput {
+  /** v0+ */
   topicPartitions?: readonly ConsumerGroupHeartbeatResponseTopicPartitionsInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -6923,7 +8097,9 @@ export interface ConsumerGroupHeartbeatResponseTopicPartitions {
 }
 
 export interface ConsumerGroupHeartbeatResponseTopicPartitionsInput {
+  /** v0+ */
   topicId?: string;
+  /** v0+ */
   partitions?: readonly number[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -6939,7 +8115,9 @@ export interface ConsumerGroupDescribeRequest {
 }
 
 export interface ConsumerGroupDescribeRequestInput {
+  /** v0+ */
   groupIds?: readonly string[];
+  /** v0+ */
   includeAuthorizedOperations?: boolean;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -6953,7 +8131,9 @@ export interface ConsumerGroupDescribeResponse {
 }
 
 export interface ConsumerGroupDescribeResponseInput {
+  /** v0+ */
   throttleTimeMs?: number;
+  /** v0+ */
   groups?: readonly ConsumerGroupDescribeResponseDescribedGroupInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -6981,14 +8161,23 @@ export interface ConsumerGroupDescribeResponseDescribedGroup {
 }
 
 export interface ConsumerGroupDescribeResponseDescribedGroupInput {
+  /** v0+ */
   errorCode?: number;
+  /** v0+, nullable v0+, default null */
   errorMessage?: string | null;
+  /** v0+ */
   groupId?: string;
+  /** v0+ */
   groupState?: string;
+  /** v0+ */
   groupEpoch?: number;
+  /** v0+ */
   assignmentEpoch?: number;
+  /** v0+ */
   assignorName?: string;
+  /** v0+ */
   members?: readonly ConsumerGroupDescribeResponseMemberInput[];
+  /** v0+, default -2147483648 */
   authorizedOperations?: number;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -7020,16 +8209,27 @@ export interface ConsumerGroupDescribeResponseMember {
 }
 
 export interface ConsumerGroupDescribeResponseMemberInput {
+  /** v0+ */
   memberId?: string;
+  /** v0+, nullable v0+, default null */
   instanceId?: string | null;
+  /** v0+, nullable v0+, default null */
   rackId?: string | null;
+  /** v0+ */
   memberEpoch?: number;
+  /** v0+ */
   clientId?: string;
+  /** v0+ */
   clientHost?: string;
+  /** v0+ */
   subscribedTopicNames?: readonly string[];
+  /** v0+, nullable v0+, default null */
   subscribedTopicRegex?: string | null;
+  /** v0+ */
   assignment?: ConsumerGroupDescribeResponseAssignmentInput;
+  /** v0+ */
   targetAssignment?: ConsumerGroupDescribeResponseAssignmentInput;
+  /** v1+, default -1 */
   memberType?: number;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -7041,6 +8241,7 @@ export interface ConsumerGroupDescribeResponseAssignment {
 }
 
 export interface ConsumerGroupDescribeResponseAssignmentInput {
+  /** v0+ */
   topicPartitions?: readonly ConsumerGroupDescribeResponseTopicPartitionsInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -7056,8 +8257,11 @@ export interface ConsumerGroupDescribeResponseTopicPartitions {
 }
 
 export interface ConsumerGroupDescribeResponseTopicPartitionsInput {
+  /** v0+ */
   topicId?: string;
+  /** v0+ */
   topicName?: string;
+  /** v0+ */
   partitions?: readonly number[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -7079,10 +8283,15 @@ export interface ControllerRegistrationRequest {
 }
 
 export interface ControllerRegistrationRequestInput {
+  /** v0+ */
   controllerId?: number;
+  /** v0+ */
   incarnationId?: string;
+  /** v0+ */
   zkMigrationReady?: boolean;
+  /** v0+ */
   listeners?: readonly ControllerRegistrationRequestListenerInput[];
+  /** v0+ */
   features?: readonly ControllerRegistrationRequestFeatureInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -7100,9 +8309,13 @@ export interface ControllerRegistrationRequestListener {
 }
 
 export interface ControllerRegistrationRequestListenerInput {
+  /** v0+ */
   name?: string;
+  /** v0+ */
   host?: string;
+  /** v0+ */
   port?: number;
+  /** v0+ */
   securityProtocol?: number;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -7118,8 +8331,11 @@ export interface ControllerRegistrationRequestFeature {
 }
 
 export interface ControllerRegistrationRequestFeatureInput {
+  /** v0+ */
   name?: string;
+  /** v0+ */
   minSupportedVersion?: number;
+  /** v0+ */
   maxSupportedVersion?: number;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -7135,8 +8351,11 @@ export interface ControllerRegistrationResponse {
 }
 
 export interface ControllerRegistrationResponseInput {
+  /** v0+ */
   throttleTimeMs?: number;
+  /** v0+ */
   errorCode?: number;
+  /** v0+, nullable v0+ */
   errorMessage?: string | null;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -7150,6 +8369,7 @@ export interface GetTelemetrySubscriptionsRequest {
 }
 
 export interface GetTelemetrySubscriptionsRequestInput {
+  /** v0+ */
   clientInstanceId?: string;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -7177,14 +8397,23 @@ export interface GetTelemetrySubscriptionsResponse {
 }
 
 export interface GetTelemetrySubscriptionsResponseInput {
+  /** v0+ */
   throttleTimeMs?: number;
+  /** v0+ */
   errorCode?: number;
+  /** v0+ */
   clientInstanceId?: string;
+  /** v0+ */
   subscriptionId?: number;
+  /** v0+ */
   acceptedCompressionTypes?: readonly number[];
+  /** v0+ */
   pushIntervalMs?: number;
+  /** v0+ */
   telemetryMaxBytes?: number;
+  /** v0+ */
   deltaTemporality?: boolean;
+  /** v0+ */
   requestedMetrics?: readonly string[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -7206,10 +8435,15 @@ export interface PushTelemetryRequest {
 }
 
 export interface PushTelemetryRequestInput {
+  /** v0+ */
   clientInstanceId?: string;
+  /** v0+ */
   subscriptionId?: number;
+  /** v0+ */
   terminating?: boolean;
+  /** v0+ */
   compressionType?: number;
+  /** v0+ */
   metrics?: Uint8Array;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -7223,7 +8457,9 @@ export interface PushTelemetryResponse {
 }
 
 export interface PushTelemetryResponseInput {
+  /** v0+ */
   throttleTimeMs?: number;
+  /** v0+ */
   errorCode?: number;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -7241,8 +8477,11 @@ export interface AssignReplicasToDirsRequest {
 }
 
 export interface AssignReplicasToDirsRequestInput {
+  /** v0+ */
   brokerId?: number;
+  /** v0+, default -1n */
   brokerEpoch?: bigint;
+  /** v0+ */
   directories?: readonly AssignReplicasToDirsRequestDirectoryDataInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -7256,7 +8495,9 @@ export interface AssignReplicasToDirsRequestDirectoryData {
 }
 
 export interface AssignReplicasToDirsRequestDirectoryDataInput {
+  /** v0+ */
   id?: string;
+  /** v0+ */
   topics?: readonly AssignReplicasToDirsRequestTopicDataInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -7270,7 +8511,9 @@ export interface AssignReplicasToDirsRequestTopicData {
 }
 
 export interface AssignReplicasToDirsRequestTopicDataInput {
+  /** v0+ */
   topicId?: string;
+  /** v0+ */
   partitions?: readonly AssignReplicasToDirsRequestPartitionDataInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -7282,6 +8525,7 @@ export interface AssignReplicasToDirsRequestPartitionData {
 }
 
 export interface AssignReplicasToDirsRequestPartitionDataInput {
+  /** v0+ */
   partitionIndex?: number;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -7297,8 +8541,11 @@ export interface AssignReplicasToDirsResponse {
 }
 
 export interface AssignReplicasToDirsResponseInput {
+  /** v0+ */
   throttleTimeMs?: number;
+  /** v0+ */
   errorCode?: number;
+  /** v0+ */
   directories?: readonly AssignReplicasToDirsResponseDirectoryDataInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -7312,7 +8559,9 @@ export interface AssignReplicasToDirsResponseDirectoryData {
 }
 
 export interface AssignReplicasToDirsResponseDirectoryDataInput {
+  /** v0+ */
   id?: string;
+  /** v0+ */
   topics?: readonly AssignReplicasToDirsResponseTopicDataInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -7326,7 +8575,9 @@ export interface AssignReplicasToDirsResponseTopicData {
 }
 
 export interface AssignReplicasToDirsResponseTopicDataInput {
+  /** v0+ */
   topicId?: string;
+  /** v0+ */
   partitions?: readonly AssignReplicasToDirsResponsePartitionDataInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -7340,7 +8591,9 @@ export interface AssignReplicasToDirsResponsePartitionData {
 }
 
 export interface AssignReplicasToDirsResponsePartitionDataInput {
+  /** v0+ */
   partitionIndex?: number;
+  /** v0+ */
   errorCode?: number;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -7354,6 +8607,7 @@ export interface ListConfigResourcesRequest {
 }
 
 export interface ListConfigResourcesRequestInput {
+  /** v1+ */
   resourceTypes?: readonly number[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -7369,8 +8623,11 @@ export interface ListConfigResourcesResponse {
 }
 
 export interface ListConfigResourcesResponseInput {
+  /** v0+ */
   throttleTimeMs?: number;
+  /** v0+ */
   errorCode?: number;
+  /** v0+ */
   configResources?: readonly ListConfigResourcesResponseConfigResourceInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -7384,7 +8641,9 @@ export interface ListConfigResourcesResponseConfigResource {
 }
 
 export interface ListConfigResourcesResponseConfigResourceInput {
+  /** v0+ */
   resourceName?: string;
+  /** v1+, default 16 */
   resourceType?: number;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -7402,8 +8661,11 @@ export interface DescribeTopicPartitionsRequest {
 }
 
 export interface DescribeTopicPartitionsRequestInput {
+  /** v0+ */
   topics?: readonly DescribeTopicPartitionsRequestTopicRequestInput[];
+  /** v0+, default 2000 */
   responsePartitionLimit?: number;
+  /** v0+, nullable v0+, default null */
   cursor?: DescribeTopicPartitionsRequestCursorInput | null;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -7415,6 +8677,7 @@ export interface DescribeTopicPartitionsRequestTopicRequest {
 }
 
 export interface DescribeTopicPartitionsRequestTopicRequestInput {
+  /** v0+ */
   name?: string;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -7428,7 +8691,9 @@ export interface DescribeTopicPartitionsRequestCursor {
 }
 
 export interface DescribeTopicPartitionsRequestCursorInput {
+  /** v0+ */
   topicName?: string;
+  /** v0+ */
   partitionIndex?: number;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -7444,8 +8709,11 @@ export interface DescribeTopicPartitionsResponse {
 }
 
 export interface DescribeTopicPartitionsResponseInput {
+  /** v0+ */
   throttleTimeMs?: number;
+  /** v0+ */
   topics?: readonly DescribeTopicPartitionsResponseTopicInput[];
+  /** v0+, nullable v0+, default null */
   nextCursor?: DescribeTopicPartitionsResponseCursorInput | null;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -7467,11 +8735,17 @@ export interface DescribeTopicPartitionsResponseTopic {
 }
 
 export interface DescribeTopicPartitionsResponseTopicInput {
+  /** v0+ */
   errorCode?: number;
+  /** v0+, nullable v0+ */
   name?: string | null;
+  /** v0+ */
   topicId?: string;
+  /** v0+, default false */
   isInternal?: boolean;
+  /** v0+ */
   partitions?: readonly DescribeTopicPartitionsResponsePartitionInput[];
+  /** v0+, default -2147483648 */
   topicAuthorizedOperations?: number;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -7499,14 +8773,23 @@ export interface DescribeTopicPartitionsResponsePartition {
 }
 
 export interface DescribeTopicPartitionsResponsePartitionInput {
+  /** v0+ */
   errorCode?: number;
+  /** v0+ */
   partitionIndex?: number;
+  /** v0+ */
   leaderId?: number;
+  /** v0+, default -1 */
   leaderEpoch?: number;
+  /** v0+ */
   replicaNodes?: readonly number[];
+  /** v0+ */
   isrNodes?: readonly number[];
+  /** v0+, nullable v0+, default null */
   eligibleLeaderReplicas?: readonly number[] | null;
+  /** v0+, nullable v0+, default null */
   lastKnownElr?: readonly number[] | null;
+  /** v0+ */
   offlineReplicas?: readonly number[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -7520,7 +8803,9 @@ export interface DescribeTopicPartitionsResponseCursor {
 }
 
 export interface DescribeTopicPartitionsResponseCursorInput {
+  /** v0+ */
   topicName?: string;
+  /** v0+ */
   partitionIndex?: number;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -7542,10 +8827,15 @@ export interface ShareGroupHeartbeatRequest {
 }
 
 export interface ShareGroupHeartbeatRequestInput {
+  /** v0+ */
   groupId?: string;
+  /** v0+ */
   memberId?: string;
+  /** v0+ */
   memberEpoch?: number;
+  /** v0+, nullable v0+, default null */
   rackId?: string | null;
+  /** v0+, nullable v0+, default null */
   subscribedTopicNames?: readonly string[] | null;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -7569,12 +8859,19 @@ export interface ShareGroupHeartbeatResponse {
 }
 
 export interface ShareGroupHeartbeatResponseInput {
+  /** v0+ */
   throttleTimeMs?: number;
+  /** v0+ */
   errorCode?: number;
+  /** v0+, nullable v0+, default null */
   errorMessage?: string | null;
+  /** v0+, nullable v0+, default null */
   memberId?: string | null;
+  /** v0+ */
   memberEpoch?: number;
+  /** v0+ */
   heartbeatIntervalMs?: number;
+  /** v0+, nullable v0+, default null */
   assignment?: ShareGroupHeartbeatResponseAssignmentInput | null;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -7586,6 +8883,7 @@ export interface ShareGroupHeartbeatResponseAssignment {
 }
 
 export interface ShareGroupHeartbeatResponseAssignmentInput {
+  /** v0+ */
   topicPartitions?: readonly ShareGroupHeartbeatResponseTopicPartitionsInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -7599,7 +8897,9 @@ export interface ShareGroupHeartbeatResponseTopicPartitions {
 }
 
 export interface ShareGroupHeartbeatResponseTopicPartitionsInput {
+  /** v0+ */
   topicId?: string;
+  /** v0+ */
   partitions?: readonly number[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -7615,7 +8915,9 @@ export interface ShareGroupDescribeRequest {
 }
 
 export interface ShareGroupDescribeRequestInput {
+  /** v0+ */
   groupIds?: readonly string[];
+  /** v0+ */
   includeAuthorizedOperations?: boolean;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -7629,7 +8931,9 @@ export interface ShareGroupDescribeResponse {
 }
 
 export interface ShareGroupDescribeResponseInput {
+  /** v0+ */
   throttleTimeMs?: number;
+  /** v0+ */
   groups?: readonly ShareGroupDescribeResponseDescribedGroupInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -7657,14 +8961,23 @@ export interface ShareGroupDescribeResponseDescribedGroup {
 }
 
 export interface ShareGroupDescribeResponseDescribedGroupInput {
+  /** v0+ */
   errorCode?: number;
+  /** v0+, nullable v0+, default null */
   errorMessage?: string | null;
+  /** v0+ */
   groupId?: string;
+  /** v0+ */
   groupState?: string;
+  /** v0+ */
   groupEpoch?: number;
+  /** v0+ */
   assignmentEpoch?: number;
+  /** v0+ */
   assignorName?: string;
+  /** v0+ */
   members?: readonly ShareGroupDescribeResponseMemberInput[];
+  /** v0+, default -2147483648 */
   authorizedOperations?: number;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -7688,12 +9001,19 @@ export interface ShareGroupDescribeResponseMember {
 }
 
 export interface ShareGroupDescribeResponseMemberInput {
+  /** v0+ */
   memberId?: string;
+  /** v0+, nullable v0+, default null */
   rackId?: string | null;
+  /** v0+ */
   memberEpoch?: number;
+  /** v0+ */
   clientId?: string;
+  /** v0+ */
   clientHost?: string;
+  /** v0+ */
   subscribedTopicNames?: readonly string[];
+  /** v0+ */
   assignment?: ShareGroupDescribeResponseAssignmentInput;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -7705,6 +9025,7 @@ export interface ShareGroupDescribeResponseAssignment {
 }
 
 export interface ShareGroupDescribeResponseAssignmentInput {
+  /** v0+ */
   topicPartitions?: readonly ShareGroupDescribeResponseTopicPartitionsInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -7720,8 +9041,11 @@ export interface ShareGroupDescribeResponseTopicPartitions {
 }
 
 export interface ShareGroupDescribeResponseTopicPartitionsInput {
+  /** v0+ */
   topicId?: string;
+  /** v0+ */
   topicName?: string;
+  /** v0+ */
   partitions?: readonly number[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -7757,17 +9081,29 @@ export interface ShareFetchRequest {
 }
 
 export interface ShareFetchRequestInput {
+  /** v0+, nullable v0+, default null */
   groupId?: string | null;
+  /** v0+, nullable v0+ */
   memberId?: string | null;
+  /** v0+ */
   shareSessionEpoch?: number;
+  /** v0+ */
   maxWaitMs?: number;
+  /** v0+ */
   minBytes?: number;
+  /** v0+, default 2147483647 */
   maxBytes?: number;
+  /** v1+ */
   maxRecords?: number;
+  /** v1+ */
   batchSize?: number;
+  /** v2+, default 0 */
   shareAcquireMode?: number;
+  /** v2+, default false */
   isRenewAck?: boolean;
+  /** v0+ */
   topics?: readonly ShareFetchRequestFetchTopicInput[];
+  /** v0+ */
   forgottenTopicsData?: readonly ShareFetchRequestForgottenTopicInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -7781,7 +9117,9 @@ export interface ShareFetchRequestFetchTopic {
 }
 
 export interface ShareFetchRequestFetchTopicInput {
+  /** v0+ */
   topicId?: string;
+  /** v0+ */
   partitions?: readonly ShareFetchRequestFetchPartitionInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -7797,8 +9135,11 @@ export interface ShareFetchRequestFetchPartition {
 }
 
 export interface ShareFetchRequestFetchPartitionInput {
+  /** v0+ */
   partitionIndex?: number;
+  /** v0 */
   partitionMaxBytes?: number;
+  /** v0+ */
   acknowledgementBatches?: readonly ShareFetchRequestAcknowledgementBatchInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -7814,8 +9155,11 @@ export interface ShareFetchRequestAcknowledgementBatch {
 }
 
 export interface ShareFetchRequestAcknowledgementBatchInput {
+  /** v0+ */
   firstOffset?: bigint;
+  /** v0+ */
   lastOffset?: bigint;
+  /** v0+ */
   acknowledgeTypes?: readonly number[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -7829,7 +9173,9 @@ export interface ShareFetchRequestForgottenTopic {
 }
 
 export interface ShareFetchRequestForgottenTopicInput {
+  /** v0+ */
   topicId?: string;
+  /** v0+ */
   partitions?: readonly number[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -7851,11 +9197,17 @@ export interface ShareFetchResponse<R = Uint8Array> {
 }
 
 export interface ShareFetchResponseInput {
+  /** v0+ */
   throttleTimeMs?: number;
+  /** v0+ */
   errorCode?: number;
+  /** v0+, nullable v0+, default null */
   errorMessage?: string | null;
+  /** v1+ */
   acquisitionLockTimeoutMs?: number;
+  /** v0+ */
   responses?: readonly ShareFetchResponseShareFetchableTopicResponseInput[];
+  /** v0+ */
   nodeEndpoints?: readonly ShareFetchResponseNodeEndpointInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -7869,7 +9221,9 @@ export interface ShareFetchResponseShareFetchableTopicResponse<R = Uint8Array> {
 }
 
 export interface ShareFetchResponseShareFetchableTopicResponseInput {
+  /** v0+ */
   topicId?: string;
+  /** v0+ */
   partitions?: readonly ShareFetchResponsePartitionDataInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -7895,13 +9249,21 @@ export interface ShareFetchResponsePartitionData<R = Uint8Array> {
 }
 
 export interface ShareFetchResponsePartitionDataInput {
+  /** v0+ */
   partitionIndex?: number;
+  /** v0+ */
   errorCode?: number;
+  /** v0+, nullable v0+, default null */
   errorMessage?: string | null;
+  /** v0+ */
   acknowledgeErrorCode?: number;
+  /** v0+, nullable v0+, default null */
   acknowledgeErrorMessage?: string | null;
+  /** v0+ */
   currentLeader?: ShareFetchResponseLeaderIdAndEpochInput;
+  /** v0+, nullable v0 */
   records?: Uint8Array | null;
+  /** v0+ */
   acquiredRecords?: readonly ShareFetchResponseAcquiredRecordsInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -7915,7 +9277,9 @@ export interface ShareFetchResponseLeaderIdAndEpoch {
 }
 
 export interface ShareFetchResponseLeaderIdAndEpochInput {
+  /** v0+ */
   leaderId?: number;
+  /** v0+ */
   leaderEpoch?: number;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -7931,8 +9295,11 @@ export interface ShareFetchResponseAcquiredRecords {
 }
 
 export interface ShareFetchResponseAcquiredRecordsInput {
+  /** v0+ */
   firstOffset?: bigint;
+  /** v0+ */
   lastOffset?: bigint;
+  /** v0+ */
   deliveryCount?: number;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -7950,9 +9317,13 @@ export interface ShareFetchResponseNodeEndpoint {
 }
 
 export interface ShareFetchResponseNodeEndpointInput {
+  /** v0+ */
   nodeId?: number;
+  /** v0+ */
   host?: string;
+  /** v0+ */
   port?: number;
+  /** v0+, nullable v0+, default null */
   rack?: string | null;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -7974,10 +9345,15 @@ export interface ShareAcknowledgeRequest {
 }
 
 export interface ShareAcknowledgeRequestInput {
+  /** v0+, nullable v0+, default null */
   groupId?: string | null;
+  /** v0+, nullable v0+ */
   memberId?: string | null;
+  /** v0+ */
   shareSessionEpoch?: number;
+  /** v2+, default false */
   isRenewAck?: boolean;
+  /** v0+ */
   topics?: readonly ShareAcknowledgeRequestAcknowledgeTopicInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -7991,7 +9367,9 @@ export interface ShareAcknowledgeRequestAcknowledgeTopic {
 }
 
 export interface ShareAcknowledgeRequestAcknowledgeTopicInput {
+  /** v0+ */
   topicId?: string;
+  /** v0+ */
   partitions?: readonly ShareAcknowledgeRequestAcknowledgePartitionInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -8005,7 +9383,9 @@ export interface ShareAcknowledgeRequestAcknowledgePartition {
 }
 
 export interface ShareAcknowledgeRequestAcknowledgePartitionInput {
+  /** v0+ */
   partitionIndex?: number;
+  /** v0+ */
   acknowledgementBatches?: readonly ShareAcknowledgeRequestAcknowledgementBatchInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -8021,8 +9401,11 @@ export interface ShareAcknowledgeRequestAcknowledgementBatch {
 }
 
 export interface ShareAcknowledgeRequestAcknowledgementBatchInput {
+  /** v0+ */
   firstOffset?: bigint;
+  /** v0+ */
   lastOffset?: bigint;
+  /** v0+ */
   acknowledgeTypes?: readonly number[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -8044,11 +9427,17 @@ export interface ShareAcknowledgeResponse {
 }
 
 export interface ShareAcknowledgeResponseInput {
+  /** v0+ */
   throttleTimeMs?: number;
+  /** v0+ */
   errorCode?: number;
+  /** v0+, nullable v0+, default null */
   errorMessage?: string | null;
+  /** v2+ */
   acquisitionLockTimeoutMs?: number;
+  /** v0+ */
   responses?: readonly ShareAcknowledgeResponseShareAcknowledgeTopicResponseInput[];
+  /** v0+ */
   nodeEndpoints?: readonly ShareAcknowledgeResponseNodeEndpointInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -8062,7 +9451,9 @@ export interface ShareAcknowledgeResponseShareAcknowledgeTopicResponse {
 }
 
 export interface ShareAcknowledgeResponseShareAcknowledgeTopicResponseInput {
+  /** v0+ */
   topicId?: string;
+  /** v0+ */
   partitions?: readonly ShareAcknowledgeResponsePartitionDataInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -8080,9 +9471,13 @@ export interface ShareAcknowledgeResponsePartitionData {
 }
 
 export interface ShareAcknowledgeResponsePartitionDataInput {
+  /** v0+ */
   partitionIndex?: number;
+  /** v0+ */
   errorCode?: number;
+  /** v0+, nullable v0+, default null */
   errorMessage?: string | null;
+  /** v0+ */
   currentLeader?: ShareAcknowledgeResponseLeaderIdAndEpochInput;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -8096,7 +9491,9 @@ export interface ShareAcknowledgeResponseLeaderIdAndEpoch {
 }
 
 export interface ShareAcknowledgeResponseLeaderIdAndEpochInput {
+  /** v0+ */
   leaderId?: number;
+  /** v0+ */
   leaderEpoch?: number;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -8114,9 +9511,13 @@ export interface ShareAcknowledgeResponseNodeEndpoint {
 }
 
 export interface ShareAcknowledgeResponseNodeEndpointInput {
+  /** v0+ */
   nodeId?: number;
+  /** v0+ */
   host?: string;
+  /** v0+ */
   port?: number;
+  /** v0+, nullable v0+, default null */
   rack?: string | null;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -8140,11 +9541,17 @@ export interface AddRaftVoterRequest {
 }
 
 export interface AddRaftVoterRequestInput {
+  /** v0+, nullable v0+ */
   clusterId?: string | null;
+  /** v0+ */
   timeoutMs?: number;
+  /** v0+ */
   voterId?: number;
+  /** v0+ */
   voterDirectoryId?: string;
+  /** v0+ */
   listeners?: readonly AddRaftVoterRequestListenerInput[];
+  /** v1+, default true */
   ackWhenCommitted?: boolean;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -8160,8 +9567,11 @@ export interface AddRaftVoterRequestListener {
 }
 
 export interface AddRaftVoterRequestListenerInput {
+  /** v0+ */
   name?: string;
+  /** v0+ */
   host?: string;
+  /** v0+ */
   port?: number;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -8177,8 +9587,11 @@ export interface AddRaftVoterResponse {
 }
 
 export interface AddRaftVoterResponseInput {
+  /** v0+ */
   throttleTimeMs?: number;
+  /** v0+ */
   errorCode?: number;
+  /** v0+, nullable v0+ */
   errorMessage?: string | null;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -8196,8 +9609,11 @@ export interface RemoveRaftVoterRequest {
 }
 
 export interface RemoveRaftVoterRequestInput {
+  /** v0+, nullable v0+ */
   clusterId?: string | null;
+  /** v0+ */
   voterId?: number;
+  /** v0+ */
   voterDirectoryId?: string;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -8213,8 +9629,11 @@ export interface RemoveRaftVoterResponse {
 }
 
 export interface RemoveRaftVoterResponseInput {
+  /** v0+ */
   throttleTimeMs?: number;
+  /** v0+ */
   errorCode?: number;
+  /** v0+, nullable v0+ */
   errorMessage?: string | null;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -8238,11 +9657,17 @@ export interface UpdateRaftVoterRequest {
 }
 
 export interface UpdateRaftVoterRequestInput {
+  /** v0+, nullable v0+ */
   clusterId?: string | null;
+  /** v0+ */
   currentLeaderEpoch?: number;
+  /** v0+ */
   voterId?: number;
+  /** v0+ */
   voterDirectoryId?: string;
+  /** v0+ */
   listeners?: readonly UpdateRaftVoterRequestListenerInput[];
+  /** v0+ */
   kRaftVersionFeature?: UpdateRaftVoterRequestKRaftVersionFeatureInput;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -8258,8 +9683,11 @@ export interface UpdateRaftVoterRequestListener {
 }
 
 export interface UpdateRaftVoterRequestListenerInput {
+  /** v0+ */
   name?: string;
+  /** v0+ */
   host?: string;
+  /** v0+ */
   port?: number;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -8273,7 +9701,9 @@ export interface UpdateRaftVoterRequestKRaftVersionFeature {
 }
 
 export interface UpdateRaftVoterRequestKRaftVersionFeatureInput {
+  /** v0+ */
   minSupportedVersion?: number;
+  /** v0+ */
   maxSupportedVersion?: number;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -8289,8 +9719,11 @@ export interface UpdateRaftVoterResponse {
 }
 
 export interface UpdateRaftVoterResponseInput {
+  /** v0+ */
   throttleTimeMs?: number;
+  /** v0+ */
   errorCode?: number;
+  /** v0+, tagged 0 */
   currentLeader?: UpdateRaftVoterResponseCurrentLeaderInput;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -8308,9 +9741,13 @@ export interface UpdateRaftVoterResponseCurrentLeader {
 }
 
 export interface UpdateRaftVoterResponseCurrentLeaderInput {
+  /** v0+, default -1 */
   leaderId?: number;
+  /** v0+, default -1 */
   leaderEpoch?: number;
+  /** v0+ */
   host?: string;
+  /** v0+ */
   port?: number;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -8326,7 +9763,9 @@ export interface InitializeShareGroupStateRequest {
 }
 
 export interface InitializeShareGroupStateRequestInput {
+  /** v0+ */
   groupId?: string;
+  /** v0+ */
   topics?: readonly InitializeShareGroupStateRequestInitializeStateDataInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -8340,7 +9779,9 @@ export interface InitializeShareGroupStateRequestInitializeStateData {
 }
 
 export interface InitializeShareGroupStateRequestInitializeStateDataInput {
+  /** v0+ */
   topicId?: string;
+  /** v0+ */
   partitions?: readonly InitializeShareGroupStateRequestPartitionDataInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -8356,8 +9797,11 @@ export interface InitializeShareGroupStateRequestPartitionData {
 }
 
 export interface InitializeShareGroupStateRequestPartitionDataInput {
+  /** v0+ */
   partition?: number;
+  /** v0+ */
   stateEpoch?: number;
+  /** v0+ */
   startOffset?: bigint;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -8369,6 +9813,7 @@ export interface InitializeShareGroupStateResponse {
 }
 
 export interface InitializeShareGroupStateResponseInput {
+  /** v0+ */
   results?: readonly InitializeShareGroupStateResponseInitializeStateResultInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -8382,7 +9827,9 @@ export interface InitializeShareGroupStateResponseInitializeStateResult {
 }
 
 export interface InitializeShareGroupStateResponseInitializeStateResultInput {
+  /** v0+ */
   topicId?: string;
+  /** v0+ */
   partitions?: readonly InitializeShareGroupStateResponsePartitionResultInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -8398,8 +9845,11 @@ export interface InitializeShareGroupStateResponsePartitionResult {
 }
 
 export interface InitializeShareGroupStateResponsePartitionResultInput {
+  /** v0+ */
   partition?: number;
+  /** v0+ */
   errorCode?: number;
+  /** v0+, nullable v0+, default null */
   errorMessage?: string | null;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -8415,7 +9865,9 @@ export interface ReadShareGroupStateRequest {
 }
 
 export interface ReadShareGroupStateRequestInput {
+  /** v0+ */
   groupId?: string;
+  /** v0+ */
   topics?: readonly ReadShareGroupStateRequestReadStateDataInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -8429,7 +9881,9 @@ export interface ReadShareGroupStateRequestReadStateData {
 }
 
 export interface ReadShareGroupStateRequestReadStateDataInput {
+  /** v0+ */
   topicId?: string;
+  /** v0+ */
   partitions?: readonly ReadShareGroupStateRequestPartitionDataInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -8443,7 +9897,9 @@ export interface ReadShareGroupStateRequestPartitionData {
 }
 
 export interface ReadShareGroupStateRequestPartitionDataInput {
+  /** v0+ */
   partition?: number;
+  /** v0+ */
   leaderEpoch?: number;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -8455,6 +9911,7 @@ export interface ReadShareGroupStateResponse {
 }
 
 export interface ReadShareGroupStateResponseInput {
+  /** v0+ */
   results?: readonly ReadShareGroupStateResponseReadStateResultInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -8468,7 +9925,9 @@ export interface ReadShareGroupStateResponseReadStateResult {
 }
 
 export interface ReadShareGroupStateResponseReadStateResultInput {
+  /** v0+ */
   topicId?: string;
+  /** v0+ */
   partitions?: readonly ReadShareGroupStateResponsePartitionResultInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -8490,11 +9949,17 @@ export interface ReadShareGroupStateResponsePartitionResult {
 }
 
 export interface ReadShareGroupStateResponsePartitionResultInput {
+  /** v0+ */
   partition?: number;
+  /** v0+ */
   errorCode?: number;
+  /** v0+, nullable v0+, default null */
   errorMessage?: string | null;
+  /** v0+ */
   stateEpoch?: number;
+  /** v0+ */
   startOffset?: bigint;
+  /** v0+ */
   stateBatches?: readonly ReadShareGroupStateResponseStateBatchInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -8512,9 +9977,13 @@ export interface ReadShareGroupStateResponseStateBatch {
 }
 
 export interface ReadShareGroupStateResponseStateBatchInput {
+  /** v0+ */
   firstOffset?: bigint;
+  /** v0+ */
   lastOffset?: bigint;
+  /** v0+ */
   deliveryState?: number;
+  /** v0+ */
   deliveryCount?: number;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -8530,7 +9999,9 @@ export interface WriteShareGroupStateRequest {
 }
 
 export interface WriteShareGroupStateRequestInput {
+  /** v0+ */
   groupId?: string;
+  /** v0+ */
   topics?: readonly WriteShareGroupStateRequestWriteStateDataInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -8544,7 +10015,9 @@ export interface WriteShareGroupStateRequestWriteStateData {
 }
 
 export interface WriteShareGroupStateRequestWriteStateDataInput {
+  /** v0+ */
   topicId?: string;
+  /** v0+ */
   partitions?: readonly WriteShareGroupStateRequestPartitionDataInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -8566,11 +10039,17 @@ export interface WriteShareGroupStateRequestPartitionData {
 }
 
 export interface WriteShareGroupStateRequestPartitionDataInput {
+  /** v0+ */
   partition?: number;
+  /** v0+ */
   stateEpoch?: number;
+  /** v0+ */
   leaderEpoch?: number;
+  /** v0+ */
   startOffset?: bigint;
+  /** v1+, default -1 */
   deliveryCompleteCount?: number;
+  /** v0+ */
   stateBatches?: readonly WriteShareGroupStateRequestStateBatchInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -8588,9 +10067,13 @@ export interface WriteShareGroupStateRequestStateBatch {
 }
 
 export interface WriteShareGroupStateRequestStateBatchInput {
+  /** v0+ */
   firstOffset?: bigint;
+  /** v0+ */
   lastOffset?: bigint;
+  /** v0+ */
   deliveryState?: number;
+  /** v0+ */
   deliveryCount?: number;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -8602,6 +10085,7 @@ export interface WriteShareGroupStateResponse {
 }
 
 export interface WriteShareGroupStateResponseInput {
+  /** v0+ */
   results?: readonly WriteShareGroupStateResponseWriteStateResultInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -8615,7 +10099,9 @@ export interface WriteShareGroupStateResponseWriteStateResult {
 }
 
 export interface WriteShareGroupStateResponseWriteStateResultInput {
+  /** v0+ */
   topicId?: string;
+  /** v0+ */
   partitions?: readonly WriteShareGroupStateResponsePartitionResultInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -8631,8 +10117,11 @@ export interface WriteShareGroupStateResponsePartitionResult {
 }
 
 export interface WriteShareGroupStateResponsePartitionResultInput {
+  /** v0+ */
   partition?: number;
+  /** v0+ */
   errorCode?: number;
+  /** v0+, nullable v0+, default null */
   errorMessage?: string | null;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -8648,7 +10137,9 @@ export interface DeleteShareGroupStateRequest {
 }
 
 export interface DeleteShareGroupStateRequestInput {
+  /** v0+ */
   groupId?: string;
+  /** v0+ */
   topics?: readonly DeleteShareGroupStateRequestDeleteStateDataInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -8662,7 +10153,9 @@ export interface DeleteShareGroupStateRequestDeleteStateData {
 }
 
 export interface DeleteShareGroupStateRequestDeleteStateDataInput {
+  /** v0+ */
   topicId?: string;
+  /** v0+ */
   partitions?: readonly DeleteShareGroupStateRequestPartitionDataInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -8674,6 +10167,7 @@ export interface DeleteShareGroupStateRequestPartitionData {
 }
 
 export interface DeleteShareGroupStateRequestPartitionDataInput {
+  /** v0+ */
   partition?: number;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -8685,6 +10179,7 @@ export interface DeleteShareGroupStateResponse {
 }
 
 export interface DeleteShareGroupStateResponseInput {
+  /** v0+ */
   results?: readonly DeleteShareGroupStateResponseDeleteStateResultInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -8698,7 +10193,9 @@ export interface DeleteShareGroupStateResponseDeleteStateResult {
 }
 
 export interface DeleteShareGroupStateResponseDeleteStateResultInput {
+  /** v0+ */
   topicId?: string;
+  /** v0+ */
   partitions?: readonly DeleteShareGroupStateResponsePartitionResultInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -8714,8 +10211,11 @@ export interface DeleteShareGroupStateResponsePartitionResult {
 }
 
 export interface DeleteShareGroupStateResponsePartitionResultInput {
+  /** v0+ */
   partition?: number;
+  /** v0+ */
   errorCode?: number;
+  /** v0+, nullable v0+, default null */
   errorMessage?: string | null;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -8731,7 +10231,9 @@ export interface ReadShareGroupStateSummaryRequest {
 }
 
 export interface ReadShareGroupStateSummaryRequestInput {
+  /** v0+ */
   groupId?: string;
+  /** v0+ */
   topics?: readonly ReadShareGroupStateSummaryRequestReadStateSummaryDataInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -8745,7 +10247,9 @@ export interface ReadShareGroupStateSummaryRequestReadStateSummaryData {
 }
 
 export interface ReadShareGroupStateSummaryRequestReadStateSummaryDataInput {
+  /** v0+ */
   topicId?: string;
+  /** v0+ */
   partitions?: readonly ReadShareGroupStateSummaryRequestPartitionDataInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -8759,7 +10263,9 @@ export interface ReadShareGroupStateSummaryRequestPartitionData {
 }
 
 export interface ReadShareGroupStateSummaryRequestPartitionDataInput {
+  /** v0+ */
   partition?: number;
+  /** v0+ */
   leaderEpoch?: number;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -8771,6 +10277,7 @@ export interface ReadShareGroupStateSummaryResponse {
 }
 
 export interface ReadShareGroupStateSummaryResponseInput {
+  /** v0+ */
   results?: readonly ReadShareGroupStateSummaryResponseReadStateSummaryResultInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -8784,7 +10291,9 @@ export interface ReadShareGroupStateSummaryResponseReadStateSummaryResult {
 }
 
 export interface ReadShareGroupStateSummaryResponseReadStateSummaryResultInput {
+  /** v0+ */
   topicId?: string;
+  /** v0+ */
   partitions?: readonly ReadShareGroupStateSummaryResponsePartitionResultInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -8808,12 +10317,19 @@ export interface ReadShareGroupStateSummaryResponsePartitionResult {
 }
 
 export interface ReadShareGroupStateSummaryResponsePartitionResultInput {
+  /** v0+ */
   partition?: number;
+  /** v0+ */
   errorCode?: number;
+  /** v0+, nullable v0+, default null */
   errorMessage?: string | null;
+  /** v0+ */
   stateEpoch?: number;
+  /** v0+ */
   leaderEpoch?: number;
+  /** v0+ */
   startOffset?: bigint;
+  /** v1+, default -1 */
   deliveryCompleteCount?: number;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -8859,22 +10375,39 @@ export interface StreamsGroupHeartbeatRequest {
 }
 
 export interface StreamsGroupHeartbeatRequestInput {
+  /** v0+ */
   groupId?: string;
+  /** v0+ */
   memberId?: string;
+  /** v0+ */
   memberEpoch?: number;
+  /** v0+ */
   endpointInformationEpoch?: number;
+  /** v0+, nullable v0+, default null */
   instanceId?: string | null;
+  /** v0+, nullable v0+, default null */
   rackId?: string | null;
+  /** v0+, default -1 */
   rebalanceTimeoutMs?: number;
+  /** v0+, nullable v0+, default null */
   topology?: StreamsGroupHeartbeatRequestTopologyInput | null;
+  /** v0+, nullable v0+, default null */
   activeTasks?: readonly StreamsGroupHeartbeatRequestTaskIdsInput[] | null;
+  /** v0+, nullable v0+, default null */
   standbyTasks?: readonly StreamsGroupHeartbeatRequestTaskIdsInput[] | null;
+  /** v0+, nullable v0+, default null */
   warmupTasks?: readonly StreamsGroupHeartbeatRequestTaskIdsInput[] | null;
+  /** v0+, nullable v0+, default null */
   processId?: string | null;
+  /** v0+, nullable v0+, default null */
   userEndpoint?: StreamsGroupHeartbeatRequestEndpointInput | null;
+  /** v0+, nullable v0+, default null */
   clientTags?: readonly StreamsGroupHeartbeatRequestKeyValueInput[] | null;
+  /** v0+, nullable v0+, default null */
   taskOffsets?: readonly StreamsGroupHeartbeatRequestTaskOffsetInput[] | null;
+  /** v0+, nullable v0+, default null */
   taskEndOffsets?: readonly StreamsGroupHeartbeatRequestTaskOffsetInput[] | null;
+  /** v0+, default false */
   shutdownApplication?: boolean;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -8888,7 +10421,9 @@ export interface StreamsGroupHeartbeatRequestTopology {
 }
 
 export interface StreamsGroupHeartbeatRequestTopologyInput {
+  /** v0+ */
   epoch?: number;
+  /** v0+ */
   subtopologies?: readonly StreamsGroupHeartbeatRequestSubtopologyInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -8912,12 +10447,19 @@ export interface StreamsGroupHeartbeatRequestSubtopology {
 }
 
 export interface StreamsGroupHeartbeatRequestSubtopologyInput {
+  /** v0+ */
   subtopologyId?: string;
+  /** v0+ */
   sourceTopics?: readonly string[];
+  /** v0+ */
   sourceTopicRegex?: readonly string[];
+  /** v0+ */
   stateChangelogTopics?: readonly StreamsGroupHeartbeatRequestTopicInfoInput[];
+  /** v0+ */
   repartitionSinkTopics?: readonly string[];
+  /** v0+ */
   repartitionSourceTopics?: readonly StreamsGroupHeartbeatRequestTopicInfoInput[];
+  /** v0+ */
   copartitionGroups?: readonly StreamsGroupHeartbeatRequestCopartitionGroupInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -8935,9 +10477,13 @@ export interface StreamsGroupHeartbeatRequestTopicInfo {
 }
 
 export interface StreamsGroupHeartbeatRequestTopicInfoInput {
+  /** v0+ */
   name?: string;
+  /** v0+ */
   partitions?: number;
+  /** v0+ */
   replicationFactor?: number;
+  /** v0+ */
   topicConfigs?: readonly StreamsGroupHeartbeatRequestKeyValueInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -8951,7 +10497,9 @@ export interface StreamsGroupHeartbeatRequestKeyValue {
 }
 
 export interface StreamsGroupHeartbeatRequestKeyValueInput {
+  /** v0+ */
   key?: string;
+  /** v0+ */
   value?: string;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -8967,8 +10515,11 @@ export interface StreamsGroupHeartbeatRequestCopartitionGroup {
 }
 
 export interface StreamsGroupHeartbeatRequestCopartitionGroupInput {
+  /** v0+ */
   sourceTopics?: readonly number[];
+  /** v0+ */
   sourceTopicRegex?: readonly number[];
+  /** v0+ */
   repartitionSourceTopics?: readonly number[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -8982,7 +10533,9 @@ export interface StreamsGroupHeartbeatRequestTaskIds {
 }
 
 export interface StreamsGroupHeartbeatRequestTaskIdsInput {
+  /** v0+ */
   subtopologyId?: string;
+  /** v0+ */
   partitions?: readonly number[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -8996,7 +10549,9 @@ export interface StreamsGroupHeartbeatRequestEndpoint {
 }
 
 export interface StreamsGroupHeartbeatRequestEndpointInput {
+  /** v0+ */
   host?: string;
+  /** v0+ */
   port?: number;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -9012,8 +10567,11 @@ export interface StreamsGroupHeartbeatRequestTaskOffset {
 }
 
 export interface StreamsGroupHeartbeatRequestTaskOffsetInput {
+  /** v0+ */
   subtopologyId?: string;
+  /** v0+ */
   partition?: number;
+  /** v0+ */
   offset?: bigint;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -9051,19 +10609,33 @@ export interface StreamsGroupHeartbeatResponse {
 }
 
 export interface StreamsGroupHeartbeatResponseInput {
+  /** v0+ */
   throttleTimeMs?: number;
+  /** v0+ */
   errorCode?: number;
+  /** v0+, nullable v0+, default null */
   errorMessage?: string | null;
+  /** v0+ */
   memberId?: string;
+  /** v0+ */
   memberEpoch?: number;
+  /** v0+ */
   heartbeatIntervalMs?: number;
+  /** v0+ */
   acceptableRecoveryLag?: number;
+  /** v0+ */
   taskOffsetIntervalMs?: number;
+  /** v0+, nullable v0+ */
   status?: readonly StreamsGroupHeartbeatResponseStatusInput[] | null;
+  /** v0+, nullable v0+, default null */
   activeTasks?: readonly StreamsGroupHeartbeatResponseTaskIdsInput[] | null;
+  /** v0+, nullable v0+, default null */
   standbyTasks?: readonly StreamsGroupHeartbeatResponseTaskIdsInput[] | null;
+  /** v0+, nullable v0+, default null */
   warmupTasks?: readonly StreamsGroupHeartbeatResponseTaskIdsInput[] | null;
+  /** v0+ */
   endpointInformationEpoch?: number;
+  /** v0+, nullable v0+, default null */
   partitionsByUserEndpoint?: readonly StreamsGroupHeartbeatResponseEndpointToPartitionsInput[] | null;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -9077,7 +10649,9 @@ export interface StreamsGroupHeartbeatResponseStatus {
 }
 
 export interface StreamsGroupHeartbeatResponseStatusInput {
+  /** v0+ */
   statusCode?: number;
+  /** v0+ */
   statusDetail?: string;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -9091,7 +10665,9 @@ export interface StreamsGroupHeartbeatResponseTaskIds {
 }
 
 export interface StreamsGroupHeartbeatResponseTaskIdsInput {
+  /** v0+ */
   subtopologyId?: string;
+  /** v0+ */
   partitions?: readonly number[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -9107,8 +10683,11 @@ export interface StreamsGroupHeartbeatResponseEndpointToPartitions {
 }
 
 export interface StreamsGroupHeartbeatResponseEndpointToPartitionsInput {
+  /** v0+ */
   userEndpoint?: StreamsGroupHeartbeatResponseEndpointInput;
+  /** v0+ */
   activePartitions?: readonly StreamsGroupHeartbeatResponseTopicPartitionInput[];
+  /** v0+ */
   standbyPartitions?: readonly StreamsGroupHeartbeatResponseTopicPartitionInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -9122,7 +10701,9 @@ export interface StreamsGroupHeartbeatResponseEndpoint {
 }
 
 export interface StreamsGroupHeartbeatResponseEndpointInput {
+  /** v0+ */
   host?: string;
+  /** v0+ */
   port?: number;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -9136,7 +10717,9 @@ export interface StreamsGroupHeartbeatResponseTopicPartition {
 }
 
 export interface StreamsGroupHeartbeatResponseTopicPartitionInput {
+  /** v0+ */
   topic?: string;
+  /** v0+ */
   partitions?: readonly number[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -9152,7 +10735,9 @@ export interface StreamsGroupDescribeRequest {
 }
 
 export interface StreamsGroupDescribeRequestInput {
+  /** v0+ */
   groupIds?: readonly string[];
+  /** v0+ */
   includeAuthorizedOperations?: boolean;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -9166,7 +10751,9 @@ export interface StreamsGroupDescribeResponse {
 }
 
 export interface StreamsGroupDescribeResponseInput {
+  /** v0+ */
   throttleTimeMs?: number;
+  /** v0+ */
   groups?: readonly StreamsGroupDescribeResponseDescribedGroupInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -9194,14 +10781,23 @@ export interface StreamsGroupDescribeResponseDescribedGroup {
 }
 
 export interface StreamsGroupDescribeResponseDescribedGroupInput {
+  /** v0+ */
   errorCode?: number;
+  /** v0+, nullable v0+, default null */
   errorMessage?: string | null;
+  /** v0+ */
   groupId?: string;
+  /** v0+ */
   groupState?: string;
+  /** v0+ */
   groupEpoch?: number;
+  /** v0+ */
   assignmentEpoch?: number;
+  /** v0+, nullable v0+, default null */
   topology?: StreamsGroupDescribeResponseTopologyInput | null;
+  /** v0+ */
   members?: readonly StreamsGroupDescribeResponseMemberInput[];
+  /** v0+, default -2147483648 */
   authorizedOperations?: number;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -9215,7 +10811,9 @@ export interface StreamsGroupDescribeResponseTopology {
 }
 
 export interface StreamsGroupDescribeResponseTopologyInput {
+  /** v0+ */
   epoch?: number;
+  /** v0+, nullable v0+, default null */
   subtopologies?: readonly StreamsGroupDescribeResponseSubtopologyInput[] | null;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -9235,10 +10833,15 @@ export interface StreamsGroupDescribeResponseSubtopology {
 }
 
 export interface StreamsGroupDescribeResponseSubtopologyInput {
+  /** v0+ */
   subtopologyId?: string;
+  /** v0+ */
   sourceTopics?: readonly string[];
+  /** v0+ */
   repartitionSinkTopics?: readonly string[];
+  /** v0+ */
   stateChangelogTopics?: readonly StreamsGroupDescribeResponseTopicInfoInput[];
+  /** v0+ */
   repartitionSourceTopics?: readonly StreamsGroupDescribeResponseTopicInfoInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -9256,9 +10859,13 @@ export interface StreamsGroupDescribeResponseTopicInfo {
 }
 
 export interface StreamsGroupDescribeResponseTopicInfoInput {
+  /** v0+ */
   name?: string;
+  /** v0+ */
   partitions?: number;
+  /** v0+ */
   replicationFactor?: number;
+  /** v0+ */
   topicConfigs?: readonly StreamsGroupDescribeResponseKeyValueInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -9272,7 +10879,9 @@ export interface StreamsGroupDescribeResponseKeyValue {
 }
 
 export interface StreamsGroupDescribeResponseKeyValueInput {
+  /** v0+ */
   key?: string;
+  /** v0+ */
   value?: string;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -9312,20 +10921,35 @@ export interface StreamsGroupDescribeResponseMember {
 }
 
 export interface StreamsGroupDescribeResponseMemberInput {
+  /** v0+ */
   memberId?: string;
+  /** v0+ */
   memberEpoch?: number;
+  /** v0+, nullable v0+, default null */
   instanceId?: string | null;
+  /** v0+, nullable v0+, default null */
   rackId?: string | null;
+  /** v0+ */
   clientId?: string;
+  /** v0+ */
   clientHost?: string;
+  /** v0+ */
   topologyEpoch?: number;
+  /** v0+ */
   processId?: string;
+  /** v0+, nullable v0+, default null */
   userEndpoint?: StreamsGroupDescribeResponseEndpointInput | null;
+  /** v0+ */
   clientTags?: readonly StreamsGroupDescribeResponseKeyValueInput[];
+  /** v0+ */
   taskOffsets?: readonly StreamsGroupDescribeResponseTaskOffsetInput[];
+  /** v0+ */
   taskEndOffsets?: readonly StreamsGroupDescribeResponseTaskOffsetInput[];
+  /** v0+ */
   assignment?: StreamsGroupDescribeResponseAssignmentInput;
+  /** v0+ */
   targetAssignment?: StreamsGroupDescribeResponseAssignmentInput;
+  /** v0+ */
   isClassic?: boolean;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -9339,7 +10963,9 @@ export interface StreamsGroupDescribeResponseEndpoint {
 }
 
 export interface StreamsGroupDescribeResponseEndpointInput {
+  /** v0+ */
   host?: string;
+  /** v0+ */
   port?: number;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -9355,8 +10981,11 @@ export interface StreamsGroupDescribeResponseTaskOffset {
 }
 
 export interface StreamsGroupDescribeResponseTaskOffsetInput {
+  /** v0+ */
   subtopologyId?: string;
+  /** v0+ */
   partition?: number;
+  /** v0+ */
   offset?: bigint;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -9372,8 +11001,11 @@ export interface StreamsGroupDescribeResponseAssignment {
 }
 
 export interface StreamsGroupDescribeResponseAssignmentInput {
+  /** v0+ */
   activeTasks?: readonly StreamsGroupDescribeResponseTaskIdsInput[];
+  /** v0+ */
   standbyTasks?: readonly StreamsGroupDescribeResponseTaskIdsInput[];
+  /** v0+ */
   warmupTasks?: readonly StreamsGroupDescribeResponseTaskIdsInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -9387,7 +11019,9 @@ export interface StreamsGroupDescribeResponseTaskIds {
 }
 
 export interface StreamsGroupDescribeResponseTaskIdsInput {
+  /** v0+ */
   subtopologyId?: string;
+  /** v0+ */
   partitions?: readonly number[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -9401,6 +11035,7 @@ export interface DescribeShareGroupOffsetsRequest {
 }
 
 export interface DescribeShareGroupOffsetsRequestInput {
+  /** v0+ */
   groups?: readonly DescribeShareGroupOffsetsRequestGroupInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -9414,7 +11049,9 @@ export interface DescribeShareGroupOffsetsRequestGroup {
 }
 
 export interface DescribeShareGroupOffsetsRequestGroupInput {
+  /** v0+ */
   groupId?: string;
+  /** v0+, nullable v0+ */
   topics?: readonly DescribeShareGroupOffsetsRequestTopicInput[] | null;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -9428,7 +11065,9 @@ export interface DescribeShareGroupOffsetsRequestTopic {
 }
 
 export interface DescribeShareGroupOffsetsRequestTopicInput {
+  /** v0+ */
   topicName?: string;
+  /** v0+ */
   partitions?: readonly number[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -9442,7 +11081,9 @@ export interface DescribeShareGroupOffsetsResponse {
 }
 
 export interface DescribeShareGroupOffsetsResponseInput {
+  /** v0+ */
   throttleTimeMs?: number;
+  /** v0+ */
   groups?: readonly DescribeShareGroupOffsetsResponseGroupInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -9460,9 +11101,13 @@ export interface DescribeShareGroupOffsetsResponseGroup {
 }
 
 export interface DescribeShareGroupOffsetsResponseGroupInput {
+  /** v0+ */
   groupId?: string;
+  /** v0+ */
   topics?: readonly DescribeShareGroupOffsetsResponseTopicInput[];
+  /** v0+ */
   errorCode?: number;
+  /** v0+, nullable v0+, default null */
   errorMessage?: string | null;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -9478,8 +11123,11 @@ export interface DescribeShareGroupOffsetsResponseTopic {
 }
 
 export interface DescribeShareGroupOffsetsResponseTopicInput {
+  /** v0+ */
   topicName?: string;
+  /** v0+ */
   topicId?: string;
+  /** v0+ */
   partitions?: readonly DescribeShareGroupOffsetsResponsePartitionInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -9501,11 +11149,17 @@ export interface DescribeShareGroupOffsetsResponsePartition {
 }
 
 export interface DescribeShareGroupOffsetsResponsePartitionInput {
+  /** v0+ */
   partitionIndex?: number;
+  /** v0+ */
   startOffset?: bigint;
+  /** v0+ */
   leaderEpoch?: number;
+  /** v1+, default -1n */
   lag?: bigint;
+  /** v0+ */
   errorCode?: number;
+  /** v0+, nullable v0+, default null */
   errorMessage?: string | null;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -9521,7 +11175,9 @@ export interface AlterShareGroupOffsetsRequest {
 }
 
 export interface AlterShareGroupOffsetsRequestInput {
+  /** v0+ */
   groupId?: string;
+  /** v0+ */
   topics?: readonly AlterShareGroupOffsetsRequestTopicInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -9535,7 +11191,9 @@ export interface AlterShareGroupOffsetsRequestTopic {
 }
 
 export interface AlterShareGroupOffsetsRequestTopicInput {
+  /** v0+ */
   topicName?: string;
+  /** v0+ */
   partitions?: readonly AlterShareGroupOffsetsRequestPartitionInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -9549,7 +11207,9 @@ export interface AlterShareGroupOffsetsRequestPartition {
 }
 
 export interface AlterShareGroupOffsetsRequestPartitionInput {
+  /** v0+ */
   partitionIndex?: number;
+  /** v0+ */
   startOffset?: bigint;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -9567,9 +11227,13 @@ export interface AlterShareGroupOffsetsResponse {
 }
 
 export interface AlterShareGroupOffsetsResponseInput {
+  /** v0+ */
   throttleTimeMs?: number;
+  /** v0+ */
   errorCode?: number;
+  /** v0+, nullable v0+, default null */
   errorMessage?: string | null;
+  /** v0+ */
   responses?: readonly AlterShareGroupOffsetsResponseTopicInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -9585,8 +11249,11 @@ export interface AlterShareGroupOffsetsResponseTopic {
 }
 
 export interface AlterShareGroupOffsetsResponseTopicInput {
+  /** v0+ */
   topicName?: string;
+  /** v0+ */
   topicId?: string;
+  /** v0+ */
   partitions?: readonly AlterShareGroupOffsetsResponsePartitionInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -9602,8 +11269,11 @@ export interface AlterShareGroupOffsetsResponsePartition {
 }
 
 export interface AlterShareGroupOffsetsResponsePartitionInput {
+  /** v0+ */
   partitionIndex?: number;
+  /** v0+ */
   errorCode?: number;
+  /** v0+, nullable v0+, default null */
   errorMessage?: string | null;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -9619,7 +11289,9 @@ export interface DeleteShareGroupOffsetsRequest {
 }
 
 export interface DeleteShareGroupOffsetsRequestInput {
+  /** v0+ */
   groupId?: string;
+  /** v0+ */
   topics?: readonly DeleteShareGroupOffsetsRequestTopicInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -9631,6 +11303,7 @@ export interface DeleteShareGroupOffsetsRequestTopic {
 }
 
 export interface DeleteShareGroupOffsetsRequestTopicInput {
+  /** v0+ */
   topicName?: string;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -9648,9 +11321,13 @@ export interface DeleteShareGroupOffsetsResponse {
 }
 
 export interface DeleteShareGroupOffsetsResponseInput {
+  /** v0+ */
   throttleTimeMs?: number;
+  /** v0+ */
   errorCode?: number;
+  /** v0+, nullable v0+, default null */
   errorMessage?: string | null;
+  /** v0+ */
   responses?: readonly DeleteShareGroupOffsetsResponseTopicInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
@@ -9668,9 +11345,13 @@ export interface DeleteShareGroupOffsetsResponseTopic {
 }
 
 export interface DeleteShareGroupOffsetsResponseTopicInput {
+  /** v0+ */
   topicName?: string;
+  /** v0+ */
   topicId?: string;
+  /** v0+ */
   errorCode?: number;
+  /** v0+, nullable v0+, default null */
   errorMessage?: string | null;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
