@@ -59,7 +59,7 @@ export interface EncodeOptions {
   /**
    * Default true: a property that no version of its struct has (a misspelling) throws
    * UNKNOWN_FIELD. False skips that check, for callers re-encoding objects this library decoded
-   * (a proxy), whose properties are all known: it costs about one property walk per struct object.
+   * (a proxy), whose properties are all known: the check walks every struct object's properties.
    */
   checkFields?: boolean;
 }
