@@ -151,13 +151,13 @@ function schemaImport(body, typeNames, depth) {
 
 function apiFile(api) {
   const body =
-    `export const ${api.constName}: ApiDef<${api.request.name}, ${api.response.name}> = {\n` +
+    `export const ${api.constName}: ApiDef<${api.request.name}, ${api.response.name}, ${api.request.name}Input, ${api.response.name}Input> = {\n` +
     `  apiKey: ${api.apiKey},\n` +
     `  name: ${q(api.name)},\n` +
     `  request: ${messageLiteral(api.request, 2)},\n` +
     `  response: ${messageLiteral(api.response, 2)},\n` +
     `};\n`;
-  const types = `import type { ${api.request.name}, ${api.response.name} } from '../types.js';`;
+  const types = `import type { ${[api.request.name, api.response.name].flatMap((n) => [n, `${n}Input`]).join(', ')} } from '../types.js';`;
   return `${HEADER}\n${schemaImport(body, ['ApiDef'], 2)}\n${types}\n\n${body}`;
 }
 
@@ -185,7 +185,28 @@ function interfaceName(msgName, structName) {
   return structName.startsWith(msgName) ? structName : `${msgName}${structName}`;
 }
 
-function tsType(f, msgName) {
+// Two interfaces per struct: the output type (what decoding gives: every field present, records
+// fields of type R, bytes by default, so the `records` decode option can retype them) and the input
+// type `...Input` (what a caller writes: any field may be left out at any depth, nothing unknown).
+
+/** Names of the struct types of `msg` that hold a records field, directly or through other structs. */
+function recordsHolders(msg) {
+  const holders = new Set();
+  const holds = (fields) => fields.some((f) => {
+    const el = elementType(f.type);
+    return el === 'records' || holders.has(el);
+  });
+  // Structs nest without cycles, so repeating until nothing changes settles every holder.
+  for (let changed = true; changed;) {
+    changed = false;
+    for (const s of Object.values(msg.structs)) {
+      if (!holders.has(s.name) && holds(s.fields)) { holders.add(s.name); changed = true; }
+    }
+  }
+  return { holders, message: holds(msg.fields) };
+}
+
+function tsType(f, msg, holders, input) {
   const el = elementType(f.type);
   let t;
   switch (el) {
@@ -194,10 +215,14 @@ function tsType(f, msgName) {
     case 'int64': t = 'bigint'; break;
     case 'string': case 'uuid': t = 'string'; break;
     case 'bytes': t = 'Uint8Array'; break;
-    case 'records': t = 'Uint8Array | null'; break;
-    default: t = interfaceName(msgName, el);
+    // A records field defaults to null whether or not the schema lets it be null.
+    case 'records': t = input ? 'Uint8Array | null' : 'R | null'; break;
+    default: t = interfaceName(msg.name, el) + (input ? 'Input' : holders.has(el) ? '<R>' : '');
   }
-  if (f.type.startsWith('[]')) t = t.includes(' ') ? `(${t})[]` : `${t}[]`;
+  if (f.type.startsWith('[]')) {
+    const element = t.includes(' ') ? `(${t})` : t;
+    t = input ? `readonly ${element}[]` : `${element}[]`;
+  }
   if (f.nullableVersions != null && !/\bnull$/.test(t)) t = `${t} | null`;
   return t;
 }
@@ -213,11 +238,19 @@ function fieldComment(f) {
   return `/** ${parts.join(', ').replace(/\*\//g, '*\\/')} */`;
 }
 
-function interfaceText(name, fields, msg) {
-  const lines = [`export interface ${name} {`];
+function interfaceText(name, fields, msg, holders, generic) {
+  const lines = [`export interface ${name}${generic ? '<R = Uint8Array>' : ''} {`];
   for (const f of fields) {
     lines.push(`  ${fieldComment(f)}`);
-    lines.push(`  ${f.name}: ${tsType(f, msg.name)};`);
+    lines.push(`  ${f.name}: ${tsType(f, msg, holders, false)};`);
+  }
+  if (msg.flexibleVersions !== null) lines.push('  _unknownTaggedFields?: Record<number, Uint8Array>;');
+  lines.push('}');
+  lines.push('');
+  lines.push(`export interface ${name}Input {`);
+  for (const f of fields) {
+    lines.push(`  ${fieldComment(f)}`);
+    lines.push(`  ${f.name}?: ${tsType(f, msg, holders, true)};`);
   }
   if (msg.flexibleVersions !== null) lines.push('  _unknownTaggedFields?: Record<number, Uint8Array>;');
   lines.push('}');
@@ -227,17 +260,25 @@ function interfaceText(name, fields, msg) {
 function messageInterfaces(msg, seenNames) {
   const out = [];
   const claim = (n) => {
-    if (seenNames.has(n)) throw new Error(`type name ${n} generated twice (${seenNames.get(n)} and ${msg.name})`);
-    seenNames.set(n, msg.name);
+    for (const taken of [n, `${n}Input`]) {
+      if (seenNames.has(taken)) throw new Error(`type name ${taken} generated twice (${seenNames.get(taken)} and ${msg.name})`);
+      seenNames.set(taken, msg.name);
+    }
   };
+  const { holders, message } = recordsHolders(msg);
   claim(msg.name);
-  out.push(interfaceText(msg.name, msg.fields, msg));
+  out.push(interfaceText(msg.name, msg.fields, msg, holders, message));
   for (const s of Object.values(msg.structs)) {
     const n = interfaceName(msg.name, s.name);
     claim(n);
-    out.push(interfaceText(n, s.fields, msg));
+    out.push(interfaceText(n, s.fields, msg, holders, holders.has(s.name)));
   }
   return out.join('\n\n');
+}
+
+/** A message's output type with records fields of type R. */
+function outputWithRecords(msg) {
+  return recordsHolders(msg).message ? `${msg.name}<R>` : msg.name;
 }
 
 function typesFile(apis, reqHeader, respHeader) {
@@ -247,10 +288,15 @@ function typesFile(apis, reqHeader, respHeader) {
   parts.push(`export const ApiKey = {\n${apis.map((a) => `  ${a.name}: ${a.apiKey},\n`).join('')}} as const;`);
   parts.push('export type ApiKey = (typeof ApiKey)[keyof typeof ApiKey];');
   parts.push('');
-  parts.push(`export interface RequestBodies {\n${apis.map((a) => `  ${a.apiKey}: ${a.request.name};\n`).join('')}}`);
-  parts.push('');
-  parts.push(`export interface ResponseBodies {\n${apis.map((a) => `  ${a.apiKey}: ${a.response.name};\n`).join('')}}`);
-  parts.push('');
+  const map = (name, doc, entry) => {
+    parts.push(`/** ${doc} */`);
+    parts.push(`export interface ${name} {\n${apis.map((a) => `  ${a.apiKey}: ${entry(a)};\n`).join('')}}`);
+    parts.push('');
+  };
+  map('RequestBodies<R = Uint8Array>', 'Decoded request bodies by API key; R is the type of records fields.', (a) => outputWithRecords(a.request));
+  map('ResponseBodies<R = Uint8Array>', 'Decoded response bodies by API key; R is the type of records fields.', (a) => outputWithRecords(a.response));
+  map('RequestInputs', 'Request bodies as a caller writes them, by API key.', (a) => `${a.request.name}Input`);
+  map('ResponseInputs', 'Response bodies as a caller writes them, by API key.', (a) => `${a.response.name}Input`);
   parts.push(messageInterfaces(reqHeader, seen));
   parts.push('');
   parts.push(messageInterfaces(respHeader, seen));

@@ -1,23 +1,52 @@
 // The message codec by API key, over a catalogue: the built-in one (src/generated/), or the one
 // given as `{ catalogue }` in the trailing options. (src/core.ts does the work for any one API
 // definition; use it with src/generated/apis/* to bundle only what you use.)
-import type { RequestBodies, ResponseBodies } from './generated/types.js';
+import type { RequestBodies, RequestInputs, ResponseBodies, ResponseInputs } from './generated/types.js';
 import { inVersions, type ApiDef, type MessageDef } from './schema.js';
 import { builtInCatalogue, catalogueApi, type CatalogueOption } from './catalogue/catalogue.js';
 import {
   checkRequestHeader, decodeBodyFor, decodeRequestFor, decodeResponseFor, encodeBodyFor, encodeRequestFor, encodeResponseFor,
   headerVersionFor, newMessageFor, peekRequest, planForMessage, requestSizeFor, responseSizeFor,
   type DecodedRequest, type DecodedResponse, type Direction, type Limits, type MessagePlan, type RequestHeader,
-  type ResponseHeader, type MessageDecodeOptions,
+  type ResponseHeader, type MessageDecodeOptions, type EncodeOptions,
 } from './core.js';
-import { decodeRecordBatches } from './records/decode.js';
+import { decodeRecordBatches, type DecodedRecordBatches } from './records/decode.js';
 import type { DecodeOptions as RecordsDecodeOptions } from './records/types.js';
 
 export * from './core.js';
 
 export type ApiKeyNumber = keyof RequestBodies & number;
 
+// Types by key. A key whose type is a literal (ApiKey.Produce, 0) or a union of them picks the
+// generated types; a key typed plain `number`, known only at run time (proxies, the CLI, the
+// explorer), or one the built-in catalogue lacks (a run-time catalogue's), takes any object and
+// gives `any`: the run-time checks alone apply then. No call with a built-in key can reach the
+// untyped form.
+
+/** A request body as a caller writes it for key K: any field may be left out, none unknown. */
+export type RequestInput<K extends number> = number extends K ? object : K extends ApiKeyNumber ? RequestInputs[K] : object;
+/** A response body as a caller writes it for key K. */
+export type ResponseInput<K extends number> = number extends K ? object : K extends ApiKeyNumber ? ResponseInputs[K] : object;
+/** A decoded request body of key K, records fields of type R. */
+export type RequestBody<K extends number, R = Uint8Array> = number extends K ? any : K extends ApiKeyNumber ? RequestBodies<R>[K] : any;
+/** A decoded response body of key K, records fields of type R. */
+export type ResponseBody<K extends number, R = Uint8Array> = number extends K ? any : K extends ApiKeyNumber ? ResponseBodies<R>[K] : any;
+/** A body as a caller writes it, by key and direction. */
+export type BodyInput<K extends number, D extends Direction> = D extends 'request' ? RequestInput<K> : ResponseInput<K>;
+/** A decoded body, by key and direction. */
+export type DecodedBody<K extends number, D extends Direction, R = Uint8Array> = D extends 'request' ? RequestBody<K, R> : ResponseBody<K, R>;
+
+/** A decoded request of any API: narrowing on `apiKey` gives the body's type. */
+export type AnyDecodedRequest<R = Uint8Array> = { [K in ApiKeyNumber]: DecodedRequest<RequestBodies<R>[K], K> }[ApiKeyNumber];
+
+/** The type of records fields under decode options O: decoded batches when `records` is on. */
+export type RecordsField<O> = 'records' extends keyof O ? RecordsWhen<O['records' & keyof O]> : Uint8Array;
+type RecordsWhen<X> = X extends false | undefined ? Uint8Array : DecodedRecordBatches;
+
 export type { CatalogueOption };
+
+/** What every by-key encode and size call takes: the catalogue, and whether to check field names. */
+export interface ByKeyEncodeOptions extends EncodeOptions, CatalogueOption {}
 
 export interface DecodeOptions extends Limits, CatalogueOption {
   /**
@@ -65,28 +94,30 @@ export function planFor(apiKey: number, direction: Direction, version: number, o
   return planForMessage(getMessage(apiKey, direction, options), version);
 }
 
-/** A message with every field at its default, then `fields` laid over it. */
-export function newMessage<K extends ApiKeyNumber>(apiKey: K, direction: 'request', version: number, fields?: Partial<RequestBodies[K]>, options?: CatalogueOption): RequestBodies[K];
-export function newMessage<K extends ApiKeyNumber>(apiKey: K, direction: 'response', version: number, fields?: Partial<ResponseBodies[K]>, options?: CatalogueOption): ResponseBodies[K];
-export function newMessage(apiKey: number, direction: Direction, version: number, fields?: object, options?: CatalogueOption): any;
-export function newMessage(apiKey: number, direction: Direction, version: number, fields?: object, options?: CatalogueOption): any {
+/** A message with every field at its default, then `fields` laid over it at every depth. */
+export function newMessage<K extends number, D extends Direction>(
+  apiKey: K, direction: D, version: number, fields?: BodyInput<K, D>, options?: CatalogueOption,
+): DecodedBody<K, D> {
   return newMessageFor(getMessage(apiKey, direction, options), version, fields);
 }
 
 /** Decodes a whole request frame of any API (int32 size prefix, header, body). */
-export function decodeRequest(frame: Uint8Array, options?: DecodeOptions): DecodedRequest {
-  return decodeRequestFor(getApi(peekRequest(frame).apiKey, options), frame, messageOptions(options));
+export function decodeRequest<O extends DecodeOptions = {}>(frame: Uint8Array, options?: O): AnyDecodedRequest<RecordsField<O>> {
+  // The key read from the frame picks the definition, so the body matches its apiKey.
+  return decodeRequestFor(getApi(peekRequest(frame).apiKey, options), frame, messageOptions(options)) as AnyDecodedRequest<RecordsField<O>>;
 }
 
 /** Decodes a whole response frame; the API key and version come from the matching request. */
-export function decodeResponse<K extends ApiKeyNumber>(frame: Uint8Array, apiKey: K, apiVersion: number, options?: DecodeOptions): DecodedResponse<ResponseBodies[K]>;
-export function decodeResponse(frame: Uint8Array, apiKey: number, apiVersion: number, options?: DecodeOptions): DecodedResponse;
-export function decodeResponse(frame: Uint8Array, apiKey: number, apiVersion: number, options?: DecodeOptions): DecodedResponse {
+export function decodeResponse<K extends number, O extends DecodeOptions = {}>(
+  frame: Uint8Array, apiKey: K, apiVersion: number, options?: O,
+): DecodedResponse<ResponseBody<K, RecordsField<O>>> {
   return decodeResponseFor(getApi(apiKey, options), frame, apiVersion, messageOptions(options));
 }
 
 /** Decodes a bare body (no size prefix, no header). */
-export function decodeBody(apiKey: number, direction: Direction, version: number, bytes: Uint8Array, options?: DecodeOptions): any {
+export function decodeBody<K extends number, D extends Direction, O extends DecodeOptions = {}>(
+  apiKey: K, direction: D, version: number, bytes: Uint8Array, options?: O,
+): DecodedBody<K, D, RecordsField<O>> {
   return decodeBodyFor(getMessage(apiKey, direction, options), version, bytes, messageOptions(options));
 }
 
@@ -96,30 +127,26 @@ function requestApi(header: RequestHeader, options: CatalogueOption | undefined)
 }
 
 /** Encodes a whole request frame: size prefix, header (its version chosen by the API), body. */
-export function encodeRequest<K extends ApiKeyNumber>(header: RequestHeader & { requestApiKey: K }, body: Partial<RequestBodies[K]>, options?: CatalogueOption): Uint8Array;
-export function encodeRequest(header: RequestHeader, body: object, options?: CatalogueOption): Uint8Array;
-export function encodeRequest(header: RequestHeader, body: object, options?: CatalogueOption): Uint8Array {
-  return encodeRequestFor(requestApi(header, options), header, body);
+export function encodeRequest<K extends number>(header: RequestHeader & { requestApiKey: K }, body: RequestInput<K>, options?: ByKeyEncodeOptions): Uint8Array {
+  return encodeRequestFor(requestApi(header, options), header, body, options);
 }
 
 /** Encodes a whole response frame. */
-export function encodeResponse<K extends ApiKeyNumber>(apiKey: K, apiVersion: number, header: ResponseHeader, body: Partial<ResponseBodies[K]>, options?: CatalogueOption): Uint8Array;
-export function encodeResponse(apiKey: number, apiVersion: number, header: ResponseHeader, body: object, options?: CatalogueOption): Uint8Array;
-export function encodeResponse(apiKey: number, apiVersion: number, header: ResponseHeader, body: object, options?: CatalogueOption): Uint8Array {
-  return encodeResponseFor(getApi(apiKey, options), apiVersion, header, body);
+export function encodeResponse<K extends number>(apiKey: K, apiVersion: number, header: ResponseHeader, body: ResponseInput<K>, options?: ByKeyEncodeOptions): Uint8Array {
+  return encodeResponseFor(getApi(apiKey, options), apiVersion, header, body, options);
 }
 
 /** Encodes a bare body (no size prefix, no header). */
-export function encodeBody(apiKey: number, direction: Direction, version: number, body: object, options?: CatalogueOption): Uint8Array {
-  return encodeBodyFor(getMessage(apiKey, direction, options), version, body);
+export function encodeBody<K extends number, D extends Direction>(apiKey: K, direction: D, version: number, body: BodyInput<K, D>, options?: ByKeyEncodeOptions): Uint8Array {
+  return encodeBodyFor(getMessage(apiKey, direction, options), version, body, options);
 }
 
 /** The exact length encodeRequest would produce, without writing it. */
-export function requestSize(header: RequestHeader, body: object, options?: CatalogueOption): number {
-  return requestSizeFor(requestApi(header, options), header, body);
+export function requestSize<K extends number>(header: RequestHeader & { requestApiKey: K }, body: RequestInput<K>, options?: ByKeyEncodeOptions): number {
+  return requestSizeFor(requestApi(header, options), header, body, options);
 }
 
 /** The exact length encodeResponse would produce, without writing it. */
-export function responseSize(apiKey: number, apiVersion: number, header: ResponseHeader, body: object, options?: CatalogueOption): number {
-  return responseSizeFor(getApi(apiKey, options), apiVersion, header, body);
+export function responseSize<K extends number>(apiKey: K, apiVersion: number, header: ResponseHeader, body: ResponseInput<K>, options?: ByKeyEncodeOptions): number {
+  return responseSizeFor(getApi(apiKey, options), apiVersion, header, body, options);
 }

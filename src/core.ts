@@ -15,7 +15,7 @@ import { KafkaWireError, WASM_ERROR_CODES } from './errors.js';
 import { DEFAULT_MAX_FRAME_SIZE } from './limits.js';
 import {
   ARRAY, BOOL, BYTES, FLOAT64, INT16, INT32, INT64, INT8, RECORDS, STRING, STRUCT, UINT16, UINT32, UUID,
-  compileMessage, opFields, type CompiledField, type CompiledStruct,
+  checkKnownFields, compileMessage, completeStruct, opFields, type CompiledField, type CompiledStruct,
 } from './program.js';
 import { codecWasm, ensureMemory, i32, scratchBase, u8 } from './wasm/codec-module.js';
 import { base64UrlToBytes, bytesToBase64Url, decodeUtf8, encodeUtf8Into } from './text.js';
@@ -23,8 +23,8 @@ import { codegenAvailable, generateReader, generateWriter, KIND_NAMES, type Enco
 
 export type Direction = 'request' | 'response';
 
-export interface DecodedRequest<B = any> {
-  apiKey: number;
+export interface DecodedRequest<B = any, K extends number = number> {
+  apiKey: K;
   apiVersion: number;
   header: RequestHeader;
   body: B;
@@ -34,6 +34,12 @@ export interface DecodedResponse<B = any> {
   header: ResponseHeader;
   body: B;
 }
+
+/**
+ * A body type an API definition carries: decoded ('request', 'response') or as a caller writes it
+ * ('requestInput', 'responseInput'); any for a definition typed only as ApiDef (known at run time).
+ */
+export type BodyOf<A extends ApiDef, P extends keyof NonNullable<ApiDef['types']>> = NonNullable<A['types']>[P];
 
 export interface Limits {
   /** Longest array accepted on decode. */
@@ -47,6 +53,15 @@ export interface Limits {
    * socket.request.max.bytes, and the frame splitter's limit); for a body alone, its length.
    */
   maxFrameSize?: number;
+}
+
+export interface EncodeOptions {
+  /**
+   * Default true: a property that no version of its struct has (a misspelling) throws
+   * UNKNOWN_FIELD. False skips that check, for callers re-encoding objects this library decoded
+   * (a proxy), whose properties are all known: the check walks every struct object's properties.
+   */
+  checkFields?: boolean;
 }
 
 export interface MessageDecodeOptions extends Limits {
@@ -118,10 +133,19 @@ export function planForMessage(message: MessageDef, version: number): MessagePla
   return plansFor(message, version).full;
 }
 
-/** A message with every field at its default, then `fields` laid over it. */
-export function newMessageFor<M = any>(message: MessageDef, version: number, fields?: Partial<M>): M {
-  const body = plansFor(message, version).bodyOnly.body.create();
-  return (fields === undefined ? body : Object.assign(body, fields)) as M;
+/**
+ * A message with every field at its default, then `fields` laid over it at every depth (a struct
+ * given in part is completed with its defaults). A property no version has throws UNKNOWN_FIELD.
+ */
+export function newMessageFor<M = any>(message: MessageDef, version: number, fields?: object): M {
+  const body = plansFor(message, version).bodyOnly.body;
+  if (fields === undefined) return body.create() as M;
+  try {
+    return completeStruct(body, fields) as M;
+  } catch (error) {
+    if (error instanceof KafkaWireError) throw error.within(body.name);
+    throw error;
+  }
 }
 
 // ---- decoding ----
@@ -306,7 +330,7 @@ export function peekRequest(frame: Uint8Array): { apiKey: number; apiVersion: nu
  * Decodes a whole request frame of `api` (int32 size prefix, header, body). Bytes and records
  * fields are views into `frame`.
  */
-export function decodeRequestFor<Req = any>(api: ApiDef<Req>, frame: Uint8Array, options?: MessageDecodeOptions): DecodedRequest<Req> {
+export function decodeRequestFor<A extends ApiDef>(api: A, frame: Uint8Array, options?: MessageDecodeOptions): DecodedRequest<BodyOf<A, 'request'>> {
   const { apiKey, apiVersion } = peekRequest(frame);
   if (apiKey !== api.apiKey) throw new KafkaWireError('UNSUPPORTED_API', 4, 'header.requestApiKey', `expected ${api.name} (${api.apiKey}), got ${apiKey}`);
   const { header, body } = decodeFrame(planForMessage(api.request, apiVersion), frame, options);
@@ -314,7 +338,7 @@ export function decodeRequestFor<Req = any>(api: ApiDef<Req>, frame: Uint8Array,
 }
 
 /** Decodes a whole response frame of `api`; the version comes from the matching request. */
-export function decodeResponseFor<Res = any>(api: ApiDef<any, Res>, frame: Uint8Array, apiVersion: number, options?: MessageDecodeOptions): DecodedResponse<Res> {
+export function decodeResponseFor<A extends ApiDef>(api: A, frame: Uint8Array, apiVersion: number, options?: MessageDecodeOptions): DecodedResponse<BodyOf<A, 'response'>> {
   return decodeFrame(planForMessage(api.response, apiVersion), frame, options);
 }
 
@@ -328,7 +352,7 @@ export function decodeBodyFor(message: MessageDef, version: number, bytes: Uint8
 
 // ---- encoding ----
 
-const b: EncodeBuffers = { tape: new Int32Array(1024), t: 0, heap: new Uint8Array(4096), h: 0 };
+const b: EncodeBuffers = { tape: new Int32Array(1024), t: 0, heap: new Uint8Array(4096), h: 0, checkFields: true };
 const scratch64 = new DataView(new ArrayBuffer(8));
 
 function tapeRoom(words: number): void {
@@ -353,6 +377,7 @@ function invalid(detail: string): KafkaWireError {
 
 function writeStruct(s: CompiledStruct, o: any): void {
   if (o === null || typeof o !== 'object') throw invalid(`expected a ${s.name} object, got ${describe(o)}`);
+  if (b.checkFields) checkKnownFields(s, o);
   let f: CompiledField | undefined;
   try {
     const regular = s.regular;
@@ -583,7 +608,7 @@ function notInVersion(s: CompiledStruct, f: CompiledField): KafkaWireError {
 }
 
 const writerHelpers = {
-  room: tapeRoom, invalid, isDefault, describe, writeTaggedFields, notInVersion,
+  room: tapeRoom, invalid, isDefault, describe, writeTaggedFields, notInVersion, checkKnownFields,
   str: writeString, bytes: writeBytes, uuid: writeUuid, bad: badValue,
 };
 
@@ -624,9 +649,10 @@ let rootEnd = 0;
  * Fills the encode tape for `plan` and calls `emit`. With `measure`, returns only the length.
  */
 function encodeWith(plan: { header: CompiledStruct | null; body: CompiledStruct }, header: unknown, body: unknown,
-  framed: boolean, measure: boolean): Uint8Array | number {
+  framed: boolean, measure: boolean, options: EncodeOptions | undefined): Uint8Array | number {
   b.t = 0;
   b.h = 0;
+  b.checkFields = options?.checkFields !== false;
   if (plan.header !== null) writeRoot(plan.header, header, 'header');
   writeRoot(plan.body, body, plan.body.name);
   const heapPtr = scratchBase();
@@ -656,26 +682,26 @@ function requestPlan(api: ApiDef, header: RequestHeader): MessagePlan {
 }
 
 /** Encodes a whole request frame: size prefix, header (its version chosen by the API), body. */
-export function encodeRequestFor<Req = any>(api: ApiDef<Req>, header: RequestHeader, body: Partial<Req>): Uint8Array {
-  return encodeWith(requestPlan(api, header), header, body, true, false) as Uint8Array;
+export function encodeRequestFor<A extends ApiDef>(api: A, header: RequestHeader, body: BodyOf<A, 'requestInput'>, options?: EncodeOptions): Uint8Array {
+  return encodeWith(requestPlan(api, header), header, body, true, false, options) as Uint8Array;
 }
 
 /** Encodes a whole response frame. */
-export function encodeResponseFor<Res = any>(api: ApiDef<any, Res>, apiVersion: number, header: ResponseHeader, body: Partial<Res>): Uint8Array {
-  return encodeWith(planForMessage(api.response, apiVersion), header, body, true, false) as Uint8Array;
+export function encodeResponseFor<A extends ApiDef>(api: A, apiVersion: number, header: ResponseHeader, body: BodyOf<A, 'responseInput'>, options?: EncodeOptions): Uint8Array {
+  return encodeWith(planForMessage(api.response, apiVersion), header, body, true, false, options) as Uint8Array;
 }
 
 /** Encodes a bare body (no size prefix, no header). */
-export function encodeBodyFor(message: MessageDef, version: number, body: object): Uint8Array {
-  return encodeWith(plansFor(message, version).bodyOnly, null, body, false, false) as Uint8Array;
+export function encodeBodyFor(message: MessageDef, version: number, body: object, options?: EncodeOptions): Uint8Array {
+  return encodeWith(plansFor(message, version).bodyOnly, null, body, false, false, options) as Uint8Array;
 }
 
 /** The exact length encodeRequestFor would produce, without writing it. */
-export function requestSizeFor(api: ApiDef, header: RequestHeader, body: object): number {
-  return encodeWith(requestPlan(api, header), header, body, true, true) as number;
+export function requestSizeFor<A extends ApiDef>(api: A, header: RequestHeader, body: BodyOf<A, 'requestInput'>, options?: EncodeOptions): number {
+  return encodeWith(requestPlan(api, header), header, body, true, true, options) as number;
 }
 
 /** The exact length encodeResponseFor would produce, without writing it. */
-export function responseSizeFor(api: ApiDef, apiVersion: number, header: ResponseHeader, body: object): number {
-  return encodeWith(planForMessage(api.response, apiVersion), header, body, true, true) as number;
+export function responseSizeFor<A extends ApiDef>(api: A, apiVersion: number, header: ResponseHeader, body: BodyOf<A, 'responseInput'>, options?: EncodeOptions): number {
+  return encodeWith(planForMessage(api.response, apiVersion), header, body, true, true, options) as number;
 }

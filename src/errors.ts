@@ -5,7 +5,7 @@ export type ErrorCode =
   | 'TRUNCATED' | 'NEGATIVE_LENGTH' | 'VARINT_TOO_LONG' | 'VARINT_OVERFLOW' | 'INVALID_UTF8'
   | 'DUPLICATE_TAG' | 'TAGGED_SIZE_MISMATCH' | 'TRAILING_BYTES' | 'FRAME_SIZE_MISMATCH'
   | 'ARRAY_LIMIT' | 'LENGTH_LIMIT' | 'DEPTH_LIMIT' | 'FRAME_LIMIT' | 'MEMORY_LIMIT'
-  | 'UNSUPPORTED_API' | 'UNSUPPORTED_VERSION' | 'INVALID_VALUE' | 'NOT_IN_VERSION';
+  | 'UNSUPPORTED_API' | 'UNSUPPORTED_VERSION' | 'INVALID_VALUE' | 'NOT_IN_VERSION' | 'UNKNOWN_FIELD';
 
 /** Codes in the order assembly/codec.ts numbers them (index = code). */
 export const WASM_ERROR_CODES: readonly (ErrorCode | undefined)[] = [
@@ -33,6 +33,7 @@ const DESCRIPTIONS: Record<ErrorCode, string> = {
   UNSUPPORTED_VERSION: 'a version outside the API\'s valid versions',
   INVALID_VALUE: 'a value that does not fit its field',
   NOT_IN_VERSION: 'a non-default value for a field the version does not have',
+  UNKNOWN_FIELD: 'a property that no version of the struct has',
 };
 
 export class KafkaWireError extends Error {

@@ -5,13 +5,16 @@ import { initRecordsWasm } from './records/wasm.js';
 export {
   encodeRequest, decodeRequest, encodeResponse, decodeResponse, encodeBody, decodeBody,
   requestSize, responseSize, newMessage, getApi, requestHeaderVersion, responseHeaderVersion,
-  findApi, type ApiKeyNumber, type CatalogueOption, type DecodeOptions,
+  findApi, type ApiKeyNumber, type CatalogueOption, type ByKeyEncodeOptions, type DecodeOptions, type RequestInput,
+  type ResponseInput, type RequestBody, type ResponseBody, type BodyInput, type DecodedBody, type AnyDecodedRequest,
+  type RecordsField,
 } from './codec.js';
 export * from './catalogue/index.js';
 export {
   encodeRequestFor, decodeRequestFor, encodeResponseFor, decodeResponseFor, encodeBodyFor, decodeBodyFor,
   requestSizeFor, responseSizeFor, newMessageFor, headerVersionFor, defaultLimits,
   type RequestHeader, type ResponseHeader, type DecodedRequest, type DecodedResponse, type Direction, type Limits,
+  type BodyOf, type EncodeOptions,
 } from './core.js';
 export { KafkaWireError, type ErrorCode } from './errors.js';
 export { frameToJson, frameFromJson, structToJson, structFromJson, type FrameJson } from './json.js';

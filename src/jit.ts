@@ -27,6 +27,8 @@ export interface EncodeBuffers {
   t: number;
   heap: Uint8Array;
   h: number;
+  /** Whether this encode checks every struct object for properties no version has (EncodeOptions.checkFields). */
+  checkFields: boolean;
 }
 
 let available: boolean | undefined;
@@ -259,6 +261,8 @@ export function generateWriter(root: CompiledStruct, buffers: EncodeBuffers, hel
   invalid(detail: string): KafkaWireError;
   isDefault(f: CompiledField, v: unknown): boolean;
   notInVersion(s: CompiledStruct, f: CompiledField): KafkaWireError;
+  /** Throws UNKNOWN_FIELD for a property no version of the struct has. */
+  checkKnownFields(s: CompiledStruct, o: object): void;
   describe(v: unknown): string;
   writeTaggedFields(s: CompiledStruct, o: any, writeField: (f: CompiledField, v: unknown) => void): void;
   str(v: unknown, nullable: boolean, compact: boolean): void;
@@ -313,6 +317,7 @@ export function generateWriter(root: CompiledStruct, buffers: EncodeBuffers, hel
       : '';
     return `function w${i}(o) {
     if (o === null || typeof o !== 'object') throw invalid('expected a ${s.name} object, got ' + describe(o));
+    if (b.checkFields) checkKnownFields(structs[${i}], o);
     let v, field = -1;
     try {
       ${body.join('\n      ')}
@@ -323,7 +328,7 @@ export function generateWriter(root: CompiledStruct, buffers: EncodeBuffers, hel
   const writeFieldCases = [...taggedCases].map(([f, fi]) => `case ${fi}: { room(${f.kind === ARRAY ? 1 : words(f.kind)}); ${fieldStatements(f)} return; }`);
   const source = `
   // Strings, bytes and uuids go through the interpreter's own writers (src/core.ts).
-  const { room, invalid, isDefault, notInVersion, describe, writeTaggedFields, str, bytes, uuid, bad } = helpers;
+  const { room, invalid, isDefault, notInVersion, checkKnownFields, describe, writeTaggedFields, str, bytes, uuid, bad } = helpers;
   const word64 = new DataView(new ArrayBuffer(8));
   function at(e, segment) { return e instanceof KafkaWireError ? e.within(segment) : e; }
   function writeField(f, v) {

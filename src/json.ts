@@ -8,7 +8,7 @@ import {
 import type { DecodedRecordBatches } from './records/decode.js';
 import { recordBatchesToJson } from './records/json.js';
 import { KafkaWireError } from './errors.js';
-import { ARRAY, BYTES, FLOAT64, INT64, RECORDS, STRUCT, type CompiledField, type CompiledStruct } from './program.js';
+import { ARRAY, BYTES, FLOAT64, INT64, RECORDS, STRUCT, checkKnownFields, type CompiledField, type CompiledStruct } from './program.js';
 import { fromHex, toHex } from './text.js';
 
 export function structToJson(s: CompiledStruct, o: any): Record<string, unknown> {
@@ -50,6 +50,12 @@ function bad(path: string, detail: string): KafkaWireError {
 /** Builds a typed object from JSON: every field at its default, overlaid with what is given. */
 export function structFromJson(s: CompiledStruct, json: any, path: string): any {
   if (json === null || typeof json !== 'object' || Array.isArray(json)) throw bad(path, `expected an object for ${s.name}`);
+  try {
+    checkKnownFields(s, json);
+  } catch (error) {
+    if (error instanceof KafkaWireError) throw error.within(path);
+    throw error;
+  }
   const o = s.create();
   for (const f of s.fields) {
     const v = json[f.name];

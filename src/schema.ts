@@ -56,10 +56,13 @@ export interface MessageDef {
   readonly structs: Readonly<Record<string, StructDef>>;
 }
 
-/** An API's two messages; the type parameters carry the TypeScript body types. */
-export interface ApiDef<Req = any, Res = any> {
+/**
+ * An API's two messages; the type parameters carry the TypeScript body types: decoded (Req, Res)
+ * and as a caller writes them (ReqIn, ResIn). `ApiDef` alone (any) is an API known only at run time.
+ */
+export interface ApiDef<Req = any, Res = any, ReqIn = any, ResIn = any> {
   /** Never set: it only carries the body types for the compiler. */
-  readonly types?: { request: Req; response: Res };
+  readonly types?: { request: Req; response: Res; requestInput: ReqIn; responseInput: ResIn };
   readonly apiKey: number;
   /** e.g. "Metadata". */
   readonly name: string;

@@ -98,8 +98,9 @@ export const ApiKey = {
 } as const;
 export type ApiKey = (typeof ApiKey)[keyof typeof ApiKey];
 
-export interface RequestBodies {
-  0: ProduceRequest;
+/** Decoded request bodies by API key; R is the type of records fields. */
+export interface RequestBodies<R = Uint8Array> {
+  0: ProduceRequest<R>;
   1: FetchRequest;
   2: ListOffsetsRequest;
   3: MetadataRequest;
@@ -194,9 +195,10 @@ export interface RequestBodies {
   92: DeleteShareGroupOffsetsRequest;
 }
 
-export interface ResponseBodies {
+/** Decoded response bodies by API key; R is the type of records fields. */
+export interface ResponseBodies<R = Uint8Array> {
   0: ProduceResponse;
-  1: FetchResponse;
+  1: FetchResponse<R>;
   2: ListOffsetsResponse;
   3: MetadataResponse;
   4: LeaderAndIsrResponse;
@@ -254,7 +256,7 @@ export interface ResponseBodies {
   56: AlterPartitionResponse;
   57: UpdateFeaturesResponse;
   58: EnvelopeResponse;
-  59: FetchSnapshotResponse;
+  59: FetchSnapshotResponse<R>;
   60: DescribeClusterResponse;
   61: DescribeProducersResponse;
   62: BrokerRegistrationResponse;
@@ -273,7 +275,7 @@ export interface ResponseBodies {
   75: DescribeTopicPartitionsResponse;
   76: ShareGroupHeartbeatResponse;
   77: ShareGroupDescribeResponse;
-  78: ShareFetchResponse;
+  78: ShareFetchResponse<R>;
   79: ShareAcknowledgeResponse;
   80: AddRaftVoterResponse;
   81: RemoveRaftVoterResponse;
@@ -290,6 +292,200 @@ export interface ResponseBodies {
   92: DeleteShareGroupOffsetsResponse;
 }
 
+/** Request bodies as a caller writes them, by API key. */
+export interface RequestInputs {
+  0: ProduceRequestInput;
+  1: FetchRequestInput;
+  2: ListOffsetsRequestInput;
+  3: MetadataRequestInput;
+  4: LeaderAndIsrRequestInput;
+  5: StopReplicaRequestInput;
+  6: UpdateMetadataRequestInput;
+  7: ControlledShutdownRequestInput;
+  8: OffsetCommitRequestInput;
+  9: OffsetFetchRequestInput;
+  10: FindCoordinatorRequestInput;
+  11: JoinGroupRequestInput;
+  12: HeartbeatRequestInput;
+  13: LeaveGroupRequestInput;
+  14: SyncGroupRequestInput;
+  15: DescribeGroupsRequestInput;
+  16: ListGroupsRequestInput;
+  17: SaslHandshakeRequestInput;
+  18: ApiVersionsRequestInput;
+  19: CreateTopicsRequestInput;
+  20: DeleteTopicsRequestInput;
+  21: DeleteRecordsRequestInput;
+  22: InitProducerIdRequestInput;
+  23: OffsetForLeaderEpochRequestInput;
+  24: AddPartitionsToTxnRequestInput;
+  25: AddOffsetsToTxnRequestInput;
+  26: EndTxnRequestInput;
+  27: WriteTxnMarkersRequestInput;
+  28: TxnOffsetCommitRequestInput;
+  29: DescribeAclsRequestInput;
+  30: CreateAclsRequestInput;
+  31: DeleteAclsRequestInput;
+  32: DescribeConfigsRequestInput;
+  33: AlterConfigsRequestInput;
+  34: AlterReplicaLogDirsRequestInput;
+  35: DescribeLogDirsRequestInput;
+  36: SaslAuthenticateRequestInput;
+  37: CreatePartitionsRequestInput;
+  38: CreateDelegationTokenRequestInput;
+  39: RenewDelegationTokenRequestInput;
+  40: ExpireDelegationTokenRequestInput;
+  41: DescribeDelegationTokenRequestInput;
+  42: DeleteGroupsRequestInput;
+  43: ElectLeadersRequestInput;
+  44: IncrementalAlterConfigsRequestInput;
+  45: AlterPartitionReassignmentsRequestInput;
+  46: ListPartitionReassignmentsRequestInput;
+  47: OffsetDeleteRequestInput;
+  48: DescribeClientQuotasRequestInput;
+  49: AlterClientQuotasRequestInput;
+  50: DescribeUserScramCredentialsRequestInput;
+  51: AlterUserScramCredentialsRequestInput;
+  52: VoteRequestInput;
+  53: BeginQuorumEpochRequestInput;
+  54: EndQuorumEpochRequestInput;
+  55: DescribeQuorumRequestInput;
+  56: AlterPartitionRequestInput;
+  57: UpdateFeaturesRequestInput;
+  58: EnvelopeRequestInput;
+  59: FetchSnapshotRequestInput;
+  60: DescribeClusterRequestInput;
+  61: DescribeProducersRequestInput;
+  62: BrokerRegistrationRequestInput;
+  63: BrokerHeartbeatRequestInput;
+  64: UnregisterBrokerRequestInput;
+  65: DescribeTransactionsRequestInput;
+  66: ListTransactionsRequestInput;
+  67: AllocateProducerIdsRequestInput;
+  68: ConsumerGroupHeartbeatRequestInput;
+  69: ConsumerGroupDescribeRequestInput;
+  70: ControllerRegistrationRequestInput;
+  71: GetTelemetrySubscriptionsRequestInput;
+  72: PushTelemetryRequestInput;
+  73: AssignReplicasToDirsRequestInput;
+  74: ListConfigResourcesRequestInput;
+  75: DescribeTopicPartitionsRequestInput;
+  76: ShareGroupHeartbeatRequestInput;
+  77: ShareGroupDescribeRequestInput;
+  78: ShareFetchRequestInput;
+  79: ShareAcknowledgeRequestInput;
+  80: AddRaftVoterRequestInput;
+  81: RemoveRaftVoterRequestInput;
+  82: UpdateRaftVoterRequestInput;
+  83: InitializeShareGroupStateRequestInput;
+  84: ReadShareGroupStateRequestInput;
+  85: WriteShareGroupStateRequestInput;
+  86: DeleteShareGroupStateRequestInput;
+  87: ReadShareGroupStateSummaryRequestInput;
+  88: StreamsGroupHeartbeatRequestInput;
+  89: StreamsGroupDescribeRequestInput;
+  90: DescribeShareGroupOffsetsRequestInput;
+  91: AlterShareGroupOffsetsRequestInput;
+  92: DeleteShareGroupOffsetsRequestInput;
+}
+
+/** Response bodies as a caller writes them, by API key. */
+export interface ResponseInputs {
+  0: ProduceResponseInput;
+  1: FetchResponseInput;
+  2: ListOffsetsResponseInput;
+  3: MetadataResponseInput;
+  4: LeaderAndIsrResponseInput;
+  5: StopReplicaResponseInput;
+  6: UpdateMetadataResponseInput;
+  7: ControlledShutdownResponseInput;
+  8: OffsetCommitResponseInput;
+  9: OffsetFetchResponseInput;
+  10: FindCoordinatorResponseInput;
+  11: JoinGroupResponseInput;
+  12: HeartbeatResponseInput;
+  13: LeaveGroupResponseInput;
+  14: SyncGroupResponseInput;
+  15: DescribeGroupsResponseInput;
+  16: ListGroupsResponseInput;
+  17: SaslHandshakeResponseInput;
+  18: ApiVersionsResponseInput;
+  19: CreateTopicsResponseInput;
+  20: DeleteTopicsResponseInput;
+  21: DeleteRecordsResponseInput;
+  22: InitProducerIdResponseInput;
+  23: OffsetForLeaderEpochResponseInput;
+  24: AddPartitionsToTxnResponseInput;
+  25: AddOffsetsToTxnResponseInput;
+  26: EndTxnResponseInput;
+  27: WriteTxnMarkersResponseInput;
+  28: TxnOffsetCommitResponseInput;
+  29: DescribeAclsResponseInput;
+  30: CreateAclsResponseInput;
+  31: DeleteAclsResponseInput;
+  32: DescribeConfigsResponseInput;
+  33: AlterConfigsResponseInput;
+  34: AlterReplicaLogDirsResponseInput;
+  35: DescribeLogDirsResponseInput;
+  36: SaslAuthenticateResponseInput;
+  37: CreatePartitionsResponseInput;
+  38: CreateDelegationTokenResponseInput;
+  39: RenewDelegationTokenResponseInput;
+  40: ExpireDelegationTokenResponseInput;
+  41: DescribeDelegationTokenResponseInput;
+  42: DeleteGroupsResponseInput;
+  43: ElectLeadersResponseInput;
+  44: IncrementalAlterConfigsResponseInput;
+  45: AlterPartitionReassignmentsResponseInput;
+  46: ListPartitionReassignmentsResponseInput;
+  47: OffsetDeleteResponseInput;
+  48: DescribeClientQuotasResponseInput;
+  49: AlterClientQuotasResponseInput;
+  50: DescribeUserScramCredentialsResponseInput;
+  51: AlterUserScramCredentialsResponseInput;
+  52: VoteResponseInput;
+  53: BeginQuorumEpochResponseInput;
+  54: EndQuorumEpochResponseInput;
+  55: DescribeQuorumResponseInput;
+  56: AlterPartitionResponseInput;
+  57: UpdateFeaturesResponseInput;
+  58: EnvelopeResponseInput;
+  59: FetchSnapshotResponseInput;
+  60: DescribeClusterResponseInput;
+  61: DescribeProducersResponseInput;
+  62: BrokerRegistrationResponseInput;
+  63: BrokerHeartbeatResponseInput;
+  64: UnregisterBrokerResponseInput;
+  65: DescribeTransactionsResponseInput;
+  66: ListTransactionsResponseInput;
+  67: AllocateProducerIdsResponseInput;
+  68: ConsumerGroupHeartbeatResponseInput;
+  69: ConsumerGroupDescribeResponseInput;
+  70: ControllerRegistrationResponseInput;
+  71: GetTelemetrySubscriptionsResponseInput;
+  72: PushTelemetryResponseInput;
+  73: AssignReplicasToDirsResponseInput;
+  74: ListConfigResourcesResponseInput;
+  75: DescribeTopicPartitionsResponseInput;
+  76: ShareGroupHeartbeatResponseInput;
+  77: ShareGroupDescribeResponseInput;
+  78: ShareFetchResponseInput;
+  79: ShareAcknowledgeResponseInput;
+  80: AddRaftVoterResponseInput;
+  81: RemoveRaftVoterResponseInput;
+  82: UpdateRaftVoterResponseInput;
+  83: InitializeShareGroupStateResponseInput;
+  84: ReadShareGroupStateResponseInput;
+  85: WriteShareGroupStateResponseInput;
+  86: DeleteShareGroupStateResponseInput;
+  87: ReadShareGroupStateSummaryResponseInput;
+  88: StreamsGroupHeartbeatResponseInput;
+  89: StreamsGroupDescribeResponseInput;
+  90: DescribeShareGroupOffsetsResponseInput;
+  91: AlterShareGroupOffsetsResponseInput;
+  92: DeleteShareGroupOffsetsResponseInput;
+}
+
 export interface RequestHeader {
   /** v0+ */
   requestApiKey: number;
@@ -302,15 +498,33 @@ export interface RequestHeader {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface RequestHeaderInput {
+  /** v0+ */
+  requestApiKey?: number;
+  /** v0+ */
+  requestApiVersion?: number;
+  /** v0+ */
+  correlationId?: number;
+  /** v1+, nullable v1+, flexible none */
+  clientId?: string | null;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface ResponseHeader {
   /** v0+ */
   correlationId: number;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface ResponseHeaderInput {
+  /** v0+ */
+  correlationId?: number;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 // 0 Produce
 
-export interface ProduceRequest {
+export interface ProduceRequest<R = Uint8Array> {
   /** v3+, nullable v3+, default null */
   transactionalId: string | null;
   /** v0+ */
@@ -318,25 +532,55 @@ export interface ProduceRequest {
   /** v0+ */
   timeoutMs: number;
   /** v0+ */
-  topicData: ProduceRequestTopicProduceData[];
+  topicData: ProduceRequestTopicProduceData<R>[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
-export interface ProduceRequestTopicProduceData {
+export interface ProduceRequestInput {
+  /** v3+, nullable v3+, default null */
+  transactionalId?: string | null;
+  /** v0+ */
+  acks?: number;
+  /** v0+ */
+  timeoutMs?: number;
+  /** v0+ */
+  topicData?: readonly ProduceRequestTopicProduceDataInput[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface ProduceRequestTopicProduceData<R = Uint8Array> {
   /** v0-12 */
   name: string;
   /** v13+ */
   topicId: string;
   /** v0+ */
-  partitionData: ProduceRequestPartitionProduceData[];
+  partitionData: ProduceRequestPartitionProduceData<R>[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
-export interface ProduceRequestPartitionProduceData {
+export interface ProduceRequestTopicProduceDataInput {
+  /** v0-12 */
+  name?: string;
+  /** v13+ */
+  topicId?: string;
+  /** v0+ */
+  partitionData?: readonly ProduceRequestPartitionProduceDataInput[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface ProduceRequestPartitionProduceData<R = Uint8Array> {
   /** v0+ */
   index: number;
   /** v0+, nullable v0+ */
-  records: Uint8Array | null;
+  records: R | null;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface ProduceRequestPartitionProduceDataInput {
+  /** v0+ */
+  index?: number;
+  /** v0+, nullable v0+ */
+  records?: Uint8Array | null;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -350,6 +594,16 @@ export interface ProduceResponse {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface ProduceResponseInput {
+  /** v0+ */
+  responses?: readonly ProduceResponseTopicProduceResponseInput[];
+  /** v1+, default 0 */
+  throttleTimeMs?: number;
+  /** v10+, tagged 0 */
+  nodeEndpoints?: readonly ProduceResponseNodeEndpointInput[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface ProduceResponseTopicProduceResponse {
   /** v0-12 */
   name: string;
@@ -357,6 +611,16 @@ export interface ProduceResponseTopicProduceResponse {
   topicId: string;
   /** v0+ */
   partitionResponses: ProduceResponsePartitionProduceResponse[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface ProduceResponseTopicProduceResponseInput {
+  /** v0-12 */
+  name?: string;
+  /** v13+ */
+  topicId?: string;
+  /** v0+ */
+  partitionResponses?: readonly ProduceResponsePartitionProduceResponseInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -380,6 +644,26 @@ export interface ProduceResponsePartitionProduceResponse {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface ProduceResponsePartitionProduceResponseInput {
+  /** v0+ */
+  index?: number;
+  /** v0+ */
+  errorCode?: number;
+  /** v0+ */
+  baseOffset?: bigint;
+  /** v2+, default -1n */
+  logAppendTimeMs?: bigint;
+  /** v5+, default -1n */
+  logStartOffset?: bigint;
+  /** v8+ */
+  recordErrors?: readonly ProduceResponseBatchIndexAndErrorMessageInput[];
+  /** v8+, nullable v8+, default null */
+  errorMessage?: string | null;
+  /** v10+, tagged 0 */
+  currentLeader?: ProduceResponseLeaderIdAndEpochInput;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface ProduceResponseBatchIndexAndErrorMessage {
   /** v8+ */
   batchIndex: number;
@@ -388,11 +672,27 @@ export interface ProduceResponseBatchIndexAndErrorMessage {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface ProduceResponseBatchIndexAndErrorMessageInput {
+  /** v8+ */
+  batchIndex?: number;
+  /** v8+, nullable v8+, default null */
+  batchIndexErrorMessage?: string | null;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface ProduceResponseLeaderIdAndEpoch {
   /** v10+, default -1 */
   leaderId: number;
   /** v10+, default -1 */
   leaderEpoch: number;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface ProduceResponseLeaderIdAndEpochInput {
+  /** v10+, default -1 */
+  leaderId?: number;
+  /** v10+, default -1 */
+  leaderEpoch?: number;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -405,6 +705,18 @@ export interface ProduceResponseNodeEndpoint {
   port: number;
   /** v10+, nullable v10+, default null */
   rack: string | null;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface ProduceResponseNodeEndpointInput {
+  /** v10+ */
+  nodeId?: number;
+  /** v10+ */
+  host?: string;
+  /** v10+ */
+  port?: number;
+  /** v10+, nullable v10+, default null */
+  rack?: string | null;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -438,11 +750,47 @@ export interface FetchRequest {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface FetchRequestInput {
+  /** v12+, nullable v12+, tagged 0, default null */
+  clusterId?: string | null;
+  /** v0-14, default -1 */
+  replicaId?: number;
+  /** v15+, tagged 1 */
+  replicaState?: FetchRequestReplicaStateInput;
+  /** v0+ */
+  maxWaitMs?: number;
+  /** v0+ */
+  minBytes?: number;
+  /** v3+, default 2147483647 */
+  maxBytes?: number;
+  /** v4+, default 0 */
+  isolationLevel?: number;
+  /** v7+, default 0 */
+  sessionId?: number;
+  /** v7+, default -1 */
+  sessionEpoch?: number;
+  /** v0+ */
+  topics?: readonly FetchRequestFetchTopicInput[];
+  /** v7+ */
+  forgottenTopicsData?: readonly FetchRequestForgottenTopicInput[];
+  /** v11+, default '' */
+  rackId?: string;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface FetchRequestReplicaState {
   /** v15+, default -1 */
   replicaId: number;
   /** v15+, default -1n */
   replicaEpoch: bigint;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface FetchRequestReplicaStateInput {
+  /** v15+, default -1 */
+  replicaId?: number;
+  /** v15+, default -1n */
+  replicaEpoch?: bigint;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -453,6 +801,16 @@ export interface FetchRequestFetchTopic {
   topicId: string;
   /** v0+ */
   partitions: FetchRequestFetchPartition[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface FetchRequestFetchTopicInput {
+  /** v0-12 */
+  topic?: string;
+  /** v13+ */
+  topicId?: string;
+  /** v0+ */
+  partitions?: readonly FetchRequestFetchPartitionInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -476,6 +834,26 @@ export interface FetchRequestFetchPartition {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface FetchRequestFetchPartitionInput {
+  /** v0+ */
+  partition?: number;
+  /** v9+, default -1 */
+  currentLeaderEpoch?: number;
+  /** v0+ */
+  fetchOffset?: bigint;
+  /** v12+, default -1 */
+  lastFetchedEpoch?: number;
+  /** v5+, default -1n */
+  logStartOffset?: bigint;
+  /** v0+ */
+  partitionMaxBytes?: number;
+  /** v17+, tagged 0 */
+  replicaDirectoryId?: string;
+  /** v18+, tagged 1, default 9223372036854775807n */
+  highWatermark?: bigint;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface FetchRequestForgottenTopic {
   /** v7-12 */
   topic: string;
@@ -486,7 +864,17 @@ export interface FetchRequestForgottenTopic {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
-export interface FetchResponse {
+export interface FetchRequestForgottenTopicInput {
+  /** v7-12 */
+  topic?: string;
+  /** v13+ */
+  topicId?: string;
+  /** v7+ */
+  partitions?: readonly number[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface FetchResponse<R = Uint8Array> {
   /** v1+ */
   throttleTimeMs: number;
   /** v7+ */
@@ -494,23 +882,47 @@ export interface FetchResponse {
   /** v7+, default 0 */
   sessionId: number;
   /** v0+ */
-  responses: FetchResponseFetchableTopicResponse[];
+  responses: FetchResponseFetchableTopicResponse<R>[];
   /** v16+, tagged 0 */
   nodeEndpoints: FetchResponseNodeEndpoint[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
-export interface FetchResponseFetchableTopicResponse {
+export interface FetchResponseInput {
+  /** v1+ */
+  throttleTimeMs?: number;
+  /** v7+ */
+  errorCode?: number;
+  /** v7+, default 0 */
+  sessionId?: number;
+  /** v0+ */
+  responses?: readonly FetchResponseFetchableTopicResponseInput[];
+  /** v16+, tagged 0 */
+  nodeEndpoints?: readonly FetchResponseNodeEndpointInput[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface FetchResponseFetchableTopicResponse<R = Uint8Array> {
   /** v0-12 */
   topic: string;
   /** v13+ */
   topicId: string;
   /** v0+ */
-  partitions: FetchResponsePartitionData[];
+  partitions: FetchResponsePartitionData<R>[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
-export interface FetchResponsePartitionData {
+export interface FetchResponseFetchableTopicResponseInput {
+  /** v0-12 */
+  topic?: string;
+  /** v13+ */
+  topicId?: string;
+  /** v0+ */
+  partitions?: readonly FetchResponsePartitionDataInput[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface FetchResponsePartitionData<R = Uint8Array> {
   /** v0+ */
   partitionIndex: number;
   /** v0+ */
@@ -532,7 +944,33 @@ export interface FetchResponsePartitionData {
   /** v11+, default -1 */
   preferredReadReplica: number;
   /** v0+, nullable v0+ */
-  records: Uint8Array | null;
+  records: R | null;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface FetchResponsePartitionDataInput {
+  /** v0+ */
+  partitionIndex?: number;
+  /** v0+ */
+  errorCode?: number;
+  /** v0+ */
+  highWatermark?: bigint;
+  /** v4+, default -1n */
+  lastStableOffset?: bigint;
+  /** v5+, default -1n */
+  logStartOffset?: bigint;
+  /** v12+, tagged 0 */
+  divergingEpoch?: FetchResponseEpochEndOffsetInput;
+  /** v12+, tagged 1 */
+  currentLeader?: FetchResponseLeaderIdAndEpochInput;
+  /** v12+, tagged 2 */
+  snapshotId?: FetchResponseSnapshotIdInput;
+  /** v4+, nullable v4+ */
+  abortedTransactions?: readonly FetchResponseAbortedTransactionInput[] | null;
+  /** v11+, default -1 */
+  preferredReadReplica?: number;
+  /** v0+, nullable v0+ */
+  records?: Uint8Array | null;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -544,11 +982,27 @@ export interface FetchResponseEpochEndOffset {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface FetchResponseEpochEndOffsetInput {
+  /** v12+, default -1 */
+  epoch?: number;
+  /** v12+, default -1n */
+  endOffset?: bigint;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface FetchResponseLeaderIdAndEpoch {
   /** v12+, default -1 */
   leaderId: number;
   /** v12+, default -1 */
   leaderEpoch: number;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface FetchResponseLeaderIdAndEpochInput {
+  /** v12+, default -1 */
+  leaderId?: number;
+  /** v12+, default -1 */
+  leaderEpoch?: number;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -560,11 +1014,27 @@ export interface FetchResponseSnapshotId {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface FetchResponseSnapshotIdInput {
+  /** v0+, default -1n */
+  endOffset?: bigint;
+  /** v0+, default -1 */
+  epoch?: number;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface FetchResponseAbortedTransaction {
   /** v4+ */
   producerId: bigint;
   /** v4+ */
   firstOffset: bigint;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface FetchResponseAbortedTransactionInput {
+  /** v4+ */
+  producerId?: bigint;
+  /** v4+ */
+  firstOffset?: bigint;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -577,6 +1047,18 @@ export interface FetchResponseNodeEndpoint {
   port: number;
   /** v16+, nullable v16+, default null */
   rack: string | null;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface FetchResponseNodeEndpointInput {
+  /** v16+ */
+  nodeId?: number;
+  /** v16+ */
+  host?: string;
+  /** v16+ */
+  port?: number;
+  /** v16+, nullable v16+, default null */
+  rack?: string | null;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -594,11 +1076,31 @@ export interface ListOffsetsRequest {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface ListOffsetsRequestInput {
+  /** v0+ */
+  replicaId?: number;
+  /** v2+ */
+  isolationLevel?: number;
+  /** v0+ */
+  topics?: readonly ListOffsetsRequestListOffsetsTopicInput[];
+  /** v10+ */
+  timeoutMs?: number;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface ListOffsetsRequestListOffsetsTopic {
   /** v0+ */
   name: string;
   /** v0+ */
   partitions: ListOffsetsRequestListOffsetsPartition[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface ListOffsetsRequestListOffsetsTopicInput {
+  /** v0+ */
+  name?: string;
+  /** v0+ */
+  partitions?: readonly ListOffsetsRequestListOffsetsPartitionInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -614,6 +1116,18 @@ export interface ListOffsetsRequestListOffsetsPartition {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface ListOffsetsRequestListOffsetsPartitionInput {
+  /** v0+ */
+  partitionIndex?: number;
+  /** v4+, default -1 */
+  currentLeaderEpoch?: number;
+  /** v0+ */
+  timestamp?: bigint;
+  /** v0, default 1 */
+  maxNumOffsets?: number;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface ListOffsetsResponse {
   /** v2+ */
   throttleTimeMs: number;
@@ -622,11 +1136,27 @@ export interface ListOffsetsResponse {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface ListOffsetsResponseInput {
+  /** v2+ */
+  throttleTimeMs?: number;
+  /** v0+ */
+  topics?: readonly ListOffsetsResponseListOffsetsTopicResponseInput[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface ListOffsetsResponseListOffsetsTopicResponse {
   /** v0+ */
   name: string;
   /** v0+ */
   partitions: ListOffsetsResponseListOffsetsPartitionResponse[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface ListOffsetsResponseListOffsetsTopicResponseInput {
+  /** v0+ */
+  name?: string;
+  /** v0+ */
+  partitions?: readonly ListOffsetsResponseListOffsetsPartitionResponseInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -646,6 +1176,22 @@ export interface ListOffsetsResponseListOffsetsPartitionResponse {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface ListOffsetsResponseListOffsetsPartitionResponseInput {
+  /** v0+ */
+  partitionIndex?: number;
+  /** v0+ */
+  errorCode?: number;
+  /** v0 */
+  oldStyleOffsets?: readonly bigint[];
+  /** v1+, default -1n */
+  timestamp?: bigint;
+  /** v1+, default -1n */
+  offset?: bigint;
+  /** v4+, default -1 */
+  leaderEpoch?: number;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 // 3 Metadata
 
 export interface MetadataRequest {
@@ -660,11 +1206,31 @@ export interface MetadataRequest {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface MetadataRequestInput {
+  /** v0+, nullable v1+ */
+  topics?: readonly MetadataRequestTopicInput[] | null;
+  /** v4+, default true */
+  allowAutoTopicCreation?: boolean;
+  /** v8-10 */
+  includeClusterAuthorizedOperations?: boolean;
+  /** v8+ */
+  includeTopicAuthorizedOperations?: boolean;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface MetadataRequestTopic {
   /** v10+ */
   topicId: string;
   /** v0+, nullable v10+ */
   name: string | null;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface MetadataRequestTopicInput {
+  /** v10+ */
+  topicId?: string;
+  /** v0+, nullable v10+ */
+  name?: string | null;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -686,6 +1252,24 @@ export interface MetadataResponse {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface MetadataResponseInput {
+  /** v3+ */
+  throttleTimeMs?: number;
+  /** v0+ */
+  brokers?: readonly MetadataResponseBrokerInput[];
+  /** v2+, nullable v2+, default null */
+  clusterId?: string | null;
+  /** v1+, default -1 */
+  controllerId?: number;
+  /** v0+ */
+  topics?: readonly MetadataResponseTopicInput[];
+  /** v8-10, default -2147483648 */
+  clusterAuthorizedOperations?: number;
+  /** v13+ */
+  errorCode?: number;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface MetadataResponseBroker {
   /** v0+ */
   nodeId: number;
@@ -695,6 +1279,18 @@ export interface MetadataResponseBroker {
   port: number;
   /** v1+, nullable v1+, default null */
   rack: string | null;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface MetadataResponseBrokerInput {
+  /** v0+ */
+  nodeId?: number;
+  /** v0+ */
+  host?: string;
+  /** v0+ */
+  port?: number;
+  /** v1+, nullable v1+, default null */
+  rack?: string | null;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -714,6 +1310,22 @@ export interface MetadataResponseTopic {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface MetadataResponseTopicInput {
+  /** v0+ */
+  errorCode?: number;
+  /** v0+, nullable v12+ */
+  name?: string | null;
+  /** v10+ */
+  topicId?: string;
+  /** v1+, default false */
+  isInternal?: boolean;
+  /** v0+ */
+  partitions?: readonly MetadataResponsePartitionInput[];
+  /** v8+, default -2147483648 */
+  topicAuthorizedOperations?: number;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface MetadataResponsePartition {
   /** v0+ */
   errorCode: number;
@@ -729,6 +1341,24 @@ export interface MetadataResponsePartition {
   isrNodes: number[];
   /** v5+ */
   offlineReplicas: number[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface MetadataResponsePartitionInput {
+  /** v0+ */
+  errorCode?: number;
+  /** v0+ */
+  partitionIndex?: number;
+  /** v0+ */
+  leaderId?: number;
+  /** v7+, default -1 */
+  leaderEpoch?: number;
+  /** v0+ */
+  replicaNodes?: readonly number[];
+  /** v0+ */
+  isrNodes?: readonly number[];
+  /** v5+ */
+  offlineReplicas?: readonly number[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -751,6 +1381,26 @@ export interface LeaderAndIsrRequest {
   topicStates: LeaderAndIsrRequestLeaderAndIsrTopicState[];
   /** v0+ */
   liveLeaders: LeaderAndIsrRequestLeaderAndIsrLiveLeader[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface LeaderAndIsrRequestInput {
+  /** v0+ */
+  controllerId?: number;
+  /** v7+, default false */
+  isKRaftController?: boolean;
+  /** v0+ */
+  controllerEpoch?: number;
+  /** v2+, default -1n */
+  brokerEpoch?: bigint;
+  /** v5+ */
+  type?: number;
+  /** v0-1 */
+  ungroupedPartitionStates?: readonly LeaderAndIsrRequestLeaderAndIsrPartitionStateInput[];
+  /** v2+ */
+  topicStates?: readonly LeaderAndIsrRequestLeaderAndIsrTopicStateInput[];
+  /** v0+ */
+  liveLeaders?: readonly LeaderAndIsrRequestLeaderAndIsrLiveLeaderInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -782,6 +1432,34 @@ export interface LeaderAndIsrRequestLeaderAndIsrPartitionState {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface LeaderAndIsrRequestLeaderAndIsrPartitionStateInput {
+  /** v0-1 */
+  topicName?: string;
+  /** v0+ */
+  partitionIndex?: number;
+  /** v0+ */
+  controllerEpoch?: number;
+  /** v0+ */
+  leader?: number;
+  /** v0+ */
+  leaderEpoch?: number;
+  /** v0+ */
+  isr?: readonly number[];
+  /** v0+ */
+  partitionEpoch?: number;
+  /** v0+ */
+  replicas?: readonly number[];
+  /** v3+ */
+  addingReplicas?: readonly number[];
+  /** v3+ */
+  removingReplicas?: readonly number[];
+  /** v1+, default false */
+  isNew?: boolean;
+  /** v6+, default 0 */
+  leaderRecoveryState?: number;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface LeaderAndIsrRequestLeaderAndIsrTopicState {
   /** v2+ */
   topicName: string;
@@ -789,6 +1467,16 @@ export interface LeaderAndIsrRequestLeaderAndIsrTopicState {
   topicId: string;
   /** v2+ */
   partitionStates: LeaderAndIsrRequestLeaderAndIsrPartitionState[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface LeaderAndIsrRequestLeaderAndIsrTopicStateInput {
+  /** v2+ */
+  topicName?: string;
+  /** v5+ */
+  topicId?: string;
+  /** v2+ */
+  partitionStates?: readonly LeaderAndIsrRequestLeaderAndIsrPartitionStateInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -802,6 +1490,16 @@ export interface LeaderAndIsrRequestLeaderAndIsrLiveLeader {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface LeaderAndIsrRequestLeaderAndIsrLiveLeaderInput {
+  /** v0+ */
+  brokerId?: number;
+  /** v0+ */
+  hostName?: string;
+  /** v0+ */
+  port?: number;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface LeaderAndIsrResponse {
   /** v0+ */
   errorCode: number;
@@ -809,6 +1507,16 @@ export interface LeaderAndIsrResponse {
   partitionErrors: LeaderAndIsrResponseLeaderAndIsrPartitionError[];
   /** v5+ */
   topics: LeaderAndIsrResponseLeaderAndIsrTopicError[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface LeaderAndIsrResponseInput {
+  /** v0+ */
+  errorCode?: number;
+  /** v0-4 */
+  partitionErrors?: readonly LeaderAndIsrResponseLeaderAndIsrPartitionErrorInput[];
+  /** v5+ */
+  topics?: readonly LeaderAndIsrResponseLeaderAndIsrTopicErrorInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -822,11 +1530,29 @@ export interface LeaderAndIsrResponseLeaderAndIsrPartitionError {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface LeaderAndIsrResponseLeaderAndIsrPartitionErrorInput {
+  /** v0-4 */
+  topicName?: string;
+  /** v0+ */
+  partitionIndex?: number;
+  /** v0+ */
+  errorCode?: number;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface LeaderAndIsrResponseLeaderAndIsrTopicError {
   /** v5+ */
   topicId: string;
   /** v5+ */
   partitionErrors: LeaderAndIsrResponseLeaderAndIsrPartitionError[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface LeaderAndIsrResponseLeaderAndIsrTopicErrorInput {
+  /** v5+ */
+  topicId?: string;
+  /** v5+ */
+  partitionErrors?: readonly LeaderAndIsrResponseLeaderAndIsrPartitionErrorInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -852,11 +1578,39 @@ export interface StopReplicaRequest {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface StopReplicaRequestInput {
+  /** v0+ */
+  controllerId?: number;
+  /** v4+, default false */
+  isKRaftController?: boolean;
+  /** v0+ */
+  controllerEpoch?: number;
+  /** v1+, default -1n */
+  brokerEpoch?: bigint;
+  /** v0-2 */
+  deletePartitions?: boolean;
+  /** v0 */
+  ungroupedPartitions?: readonly StopReplicaRequestStopReplicaPartitionV0Input[];
+  /** v1-2 */
+  topics?: readonly StopReplicaRequestStopReplicaTopicV1Input[];
+  /** v3+ */
+  topicStates?: readonly StopReplicaRequestStopReplicaTopicStateInput[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface StopReplicaRequestStopReplicaPartitionV0 {
   /** v0 */
   topicName: string;
   /** v0 */
   partitionIndex: number;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface StopReplicaRequestStopReplicaPartitionV0Input {
+  /** v0 */
+  topicName?: string;
+  /** v0 */
+  partitionIndex?: number;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -868,11 +1622,27 @@ export interface StopReplicaRequestStopReplicaTopicV1 {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface StopReplicaRequestStopReplicaTopicV1Input {
+  /** v1-2 */
+  name?: string;
+  /** v1-2 */
+  partitionIndexes?: readonly number[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface StopReplicaRequestStopReplicaTopicState {
   /** v3+ */
   topicName: string;
   /** v3+ */
   partitionStates: StopReplicaRequestStopReplicaPartitionState[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface StopReplicaRequestStopReplicaTopicStateInput {
+  /** v3+ */
+  topicName?: string;
+  /** v3+ */
+  partitionStates?: readonly StopReplicaRequestStopReplicaPartitionStateInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -886,11 +1656,29 @@ export interface StopReplicaRequestStopReplicaPartitionState {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface StopReplicaRequestStopReplicaPartitionStateInput {
+  /** v3+ */
+  partitionIndex?: number;
+  /** v3+, default -1 */
+  leaderEpoch?: number;
+  /** v3+ */
+  deletePartition?: boolean;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface StopReplicaResponse {
   /** v0+ */
   errorCode: number;
   /** v0+ */
   partitionErrors: StopReplicaResponseStopReplicaPartitionError[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface StopReplicaResponseInput {
+  /** v0+ */
+  errorCode?: number;
+  /** v0+ */
+  partitionErrors?: readonly StopReplicaResponseStopReplicaPartitionErrorInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -901,6 +1689,16 @@ export interface StopReplicaResponseStopReplicaPartitionError {
   partitionIndex: number;
   /** v0+ */
   errorCode: number;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface StopReplicaResponseStopReplicaPartitionErrorInput {
+  /** v0+ */
+  topicName?: string;
+  /** v0+ */
+  partitionIndex?: number;
+  /** v0+ */
+  errorCode?: number;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -926,6 +1724,26 @@ export interface UpdateMetadataRequest {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface UpdateMetadataRequestInput {
+  /** v0+ */
+  controllerId?: number;
+  /** v8+, default false */
+  isKRaftController?: boolean;
+  /** v8+, tagged 0, default 0 */
+  type?: number;
+  /** v0+ */
+  controllerEpoch?: number;
+  /** v5+, default -1n */
+  brokerEpoch?: bigint;
+  /** v0-4 */
+  ungroupedPartitionStates?: readonly UpdateMetadataRequestUpdateMetadataPartitionStateInput[];
+  /** v5+ */
+  topicStates?: readonly UpdateMetadataRequestUpdateMetadataTopicStateInput[];
+  /** v0+ */
+  liveBrokers?: readonly UpdateMetadataRequestUpdateMetadataBrokerInput[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface UpdateMetadataRequestUpdateMetadataPartitionState {
   /** v0-4 */
   topicName: string;
@@ -948,6 +1766,28 @@ export interface UpdateMetadataRequestUpdateMetadataPartitionState {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface UpdateMetadataRequestUpdateMetadataPartitionStateInput {
+  /** v0-4 */
+  topicName?: string;
+  /** v0+ */
+  partitionIndex?: number;
+  /** v0+ */
+  controllerEpoch?: number;
+  /** v0+ */
+  leader?: number;
+  /** v0+ */
+  leaderEpoch?: number;
+  /** v0+ */
+  isr?: readonly number[];
+  /** v0+ */
+  zkVersion?: number;
+  /** v0+ */
+  replicas?: readonly number[];
+  /** v4+ */
+  offlineReplicas?: readonly number[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface UpdateMetadataRequestUpdateMetadataTopicState {
   /** v5+ */
   topicName: string;
@@ -955,6 +1795,16 @@ export interface UpdateMetadataRequestUpdateMetadataTopicState {
   topicId: string;
   /** v5+ */
   partitionStates: UpdateMetadataRequestUpdateMetadataPartitionState[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface UpdateMetadataRequestUpdateMetadataTopicStateInput {
+  /** v5+ */
+  topicName?: string;
+  /** v7+ */
+  topicId?: string;
+  /** v5+ */
+  partitionStates?: readonly UpdateMetadataRequestUpdateMetadataPartitionStateInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -972,6 +1822,20 @@ export interface UpdateMetadataRequestUpdateMetadataBroker {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface UpdateMetadataRequestUpdateMetadataBrokerInput {
+  /** v0+ */
+  id?: number;
+  /** v0 */
+  v0Host?: string;
+  /** v0 */
+  v0Port?: number;
+  /** v1+ */
+  endpoints?: readonly UpdateMetadataRequestUpdateMetadataEndpointInput[];
+  /** v2+, nullable v0+ */
+  rack?: string | null;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface UpdateMetadataRequestUpdateMetadataEndpoint {
   /** v1+ */
   port: number;
@@ -984,9 +1848,27 @@ export interface UpdateMetadataRequestUpdateMetadataEndpoint {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface UpdateMetadataRequestUpdateMetadataEndpointInput {
+  /** v1+ */
+  port?: number;
+  /** v1+ */
+  host?: string;
+  /** v3+ */
+  listener?: string;
+  /** v1+ */
+  securityProtocol?: number;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface UpdateMetadataResponse {
   /** v0+ */
   errorCode: number;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface UpdateMetadataResponseInput {
+  /** v0+ */
+  errorCode?: number;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -1000,6 +1882,14 @@ export interface ControlledShutdownRequest {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface ControlledShutdownRequestInput {
+  /** v0+ */
+  brokerId?: number;
+  /** v2+, default -1n */
+  brokerEpoch?: bigint;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface ControlledShutdownResponse {
   /** v0+ */
   errorCode: number;
@@ -1008,11 +1898,27 @@ export interface ControlledShutdownResponse {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface ControlledShutdownResponseInput {
+  /** v0+ */
+  errorCode?: number;
+  /** v0+ */
+  remainingPartitions?: readonly ControlledShutdownResponseRemainingPartitionInput[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface ControlledShutdownResponseRemainingPartition {
   /** v0+ */
   topicName: string;
   /** v0+ */
   partitionIndex: number;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface ControlledShutdownResponseRemainingPartitionInput {
+  /** v0+ */
+  topicName?: string;
+  /** v0+ */
+  partitionIndex?: number;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -1034,6 +1940,22 @@ export interface OffsetCommitRequest {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface OffsetCommitRequestInput {
+  /** v0+ */
+  groupId?: string;
+  /** v1+, default -1 */
+  generationIdOrMemberEpoch?: number;
+  /** v1+ */
+  memberId?: string;
+  /** v7+, nullable v7+, default null */
+  groupInstanceId?: string | null;
+  /** v2-4, default -1n */
+  retentionTimeMs?: bigint;
+  /** v0+ */
+  topics?: readonly OffsetCommitRequestTopicInput[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface OffsetCommitRequestTopic {
   /** v0-9 */
   name: string;
@@ -1041,6 +1963,16 @@ export interface OffsetCommitRequestTopic {
   topicId: string;
   /** v0+ */
   partitions: OffsetCommitRequestPartition[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface OffsetCommitRequestTopicInput {
+  /** v0-9 */
+  name?: string;
+  /** v10+ */
+  topicId?: string;
+  /** v0+ */
+  partitions?: readonly OffsetCommitRequestPartitionInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -1058,11 +1990,33 @@ export interface OffsetCommitRequestPartition {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface OffsetCommitRequestPartitionInput {
+  /** v0+ */
+  partitionIndex?: number;
+  /** v0+ */
+  committedOffset?: bigint;
+  /** v6+, default -1 */
+  committedLeaderEpoch?: number;
+  /** v1, default -1n */
+  commitTimestamp?: bigint;
+  /** v0+, nullable v0+ */
+  committedMetadata?: string | null;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface OffsetCommitResponse {
   /** v3+ */
   throttleTimeMs: number;
   /** v0+ */
   topics: OffsetCommitResponseTopic[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface OffsetCommitResponseInput {
+  /** v3+ */
+  throttleTimeMs?: number;
+  /** v0+ */
+  topics?: readonly OffsetCommitResponseTopicInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -1076,11 +2030,29 @@ export interface OffsetCommitResponseTopic {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface OffsetCommitResponseTopicInput {
+  /** v0-9 */
+  name?: string;
+  /** v10+ */
+  topicId?: string;
+  /** v0+ */
+  partitions?: readonly OffsetCommitResponsePartitionInput[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface OffsetCommitResponsePartition {
   /** v0+ */
   partitionIndex: number;
   /** v0+ */
   errorCode: number;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface OffsetCommitResponsePartitionInput {
+  /** v0+ */
+  partitionIndex?: number;
+  /** v0+ */
+  errorCode?: number;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -1098,11 +2070,31 @@ export interface OffsetFetchRequest {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface OffsetFetchRequestInput {
+  /** v0-7 */
+  groupId?: string;
+  /** v0-7, nullable v2-7 */
+  topics?: readonly OffsetFetchRequestTopicInput[] | null;
+  /** v8+ */
+  groups?: readonly OffsetFetchRequestGroupInput[];
+  /** v7+, default false */
+  requireStable?: boolean;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface OffsetFetchRequestTopic {
   /** v0-7 */
   name: string;
   /** v0-7 */
   partitionIndexes: number[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface OffsetFetchRequestTopicInput {
+  /** v0-7 */
+  name?: string;
+  /** v0-7 */
+  partitionIndexes?: readonly number[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -1118,6 +2110,18 @@ export interface OffsetFetchRequestGroup {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface OffsetFetchRequestGroupInput {
+  /** v8+ */
+  groupId?: string;
+  /** v9+, nullable v9+, default null */
+  memberId?: string | null;
+  /** v9+, default -1 */
+  memberEpoch?: number;
+  /** v8+, nullable v8+ */
+  topics?: readonly OffsetFetchRequestTopicsInput[] | null;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface OffsetFetchRequestTopics {
   /** v8-9 */
   name: string;
@@ -1125,6 +2129,16 @@ export interface OffsetFetchRequestTopics {
   topicId: string;
   /** v8+ */
   partitionIndexes: number[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface OffsetFetchRequestTopicsInput {
+  /** v8-9 */
+  name?: string;
+  /** v10+ */
+  topicId?: string;
+  /** v8+ */
+  partitionIndexes?: readonly number[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -1140,11 +2154,31 @@ export interface OffsetFetchResponse {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface OffsetFetchResponseInput {
+  /** v3+ */
+  throttleTimeMs?: number;
+  /** v0-7 */
+  topics?: readonly OffsetFetchResponseTopicInput[];
+  /** v2-7, default 0 */
+  errorCode?: number;
+  /** v8+ */
+  groups?: readonly OffsetFetchResponseGroupInput[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface OffsetFetchResponseTopic {
   /** v0-7 */
   name: string;
   /** v0-7 */
   partitions: OffsetFetchResponsePartition[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface OffsetFetchResponseTopicInput {
+  /** v0-7 */
+  name?: string;
+  /** v0-7 */
+  partitions?: readonly OffsetFetchResponsePartitionInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -1162,6 +2196,20 @@ export interface OffsetFetchResponsePartition {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface OffsetFetchResponsePartitionInput {
+  /** v0-7 */
+  partitionIndex?: number;
+  /** v0-7 */
+  committedOffset?: bigint;
+  /** v5-7, default -1 */
+  committedLeaderEpoch?: number;
+  /** v0-7, nullable v0-7 */
+  metadata?: string | null;
+  /** v0-7 */
+  errorCode?: number;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface OffsetFetchResponseGroup {
   /** v8+ */
   groupId: string;
@@ -1172,6 +2220,16 @@ export interface OffsetFetchResponseGroup {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface OffsetFetchResponseGroupInput {
+  /** v8+ */
+  groupId?: string;
+  /** v8+ */
+  topics?: readonly OffsetFetchResponseTopicsInput[];
+  /** v8+, default 0 */
+  errorCode?: number;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface OffsetFetchResponseTopics {
   /** v8-9 */
   name: string;
@@ -1179,6 +2237,16 @@ export interface OffsetFetchResponseTopics {
   topicId: string;
   /** v8+ */
   partitions: OffsetFetchResponsePartitions[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface OffsetFetchResponseTopicsInput {
+  /** v8-9 */
+  name?: string;
+  /** v10+ */
+  topicId?: string;
+  /** v8+ */
+  partitions?: readonly OffsetFetchResponsePartitionsInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -1196,6 +2264,20 @@ export interface OffsetFetchResponsePartitions {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface OffsetFetchResponsePartitionsInput {
+  /** v8+ */
+  partitionIndex?: number;
+  /** v8+ */
+  committedOffset?: bigint;
+  /** v8+, default -1 */
+  committedLeaderEpoch?: number;
+  /** v8+, nullable v8+ */
+  metadata?: string | null;
+  /** v8+ */
+  errorCode?: number;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 // 10 FindCoordinator
 
 export interface FindCoordinatorRequest {
@@ -1205,6 +2287,16 @@ export interface FindCoordinatorRequest {
   keyType: number;
   /** v4+ */
   coordinatorKeys: string[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface FindCoordinatorRequestInput {
+  /** v0-3 */
+  key?: string;
+  /** v1+, default 0 */
+  keyType?: number;
+  /** v4+ */
+  coordinatorKeys?: readonly string[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -1226,6 +2318,24 @@ export interface FindCoordinatorResponse {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface FindCoordinatorResponseInput {
+  /** v1+ */
+  throttleTimeMs?: number;
+  /** v0-3 */
+  errorCode?: number;
+  /** v1-3, nullable v1-3 */
+  errorMessage?: string | null;
+  /** v0-3 */
+  nodeId?: number;
+  /** v0-3 */
+  host?: string;
+  /** v0-3 */
+  port?: number;
+  /** v4+ */
+  coordinators?: readonly FindCoordinatorResponseCoordinatorInput[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface FindCoordinatorResponseCoordinator {
   /** v4+ */
   key: string;
@@ -1239,6 +2349,22 @@ export interface FindCoordinatorResponseCoordinator {
   errorCode: number;
   /** v4+, nullable v4+ */
   errorMessage: string | null;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface FindCoordinatorResponseCoordinatorInput {
+  /** v4+ */
+  key?: string;
+  /** v4+ */
+  nodeId?: number;
+  /** v4+ */
+  host?: string;
+  /** v4+ */
+  port?: number;
+  /** v4+ */
+  errorCode?: number;
+  /** v4+, nullable v4+ */
+  errorMessage?: string | null;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -1264,11 +2390,39 @@ export interface JoinGroupRequest {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface JoinGroupRequestInput {
+  /** v0+ */
+  groupId?: string;
+  /** v0+ */
+  sessionTimeoutMs?: number;
+  /** v1+, default -1 */
+  rebalanceTimeoutMs?: number;
+  /** v0+ */
+  memberId?: string;
+  /** v5+, nullable v5+, default null */
+  groupInstanceId?: string | null;
+  /** v0+ */
+  protocolType?: string;
+  /** v0+ */
+  protocols?: readonly JoinGroupRequestProtocolInput[];
+  /** v8+, nullable v8+, default null */
+  reason?: string | null;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface JoinGroupRequestProtocol {
   /** v0+ */
   name: string;
   /** v0+ */
   metadata: Uint8Array;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface JoinGroupRequestProtocolInput {
+  /** v0+ */
+  name?: string;
+  /** v0+ */
+  metadata?: Uint8Array;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -1294,6 +2448,28 @@ export interface JoinGroupResponse {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface JoinGroupResponseInput {
+  /** v2+ */
+  throttleTimeMs?: number;
+  /** v0+ */
+  errorCode?: number;
+  /** v0+, default -1 */
+  generationId?: number;
+  /** v7+, nullable v7+, default null */
+  protocolType?: string | null;
+  /** v0+, nullable v7+ */
+  protocolName?: string | null;
+  /** v0+ */
+  leader?: string;
+  /** v9+, default false */
+  skipAssignment?: boolean;
+  /** v0+ */
+  memberId?: string;
+  /** v0+ */
+  members?: readonly JoinGroupResponseMemberInput[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface JoinGroupResponseMember {
   /** v0+ */
   memberId: string;
@@ -1301,6 +2477,16 @@ export interface JoinGroupResponseMember {
   groupInstanceId: string | null;
   /** v0+ */
   metadata: Uint8Array;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface JoinGroupResponseMemberInput {
+  /** v0+ */
+  memberId?: string;
+  /** v5+, nullable v5+, default null */
+  groupInstanceId?: string | null;
+  /** v0+ */
+  metadata?: Uint8Array;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -1318,11 +2504,31 @@ export interface HeartbeatRequest {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface HeartbeatRequestInput {
+  /** v0+ */
+  groupId?: string;
+  /** v0+ */
+  generationId?: number;
+  /** v0+ */
+  memberId?: string;
+  /** v3+, nullable v3+, default null */
+  groupInstanceId?: string | null;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface HeartbeatResponse {
   /** v1+ */
   throttleTimeMs: number;
   /** v0+ */
   errorCode: number;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface HeartbeatResponseInput {
+  /** v1+ */
+  throttleTimeMs?: number;
+  /** v0+ */
+  errorCode?: number;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -1338,6 +2544,16 @@ export interface LeaveGroupRequest {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface LeaveGroupRequestInput {
+  /** v0+ */
+  groupId?: string;
+  /** v0-2 */
+  memberId?: string;
+  /** v3+ */
+  members?: readonly LeaveGroupRequestMemberIdentityInput[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface LeaveGroupRequestMemberIdentity {
   /** v3+ */
   memberId: string;
@@ -1345,6 +2561,16 @@ export interface LeaveGroupRequestMemberIdentity {
   groupInstanceId: string | null;
   /** v5+, nullable v5+, default null */
   reason: string | null;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface LeaveGroupRequestMemberIdentityInput {
+  /** v3+ */
+  memberId?: string;
+  /** v3+, nullable v3+, default null */
+  groupInstanceId?: string | null;
+  /** v5+, nullable v5+, default null */
+  reason?: string | null;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -1358,6 +2584,16 @@ export interface LeaveGroupResponse {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface LeaveGroupResponseInput {
+  /** v1+ */
+  throttleTimeMs?: number;
+  /** v0+ */
+  errorCode?: number;
+  /** v3+ */
+  members?: readonly LeaveGroupResponseMemberResponseInput[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface LeaveGroupResponseMemberResponse {
   /** v3+ */
   memberId: string;
@@ -1365,6 +2601,16 @@ export interface LeaveGroupResponseMemberResponse {
   groupInstanceId: string | null;
   /** v3+ */
   errorCode: number;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface LeaveGroupResponseMemberResponseInput {
+  /** v3+ */
+  memberId?: string;
+  /** v3+, nullable v3+ */
+  groupInstanceId?: string | null;
+  /** v3+ */
+  errorCode?: number;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -1388,11 +2634,37 @@ export interface SyncGroupRequest {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface SyncGroupRequestInput {
+  /** v0+ */
+  groupId?: string;
+  /** v0+ */
+  generationId?: number;
+  /** v0+ */
+  memberId?: string;
+  /** v3+, nullable v3+, default null */
+  groupInstanceId?: string | null;
+  /** v5+, nullable v5+, default null */
+  protocolType?: string | null;
+  /** v5+, nullable v5+, default null */
+  protocolName?: string | null;
+  /** v0+ */
+  assignments?: readonly SyncGroupRequestAssignmentInput[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface SyncGroupRequestAssignment {
   /** v0+ */
   memberId: string;
   /** v0+ */
   assignment: Uint8Array;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface SyncGroupRequestAssignmentInput {
+  /** v0+ */
+  memberId?: string;
+  /** v0+ */
+  assignment?: Uint8Array;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -1410,6 +2682,20 @@ export interface SyncGroupResponse {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface SyncGroupResponseInput {
+  /** v1+ */
+  throttleTimeMs?: number;
+  /** v0+ */
+  errorCode?: number;
+  /** v5+, nullable v5+, default null */
+  protocolType?: string | null;
+  /** v5+, nullable v5+, default null */
+  protocolName?: string | null;
+  /** v0+ */
+  assignment?: Uint8Array;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 // 15 DescribeGroups
 
 export interface DescribeGroupsRequest {
@@ -1420,11 +2706,27 @@ export interface DescribeGroupsRequest {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface DescribeGroupsRequestInput {
+  /** v0+ */
+  groups?: readonly string[];
+  /** v3+ */
+  includeAuthorizedOperations?: boolean;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface DescribeGroupsResponse {
   /** v1+ */
   throttleTimeMs: number;
   /** v0+ */
   groups: DescribeGroupsResponseDescribedGroup[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface DescribeGroupsResponseInput {
+  /** v1+ */
+  throttleTimeMs?: number;
+  /** v0+ */
+  groups?: readonly DescribeGroupsResponseDescribedGroupInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -1448,6 +2750,26 @@ export interface DescribeGroupsResponseDescribedGroup {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface DescribeGroupsResponseDescribedGroupInput {
+  /** v0+ */
+  errorCode?: number;
+  /** v6+, nullable v6+, default null */
+  errorMessage?: string | null;
+  /** v0+ */
+  groupId?: string;
+  /** v0+ */
+  groupState?: string;
+  /** v0+ */
+  protocolType?: string;
+  /** v0+ */
+  protocolData?: string;
+  /** v0+ */
+  members?: readonly DescribeGroupsResponseDescribedGroupMemberInput[];
+  /** v3+, default -2147483648 */
+  authorizedOperations?: number;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface DescribeGroupsResponseDescribedGroupMember {
   /** v0+ */
   memberId: string;
@@ -1464,6 +2786,22 @@ export interface DescribeGroupsResponseDescribedGroupMember {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface DescribeGroupsResponseDescribedGroupMemberInput {
+  /** v0+ */
+  memberId?: string;
+  /** v4+, nullable v4+, default null */
+  groupInstanceId?: string | null;
+  /** v0+ */
+  clientId?: string;
+  /** v0+ */
+  clientHost?: string;
+  /** v0+ */
+  memberMetadata?: Uint8Array;
+  /** v0+ */
+  memberAssignment?: Uint8Array;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 // 16 ListGroups
 
 export interface ListGroupsRequest {
@@ -1474,6 +2812,14 @@ export interface ListGroupsRequest {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface ListGroupsRequestInput {
+  /** v4+ */
+  statesFilter?: readonly string[];
+  /** v5+ */
+  typesFilter?: readonly string[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface ListGroupsResponse {
   /** v1+ */
   throttleTimeMs: number;
@@ -1481,6 +2827,16 @@ export interface ListGroupsResponse {
   errorCode: number;
   /** v0+ */
   groups: ListGroupsResponseListedGroup[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface ListGroupsResponseInput {
+  /** v1+ */
+  throttleTimeMs?: number;
+  /** v0+ */
+  errorCode?: number;
+  /** v0+ */
+  groups?: readonly ListGroupsResponseListedGroupInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -1496,11 +2852,28 @@ export interface ListGroupsResponseListedGroup {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface ListGroupsResponseListedGroupInput {
+  /** v0+ */
+  groupId?: string;
+  /** v0+ */
+  protocolType?: string;
+  /** v4+ */
+  groupState?: string;
+  /** v5+ */
+  groupType?: string;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 // 17 SaslHandshake
 
 export interface SaslHandshakeRequest {
   /** v0+ */
   mechanism: string;
+}
+
+export interface SaslHandshakeRequestInput {
+  /** v0+ */
+  mechanism?: string;
 }
 
 export interface SaslHandshakeResponse {
@@ -1510,6 +2883,13 @@ export interface SaslHandshakeResponse {
   mechanisms: string[];
 }
 
+export interface SaslHandshakeResponseInput {
+  /** v0+ */
+  errorCode?: number;
+  /** v0+ */
+  mechanisms?: readonly string[];
+}
+
 // 18 ApiVersions
 
 export interface ApiVersionsRequest {
@@ -1517,6 +2897,14 @@ export interface ApiVersionsRequest {
   clientSoftwareName: string;
   /** v3+ */
   clientSoftwareVersion: string;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface ApiVersionsRequestInput {
+  /** v3+ */
+  clientSoftwareName?: string;
+  /** v3+ */
+  clientSoftwareVersion?: string;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -1538,6 +2926,24 @@ export interface ApiVersionsResponse {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface ApiVersionsResponseInput {
+  /** v0+ */
+  errorCode?: number;
+  /** v0+ */
+  apiKeys?: readonly ApiVersionsResponseApiVersionInput[];
+  /** v1+ */
+  throttleTimeMs?: number;
+  /** v3+, tagged 0 */
+  supportedFeatures?: readonly ApiVersionsResponseSupportedFeatureKeyInput[];
+  /** v3+, tagged 1, default -1n */
+  finalizedFeaturesEpoch?: bigint;
+  /** v3+, tagged 2 */
+  finalizedFeatures?: readonly ApiVersionsResponseFinalizedFeatureKeyInput[];
+  /** v3+, tagged 3, default false */
+  zkMigrationReady?: boolean;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface ApiVersionsResponseApiVersion {
   /** v0+ */
   apiKey: number;
@@ -1545,6 +2951,16 @@ export interface ApiVersionsResponseApiVersion {
   minVersion: number;
   /** v0+ */
   maxVersion: number;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface ApiVersionsResponseApiVersionInput {
+  /** v0+ */
+  apiKey?: number;
+  /** v0+ */
+  minVersion?: number;
+  /** v0+ */
+  maxVersion?: number;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -1558,6 +2974,16 @@ export interface ApiVersionsResponseSupportedFeatureKey {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface ApiVersionsResponseSupportedFeatureKeyInput {
+  /** v3+ */
+  name?: string;
+  /** v3+ */
+  minVersion?: number;
+  /** v3+ */
+  maxVersion?: number;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface ApiVersionsResponseFinalizedFeatureKey {
   /** v3+ */
   name: string;
@@ -1565,6 +2991,16 @@ export interface ApiVersionsResponseFinalizedFeatureKey {
   maxVersionLevel: number;
   /** v3+ */
   minVersionLevel: number;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface ApiVersionsResponseFinalizedFeatureKeyInput {
+  /** v3+ */
+  name?: string;
+  /** v3+ */
+  maxVersionLevel?: number;
+  /** v3+ */
+  minVersionLevel?: number;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -1577,6 +3013,16 @@ export interface CreateTopicsRequest {
   timeoutMs: number;
   /** v1+, default false */
   validateOnly: boolean;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface CreateTopicsRequestInput {
+  /** v0+ */
+  topics?: readonly CreateTopicsRequestCreatableTopicInput[];
+  /** v0+, default 60000 */
+  timeoutMs?: number;
+  /** v1+, default false */
+  validateOnly?: boolean;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -1594,11 +3040,33 @@ export interface CreateTopicsRequestCreatableTopic {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface CreateTopicsRequestCreatableTopicInput {
+  /** v0+ */
+  name?: string;
+  /** v0+ */
+  numPartitions?: number;
+  /** v0+ */
+  replicationFactor?: number;
+  /** v0+ */
+  assignments?: readonly CreateTopicsRequestCreatableReplicaAssignmentInput[];
+  /** v0+ */
+  configs?: readonly CreateTopicsRequestCreatableTopicConfigInput[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface CreateTopicsRequestCreatableReplicaAssignment {
   /** v0+ */
   partitionIndex: number;
   /** v0+ */
   brokerIds: number[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface CreateTopicsRequestCreatableReplicaAssignmentInput {
+  /** v0+ */
+  partitionIndex?: number;
+  /** v0+ */
+  brokerIds?: readonly number[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -1610,11 +3078,27 @@ export interface CreateTopicsRequestCreatableTopicConfig {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface CreateTopicsRequestCreatableTopicConfigInput {
+  /** v0+ */
+  name?: string;
+  /** v0+, nullable v0+ */
+  value?: string | null;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface CreateTopicsResponse {
   /** v2+ */
   throttleTimeMs: number;
   /** v0+ */
   topics: CreateTopicsResponseCreatableTopicResult[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface CreateTopicsResponseInput {
+  /** v2+ */
+  throttleTimeMs?: number;
+  /** v0+ */
+  topics?: readonly CreateTopicsResponseCreatableTopicResultInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -1638,6 +3122,26 @@ export interface CreateTopicsResponseCreatableTopicResult {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface CreateTopicsResponseCreatableTopicResultInput {
+  /** v0+ */
+  name?: string;
+  /** v7+ */
+  topicId?: string;
+  /** v0+ */
+  errorCode?: number;
+  /** v1+, nullable v0+ */
+  errorMessage?: string | null;
+  /** v5+, tagged 0 */
+  topicConfigErrorCode?: number;
+  /** v5+, default -1 */
+  numPartitions?: number;
+  /** v5+, default -1 */
+  replicationFactor?: number;
+  /** v5+, nullable v5+ */
+  configs?: readonly CreateTopicsResponseCreatableTopicConfigsInput[] | null;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface CreateTopicsResponseCreatableTopicConfigs {
   /** v5+ */
   name: string;
@@ -1649,6 +3153,20 @@ export interface CreateTopicsResponseCreatableTopicConfigs {
   configSource: number;
   /** v5+ */
   isSensitive: boolean;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface CreateTopicsResponseCreatableTopicConfigsInput {
+  /** v5+ */
+  name?: string;
+  /** v5+, nullable v5+ */
+  value?: string | null;
+  /** v5+ */
+  readOnly?: boolean;
+  /** v5+, default -1 */
+  configSource?: number;
+  /** v5+ */
+  isSensitive?: boolean;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -1664,6 +3182,16 @@ export interface DeleteTopicsRequest {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface DeleteTopicsRequestInput {
+  /** v6+ */
+  topics?: readonly DeleteTopicsRequestDeleteTopicStateInput[];
+  /** v0-5 */
+  topicNames?: readonly string[];
+  /** v0+ */
+  timeoutMs?: number;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface DeleteTopicsRequestDeleteTopicState {
   /** v6+, nullable v6+, default null */
   name: string | null;
@@ -1672,11 +3200,27 @@ export interface DeleteTopicsRequestDeleteTopicState {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface DeleteTopicsRequestDeleteTopicStateInput {
+  /** v6+, nullable v6+, default null */
+  name?: string | null;
+  /** v6+ */
+  topicId?: string;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface DeleteTopicsResponse {
   /** v1+ */
   throttleTimeMs: number;
   /** v0+ */
   responses: DeleteTopicsResponseDeletableTopicResult[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface DeleteTopicsResponseInput {
+  /** v1+ */
+  throttleTimeMs?: number;
+  /** v0+ */
+  responses?: readonly DeleteTopicsResponseDeletableTopicResultInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -1692,6 +3236,18 @@ export interface DeleteTopicsResponseDeletableTopicResult {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface DeleteTopicsResponseDeletableTopicResultInput {
+  /** v0+, nullable v6+ */
+  name?: string | null;
+  /** v6+ */
+  topicId?: string;
+  /** v0+ */
+  errorCode?: number;
+  /** v5+, nullable v5+, default null */
+  errorMessage?: string | null;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 // 21 DeleteRecords
 
 export interface DeleteRecordsRequest {
@@ -1699,6 +3255,14 @@ export interface DeleteRecordsRequest {
   topics: DeleteRecordsRequestDeleteRecordsTopic[];
   /** v0+ */
   timeoutMs: number;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface DeleteRecordsRequestInput {
+  /** v0+ */
+  topics?: readonly DeleteRecordsRequestDeleteRecordsTopicInput[];
+  /** v0+ */
+  timeoutMs?: number;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -1710,11 +3274,27 @@ export interface DeleteRecordsRequestDeleteRecordsTopic {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface DeleteRecordsRequestDeleteRecordsTopicInput {
+  /** v0+ */
+  name?: string;
+  /** v0+ */
+  partitions?: readonly DeleteRecordsRequestDeleteRecordsPartitionInput[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface DeleteRecordsRequestDeleteRecordsPartition {
   /** v0+ */
   partitionIndex: number;
   /** v0+ */
   offset: bigint;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface DeleteRecordsRequestDeleteRecordsPartitionInput {
+  /** v0+ */
+  partitionIndex?: number;
+  /** v0+ */
+  offset?: bigint;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -1726,11 +3306,27 @@ export interface DeleteRecordsResponse {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface DeleteRecordsResponseInput {
+  /** v0+ */
+  throttleTimeMs?: number;
+  /** v0+ */
+  topics?: readonly DeleteRecordsResponseDeleteRecordsTopicResultInput[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface DeleteRecordsResponseDeleteRecordsTopicResult {
   /** v0+ */
   name: string;
   /** v0+ */
   partitions: DeleteRecordsResponseDeleteRecordsPartitionResult[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface DeleteRecordsResponseDeleteRecordsTopicResultInput {
+  /** v0+ */
+  name?: string;
+  /** v0+ */
+  partitions?: readonly DeleteRecordsResponseDeleteRecordsPartitionResultInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -1741,6 +3337,16 @@ export interface DeleteRecordsResponseDeleteRecordsPartitionResult {
   lowWatermark: bigint;
   /** v0+ */
   errorCode: number;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface DeleteRecordsResponseDeleteRecordsPartitionResultInput {
+  /** v0+ */
+  partitionIndex?: number;
+  /** v0+ */
+  lowWatermark?: bigint;
+  /** v0+ */
+  errorCode?: number;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -1758,6 +3364,18 @@ export interface InitProducerIdRequest {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface InitProducerIdRequestInput {
+  /** v0+, nullable v0+ */
+  transactionalId?: string | null;
+  /** v0+ */
+  transactionTimeoutMs?: number;
+  /** v3+, default -1n */
+  producerId?: bigint;
+  /** v3+, default -1 */
+  producerEpoch?: number;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface InitProducerIdResponse {
   /** v0+ */
   throttleTimeMs: number;
@@ -1767,6 +3385,18 @@ export interface InitProducerIdResponse {
   producerId: bigint;
   /** v0+ */
   producerEpoch: number;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface InitProducerIdResponseInput {
+  /** v0+ */
+  throttleTimeMs?: number;
+  /** v0+ */
+  errorCode?: number;
+  /** v0+, default -1n */
+  producerId?: bigint;
+  /** v0+ */
+  producerEpoch?: number;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -1780,11 +3410,27 @@ export interface OffsetForLeaderEpochRequest {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface OffsetForLeaderEpochRequestInput {
+  /** v3+, default -2 */
+  replicaId?: number;
+  /** v0+ */
+  topics?: readonly OffsetForLeaderEpochRequestOffsetForLeaderTopicInput[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface OffsetForLeaderEpochRequestOffsetForLeaderTopic {
   /** v0+ */
   topic: string;
   /** v0+ */
   partitions: OffsetForLeaderEpochRequestOffsetForLeaderPartition[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface OffsetForLeaderEpochRequestOffsetForLeaderTopicInput {
+  /** v0+ */
+  topic?: string;
+  /** v0+ */
+  partitions?: readonly OffsetForLeaderEpochRequestOffsetForLeaderPartitionInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -1798,6 +3444,16 @@ export interface OffsetForLeaderEpochRequestOffsetForLeaderPartition {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface OffsetForLeaderEpochRequestOffsetForLeaderPartitionInput {
+  /** v0+ */
+  partition?: number;
+  /** v2+, default -1 */
+  currentLeaderEpoch?: number;
+  /** v0+ */
+  leaderEpoch?: number;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface OffsetForLeaderEpochResponse {
   /** v2+ */
   throttleTimeMs: number;
@@ -1806,11 +3462,27 @@ export interface OffsetForLeaderEpochResponse {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface OffsetForLeaderEpochResponseInput {
+  /** v2+ */
+  throttleTimeMs?: number;
+  /** v0+ */
+  topics?: readonly OffsetForLeaderEpochResponseOffsetForLeaderTopicResultInput[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface OffsetForLeaderEpochResponseOffsetForLeaderTopicResult {
   /** v0+ */
   topic: string;
   /** v0+ */
   partitions: OffsetForLeaderEpochResponseEpochEndOffset[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface OffsetForLeaderEpochResponseOffsetForLeaderTopicResultInput {
+  /** v0+ */
+  topic?: string;
+  /** v0+ */
+  partitions?: readonly OffsetForLeaderEpochResponseEpochEndOffsetInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -1823,6 +3495,18 @@ export interface OffsetForLeaderEpochResponseEpochEndOffset {
   leaderEpoch: number;
   /** v0+, default -1n */
   endOffset: bigint;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface OffsetForLeaderEpochResponseEpochEndOffsetInput {
+  /** v0+ */
+  errorCode?: number;
+  /** v0+ */
+  partition?: number;
+  /** v1+, default -1 */
+  leaderEpoch?: number;
+  /** v0+, default -1n */
+  endOffset?: bigint;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -1842,6 +3526,20 @@ export interface AddPartitionsToTxnRequest {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface AddPartitionsToTxnRequestInput {
+  /** v4+ */
+  transactions?: readonly AddPartitionsToTxnRequestAddPartitionsToTxnTransactionInput[];
+  /** v0-3 */
+  v3AndBelowTransactionalId?: string;
+  /** v0-3 */
+  v3AndBelowProducerId?: bigint;
+  /** v0-3 */
+  v3AndBelowProducerEpoch?: number;
+  /** v0-3 */
+  v3AndBelowTopics?: readonly AddPartitionsToTxnRequestAddPartitionsToTxnTopicInput[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface AddPartitionsToTxnRequestAddPartitionsToTxnTransaction {
   /** v4+ */
   transactionalId: string;
@@ -1856,11 +3554,33 @@ export interface AddPartitionsToTxnRequestAddPartitionsToTxnTransaction {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface AddPartitionsToTxnRequestAddPartitionsToTxnTransactionInput {
+  /** v4+ */
+  transactionalId?: string;
+  /** v4+ */
+  producerId?: bigint;
+  /** v4+ */
+  producerEpoch?: number;
+  /** v4+, default false */
+  verifyOnly?: boolean;
+  /** v4+ */
+  topics?: readonly AddPartitionsToTxnRequestAddPartitionsToTxnTopicInput[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface AddPartitionsToTxnRequestAddPartitionsToTxnTopic {
   /** v0+ */
   name: string;
   /** v0+ */
   partitions: number[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface AddPartitionsToTxnRequestAddPartitionsToTxnTopicInput {
+  /** v0+ */
+  name?: string;
+  /** v0+ */
+  partitions?: readonly number[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -1876,11 +3596,31 @@ export interface AddPartitionsToTxnResponse {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface AddPartitionsToTxnResponseInput {
+  /** v0+ */
+  throttleTimeMs?: number;
+  /** v4+ */
+  errorCode?: number;
+  /** v4+ */
+  resultsByTransaction?: readonly AddPartitionsToTxnResponseAddPartitionsToTxnResultInput[];
+  /** v0-3 */
+  resultsByTopicV3AndBelow?: readonly AddPartitionsToTxnResponseAddPartitionsToTxnTopicResultInput[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface AddPartitionsToTxnResponseAddPartitionsToTxnResult {
   /** v4+ */
   transactionalId: string;
   /** v4+ */
   topicResults: AddPartitionsToTxnResponseAddPartitionsToTxnTopicResult[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface AddPartitionsToTxnResponseAddPartitionsToTxnResultInput {
+  /** v4+ */
+  transactionalId?: string;
+  /** v4+ */
+  topicResults?: readonly AddPartitionsToTxnResponseAddPartitionsToTxnTopicResultInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -1892,11 +3632,27 @@ export interface AddPartitionsToTxnResponseAddPartitionsToTxnTopicResult {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface AddPartitionsToTxnResponseAddPartitionsToTxnTopicResultInput {
+  /** v0+ */
+  name?: string;
+  /** v0+ */
+  resultsByPartition?: readonly AddPartitionsToTxnResponseAddPartitionsToTxnPartitionResultInput[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface AddPartitionsToTxnResponseAddPartitionsToTxnPartitionResult {
   /** v0+ */
   partitionIndex: number;
   /** v0+ */
   partitionErrorCode: number;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface AddPartitionsToTxnResponseAddPartitionsToTxnPartitionResultInput {
+  /** v0+ */
+  partitionIndex?: number;
+  /** v0+ */
+  partitionErrorCode?: number;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -1914,11 +3670,31 @@ export interface AddOffsetsToTxnRequest {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface AddOffsetsToTxnRequestInput {
+  /** v0+ */
+  transactionalId?: string;
+  /** v0+ */
+  producerId?: bigint;
+  /** v0+ */
+  producerEpoch?: number;
+  /** v0+ */
+  groupId?: string;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface AddOffsetsToTxnResponse {
   /** v0+ */
   throttleTimeMs: number;
   /** v0+ */
   errorCode: number;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface AddOffsetsToTxnResponseInput {
+  /** v0+ */
+  throttleTimeMs?: number;
+  /** v0+ */
+  errorCode?: number;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -1936,6 +3712,18 @@ export interface EndTxnRequest {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface EndTxnRequestInput {
+  /** v0+ */
+  transactionalId?: string;
+  /** v0+ */
+  producerId?: bigint;
+  /** v0+ */
+  producerEpoch?: number;
+  /** v0+ */
+  committed?: boolean;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface EndTxnResponse {
   /** v0+ */
   throttleTimeMs: number;
@@ -1948,11 +3736,29 @@ export interface EndTxnResponse {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface EndTxnResponseInput {
+  /** v0+ */
+  throttleTimeMs?: number;
+  /** v0+ */
+  errorCode?: number;
+  /** v5+, default -1n */
+  producerId?: bigint;
+  /** v5+, default -1 */
+  producerEpoch?: number;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 // 27 WriteTxnMarkers
 
 export interface WriteTxnMarkersRequest {
   /** v0+ */
   markers: WriteTxnMarkersRequestWritableTxnMarker[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface WriteTxnMarkersRequestInput {
+  /** v0+ */
+  markers?: readonly WriteTxnMarkersRequestWritableTxnMarkerInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -1972,6 +3778,22 @@ export interface WriteTxnMarkersRequestWritableTxnMarker {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface WriteTxnMarkersRequestWritableTxnMarkerInput {
+  /** v0+ */
+  producerId?: bigint;
+  /** v0+ */
+  producerEpoch?: number;
+  /** v0+ */
+  transactionResult?: boolean;
+  /** v0+ */
+  topics?: readonly WriteTxnMarkersRequestWritableTxnMarkerTopicInput[];
+  /** v0+ */
+  coordinatorEpoch?: number;
+  /** v2+, default 0 */
+  transactionVersion?: number;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface WriteTxnMarkersRequestWritableTxnMarkerTopic {
   /** v0+ */
   name: string;
@@ -1980,9 +3802,23 @@ export interface WriteTxnMarkersRequestWritableTxnMarkerTopic {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface WriteTxnMarkersRequestWritableTxnMarkerTopicInput {
+  /** v0+ */
+  name?: string;
+  /** v0+ */
+  partitionIndexes?: readonly number[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface WriteTxnMarkersResponse {
   /** v0+ */
   markers: WriteTxnMarkersResponseWritableTxnMarkerResult[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface WriteTxnMarkersResponseInput {
+  /** v0+ */
+  markers?: readonly WriteTxnMarkersResponseWritableTxnMarkerResultInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -1994,6 +3830,14 @@ export interface WriteTxnMarkersResponseWritableTxnMarkerResult {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface WriteTxnMarkersResponseWritableTxnMarkerResultInput {
+  /** v0+ */
+  producerId?: bigint;
+  /** v0+ */
+  topics?: readonly WriteTxnMarkersResponseWritableTxnMarkerTopicResultInput[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface WriteTxnMarkersResponseWritableTxnMarkerTopicResult {
   /** v0+ */
   name: string;
@@ -2002,11 +3846,27 @@ export interface WriteTxnMarkersResponseWritableTxnMarkerTopicResult {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface WriteTxnMarkersResponseWritableTxnMarkerTopicResultInput {
+  /** v0+ */
+  name?: string;
+  /** v0+ */
+  partitions?: readonly WriteTxnMarkersResponseWritableTxnMarkerPartitionResultInput[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface WriteTxnMarkersResponseWritableTxnMarkerPartitionResult {
   /** v0+ */
   partitionIndex: number;
   /** v0+ */
   errorCode: number;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface WriteTxnMarkersResponseWritableTxnMarkerPartitionResultInput {
+  /** v0+ */
+  partitionIndex?: number;
+  /** v0+ */
+  errorCode?: number;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -2032,11 +3892,39 @@ export interface TxnOffsetCommitRequest {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface TxnOffsetCommitRequestInput {
+  /** v0+ */
+  transactionalId?: string;
+  /** v0+ */
+  groupId?: string;
+  /** v0+ */
+  producerId?: bigint;
+  /** v0+ */
+  producerEpoch?: number;
+  /** v3+, default -1 */
+  generationId?: number;
+  /** v3+, default '' */
+  memberId?: string;
+  /** v3+, nullable v3+, default null */
+  groupInstanceId?: string | null;
+  /** v0+ */
+  topics?: readonly TxnOffsetCommitRequestTopicInput[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface TxnOffsetCommitRequestTopic {
   /** v0+ */
   name: string;
   /** v0+ */
   partitions: TxnOffsetCommitRequestPartition[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface TxnOffsetCommitRequestTopicInput {
+  /** v0+ */
+  name?: string;
+  /** v0+ */
+  partitions?: readonly TxnOffsetCommitRequestPartitionInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -2052,11 +3940,31 @@ export interface TxnOffsetCommitRequestPartition {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface TxnOffsetCommitRequestPartitionInput {
+  /** v0+ */
+  partitionIndex?: number;
+  /** v0+ */
+  committedOffset?: bigint;
+  /** v2+, default -1 */
+  committedLeaderEpoch?: number;
+  /** v0+, nullable v0+ */
+  committedMetadata?: string | null;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface TxnOffsetCommitResponse {
   /** v0+ */
   throttleTimeMs: number;
   /** v0+ */
   topics: TxnOffsetCommitResponseTopic[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface TxnOffsetCommitResponseInput {
+  /** v0+ */
+  throttleTimeMs?: number;
+  /** v0+ */
+  topics?: readonly TxnOffsetCommitResponseTopicInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -2068,11 +3976,27 @@ export interface TxnOffsetCommitResponseTopic {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface TxnOffsetCommitResponseTopicInput {
+  /** v0+ */
+  name?: string;
+  /** v0+ */
+  partitions?: readonly TxnOffsetCommitResponsePartitionInput[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface TxnOffsetCommitResponsePartition {
   /** v0+ */
   partitionIndex: number;
   /** v0+ */
   errorCode: number;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface TxnOffsetCommitResponsePartitionInput {
+  /** v0+ */
+  partitionIndex?: number;
+  /** v0+ */
+  errorCode?: number;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -2096,6 +4020,24 @@ export interface DescribeAclsRequest {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface DescribeAclsRequestInput {
+  /** v0+ */
+  resourceTypeFilter?: number;
+  /** v0+, nullable v0+ */
+  resourceNameFilter?: string | null;
+  /** v1+, default 3 */
+  patternTypeFilter?: number;
+  /** v0+, nullable v0+ */
+  principalFilter?: string | null;
+  /** v0+, nullable v0+ */
+  hostFilter?: string | null;
+  /** v0+ */
+  operation?: number;
+  /** v0+ */
+  permissionType?: number;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface DescribeAclsResponse {
   /** v0+ */
   throttleTimeMs: number;
@@ -2105,6 +4047,18 @@ export interface DescribeAclsResponse {
   errorMessage: string | null;
   /** v0+ */
   resources: DescribeAclsResponseDescribeAclsResource[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface DescribeAclsResponseInput {
+  /** v0+ */
+  throttleTimeMs?: number;
+  /** v0+ */
+  errorCode?: number;
+  /** v0+, nullable v0+ */
+  errorMessage?: string | null;
+  /** v0+ */
+  resources?: readonly DescribeAclsResponseDescribeAclsResourceInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -2120,6 +4074,18 @@ export interface DescribeAclsResponseDescribeAclsResource {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface DescribeAclsResponseDescribeAclsResourceInput {
+  /** v0+ */
+  resourceType?: number;
+  /** v0+ */
+  resourceName?: string;
+  /** v1+, default 3 */
+  patternType?: number;
+  /** v0+ */
+  acls?: readonly DescribeAclsResponseAclDescriptionInput[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface DescribeAclsResponseAclDescription {
   /** v0+ */
   principal: string;
@@ -2132,11 +4098,29 @@ export interface DescribeAclsResponseAclDescription {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface DescribeAclsResponseAclDescriptionInput {
+  /** v0+ */
+  principal?: string;
+  /** v0+ */
+  host?: string;
+  /** v0+ */
+  operation?: number;
+  /** v0+ */
+  permissionType?: number;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 // 30 CreateAcls
 
 export interface CreateAclsRequest {
   /** v0+ */
   creations: CreateAclsRequestAclCreation[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface CreateAclsRequestInput {
+  /** v0+ */
+  creations?: readonly CreateAclsRequestAclCreationInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -2158,11 +4142,37 @@ export interface CreateAclsRequestAclCreation {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface CreateAclsRequestAclCreationInput {
+  /** v0+ */
+  resourceType?: number;
+  /** v0+ */
+  resourceName?: string;
+  /** v1+, default 3 */
+  resourcePatternType?: number;
+  /** v0+ */
+  principal?: string;
+  /** v0+ */
+  host?: string;
+  /** v0+ */
+  operation?: number;
+  /** v0+ */
+  permissionType?: number;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface CreateAclsResponse {
   /** v0+ */
   throttleTimeMs: number;
   /** v0+ */
   results: CreateAclsResponseAclCreationResult[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface CreateAclsResponseInput {
+  /** v0+ */
+  throttleTimeMs?: number;
+  /** v0+ */
+  results?: readonly CreateAclsResponseAclCreationResultInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -2174,11 +4184,25 @@ export interface CreateAclsResponseAclCreationResult {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface CreateAclsResponseAclCreationResultInput {
+  /** v0+ */
+  errorCode?: number;
+  /** v0+, nullable v0+ */
+  errorMessage?: string | null;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 // 31 DeleteAcls
 
 export interface DeleteAclsRequest {
   /** v0+ */
   filters: DeleteAclsRequestDeleteAclsFilter[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface DeleteAclsRequestInput {
+  /** v0+ */
+  filters?: readonly DeleteAclsRequestDeleteAclsFilterInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -2200,11 +4224,37 @@ export interface DeleteAclsRequestDeleteAclsFilter {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface DeleteAclsRequestDeleteAclsFilterInput {
+  /** v0+ */
+  resourceTypeFilter?: number;
+  /** v0+, nullable v0+ */
+  resourceNameFilter?: string | null;
+  /** v1+, default 3 */
+  patternTypeFilter?: number;
+  /** v0+, nullable v0+ */
+  principalFilter?: string | null;
+  /** v0+, nullable v0+ */
+  hostFilter?: string | null;
+  /** v0+ */
+  operation?: number;
+  /** v0+ */
+  permissionType?: number;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface DeleteAclsResponse {
   /** v0+ */
   throttleTimeMs: number;
   /** v0+ */
   filterResults: DeleteAclsResponseDeleteAclsFilterResult[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface DeleteAclsResponseInput {
+  /** v0+ */
+  throttleTimeMs?: number;
+  /** v0+ */
+  filterResults?: readonly DeleteAclsResponseDeleteAclsFilterResultInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -2215,6 +4265,16 @@ export interface DeleteAclsResponseDeleteAclsFilterResult {
   errorMessage: string | null;
   /** v0+ */
   matchingAcls: DeleteAclsResponseDeleteAclsMatchingAcl[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface DeleteAclsResponseDeleteAclsFilterResultInput {
+  /** v0+ */
+  errorCode?: number;
+  /** v0+, nullable v0+ */
+  errorMessage?: string | null;
+  /** v0+ */
+  matchingAcls?: readonly DeleteAclsResponseDeleteAclsMatchingAclInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -2240,6 +4300,28 @@ export interface DeleteAclsResponseDeleteAclsMatchingAcl {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface DeleteAclsResponseDeleteAclsMatchingAclInput {
+  /** v0+ */
+  errorCode?: number;
+  /** v0+, nullable v0+ */
+  errorMessage?: string | null;
+  /** v0+ */
+  resourceType?: number;
+  /** v0+ */
+  resourceName?: string;
+  /** v1+, default 3 */
+  patternType?: number;
+  /** v0+ */
+  principal?: string;
+  /** v0+ */
+  host?: string;
+  /** v0+ */
+  operation?: number;
+  /** v0+ */
+  permissionType?: number;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 // 32 DescribeConfigs
 
 export interface DescribeConfigsRequest {
@@ -2249,6 +4331,16 @@ export interface DescribeConfigsRequest {
   includeSynonyms: boolean;
   /** v3+, default false */
   includeDocumentation: boolean;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface DescribeConfigsRequestInput {
+  /** v0+ */
+  resources?: readonly DescribeConfigsRequestDescribeConfigsResourceInput[];
+  /** v1+, default false */
+  includeSynonyms?: boolean;
+  /** v3+, default false */
+  includeDocumentation?: boolean;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -2262,11 +4354,29 @@ export interface DescribeConfigsRequestDescribeConfigsResource {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface DescribeConfigsRequestDescribeConfigsResourceInput {
+  /** v0+ */
+  resourceType?: number;
+  /** v0+ */
+  resourceName?: string;
+  /** v0+, nullable v0+ */
+  configurationKeys?: readonly string[] | null;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface DescribeConfigsResponse {
   /** v0+ */
   throttleTimeMs: number;
   /** v0+ */
   results: DescribeConfigsResponseDescribeConfigsResult[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface DescribeConfigsResponseInput {
+  /** v0+ */
+  throttleTimeMs?: number;
+  /** v0+ */
+  results?: readonly DescribeConfigsResponseDescribeConfigsResultInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -2281,6 +4391,20 @@ export interface DescribeConfigsResponseDescribeConfigsResult {
   resourceName: string;
   /** v0+ */
   configs: DescribeConfigsResponseDescribeConfigsResourceResult[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface DescribeConfigsResponseDescribeConfigsResultInput {
+  /** v0+ */
+  errorCode?: number;
+  /** v0+, nullable v0+ */
+  errorMessage?: string | null;
+  /** v0+ */
+  resourceType?: number;
+  /** v0+ */
+  resourceName?: string;
+  /** v0+ */
+  configs?: readonly DescribeConfigsResponseDescribeConfigsResourceResultInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -2306,6 +4430,28 @@ export interface DescribeConfigsResponseDescribeConfigsResourceResult {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface DescribeConfigsResponseDescribeConfigsResourceResultInput {
+  /** v0+ */
+  name?: string;
+  /** v0+, nullable v0+ */
+  value?: string | null;
+  /** v0+ */
+  readOnly?: boolean;
+  /** v0 */
+  isDefault?: boolean;
+  /** v1+, default -1 */
+  configSource?: number;
+  /** v0+ */
+  isSensitive?: boolean;
+  /** v1+ */
+  synonyms?: readonly DescribeConfigsResponseDescribeConfigsSynonymInput[];
+  /** v3+, default 0 */
+  configType?: number;
+  /** v3+, nullable v0+ */
+  documentation?: string | null;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface DescribeConfigsResponseDescribeConfigsSynonym {
   /** v1+ */
   name: string;
@@ -2313,6 +4459,16 @@ export interface DescribeConfigsResponseDescribeConfigsSynonym {
   value: string | null;
   /** v1+ */
   source: number;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface DescribeConfigsResponseDescribeConfigsSynonymInput {
+  /** v1+ */
+  name?: string;
+  /** v1+, nullable v0+ */
+  value?: string | null;
+  /** v1+ */
+  source?: number;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -2326,6 +4482,14 @@ export interface AlterConfigsRequest {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface AlterConfigsRequestInput {
+  /** v0+ */
+  resources?: readonly AlterConfigsRequestAlterConfigsResourceInput[];
+  /** v0+ */
+  validateOnly?: boolean;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface AlterConfigsRequestAlterConfigsResource {
   /** v0+ */
   resourceType: number;
@@ -2333,6 +4497,16 @@ export interface AlterConfigsRequestAlterConfigsResource {
   resourceName: string;
   /** v0+ */
   configs: AlterConfigsRequestAlterableConfig[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface AlterConfigsRequestAlterConfigsResourceInput {
+  /** v0+ */
+  resourceType?: number;
+  /** v0+ */
+  resourceName?: string;
+  /** v0+ */
+  configs?: readonly AlterConfigsRequestAlterableConfigInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -2344,11 +4518,27 @@ export interface AlterConfigsRequestAlterableConfig {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface AlterConfigsRequestAlterableConfigInput {
+  /** v0+ */
+  name?: string;
+  /** v0+, nullable v0+ */
+  value?: string | null;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface AlterConfigsResponse {
   /** v0+ */
   throttleTimeMs: number;
   /** v0+ */
   responses: AlterConfigsResponseAlterConfigsResourceResponse[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface AlterConfigsResponseInput {
+  /** v0+ */
+  throttleTimeMs?: number;
+  /** v0+ */
+  responses?: readonly AlterConfigsResponseAlterConfigsResourceResponseInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -2364,11 +4554,29 @@ export interface AlterConfigsResponseAlterConfigsResourceResponse {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface AlterConfigsResponseAlterConfigsResourceResponseInput {
+  /** v0+ */
+  errorCode?: number;
+  /** v0+, nullable v0+ */
+  errorMessage?: string | null;
+  /** v0+ */
+  resourceType?: number;
+  /** v0+ */
+  resourceName?: string;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 // 34 AlterReplicaLogDirs
 
 export interface AlterReplicaLogDirsRequest {
   /** v0+ */
   dirs: AlterReplicaLogDirsRequestAlterReplicaLogDir[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface AlterReplicaLogDirsRequestInput {
+  /** v0+ */
+  dirs?: readonly AlterReplicaLogDirsRequestAlterReplicaLogDirInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -2380,11 +4588,27 @@ export interface AlterReplicaLogDirsRequestAlterReplicaLogDir {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface AlterReplicaLogDirsRequestAlterReplicaLogDirInput {
+  /** v0+ */
+  path?: string;
+  /** v0+ */
+  topics?: readonly AlterReplicaLogDirsRequestAlterReplicaLogDirTopicInput[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface AlterReplicaLogDirsRequestAlterReplicaLogDirTopic {
   /** v0+ */
   name: string;
   /** v0+ */
   partitions: number[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface AlterReplicaLogDirsRequestAlterReplicaLogDirTopicInput {
+  /** v0+ */
+  name?: string;
+  /** v0+ */
+  partitions?: readonly number[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -2396,11 +4620,27 @@ export interface AlterReplicaLogDirsResponse {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface AlterReplicaLogDirsResponseInput {
+  /** v0+ */
+  throttleTimeMs?: number;
+  /** v0+ */
+  results?: readonly AlterReplicaLogDirsResponseAlterReplicaLogDirTopicResultInput[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface AlterReplicaLogDirsResponseAlterReplicaLogDirTopicResult {
   /** v0+ */
   topicName: string;
   /** v0+ */
   partitions: AlterReplicaLogDirsResponseAlterReplicaLogDirPartitionResult[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface AlterReplicaLogDirsResponseAlterReplicaLogDirTopicResultInput {
+  /** v0+ */
+  topicName?: string;
+  /** v0+ */
+  partitions?: readonly AlterReplicaLogDirsResponseAlterReplicaLogDirPartitionResultInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -2412,11 +4652,25 @@ export interface AlterReplicaLogDirsResponseAlterReplicaLogDirPartitionResult {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface AlterReplicaLogDirsResponseAlterReplicaLogDirPartitionResultInput {
+  /** v0+ */
+  partitionIndex?: number;
+  /** v0+ */
+  errorCode?: number;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 // 35 DescribeLogDirs
 
 export interface DescribeLogDirsRequest {
   /** v0+, nullable v0+ */
   topics: DescribeLogDirsRequestDescribableLogDirTopic[] | null;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface DescribeLogDirsRequestInput {
+  /** v0+, nullable v0+ */
+  topics?: readonly DescribeLogDirsRequestDescribableLogDirTopicInput[] | null;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -2428,6 +4682,14 @@ export interface DescribeLogDirsRequestDescribableLogDirTopic {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface DescribeLogDirsRequestDescribableLogDirTopicInput {
+  /** v0+ */
+  topic?: string;
+  /** v0+ */
+  partitions?: readonly number[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface DescribeLogDirsResponse {
   /** v0+ */
   throttleTimeMs: number;
@@ -2435,6 +4697,16 @@ export interface DescribeLogDirsResponse {
   errorCode: number;
   /** v0+ */
   results: DescribeLogDirsResponseDescribeLogDirsResult[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface DescribeLogDirsResponseInput {
+  /** v0+ */
+  throttleTimeMs?: number;
+  /** v3+ */
+  errorCode?: number;
+  /** v0+ */
+  results?: readonly DescribeLogDirsResponseDescribeLogDirsResultInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -2454,11 +4726,35 @@ export interface DescribeLogDirsResponseDescribeLogDirsResult {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface DescribeLogDirsResponseDescribeLogDirsResultInput {
+  /** v0+ */
+  errorCode?: number;
+  /** v0+ */
+  logDir?: string;
+  /** v0+ */
+  topics?: readonly DescribeLogDirsResponseDescribeLogDirsTopicInput[];
+  /** v4+, default -1n */
+  totalBytes?: bigint;
+  /** v4+, default -1n */
+  usableBytes?: bigint;
+  /** v5+, default false */
+  isCordoned?: boolean;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface DescribeLogDirsResponseDescribeLogDirsTopic {
   /** v0+ */
   name: string;
   /** v0+ */
   partitions: DescribeLogDirsResponseDescribeLogDirsPartition[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface DescribeLogDirsResponseDescribeLogDirsTopicInput {
+  /** v0+ */
+  name?: string;
+  /** v0+ */
+  partitions?: readonly DescribeLogDirsResponseDescribeLogDirsPartitionInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -2474,11 +4770,29 @@ export interface DescribeLogDirsResponseDescribeLogDirsPartition {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface DescribeLogDirsResponseDescribeLogDirsPartitionInput {
+  /** v0+ */
+  partitionIndex?: number;
+  /** v0+ */
+  partitionSize?: bigint;
+  /** v0+ */
+  offsetLag?: bigint;
+  /** v0+ */
+  isFutureKey?: boolean;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 // 36 SaslAuthenticate
 
 export interface SaslAuthenticateRequest {
   /** v0+ */
   authBytes: Uint8Array;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface SaslAuthenticateRequestInput {
+  /** v0+ */
+  authBytes?: Uint8Array;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -2494,6 +4808,18 @@ export interface SaslAuthenticateResponse {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface SaslAuthenticateResponseInput {
+  /** v0+ */
+  errorCode?: number;
+  /** v0+, nullable v0+ */
+  errorMessage?: string | null;
+  /** v0+ */
+  authBytes?: Uint8Array;
+  /** v1+, default 0n */
+  sessionLifetimeMs?: bigint;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 // 37 CreatePartitions
 
 export interface CreatePartitionsRequest {
@@ -2503,6 +4829,16 @@ export interface CreatePartitionsRequest {
   timeoutMs: number;
   /** v0+ */
   validateOnly: boolean;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface CreatePartitionsRequestInput {
+  /** v0+ */
+  topics?: readonly CreatePartitionsRequestCreatePartitionsTopicInput[];
+  /** v0+ */
+  timeoutMs?: number;
+  /** v0+ */
+  validateOnly?: boolean;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -2516,9 +4852,25 @@ export interface CreatePartitionsRequestCreatePartitionsTopic {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface CreatePartitionsRequestCreatePartitionsTopicInput {
+  /** v0+ */
+  name?: string;
+  /** v0+ */
+  count?: number;
+  /** v0+, nullable v0+ */
+  assignments?: readonly CreatePartitionsRequestCreatePartitionsAssignmentInput[] | null;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface CreatePartitionsRequestCreatePartitionsAssignment {
   /** v0+ */
   brokerIds: number[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface CreatePartitionsRequestCreatePartitionsAssignmentInput {
+  /** v0+ */
+  brokerIds?: readonly number[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -2530,6 +4882,14 @@ export interface CreatePartitionsResponse {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface CreatePartitionsResponseInput {
+  /** v0+ */
+  throttleTimeMs?: number;
+  /** v0+ */
+  results?: readonly CreatePartitionsResponseCreatePartitionsTopicResultInput[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface CreatePartitionsResponseCreatePartitionsTopicResult {
   /** v0+ */
   name: string;
@@ -2537,6 +4897,16 @@ export interface CreatePartitionsResponseCreatePartitionsTopicResult {
   errorCode: number;
   /** v0+, nullable v0+, default null */
   errorMessage: string | null;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface CreatePartitionsResponseCreatePartitionsTopicResultInput {
+  /** v0+ */
+  name?: string;
+  /** v0+ */
+  errorCode?: number;
+  /** v0+, nullable v0+, default null */
+  errorMessage?: string | null;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -2554,11 +4924,31 @@ export interface CreateDelegationTokenRequest {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface CreateDelegationTokenRequestInput {
+  /** v3+, nullable v3+ */
+  ownerPrincipalType?: string | null;
+  /** v3+, nullable v3+ */
+  ownerPrincipalName?: string | null;
+  /** v0+ */
+  renewers?: readonly CreateDelegationTokenRequestCreatableRenewersInput[];
+  /** v0+ */
+  maxLifetimeMs?: bigint;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface CreateDelegationTokenRequestCreatableRenewers {
   /** v0+ */
   principalType: string;
   /** v0+ */
   principalName: string;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface CreateDelegationTokenRequestCreatableRenewersInput {
+  /** v0+ */
+  principalType?: string;
+  /** v0+ */
+  principalName?: string;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -2588,6 +4978,32 @@ export interface CreateDelegationTokenResponse {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface CreateDelegationTokenResponseInput {
+  /** v0+ */
+  errorCode?: number;
+  /** v0+ */
+  principalType?: string;
+  /** v0+ */
+  principalName?: string;
+  /** v3+ */
+  tokenRequesterPrincipalType?: string;
+  /** v3+ */
+  tokenRequesterPrincipalName?: string;
+  /** v0+ */
+  issueTimestampMs?: bigint;
+  /** v0+ */
+  expiryTimestampMs?: bigint;
+  /** v0+ */
+  maxTimestampMs?: bigint;
+  /** v0+ */
+  tokenId?: string;
+  /** v0+ */
+  hmac?: Uint8Array;
+  /** v0+ */
+  throttleTimeMs?: number;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 // 39 RenewDelegationToken
 
 export interface RenewDelegationTokenRequest {
@@ -2595,6 +5011,14 @@ export interface RenewDelegationTokenRequest {
   hmac: Uint8Array;
   /** v0+ */
   renewPeriodMs: bigint;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface RenewDelegationTokenRequestInput {
+  /** v0+ */
+  hmac?: Uint8Array;
+  /** v0+ */
+  renewPeriodMs?: bigint;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -2608,6 +5032,16 @@ export interface RenewDelegationTokenResponse {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface RenewDelegationTokenResponseInput {
+  /** v0+ */
+  errorCode?: number;
+  /** v0+ */
+  expiryTimestampMs?: bigint;
+  /** v0+ */
+  throttleTimeMs?: number;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 // 40 ExpireDelegationToken
 
 export interface ExpireDelegationTokenRequest {
@@ -2615,6 +5049,14 @@ export interface ExpireDelegationTokenRequest {
   hmac: Uint8Array;
   /** v0+ */
   expiryTimePeriodMs: bigint;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface ExpireDelegationTokenRequestInput {
+  /** v0+ */
+  hmac?: Uint8Array;
+  /** v0+ */
+  expiryTimePeriodMs?: bigint;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -2628,11 +5070,27 @@ export interface ExpireDelegationTokenResponse {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface ExpireDelegationTokenResponseInput {
+  /** v0+ */
+  errorCode?: number;
+  /** v0+ */
+  expiryTimestampMs?: bigint;
+  /** v0+ */
+  throttleTimeMs?: number;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 // 41 DescribeDelegationToken
 
 export interface DescribeDelegationTokenRequest {
   /** v0+, nullable v0+ */
   owners: DescribeDelegationTokenRequestDescribeDelegationTokenOwner[] | null;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface DescribeDelegationTokenRequestInput {
+  /** v0+, nullable v0+ */
+  owners?: readonly DescribeDelegationTokenRequestDescribeDelegationTokenOwnerInput[] | null;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -2644,6 +5102,14 @@ export interface DescribeDelegationTokenRequestDescribeDelegationTokenOwner {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface DescribeDelegationTokenRequestDescribeDelegationTokenOwnerInput {
+  /** v0+ */
+  principalType?: string;
+  /** v0+ */
+  principalName?: string;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface DescribeDelegationTokenResponse {
   /** v0+ */
   errorCode: number;
@@ -2651,6 +5117,16 @@ export interface DescribeDelegationTokenResponse {
   tokens: DescribeDelegationTokenResponseDescribedDelegationToken[];
   /** v0+ */
   throttleTimeMs: number;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface DescribeDelegationTokenResponseInput {
+  /** v0+ */
+  errorCode?: number;
+  /** v0+ */
+  tokens?: readonly DescribeDelegationTokenResponseDescribedDelegationTokenInput[];
+  /** v0+ */
+  throttleTimeMs?: number;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -2678,11 +5154,43 @@ export interface DescribeDelegationTokenResponseDescribedDelegationToken {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface DescribeDelegationTokenResponseDescribedDelegationTokenInput {
+  /** v0+ */
+  principalType?: string;
+  /** v0+ */
+  principalName?: string;
+  /** v3+ */
+  tokenRequesterPrincipalType?: string;
+  /** v3+ */
+  tokenRequesterPrincipalName?: string;
+  /** v0+ */
+  issueTimestamp?: bigint;
+  /** v0+ */
+  expiryTimestamp?: bigint;
+  /** v0+ */
+  maxTimestamp?: bigint;
+  /** v0+ */
+  tokenId?: string;
+  /** v0+ */
+  hmac?: Uint8Array;
+  /** v0+ */
+  renewers?: readonly DescribeDelegationTokenResponseDescribedDelegationTokenRenewerInput[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface DescribeDelegationTokenResponseDescribedDelegationTokenRenewer {
   /** v0+ */
   principalType: string;
   /** v0+ */
   principalName: string;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface DescribeDelegationTokenResponseDescribedDelegationTokenRenewerInput {
+  /** v0+ */
+  principalType?: string;
+  /** v0+ */
+  principalName?: string;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -2694,6 +5202,12 @@ export interface DeleteGroupsRequest {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface DeleteGroupsRequestInput {
+  /** v0+ */
+  groupsNames?: readonly string[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface DeleteGroupsResponse {
   /** v0+ */
   throttleTimeMs: number;
@@ -2702,11 +5216,27 @@ export interface DeleteGroupsResponse {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface DeleteGroupsResponseInput {
+  /** v0+ */
+  throttleTimeMs?: number;
+  /** v0+ */
+  results?: readonly DeleteGroupsResponseDeletableGroupResultInput[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface DeleteGroupsResponseDeletableGroupResult {
   /** v0+ */
   groupId: string;
   /** v0+ */
   errorCode: number;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface DeleteGroupsResponseDeletableGroupResultInput {
+  /** v0+ */
+  groupId?: string;
+  /** v0+ */
+  errorCode?: number;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -2722,11 +5252,29 @@ export interface ElectLeadersRequest {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface ElectLeadersRequestInput {
+  /** v1+ */
+  electionType?: number;
+  /** v0+, nullable v0+ */
+  topicPartitions?: readonly ElectLeadersRequestTopicPartitionsInput[] | null;
+  /** v0+, default 60000 */
+  timeoutMs?: number;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface ElectLeadersRequestTopicPartitions {
   /** v0+ */
   topic: string;
   /** v0+ */
   partitions: number[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface ElectLeadersRequestTopicPartitionsInput {
+  /** v0+ */
+  topic?: string;
+  /** v0+ */
+  partitions?: readonly number[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -2740,11 +5288,29 @@ export interface ElectLeadersResponse {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface ElectLeadersResponseInput {
+  /** v0+ */
+  throttleTimeMs?: number;
+  /** v1+ */
+  errorCode?: number;
+  /** v0+ */
+  replicaElectionResults?: readonly ElectLeadersResponseReplicaElectionResultInput[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface ElectLeadersResponseReplicaElectionResult {
   /** v0+ */
   topic: string;
   /** v0+ */
   partitionResult: ElectLeadersResponsePartitionResult[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface ElectLeadersResponseReplicaElectionResultInput {
+  /** v0+ */
+  topic?: string;
+  /** v0+ */
+  partitionResult?: readonly ElectLeadersResponsePartitionResultInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -2758,6 +5324,16 @@ export interface ElectLeadersResponsePartitionResult {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface ElectLeadersResponsePartitionResultInput {
+  /** v0+ */
+  partitionId?: number;
+  /** v0+ */
+  errorCode?: number;
+  /** v0+, nullable v0+ */
+  errorMessage?: string | null;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 // 44 IncrementalAlterConfigs
 
 export interface IncrementalAlterConfigsRequest {
@@ -2765,6 +5341,14 @@ export interface IncrementalAlterConfigsRequest {
   resources: IncrementalAlterConfigsRequestAlterConfigsResource[];
   /** v0+ */
   validateOnly: boolean;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface IncrementalAlterConfigsRequestInput {
+  /** v0+ */
+  resources?: readonly IncrementalAlterConfigsRequestAlterConfigsResourceInput[];
+  /** v0+ */
+  validateOnly?: boolean;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -2778,6 +5362,16 @@ export interface IncrementalAlterConfigsRequestAlterConfigsResource {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface IncrementalAlterConfigsRequestAlterConfigsResourceInput {
+  /** v0+ */
+  resourceType?: number;
+  /** v0+ */
+  resourceName?: string;
+  /** v0+ */
+  configs?: readonly IncrementalAlterConfigsRequestAlterableConfigInput[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface IncrementalAlterConfigsRequestAlterableConfig {
   /** v0+ */
   name: string;
@@ -2788,11 +5382,29 @@ export interface IncrementalAlterConfigsRequestAlterableConfig {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface IncrementalAlterConfigsRequestAlterableConfigInput {
+  /** v0+ */
+  name?: string;
+  /** v0+ */
+  configOperation?: number;
+  /** v0+, nullable v0+ */
+  value?: string | null;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface IncrementalAlterConfigsResponse {
   /** v0+ */
   throttleTimeMs: number;
   /** v0+ */
   responses: IncrementalAlterConfigsResponseAlterConfigsResourceResponse[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface IncrementalAlterConfigsResponseInput {
+  /** v0+ */
+  throttleTimeMs?: number;
+  /** v0+ */
+  responses?: readonly IncrementalAlterConfigsResponseAlterConfigsResourceResponseInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -2808,6 +5420,18 @@ export interface IncrementalAlterConfigsResponseAlterConfigsResourceResponse {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface IncrementalAlterConfigsResponseAlterConfigsResourceResponseInput {
+  /** v0+ */
+  errorCode?: number;
+  /** v0+, nullable v0+ */
+  errorMessage?: string | null;
+  /** v0+ */
+  resourceType?: number;
+  /** v0+ */
+  resourceName?: string;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 // 45 AlterPartitionReassignments
 
 export interface AlterPartitionReassignmentsRequest {
@@ -2820,6 +5444,16 @@ export interface AlterPartitionReassignmentsRequest {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface AlterPartitionReassignmentsRequestInput {
+  /** v0+, default 60000 */
+  timeoutMs?: number;
+  /** v1+, default true */
+  allowReplicationFactorChange?: boolean;
+  /** v0+ */
+  topics?: readonly AlterPartitionReassignmentsRequestReassignableTopicInput[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface AlterPartitionReassignmentsRequestReassignableTopic {
   /** v0+ */
   name: string;
@@ -2828,11 +5462,27 @@ export interface AlterPartitionReassignmentsRequestReassignableTopic {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface AlterPartitionReassignmentsRequestReassignableTopicInput {
+  /** v0+ */
+  name?: string;
+  /** v0+ */
+  partitions?: readonly AlterPartitionReassignmentsRequestReassignablePartitionInput[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface AlterPartitionReassignmentsRequestReassignablePartition {
   /** v0+ */
   partitionIndex: number;
   /** v0+, nullable v0+, default null */
   replicas: number[] | null;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface AlterPartitionReassignmentsRequestReassignablePartitionInput {
+  /** v0+ */
+  partitionIndex?: number;
+  /** v0+, nullable v0+, default null */
+  replicas?: readonly number[] | null;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -2850,11 +5500,33 @@ export interface AlterPartitionReassignmentsResponse {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface AlterPartitionReassignmentsResponseInput {
+  /** v0+ */
+  throttleTimeMs?: number;
+  /** v1+, default true */
+  allowReplicationFactorChange?: boolean;
+  /** v0+ */
+  errorCode?: number;
+  /** v0+, nullable v0+ */
+  errorMessage?: string | null;
+  /** v0+ */
+  responses?: readonly AlterPartitionReassignmentsResponseReassignableTopicResponseInput[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface AlterPartitionReassignmentsResponseReassignableTopicResponse {
   /** v0+ */
   name: string;
   /** v0+ */
   partitions: AlterPartitionReassignmentsResponseReassignablePartitionResponse[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface AlterPartitionReassignmentsResponseReassignableTopicResponseInput {
+  /** v0+ */
+  name?: string;
+  /** v0+ */
+  partitions?: readonly AlterPartitionReassignmentsResponseReassignablePartitionResponseInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -2868,6 +5540,16 @@ export interface AlterPartitionReassignmentsResponseReassignablePartitionRespons
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface AlterPartitionReassignmentsResponseReassignablePartitionResponseInput {
+  /** v0+ */
+  partitionIndex?: number;
+  /** v0+ */
+  errorCode?: number;
+  /** v0+, nullable v0+ */
+  errorMessage?: string | null;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 // 46 ListPartitionReassignments
 
 export interface ListPartitionReassignmentsRequest {
@@ -2878,11 +5560,27 @@ export interface ListPartitionReassignmentsRequest {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface ListPartitionReassignmentsRequestInput {
+  /** v0+, default 60000 */
+  timeoutMs?: number;
+  /** v0+, nullable v0+, default null */
+  topics?: readonly ListPartitionReassignmentsRequestListPartitionReassignmentsTopicsInput[] | null;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface ListPartitionReassignmentsRequestListPartitionReassignmentsTopics {
   /** v0+ */
   name: string;
   /** v0+ */
   partitionIndexes: number[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface ListPartitionReassignmentsRequestListPartitionReassignmentsTopicsInput {
+  /** v0+ */
+  name?: string;
+  /** v0+ */
+  partitionIndexes?: readonly number[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -2898,11 +5596,31 @@ export interface ListPartitionReassignmentsResponse {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface ListPartitionReassignmentsResponseInput {
+  /** v0+ */
+  throttleTimeMs?: number;
+  /** v0+ */
+  errorCode?: number;
+  /** v0+, nullable v0+ */
+  errorMessage?: string | null;
+  /** v0+ */
+  topics?: readonly ListPartitionReassignmentsResponseOngoingTopicReassignmentInput[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface ListPartitionReassignmentsResponseOngoingTopicReassignment {
   /** v0+ */
   name: string;
   /** v0+ */
   partitions: ListPartitionReassignmentsResponseOngoingPartitionReassignment[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface ListPartitionReassignmentsResponseOngoingTopicReassignmentInput {
+  /** v0+ */
+  name?: string;
+  /** v0+ */
+  partitions?: readonly ListPartitionReassignmentsResponseOngoingPartitionReassignmentInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -2918,6 +5636,18 @@ export interface ListPartitionReassignmentsResponseOngoingPartitionReassignment 
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface ListPartitionReassignmentsResponseOngoingPartitionReassignmentInput {
+  /** v0+ */
+  partitionIndex?: number;
+  /** v0+ */
+  replicas?: readonly number[];
+  /** v0+ */
+  addingReplicas?: readonly number[];
+  /** v0+ */
+  removingReplicas?: readonly number[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 // 47 OffsetDelete
 
 export interface OffsetDeleteRequest {
@@ -2927,6 +5657,13 @@ export interface OffsetDeleteRequest {
   topics: OffsetDeleteRequestTopic[];
 }
 
+export interface OffsetDeleteRequestInput {
+  /** v0+ */
+  groupId?: string;
+  /** v0+ */
+  topics?: readonly OffsetDeleteRequestTopicInput[];
+}
+
 export interface OffsetDeleteRequestTopic {
   /** v0+ */
   name: string;
@@ -2934,9 +5671,21 @@ export interface OffsetDeleteRequestTopic {
   partitions: OffsetDeleteRequestPartition[];
 }
 
+export interface OffsetDeleteRequestTopicInput {
+  /** v0+ */
+  name?: string;
+  /** v0+ */
+  partitions?: readonly OffsetDeleteRequestPartitionInput[];
+}
+
 export interface OffsetDeleteRequestPartition {
   /** v0+ */
   partitionIndex: number;
+}
+
+export interface OffsetDeleteRequestPartitionInput {
+  /** v0+ */
+  partitionIndex?: number;
 }
 
 export interface OffsetDeleteResponse {
@@ -2948,6 +5697,15 @@ export interface OffsetDeleteResponse {
   topics: OffsetDeleteResponseTopic[];
 }
 
+export interface OffsetDeleteResponseInput {
+  /** v0+ */
+  errorCode?: number;
+  /** v0+ */
+  throttleTimeMs?: number;
+  /** v0+ */
+  topics?: readonly OffsetDeleteResponseTopicInput[];
+}
+
 export interface OffsetDeleteResponseTopic {
   /** v0+ */
   name: string;
@@ -2955,11 +5713,25 @@ export interface OffsetDeleteResponseTopic {
   partitions: OffsetDeleteResponsePartition[];
 }
 
+export interface OffsetDeleteResponseTopicInput {
+  /** v0+ */
+  name?: string;
+  /** v0+ */
+  partitions?: readonly OffsetDeleteResponsePartitionInput[];
+}
+
 export interface OffsetDeleteResponsePartition {
   /** v0+ */
   partitionIndex: number;
   /** v0+ */
   errorCode: number;
+}
+
+export interface OffsetDeleteResponsePartitionInput {
+  /** v0+ */
+  partitionIndex?: number;
+  /** v0+ */
+  errorCode?: number;
 }
 
 // 48 DescribeClientQuotas
@@ -2972,6 +5744,14 @@ export interface DescribeClientQuotasRequest {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface DescribeClientQuotasRequestInput {
+  /** v0+ */
+  components?: readonly DescribeClientQuotasRequestComponentDataInput[];
+  /** v0+ */
+  strict?: boolean;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface DescribeClientQuotasRequestComponentData {
   /** v0+ */
   entityType: string;
@@ -2979,6 +5759,16 @@ export interface DescribeClientQuotasRequestComponentData {
   matchType: number;
   /** v0+, nullable v0+ */
   match: string | null;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface DescribeClientQuotasRequestComponentDataInput {
+  /** v0+ */
+  entityType?: string;
+  /** v0+ */
+  matchType?: number;
+  /** v0+, nullable v0+ */
+  match?: string | null;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -2994,11 +5784,31 @@ export interface DescribeClientQuotasResponse {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface DescribeClientQuotasResponseInput {
+  /** v0+ */
+  throttleTimeMs?: number;
+  /** v0+ */
+  errorCode?: number;
+  /** v0+, nullable v0+ */
+  errorMessage?: string | null;
+  /** v0+, nullable v0+ */
+  entries?: readonly DescribeClientQuotasResponseEntryDataInput[] | null;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface DescribeClientQuotasResponseEntryData {
   /** v0+ */
   entity: DescribeClientQuotasResponseEntityData[];
   /** v0+ */
   values: DescribeClientQuotasResponseValueData[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface DescribeClientQuotasResponseEntryDataInput {
+  /** v0+ */
+  entity?: readonly DescribeClientQuotasResponseEntityDataInput[];
+  /** v0+ */
+  values?: readonly DescribeClientQuotasResponseValueDataInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -3010,11 +5820,27 @@ export interface DescribeClientQuotasResponseEntityData {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface DescribeClientQuotasResponseEntityDataInput {
+  /** v0+ */
+  entityType?: string;
+  /** v0+, nullable v0+ */
+  entityName?: string | null;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface DescribeClientQuotasResponseValueData {
   /** v0+ */
   key: string;
   /** v0+ */
   value: number;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface DescribeClientQuotasResponseValueDataInput {
+  /** v0+ */
+  key?: string;
+  /** v0+ */
+  value?: number;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -3028,6 +5854,14 @@ export interface AlterClientQuotasRequest {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface AlterClientQuotasRequestInput {
+  /** v0+ */
+  entries?: readonly AlterClientQuotasRequestEntryDataInput[];
+  /** v0+ */
+  validateOnly?: boolean;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface AlterClientQuotasRequestEntryData {
   /** v0+ */
   entity: AlterClientQuotasRequestEntityData[];
@@ -3036,11 +5870,27 @@ export interface AlterClientQuotasRequestEntryData {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface AlterClientQuotasRequestEntryDataInput {
+  /** v0+ */
+  entity?: readonly AlterClientQuotasRequestEntityDataInput[];
+  /** v0+ */
+  ops?: readonly AlterClientQuotasRequestOpDataInput[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface AlterClientQuotasRequestEntityData {
   /** v0+ */
   entityType: string;
   /** v0+, nullable v0+ */
   entityName: string | null;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface AlterClientQuotasRequestEntityDataInput {
+  /** v0+ */
+  entityType?: string;
+  /** v0+, nullable v0+ */
+  entityName?: string | null;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -3054,11 +5904,29 @@ export interface AlterClientQuotasRequestOpData {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface AlterClientQuotasRequestOpDataInput {
+  /** v0+ */
+  key?: string;
+  /** v0+ */
+  value?: number;
+  /** v0+ */
+  remove?: boolean;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface AlterClientQuotasResponse {
   /** v0+ */
   throttleTimeMs: number;
   /** v0+ */
   entries: AlterClientQuotasResponseEntryData[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface AlterClientQuotasResponseInput {
+  /** v0+ */
+  throttleTimeMs?: number;
+  /** v0+ */
+  entries?: readonly AlterClientQuotasResponseEntryDataInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -3072,11 +5940,29 @@ export interface AlterClientQuotasResponseEntryData {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface AlterClientQuotasResponseEntryDataInput {
+  /** v0+ */
+  errorCode?: number;
+  /** v0+, nullable v0+ */
+  errorMessage?: string | null;
+  /** v0+ */
+  entity?: readonly AlterClientQuotasResponseEntityDataInput[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface AlterClientQuotasResponseEntityData {
   /** v0+ */
   entityType: string;
   /** v0+, nullable v0+ */
   entityName: string | null;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface AlterClientQuotasResponseEntityDataInput {
+  /** v0+ */
+  entityType?: string;
+  /** v0+, nullable v0+ */
+  entityName?: string | null;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -3088,9 +5974,21 @@ export interface DescribeUserScramCredentialsRequest {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface DescribeUserScramCredentialsRequestInput {
+  /** v0+, nullable v0+ */
+  users?: readonly DescribeUserScramCredentialsRequestUserNameInput[] | null;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface DescribeUserScramCredentialsRequestUserName {
   /** v0+ */
   name: string;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface DescribeUserScramCredentialsRequestUserNameInput {
+  /** v0+ */
+  name?: string;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -3106,6 +6004,18 @@ export interface DescribeUserScramCredentialsResponse {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface DescribeUserScramCredentialsResponseInput {
+  /** v0+ */
+  throttleTimeMs?: number;
+  /** v0+ */
+  errorCode?: number;
+  /** v0+, nullable v0+ */
+  errorMessage?: string | null;
+  /** v0+ */
+  results?: readonly DescribeUserScramCredentialsResponseDescribeUserScramCredentialsResultInput[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface DescribeUserScramCredentialsResponseDescribeUserScramCredentialsResult {
   /** v0+ */
   user: string;
@@ -3118,11 +6028,31 @@ export interface DescribeUserScramCredentialsResponseDescribeUserScramCredential
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface DescribeUserScramCredentialsResponseDescribeUserScramCredentialsResultInput {
+  /** v0+ */
+  user?: string;
+  /** v0+ */
+  errorCode?: number;
+  /** v0+, nullable v0+ */
+  errorMessage?: string | null;
+  /** v0+ */
+  credentialInfos?: readonly DescribeUserScramCredentialsResponseCredentialInfoInput[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface DescribeUserScramCredentialsResponseCredentialInfo {
   /** v0+ */
   mechanism: number;
   /** v0+ */
   iterations: number;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface DescribeUserScramCredentialsResponseCredentialInfoInput {
+  /** v0+ */
+  mechanism?: number;
+  /** v0+ */
+  iterations?: number;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -3136,11 +6066,27 @@ export interface AlterUserScramCredentialsRequest {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface AlterUserScramCredentialsRequestInput {
+  /** v0+ */
+  deletions?: readonly AlterUserScramCredentialsRequestScramCredentialDeletionInput[];
+  /** v0+ */
+  upsertions?: readonly AlterUserScramCredentialsRequestScramCredentialUpsertionInput[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface AlterUserScramCredentialsRequestScramCredentialDeletion {
   /** v0+ */
   name: string;
   /** v0+ */
   mechanism: number;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface AlterUserScramCredentialsRequestScramCredentialDeletionInput {
+  /** v0+ */
+  name?: string;
+  /** v0+ */
+  mechanism?: number;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -3158,11 +6104,33 @@ export interface AlterUserScramCredentialsRequestScramCredentialUpsertion {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface AlterUserScramCredentialsRequestScramCredentialUpsertionInput {
+  /** v0+ */
+  name?: string;
+  /** v0+ */
+  mechanism?: number;
+  /** v0+ */
+  iterations?: number;
+  /** v0+ */
+  salt?: Uint8Array;
+  /** v0+ */
+  saltedPassword?: Uint8Array;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface AlterUserScramCredentialsResponse {
   /** v0+ */
   throttleTimeMs: number;
   /** v0+ */
   results: AlterUserScramCredentialsResponseAlterUserScramCredentialsResult[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface AlterUserScramCredentialsResponseInput {
+  /** v0+ */
+  throttleTimeMs?: number;
+  /** v0+ */
+  results?: readonly AlterUserScramCredentialsResponseAlterUserScramCredentialsResultInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -3173,6 +6141,16 @@ export interface AlterUserScramCredentialsResponseAlterUserScramCredentialsResul
   errorCode: number;
   /** v0+, nullable v0+ */
   errorMessage: string | null;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface AlterUserScramCredentialsResponseAlterUserScramCredentialsResultInput {
+  /** v0+ */
+  user?: string;
+  /** v0+ */
+  errorCode?: number;
+  /** v0+, nullable v0+ */
+  errorMessage?: string | null;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -3188,11 +6166,29 @@ export interface VoteRequest {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface VoteRequestInput {
+  /** v0+, nullable v0+, default null */
+  clusterId?: string | null;
+  /** v1+, default -1 */
+  voterId?: number;
+  /** v0+ */
+  topics?: readonly VoteRequestTopicDataInput[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface VoteRequestTopicData {
   /** v0+ */
   topicName: string;
   /** v0+ */
   partitions: VoteRequestPartitionData[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface VoteRequestTopicDataInput {
+  /** v0+ */
+  topicName?: string;
+  /** v0+ */
+  partitions?: readonly VoteRequestPartitionDataInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -3216,6 +6212,26 @@ export interface VoteRequestPartitionData {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface VoteRequestPartitionDataInput {
+  /** v0+ */
+  partitionIndex?: number;
+  /** v0+ */
+  replicaEpoch?: number;
+  /** v0+ */
+  replicaId?: number;
+  /** v1+ */
+  replicaDirectoryId?: string;
+  /** v1+ */
+  voterDirectoryId?: string;
+  /** v0+ */
+  lastOffsetEpoch?: number;
+  /** v0+ */
+  lastOffset?: bigint;
+  /** v2+ */
+  preVote?: boolean;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface VoteResponse {
   /** v0+ */
   errorCode: number;
@@ -3226,11 +6242,29 @@ export interface VoteResponse {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface VoteResponseInput {
+  /** v0+ */
+  errorCode?: number;
+  /** v0+ */
+  topics?: readonly VoteResponseTopicDataInput[];
+  /** v1+, tagged 0 */
+  nodeEndpoints?: readonly VoteResponseNodeEndpointInput[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface VoteResponseTopicData {
   /** v0+ */
   topicName: string;
   /** v0+ */
   partitions: VoteResponsePartitionData[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface VoteResponseTopicDataInput {
+  /** v0+ */
+  topicName?: string;
+  /** v0+ */
+  partitions?: readonly VoteResponsePartitionDataInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -3248,6 +6282,20 @@ export interface VoteResponsePartitionData {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface VoteResponsePartitionDataInput {
+  /** v0+ */
+  partitionIndex?: number;
+  /** v0+ */
+  errorCode?: number;
+  /** v0+ */
+  leaderId?: number;
+  /** v0+ */
+  leaderEpoch?: number;
+  /** v0+ */
+  voteGranted?: boolean;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface VoteResponseNodeEndpoint {
   /** v1+ */
   nodeId: number;
@@ -3255,6 +6303,16 @@ export interface VoteResponseNodeEndpoint {
   host: string;
   /** v1+ */
   port: number;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface VoteResponseNodeEndpointInput {
+  /** v1+ */
+  nodeId?: number;
+  /** v1+ */
+  host?: string;
+  /** v1+ */
+  port?: number;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -3272,11 +6330,31 @@ export interface BeginQuorumEpochRequest {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface BeginQuorumEpochRequestInput {
+  /** v0+, nullable v0+, default null */
+  clusterId?: string | null;
+  /** v1+, default -1 */
+  voterId?: number;
+  /** v0+ */
+  topics?: readonly BeginQuorumEpochRequestTopicDataInput[];
+  /** v1+ */
+  leaderEndpoints?: readonly BeginQuorumEpochRequestLeaderEndpointInput[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface BeginQuorumEpochRequestTopicData {
   /** v0+ */
   topicName: string;
   /** v0+ */
   partitions: BeginQuorumEpochRequestPartitionData[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface BeginQuorumEpochRequestTopicDataInput {
+  /** v0+ */
+  topicName?: string;
+  /** v0+ */
+  partitions?: readonly BeginQuorumEpochRequestPartitionDataInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -3292,6 +6370,18 @@ export interface BeginQuorumEpochRequestPartitionData {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface BeginQuorumEpochRequestPartitionDataInput {
+  /** v0+ */
+  partitionIndex?: number;
+  /** v1+ */
+  voterDirectoryId?: string;
+  /** v0+ */
+  leaderId?: number;
+  /** v0+ */
+  leaderEpoch?: number;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface BeginQuorumEpochRequestLeaderEndpoint {
   /** v1+ */
   name: string;
@@ -3299,6 +6389,16 @@ export interface BeginQuorumEpochRequestLeaderEndpoint {
   host: string;
   /** v1+ */
   port: number;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface BeginQuorumEpochRequestLeaderEndpointInput {
+  /** v1+ */
+  name?: string;
+  /** v1+ */
+  host?: string;
+  /** v1+ */
+  port?: number;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -3312,11 +6412,29 @@ export interface BeginQuorumEpochResponse {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface BeginQuorumEpochResponseInput {
+  /** v0+ */
+  errorCode?: number;
+  /** v0+ */
+  topics?: readonly BeginQuorumEpochResponseTopicDataInput[];
+  /** v1+, tagged 0 */
+  nodeEndpoints?: readonly BeginQuorumEpochResponseNodeEndpointInput[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface BeginQuorumEpochResponseTopicData {
   /** v0+ */
   topicName: string;
   /** v0+ */
   partitions: BeginQuorumEpochResponsePartitionData[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface BeginQuorumEpochResponseTopicDataInput {
+  /** v0+ */
+  topicName?: string;
+  /** v0+ */
+  partitions?: readonly BeginQuorumEpochResponsePartitionDataInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -3332,6 +6450,18 @@ export interface BeginQuorumEpochResponsePartitionData {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface BeginQuorumEpochResponsePartitionDataInput {
+  /** v0+ */
+  partitionIndex?: number;
+  /** v0+ */
+  errorCode?: number;
+  /** v0+ */
+  leaderId?: number;
+  /** v0+ */
+  leaderEpoch?: number;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface BeginQuorumEpochResponseNodeEndpoint {
   /** v1+ */
   nodeId: number;
@@ -3339,6 +6469,16 @@ export interface BeginQuorumEpochResponseNodeEndpoint {
   host: string;
   /** v1+ */
   port: number;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface BeginQuorumEpochResponseNodeEndpointInput {
+  /** v1+ */
+  nodeId?: number;
+  /** v1+ */
+  host?: string;
+  /** v1+ */
+  port?: number;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -3354,11 +6494,29 @@ export interface EndQuorumEpochRequest {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface EndQuorumEpochRequestInput {
+  /** v0+, nullable v0+, default null */
+  clusterId?: string | null;
+  /** v0+ */
+  topics?: readonly EndQuorumEpochRequestTopicDataInput[];
+  /** v1+ */
+  leaderEndpoints?: readonly EndQuorumEpochRequestLeaderEndpointInput[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface EndQuorumEpochRequestTopicData {
   /** v0+ */
   topicName: string;
   /** v0+ */
   partitions: EndQuorumEpochRequestPartitionData[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface EndQuorumEpochRequestTopicDataInput {
+  /** v0+ */
+  topicName?: string;
+  /** v0+ */
+  partitions?: readonly EndQuorumEpochRequestPartitionDataInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -3376,11 +6534,33 @@ export interface EndQuorumEpochRequestPartitionData {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface EndQuorumEpochRequestPartitionDataInput {
+  /** v0+ */
+  partitionIndex?: number;
+  /** v0+ */
+  leaderId?: number;
+  /** v0+ */
+  leaderEpoch?: number;
+  /** v0 */
+  preferredSuccessors?: readonly number[];
+  /** v1+ */
+  preferredCandidates?: readonly EndQuorumEpochRequestReplicaInfoInput[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface EndQuorumEpochRequestReplicaInfo {
   /** v1+ */
   candidateId: number;
   /** v1+ */
   candidateDirectoryId: string;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface EndQuorumEpochRequestReplicaInfoInput {
+  /** v1+ */
+  candidateId?: number;
+  /** v1+ */
+  candidateDirectoryId?: string;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -3394,6 +6574,16 @@ export interface EndQuorumEpochRequestLeaderEndpoint {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface EndQuorumEpochRequestLeaderEndpointInput {
+  /** v1+ */
+  name?: string;
+  /** v1+ */
+  host?: string;
+  /** v1+ */
+  port?: number;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface EndQuorumEpochResponse {
   /** v0+ */
   errorCode: number;
@@ -3404,11 +6594,29 @@ export interface EndQuorumEpochResponse {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface EndQuorumEpochResponseInput {
+  /** v0+ */
+  errorCode?: number;
+  /** v0+ */
+  topics?: readonly EndQuorumEpochResponseTopicDataInput[];
+  /** v1+, tagged 0 */
+  nodeEndpoints?: readonly EndQuorumEpochResponseNodeEndpointInput[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface EndQuorumEpochResponseTopicData {
   /** v0+ */
   topicName: string;
   /** v0+ */
   partitions: EndQuorumEpochResponsePartitionData[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface EndQuorumEpochResponseTopicDataInput {
+  /** v0+ */
+  topicName?: string;
+  /** v0+ */
+  partitions?: readonly EndQuorumEpochResponsePartitionDataInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -3424,6 +6632,18 @@ export interface EndQuorumEpochResponsePartitionData {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface EndQuorumEpochResponsePartitionDataInput {
+  /** v0+ */
+  partitionIndex?: number;
+  /** v0+ */
+  errorCode?: number;
+  /** v0+ */
+  leaderId?: number;
+  /** v0+ */
+  leaderEpoch?: number;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface EndQuorumEpochResponseNodeEndpoint {
   /** v1+ */
   nodeId: number;
@@ -3431,6 +6651,16 @@ export interface EndQuorumEpochResponseNodeEndpoint {
   host: string;
   /** v1+ */
   port: number;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface EndQuorumEpochResponseNodeEndpointInput {
+  /** v1+ */
+  nodeId?: number;
+  /** v1+ */
+  host?: string;
+  /** v1+ */
+  port?: number;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -3442,6 +6672,12 @@ export interface DescribeQuorumRequest {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface DescribeQuorumRequestInput {
+  /** v0+ */
+  topics?: readonly DescribeQuorumRequestTopicDataInput[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface DescribeQuorumRequestTopicData {
   /** v0+ */
   topicName: string;
@@ -3450,9 +6686,23 @@ export interface DescribeQuorumRequestTopicData {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface DescribeQuorumRequestTopicDataInput {
+  /** v0+ */
+  topicName?: string;
+  /** v0+ */
+  partitions?: readonly DescribeQuorumRequestPartitionDataInput[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface DescribeQuorumRequestPartitionData {
   /** v0+ */
   partitionIndex: number;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface DescribeQuorumRequestPartitionDataInput {
+  /** v0+ */
+  partitionIndex?: number;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -3468,11 +6718,31 @@ export interface DescribeQuorumResponse {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface DescribeQuorumResponseInput {
+  /** v0+ */
+  errorCode?: number;
+  /** v2+, nullable v2+ */
+  errorMessage?: string | null;
+  /** v0+ */
+  topics?: readonly DescribeQuorumResponseTopicDataInput[];
+  /** v2+ */
+  nodes?: readonly DescribeQuorumResponseNodeInput[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface DescribeQuorumResponseTopicData {
   /** v0+ */
   topicName: string;
   /** v0+ */
   partitions: DescribeQuorumResponsePartitionData[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface DescribeQuorumResponseTopicDataInput {
+  /** v0+ */
+  topicName?: string;
+  /** v0+ */
+  partitions?: readonly DescribeQuorumResponsePartitionDataInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -3496,6 +6766,26 @@ export interface DescribeQuorumResponsePartitionData {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface DescribeQuorumResponsePartitionDataInput {
+  /** v0+ */
+  partitionIndex?: number;
+  /** v0+ */
+  errorCode?: number;
+  /** v2+, nullable v2+ */
+  errorMessage?: string | null;
+  /** v0+ */
+  leaderId?: number;
+  /** v0+ */
+  leaderEpoch?: number;
+  /** v0+ */
+  highWatermark?: bigint;
+  /** v0+ */
+  currentVoters?: readonly DescribeQuorumResponseReplicaStateInput[];
+  /** v0+ */
+  observers?: readonly DescribeQuorumResponseReplicaStateInput[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface DescribeQuorumResponseReplicaState {
   /** v0+ */
   replicaId: number;
@@ -3510,11 +6800,33 @@ export interface DescribeQuorumResponseReplicaState {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface DescribeQuorumResponseReplicaStateInput {
+  /** v0+ */
+  replicaId?: number;
+  /** v2+ */
+  replicaDirectoryId?: string;
+  /** v0+ */
+  logEndOffset?: bigint;
+  /** v1+, default -1n */
+  lastFetchTimestamp?: bigint;
+  /** v1+, default -1n */
+  lastCaughtUpTimestamp?: bigint;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface DescribeQuorumResponseNode {
   /** v2+ */
   nodeId: number;
   /** v2+ */
   listeners: DescribeQuorumResponseListener[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface DescribeQuorumResponseNodeInput {
+  /** v2+ */
+  nodeId?: number;
+  /** v2+ */
+  listeners?: readonly DescribeQuorumResponseListenerInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -3525,6 +6837,16 @@ export interface DescribeQuorumResponseListener {
   host: string;
   /** v2+ */
   port: number;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface DescribeQuorumResponseListenerInput {
+  /** v2+ */
+  name?: string;
+  /** v2+ */
+  host?: string;
+  /** v2+ */
+  port?: number;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -3540,6 +6862,16 @@ export interface AlterPartitionRequest {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface AlterPartitionRequestInput {
+  /** v0+ */
+  brokerId?: number;
+  /** v0+, default -1n */
+  brokerEpoch?: bigint;
+  /** v0+ */
+  topics?: readonly AlterPartitionRequestTopicDataInput[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface AlterPartitionRequestTopicData {
   /** v0-1 */
   topicName: string;
@@ -3547,6 +6879,16 @@ export interface AlterPartitionRequestTopicData {
   topicId: string;
   /** v0+ */
   partitions: AlterPartitionRequestPartitionData[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface AlterPartitionRequestTopicDataInput {
+  /** v0-1 */
+  topicName?: string;
+  /** v2+ */
+  topicId?: string;
+  /** v0+ */
+  partitions?: readonly AlterPartitionRequestPartitionDataInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -3566,11 +6908,35 @@ export interface AlterPartitionRequestPartitionData {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface AlterPartitionRequestPartitionDataInput {
+  /** v0+ */
+  partitionIndex?: number;
+  /** v0+ */
+  leaderEpoch?: number;
+  /** v0-2 */
+  newIsr?: readonly number[];
+  /** v3+ */
+  newIsrWithEpochs?: readonly AlterPartitionRequestBrokerStateInput[];
+  /** v1+, default 0 */
+  leaderRecoveryState?: number;
+  /** v0+ */
+  partitionEpoch?: number;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface AlterPartitionRequestBrokerState {
   /** v3+ */
   brokerId: number;
   /** v3+, default -1n */
   brokerEpoch: bigint;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface AlterPartitionRequestBrokerStateInput {
+  /** v3+ */
+  brokerId?: number;
+  /** v3+, default -1n */
+  brokerEpoch?: bigint;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -3584,6 +6950,16 @@ export interface AlterPartitionResponse {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface AlterPartitionResponseInput {
+  /** v0+ */
+  throttleTimeMs?: number;
+  /** v0+ */
+  errorCode?: number;
+  /** v0+ */
+  topics?: readonly AlterPartitionResponseTopicDataInput[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface AlterPartitionResponseTopicData {
   /** v0-1 */
   topicName: string;
@@ -3591,6 +6967,16 @@ export interface AlterPartitionResponseTopicData {
   topicId: string;
   /** v0+ */
   partitions: AlterPartitionResponsePartitionData[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface AlterPartitionResponseTopicDataInput {
+  /** v0-1 */
+  topicName?: string;
+  /** v2+ */
+  topicId?: string;
+  /** v0+ */
+  partitions?: readonly AlterPartitionResponsePartitionDataInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -3612,6 +6998,24 @@ export interface AlterPartitionResponsePartitionData {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface AlterPartitionResponsePartitionDataInput {
+  /** v0+ */
+  partitionIndex?: number;
+  /** v0+ */
+  errorCode?: number;
+  /** v0+ */
+  leaderId?: number;
+  /** v0+ */
+  leaderEpoch?: number;
+  /** v0+ */
+  isr?: readonly number[];
+  /** v1+, default 0 */
+  leaderRecoveryState?: number;
+  /** v0+ */
+  partitionEpoch?: number;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 // 57 UpdateFeatures
 
 export interface UpdateFeaturesRequest {
@@ -3621,6 +7025,16 @@ export interface UpdateFeaturesRequest {
   featureUpdates: UpdateFeaturesRequestFeatureUpdateKey[];
   /** v1+, default false */
   validateOnly: boolean;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface UpdateFeaturesRequestInput {
+  /** v0+, default 60000 */
+  timeoutMs?: number;
+  /** v0+ */
+  featureUpdates?: readonly UpdateFeaturesRequestFeatureUpdateKeyInput[];
+  /** v1+, default false */
+  validateOnly?: boolean;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -3636,6 +7050,18 @@ export interface UpdateFeaturesRequestFeatureUpdateKey {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface UpdateFeaturesRequestFeatureUpdateKeyInput {
+  /** v0+ */
+  feature?: string;
+  /** v0+ */
+  maxVersionLevel?: number;
+  /** v0 */
+  allowDowngrade?: boolean;
+  /** v1+, default 1 */
+  upgradeType?: number;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface UpdateFeaturesResponse {
   /** v0+ */
   throttleTimeMs: number;
@@ -3648,6 +7074,18 @@ export interface UpdateFeaturesResponse {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface UpdateFeaturesResponseInput {
+  /** v0+ */
+  throttleTimeMs?: number;
+  /** v0+ */
+  errorCode?: number;
+  /** v0+, nullable v0+ */
+  errorMessage?: string | null;
+  /** v0-1 */
+  results?: readonly UpdateFeaturesResponseUpdatableFeatureResultInput[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface UpdateFeaturesResponseUpdatableFeatureResult {
   /** v0+ */
   feature: string;
@@ -3655,6 +7093,16 @@ export interface UpdateFeaturesResponseUpdatableFeatureResult {
   errorCode: number;
   /** v0+, nullable v0+ */
   errorMessage: string | null;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface UpdateFeaturesResponseUpdatableFeatureResultInput {
+  /** v0+ */
+  feature?: string;
+  /** v0+ */
+  errorCode?: number;
+  /** v0+, nullable v0+ */
+  errorMessage?: string | null;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -3670,11 +7118,29 @@ export interface EnvelopeRequest {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface EnvelopeRequestInput {
+  /** v0+ */
+  requestData?: Uint8Array;
+  /** v0+, nullable v0+ */
+  requestPrincipal?: Uint8Array | null;
+  /** v0+ */
+  clientHostAddress?: Uint8Array;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface EnvelopeResponse {
   /** v0+, nullable v0+, default null */
   responseData: Uint8Array | null;
   /** v0+ */
   errorCode: number;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface EnvelopeResponseInput {
+  /** v0+, nullable v0+, default null */
+  responseData?: Uint8Array | null;
+  /** v0+ */
+  errorCode?: number;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -3692,11 +7158,31 @@ export interface FetchSnapshotRequest {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface FetchSnapshotRequestInput {
+  /** v0+, nullable v0+, tagged 0, default null */
+  clusterId?: string | null;
+  /** v0+, default -1 */
+  replicaId?: number;
+  /** v0+, default 2147483647 */
+  maxBytes?: number;
+  /** v0+ */
+  topics?: readonly FetchSnapshotRequestTopicSnapshotInput[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface FetchSnapshotRequestTopicSnapshot {
   /** v0+ */
   name: string;
   /** v0+ */
   partitions: FetchSnapshotRequestPartitionSnapshot[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface FetchSnapshotRequestTopicSnapshotInput {
+  /** v0+ */
+  name?: string;
+  /** v0+ */
+  partitions?: readonly FetchSnapshotRequestPartitionSnapshotInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -3714,6 +7200,20 @@ export interface FetchSnapshotRequestPartitionSnapshot {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface FetchSnapshotRequestPartitionSnapshotInput {
+  /** v0+ */
+  partition?: number;
+  /** v0+ */
+  currentLeaderEpoch?: number;
+  /** v0+ */
+  snapshotId?: FetchSnapshotRequestSnapshotIdInput;
+  /** v0+ */
+  position?: bigint;
+  /** v1+, tagged 0 */
+  replicaDirectoryId?: string;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface FetchSnapshotRequestSnapshotId {
   /** v0+ */
   endOffset: bigint;
@@ -3722,27 +7222,55 @@ export interface FetchSnapshotRequestSnapshotId {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
-export interface FetchSnapshotResponse {
+export interface FetchSnapshotRequestSnapshotIdInput {
+  /** v0+ */
+  endOffset?: bigint;
+  /** v0+ */
+  epoch?: number;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface FetchSnapshotResponse<R = Uint8Array> {
   /** v0+ */
   throttleTimeMs: number;
   /** v0+ */
   errorCode: number;
   /** v0+ */
-  topics: FetchSnapshotResponseTopicSnapshot[];
+  topics: FetchSnapshotResponseTopicSnapshot<R>[];
   /** v1+, tagged 0 */
   nodeEndpoints: FetchSnapshotResponseNodeEndpoint[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
-export interface FetchSnapshotResponseTopicSnapshot {
+export interface FetchSnapshotResponseInput {
   /** v0+ */
-  name: string;
+  throttleTimeMs?: number;
   /** v0+ */
-  partitions: FetchSnapshotResponsePartitionSnapshot[];
+  errorCode?: number;
+  /** v0+ */
+  topics?: readonly FetchSnapshotResponseTopicSnapshotInput[];
+  /** v1+, tagged 0 */
+  nodeEndpoints?: readonly FetchSnapshotResponseNodeEndpointInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
-export interface FetchSnapshotResponsePartitionSnapshot {
+export interface FetchSnapshotResponseTopicSnapshot<R = Uint8Array> {
+  /** v0+ */
+  name: string;
+  /** v0+ */
+  partitions: FetchSnapshotResponsePartitionSnapshot<R>[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface FetchSnapshotResponseTopicSnapshotInput {
+  /** v0+ */
+  name?: string;
+  /** v0+ */
+  partitions?: readonly FetchSnapshotResponsePartitionSnapshotInput[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface FetchSnapshotResponsePartitionSnapshot<R = Uint8Array> {
   /** v0+ */
   index: number;
   /** v0+ */
@@ -3756,7 +7284,25 @@ export interface FetchSnapshotResponsePartitionSnapshot {
   /** v0+ */
   position: bigint;
   /** v0+ */
-  unalignedRecords: Uint8Array | null;
+  unalignedRecords: R | null;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface FetchSnapshotResponsePartitionSnapshotInput {
+  /** v0+ */
+  index?: number;
+  /** v0+ */
+  errorCode?: number;
+  /** v0+ */
+  snapshotId?: FetchSnapshotResponseSnapshotIdInput;
+  /** v0+, tagged 0 */
+  currentLeader?: FetchSnapshotResponseLeaderIdAndEpochInput;
+  /** v0+ */
+  size?: bigint;
+  /** v0+ */
+  position?: bigint;
+  /** v0+ */
+  unalignedRecords?: Uint8Array | null;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -3768,11 +7314,27 @@ export interface FetchSnapshotResponseSnapshotId {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface FetchSnapshotResponseSnapshotIdInput {
+  /** v0+ */
+  endOffset?: bigint;
+  /** v0+ */
+  epoch?: number;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface FetchSnapshotResponseLeaderIdAndEpoch {
   /** v0+ */
   leaderId: number;
   /** v0+ */
   leaderEpoch: number;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface FetchSnapshotResponseLeaderIdAndEpochInput {
+  /** v0+ */
+  leaderId?: number;
+  /** v0+ */
+  leaderEpoch?: number;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -3786,6 +7348,16 @@ export interface FetchSnapshotResponseNodeEndpoint {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface FetchSnapshotResponseNodeEndpointInput {
+  /** v1+ */
+  nodeId?: number;
+  /** v1+ */
+  host?: string;
+  /** v1+ */
+  port?: number;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 // 60 DescribeCluster
 
 export interface DescribeClusterRequest {
@@ -3795,6 +7367,16 @@ export interface DescribeClusterRequest {
   endpointType: number;
   /** v2+ */
   includeFencedBrokers: boolean;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface DescribeClusterRequestInput {
+  /** v0+ */
+  includeClusterAuthorizedOperations?: boolean;
+  /** v1+, default 1 */
+  endpointType?: number;
+  /** v2+ */
+  includeFencedBrokers?: boolean;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -3818,6 +7400,26 @@ export interface DescribeClusterResponse {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface DescribeClusterResponseInput {
+  /** v0+ */
+  throttleTimeMs?: number;
+  /** v0+ */
+  errorCode?: number;
+  /** v0+, nullable v0+, default null */
+  errorMessage?: string | null;
+  /** v1+, default 1 */
+  endpointType?: number;
+  /** v0+ */
+  clusterId?: string;
+  /** v0+, default -1 */
+  controllerId?: number;
+  /** v0+ */
+  brokers?: readonly DescribeClusterResponseDescribeClusterBrokerInput[];
+  /** v0+, default -2147483648 */
+  clusterAuthorizedOperations?: number;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface DescribeClusterResponseDescribeClusterBroker {
   /** v0+ */
   brokerId: number;
@@ -3832,11 +7434,31 @@ export interface DescribeClusterResponseDescribeClusterBroker {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface DescribeClusterResponseDescribeClusterBrokerInput {
+  /** v0+ */
+  brokerId?: number;
+  /** v0+ */
+  host?: string;
+  /** v0+ */
+  port?: number;
+  /** v0+, nullable v0+, default null */
+  rack?: string | null;
+  /** v2+ */
+  isFenced?: boolean;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 // 61 DescribeProducers
 
 export interface DescribeProducersRequest {
   /** v0+ */
   topics: DescribeProducersRequestTopicRequest[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface DescribeProducersRequestInput {
+  /** v0+ */
+  topics?: readonly DescribeProducersRequestTopicRequestInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -3848,6 +7470,14 @@ export interface DescribeProducersRequestTopicRequest {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface DescribeProducersRequestTopicRequestInput {
+  /** v0+ */
+  name?: string;
+  /** v0+ */
+  partitionIndexes?: readonly number[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface DescribeProducersResponse {
   /** v0+ */
   throttleTimeMs: number;
@@ -3856,11 +7486,27 @@ export interface DescribeProducersResponse {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface DescribeProducersResponseInput {
+  /** v0+ */
+  throttleTimeMs?: number;
+  /** v0+ */
+  topics?: readonly DescribeProducersResponseTopicResponseInput[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface DescribeProducersResponseTopicResponse {
   /** v0+ */
   name: string;
   /** v0+ */
   partitions: DescribeProducersResponsePartitionResponse[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface DescribeProducersResponseTopicResponseInput {
+  /** v0+ */
+  name?: string;
+  /** v0+ */
+  partitions?: readonly DescribeProducersResponsePartitionResponseInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -3873,6 +7519,18 @@ export interface DescribeProducersResponsePartitionResponse {
   errorMessage: string | null;
   /** v0+ */
   activeProducers: DescribeProducersResponseProducerState[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface DescribeProducersResponsePartitionResponseInput {
+  /** v0+ */
+  partitionIndex?: number;
+  /** v0+ */
+  errorCode?: number;
+  /** v0+, nullable v0+, default null */
+  errorMessage?: string | null;
+  /** v0+ */
+  activeProducers?: readonly DescribeProducersResponseProducerStateInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -3889,6 +7547,22 @@ export interface DescribeProducersResponseProducerState {
   coordinatorEpoch: number;
   /** v0+, default -1n */
   currentTxnStartOffset: bigint;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface DescribeProducersResponseProducerStateInput {
+  /** v0+ */
+  producerId?: bigint;
+  /** v0+ */
+  producerEpoch?: number;
+  /** v0+, default -1 */
+  lastSequence?: number;
+  /** v0+, default -1n */
+  lastTimestamp?: bigint;
+  /** v0+ */
+  coordinatorEpoch?: number;
+  /** v0+, default -1n */
+  currentTxnStartOffset?: bigint;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -3916,6 +7590,28 @@ export interface BrokerRegistrationRequest {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface BrokerRegistrationRequestInput {
+  /** v0+ */
+  brokerId?: number;
+  /** v0+ */
+  clusterId?: string;
+  /** v0+ */
+  incarnationId?: string;
+  /** v0+ */
+  listeners?: readonly BrokerRegistrationRequestListenerInput[];
+  /** v0+ */
+  features?: readonly BrokerRegistrationRequestFeatureInput[];
+  /** v0+, nullable v0+ */
+  rack?: string | null;
+  /** v1+, default false */
+  isMigratingZkBroker?: boolean;
+  /** v2+ */
+  logDirs?: readonly string[];
+  /** v3+, default -1n */
+  previousBrokerEpoch?: bigint;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface BrokerRegistrationRequestListener {
   /** v0+ */
   name: string;
@@ -3925,6 +7621,18 @@ export interface BrokerRegistrationRequestListener {
   port: number;
   /** v0+ */
   securityProtocol: number;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface BrokerRegistrationRequestListenerInput {
+  /** v0+ */
+  name?: string;
+  /** v0+ */
+  host?: string;
+  /** v0+ */
+  port?: number;
+  /** v0+ */
+  securityProtocol?: number;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -3938,6 +7646,16 @@ export interface BrokerRegistrationRequestFeature {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface BrokerRegistrationRequestFeatureInput {
+  /** v0+ */
+  name?: string;
+  /** v0+ */
+  minSupportedVersion?: number;
+  /** v0+ */
+  maxSupportedVersion?: number;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface BrokerRegistrationResponse {
   /** v0+ */
   throttleTimeMs: number;
@@ -3945,6 +7663,16 @@ export interface BrokerRegistrationResponse {
   errorCode: number;
   /** v0+, default -1n */
   brokerEpoch: bigint;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface BrokerRegistrationResponseInput {
+  /** v0+ */
+  throttleTimeMs?: number;
+  /** v0+ */
+  errorCode?: number;
+  /** v0+, default -1n */
+  brokerEpoch?: bigint;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -3968,6 +7696,24 @@ export interface BrokerHeartbeatRequest {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface BrokerHeartbeatRequestInput {
+  /** v0+ */
+  brokerId?: number;
+  /** v0+, default -1n */
+  brokerEpoch?: bigint;
+  /** v0+ */
+  currentMetadataOffset?: bigint;
+  /** v0+ */
+  wantFence?: boolean;
+  /** v0+ */
+  wantShutDown?: boolean;
+  /** v1+, tagged 0 */
+  offlineLogDirs?: readonly string[];
+  /** v2+, nullable v2+, tagged 1, default null */
+  cordonedLogDirs?: readonly string[] | null;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface BrokerHeartbeatResponse {
   /** v0+ */
   throttleTimeMs: number;
@@ -3982,11 +7728,31 @@ export interface BrokerHeartbeatResponse {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface BrokerHeartbeatResponseInput {
+  /** v0+ */
+  throttleTimeMs?: number;
+  /** v0+ */
+  errorCode?: number;
+  /** v0+, default false */
+  isCaughtUp?: boolean;
+  /** v0+, default true */
+  isFenced?: boolean;
+  /** v0+ */
+  shouldShutDown?: boolean;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 // 64 UnregisterBroker
 
 export interface UnregisterBrokerRequest {
   /** v0+ */
   brokerId: number;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface UnregisterBrokerRequestInput {
+  /** v0+ */
+  brokerId?: number;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -4000,6 +7766,16 @@ export interface UnregisterBrokerResponse {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface UnregisterBrokerResponseInput {
+  /** v0+ */
+  throttleTimeMs?: number;
+  /** v0+ */
+  errorCode?: number;
+  /** v0+, nullable v0+ */
+  errorMessage?: string | null;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 // 65 DescribeTransactions
 
 export interface DescribeTransactionsRequest {
@@ -4008,11 +7784,25 @@ export interface DescribeTransactionsRequest {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface DescribeTransactionsRequestInput {
+  /** v0+ */
+  transactionalIds?: readonly string[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface DescribeTransactionsResponse {
   /** v0+ */
   throttleTimeMs: number;
   /** v0+ */
   transactionStates: DescribeTransactionsResponseTransactionState[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface DescribeTransactionsResponseInput {
+  /** v0+ */
+  throttleTimeMs?: number;
+  /** v0+ */
+  transactionStates?: readonly DescribeTransactionsResponseTransactionStateInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -4036,11 +7826,39 @@ export interface DescribeTransactionsResponseTransactionState {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface DescribeTransactionsResponseTransactionStateInput {
+  /** v0+ */
+  errorCode?: number;
+  /** v0+ */
+  transactionalId?: string;
+  /** v0+ */
+  transactionState?: string;
+  /** v0+ */
+  transactionTimeoutMs?: number;
+  /** v0+ */
+  transactionStartTimeMs?: bigint;
+  /** v0+ */
+  producerId?: bigint;
+  /** v0+ */
+  producerEpoch?: number;
+  /** v0+ */
+  topics?: readonly DescribeTransactionsResponseTopicDataInput[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface DescribeTransactionsResponseTopicData {
   /** v0+ */
   topic: string;
   /** v0+ */
   partitions: number[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface DescribeTransactionsResponseTopicDataInput {
+  /** v0+ */
+  topic?: string;
+  /** v0+ */
+  partitions?: readonly number[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -4058,6 +7876,18 @@ export interface ListTransactionsRequest {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface ListTransactionsRequestInput {
+  /** v0+ */
+  stateFilters?: readonly string[];
+  /** v0+ */
+  producerIdFilters?: readonly bigint[];
+  /** v1+, default -1n */
+  durationFilter?: bigint;
+  /** v2+, nullable v2+, default null */
+  transactionalIdPattern?: string | null;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface ListTransactionsResponse {
   /** v0+ */
   throttleTimeMs: number;
@@ -4067,6 +7897,18 @@ export interface ListTransactionsResponse {
   unknownStateFilters: string[];
   /** v0+ */
   transactionStates: ListTransactionsResponseTransactionState[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface ListTransactionsResponseInput {
+  /** v0+ */
+  throttleTimeMs?: number;
+  /** v0+ */
+  errorCode?: number;
+  /** v0+ */
+  unknownStateFilters?: readonly string[];
+  /** v0+ */
+  transactionStates?: readonly ListTransactionsResponseTransactionStateInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -4080,6 +7922,16 @@ export interface ListTransactionsResponseTransactionState {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface ListTransactionsResponseTransactionStateInput {
+  /** v0+ */
+  transactionalId?: string;
+  /** v0+ */
+  producerId?: bigint;
+  /** v0+ */
+  transactionState?: string;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 // 67 AllocateProducerIds
 
 export interface AllocateProducerIdsRequest {
@@ -4087,6 +7939,14 @@ export interface AllocateProducerIdsRequest {
   brokerId: number;
   /** v0+, default -1n */
   brokerEpoch: bigint;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface AllocateProducerIdsRequestInput {
+  /** v0+ */
+  brokerId?: number;
+  /** v0+, default -1n */
+  brokerEpoch?: bigint;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -4099,6 +7959,18 @@ export interface AllocateProducerIdsResponse {
   producerIdStart: bigint;
   /** v0+ */
   producerIdLen: number;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface AllocateProducerIdsResponseInput {
+  /** v0+ */
+  throttleTimeMs?: number;
+  /** v0+ */
+  errorCode?: number;
+  /** v0+ */
+  producerIdStart?: bigint;
+  /** v0+ */
+  producerIdLen?: number;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -4128,11 +8000,43 @@ export interface ConsumerGroupHeartbeatRequest {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface ConsumerGroupHeartbeatRequestInput {
+  /** v0+ */
+  groupId?: string;
+  /** v0+ */
+  memberId?: string;
+  /** v0+ */
+  memberEpoch?: number;
+  /** v0+, nullable v0+, default null */
+  instanceId?: string | null;
+  /** v0+, nullable v0+, default null */
+  rackId?: string | null;
+  /** v0+, default -1 */
+  rebalanceTimeoutMs?: number;
+  /** v0+, nullable v0+, default null */
+  subscribedTopicNames?: readonly string[] | null;
+  /** v1+, nullable v1+, default null */
+  subscribedTopicRegex?: string | null;
+  /** v0+, nullable v0+, default null */
+  serverAssignor?: string | null;
+  /** v0+, nullable v0+, default null */
+  topicPartitions?: readonly ConsumerGroupHeartbeatRequestTopicPartitionsInput[] | null;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface ConsumerGroupHeartbeatRequestTopicPartitions {
   /** v0+ */
   topicId: string;
   /** v0+ */
   partitions: number[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface ConsumerGroupHeartbeatRequestTopicPartitionsInput {
+  /** v0+ */
+  topicId?: string;
+  /** v0+ */
+  partitions?: readonly number[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -4154,9 +8058,33 @@ export interface ConsumerGroupHeartbeatResponse {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface ConsumerGroupHeartbeatResponseInput {
+  /** v0+ */
+  throttleTimeMs?: number;
+  /** v0+ */
+  errorCode?: number;
+  /** v0+, nullable v0+, default null */
+  errorMessage?: string | null;
+  /** v0+, nullable v0+, default null */
+  memberId?: string | null;
+  /** v0+ */
+  memberEpoch?: number;
+  /** v0+ */
+  heartbeatIntervalMs?: number;
+  /** v0+, nullable v0+, default null */
+  assignment?: ConsumerGroupHeartbeatResponseAssignmentInput | null;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface ConsumerGroupHeartbeatResponseAssignment {
   /** v0+ */
   topicPartitions: ConsumerGroupHeartbeatResponseTopicPartitions[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface ConsumerGroupHeartbeatResponseAssignmentInput {
+  /** v0+ */
+  topicPartitions?: readonly ConsumerGroupHeartbeatResponseTopicPartitionsInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -4165,6 +8093,14 @@ export interface ConsumerGroupHeartbeatResponseTopicPartitions {
   topicId: string;
   /** v0+ */
   partitions: number[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface ConsumerGroupHeartbeatResponseTopicPartitionsInput {
+  /** v0+ */
+  topicId?: string;
+  /** v0+ */
+  partitions?: readonly number[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -4178,11 +8114,27 @@ export interface ConsumerGroupDescribeRequest {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface ConsumerGroupDescribeRequestInput {
+  /** v0+ */
+  groupIds?: readonly string[];
+  /** v0+ */
+  includeAuthorizedOperations?: boolean;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface ConsumerGroupDescribeResponse {
   /** v0+ */
   throttleTimeMs: number;
   /** v0+ */
   groups: ConsumerGroupDescribeResponseDescribedGroup[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface ConsumerGroupDescribeResponseInput {
+  /** v0+ */
+  throttleTimeMs?: number;
+  /** v0+ */
+  groups?: readonly ConsumerGroupDescribeResponseDescribedGroupInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -4205,6 +8157,28 @@ export interface ConsumerGroupDescribeResponseDescribedGroup {
   members: ConsumerGroupDescribeResponseMember[];
   /** v0+, default -2147483648 */
   authorizedOperations: number;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface ConsumerGroupDescribeResponseDescribedGroupInput {
+  /** v0+ */
+  errorCode?: number;
+  /** v0+, nullable v0+, default null */
+  errorMessage?: string | null;
+  /** v0+ */
+  groupId?: string;
+  /** v0+ */
+  groupState?: string;
+  /** v0+ */
+  groupEpoch?: number;
+  /** v0+ */
+  assignmentEpoch?: number;
+  /** v0+ */
+  assignorName?: string;
+  /** v0+ */
+  members?: readonly ConsumerGroupDescribeResponseMemberInput[];
+  /** v0+, default -2147483648 */
+  authorizedOperations?: number;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -4234,9 +8208,41 @@ export interface ConsumerGroupDescribeResponseMember {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface ConsumerGroupDescribeResponseMemberInput {
+  /** v0+ */
+  memberId?: string;
+  /** v0+, nullable v0+, default null */
+  instanceId?: string | null;
+  /** v0+, nullable v0+, default null */
+  rackId?: string | null;
+  /** v0+ */
+  memberEpoch?: number;
+  /** v0+ */
+  clientId?: string;
+  /** v0+ */
+  clientHost?: string;
+  /** v0+ */
+  subscribedTopicNames?: readonly string[];
+  /** v0+, nullable v0+, default null */
+  subscribedTopicRegex?: string | null;
+  /** v0+ */
+  assignment?: ConsumerGroupDescribeResponseAssignmentInput;
+  /** v0+ */
+  targetAssignment?: ConsumerGroupDescribeResponseAssignmentInput;
+  /** v1+, default -1 */
+  memberType?: number;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface ConsumerGroupDescribeResponseAssignment {
   /** v0+ */
   topicPartitions: ConsumerGroupDescribeResponseTopicPartitions[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface ConsumerGroupDescribeResponseAssignmentInput {
+  /** v0+ */
+  topicPartitions?: readonly ConsumerGroupDescribeResponseTopicPartitionsInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -4247,6 +8253,16 @@ export interface ConsumerGroupDescribeResponseTopicPartitions {
   topicName: string;
   /** v0+ */
   partitions: number[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface ConsumerGroupDescribeResponseTopicPartitionsInput {
+  /** v0+ */
+  topicId?: string;
+  /** v0+ */
+  topicName?: string;
+  /** v0+ */
+  partitions?: readonly number[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -4266,6 +8282,20 @@ export interface ControllerRegistrationRequest {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface ControllerRegistrationRequestInput {
+  /** v0+ */
+  controllerId?: number;
+  /** v0+ */
+  incarnationId?: string;
+  /** v0+ */
+  zkMigrationReady?: boolean;
+  /** v0+ */
+  listeners?: readonly ControllerRegistrationRequestListenerInput[];
+  /** v0+ */
+  features?: readonly ControllerRegistrationRequestFeatureInput[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface ControllerRegistrationRequestListener {
   /** v0+ */
   name: string;
@@ -4275,6 +8305,18 @@ export interface ControllerRegistrationRequestListener {
   port: number;
   /** v0+ */
   securityProtocol: number;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface ControllerRegistrationRequestListenerInput {
+  /** v0+ */
+  name?: string;
+  /** v0+ */
+  host?: string;
+  /** v0+ */
+  port?: number;
+  /** v0+ */
+  securityProtocol?: number;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -4288,6 +8330,16 @@ export interface ControllerRegistrationRequestFeature {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface ControllerRegistrationRequestFeatureInput {
+  /** v0+ */
+  name?: string;
+  /** v0+ */
+  minSupportedVersion?: number;
+  /** v0+ */
+  maxSupportedVersion?: number;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface ControllerRegistrationResponse {
   /** v0+ */
   throttleTimeMs: number;
@@ -4298,11 +8350,27 @@ export interface ControllerRegistrationResponse {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface ControllerRegistrationResponseInput {
+  /** v0+ */
+  throttleTimeMs?: number;
+  /** v0+ */
+  errorCode?: number;
+  /** v0+, nullable v0+ */
+  errorMessage?: string | null;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 // 71 GetTelemetrySubscriptions
 
 export interface GetTelemetrySubscriptionsRequest {
   /** v0+ */
   clientInstanceId: string;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface GetTelemetrySubscriptionsRequestInput {
+  /** v0+ */
+  clientInstanceId?: string;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -4328,6 +8396,28 @@ export interface GetTelemetrySubscriptionsResponse {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface GetTelemetrySubscriptionsResponseInput {
+  /** v0+ */
+  throttleTimeMs?: number;
+  /** v0+ */
+  errorCode?: number;
+  /** v0+ */
+  clientInstanceId?: string;
+  /** v0+ */
+  subscriptionId?: number;
+  /** v0+ */
+  acceptedCompressionTypes?: readonly number[];
+  /** v0+ */
+  pushIntervalMs?: number;
+  /** v0+ */
+  telemetryMaxBytes?: number;
+  /** v0+ */
+  deltaTemporality?: boolean;
+  /** v0+ */
+  requestedMetrics?: readonly string[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 // 72 PushTelemetry
 
 export interface PushTelemetryRequest {
@@ -4344,11 +8434,33 @@ export interface PushTelemetryRequest {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface PushTelemetryRequestInput {
+  /** v0+ */
+  clientInstanceId?: string;
+  /** v0+ */
+  subscriptionId?: number;
+  /** v0+ */
+  terminating?: boolean;
+  /** v0+ */
+  compressionType?: number;
+  /** v0+ */
+  metrics?: Uint8Array;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface PushTelemetryResponse {
   /** v0+ */
   throttleTimeMs: number;
   /** v0+ */
   errorCode: number;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface PushTelemetryResponseInput {
+  /** v0+ */
+  throttleTimeMs?: number;
+  /** v0+ */
+  errorCode?: number;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -4364,11 +8476,29 @@ export interface AssignReplicasToDirsRequest {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface AssignReplicasToDirsRequestInput {
+  /** v0+ */
+  brokerId?: number;
+  /** v0+, default -1n */
+  brokerEpoch?: bigint;
+  /** v0+ */
+  directories?: readonly AssignReplicasToDirsRequestDirectoryDataInput[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface AssignReplicasToDirsRequestDirectoryData {
   /** v0+ */
   id: string;
   /** v0+ */
   topics: AssignReplicasToDirsRequestTopicData[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface AssignReplicasToDirsRequestDirectoryDataInput {
+  /** v0+ */
+  id?: string;
+  /** v0+ */
+  topics?: readonly AssignReplicasToDirsRequestTopicDataInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -4380,9 +8510,23 @@ export interface AssignReplicasToDirsRequestTopicData {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface AssignReplicasToDirsRequestTopicDataInput {
+  /** v0+ */
+  topicId?: string;
+  /** v0+ */
+  partitions?: readonly AssignReplicasToDirsRequestPartitionDataInput[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface AssignReplicasToDirsRequestPartitionData {
   /** v0+ */
   partitionIndex: number;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface AssignReplicasToDirsRequestPartitionDataInput {
+  /** v0+ */
+  partitionIndex?: number;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -4396,11 +8540,29 @@ export interface AssignReplicasToDirsResponse {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface AssignReplicasToDirsResponseInput {
+  /** v0+ */
+  throttleTimeMs?: number;
+  /** v0+ */
+  errorCode?: number;
+  /** v0+ */
+  directories?: readonly AssignReplicasToDirsResponseDirectoryDataInput[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface AssignReplicasToDirsResponseDirectoryData {
   /** v0+ */
   id: string;
   /** v0+ */
   topics: AssignReplicasToDirsResponseTopicData[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface AssignReplicasToDirsResponseDirectoryDataInput {
+  /** v0+ */
+  id?: string;
+  /** v0+ */
+  topics?: readonly AssignReplicasToDirsResponseTopicDataInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -4412,6 +8574,14 @@ export interface AssignReplicasToDirsResponseTopicData {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface AssignReplicasToDirsResponseTopicDataInput {
+  /** v0+ */
+  topicId?: string;
+  /** v0+ */
+  partitions?: readonly AssignReplicasToDirsResponsePartitionDataInput[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface AssignReplicasToDirsResponsePartitionData {
   /** v0+ */
   partitionIndex: number;
@@ -4420,11 +8590,25 @@ export interface AssignReplicasToDirsResponsePartitionData {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface AssignReplicasToDirsResponsePartitionDataInput {
+  /** v0+ */
+  partitionIndex?: number;
+  /** v0+ */
+  errorCode?: number;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 // 74 ListConfigResources
 
 export interface ListConfigResourcesRequest {
   /** v1+ */
   resourceTypes: number[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface ListConfigResourcesRequestInput {
+  /** v1+ */
+  resourceTypes?: readonly number[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -4438,11 +8622,29 @@ export interface ListConfigResourcesResponse {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface ListConfigResourcesResponseInput {
+  /** v0+ */
+  throttleTimeMs?: number;
+  /** v0+ */
+  errorCode?: number;
+  /** v0+ */
+  configResources?: readonly ListConfigResourcesResponseConfigResourceInput[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface ListConfigResourcesResponseConfigResource {
   /** v0+ */
   resourceName: string;
   /** v1+, default 16 */
   resourceType: number;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface ListConfigResourcesResponseConfigResourceInput {
+  /** v0+ */
+  resourceName?: string;
+  /** v1+, default 16 */
+  resourceType?: number;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -4458,9 +8660,25 @@ export interface DescribeTopicPartitionsRequest {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface DescribeTopicPartitionsRequestInput {
+  /** v0+ */
+  topics?: readonly DescribeTopicPartitionsRequestTopicRequestInput[];
+  /** v0+, default 2000 */
+  responsePartitionLimit?: number;
+  /** v0+, nullable v0+, default null */
+  cursor?: DescribeTopicPartitionsRequestCursorInput | null;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface DescribeTopicPartitionsRequestTopicRequest {
   /** v0+ */
   name: string;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface DescribeTopicPartitionsRequestTopicRequestInput {
+  /** v0+ */
+  name?: string;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -4472,6 +8690,14 @@ export interface DescribeTopicPartitionsRequestCursor {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface DescribeTopicPartitionsRequestCursorInput {
+  /** v0+ */
+  topicName?: string;
+  /** v0+ */
+  partitionIndex?: number;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface DescribeTopicPartitionsResponse {
   /** v0+ */
   throttleTimeMs: number;
@@ -4479,6 +8705,16 @@ export interface DescribeTopicPartitionsResponse {
   topics: DescribeTopicPartitionsResponseTopic[];
   /** v0+, nullable v0+, default null */
   nextCursor: DescribeTopicPartitionsResponseCursor | null;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface DescribeTopicPartitionsResponseInput {
+  /** v0+ */
+  throttleTimeMs?: number;
+  /** v0+ */
+  topics?: readonly DescribeTopicPartitionsResponseTopicInput[];
+  /** v0+, nullable v0+, default null */
+  nextCursor?: DescribeTopicPartitionsResponseCursorInput | null;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -4495,6 +8731,22 @@ export interface DescribeTopicPartitionsResponseTopic {
   partitions: DescribeTopicPartitionsResponsePartition[];
   /** v0+, default -2147483648 */
   topicAuthorizedOperations: number;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface DescribeTopicPartitionsResponseTopicInput {
+  /** v0+ */
+  errorCode?: number;
+  /** v0+, nullable v0+ */
+  name?: string | null;
+  /** v0+ */
+  topicId?: string;
+  /** v0+, default false */
+  isInternal?: boolean;
+  /** v0+ */
+  partitions?: readonly DescribeTopicPartitionsResponsePartitionInput[];
+  /** v0+, default -2147483648 */
+  topicAuthorizedOperations?: number;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -4520,11 +8772,41 @@ export interface DescribeTopicPartitionsResponsePartition {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface DescribeTopicPartitionsResponsePartitionInput {
+  /** v0+ */
+  errorCode?: number;
+  /** v0+ */
+  partitionIndex?: number;
+  /** v0+ */
+  leaderId?: number;
+  /** v0+, default -1 */
+  leaderEpoch?: number;
+  /** v0+ */
+  replicaNodes?: readonly number[];
+  /** v0+ */
+  isrNodes?: readonly number[];
+  /** v0+, nullable v0+, default null */
+  eligibleLeaderReplicas?: readonly number[] | null;
+  /** v0+, nullable v0+, default null */
+  lastKnownElr?: readonly number[] | null;
+  /** v0+ */
+  offlineReplicas?: readonly number[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface DescribeTopicPartitionsResponseCursor {
   /** v0+ */
   topicName: string;
   /** v0+ */
   partitionIndex: number;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface DescribeTopicPartitionsResponseCursorInput {
+  /** v0+ */
+  topicName?: string;
+  /** v0+ */
+  partitionIndex?: number;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -4541,6 +8823,20 @@ export interface ShareGroupHeartbeatRequest {
   rackId: string | null;
   /** v0+, nullable v0+, default null */
   subscribedTopicNames: string[] | null;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface ShareGroupHeartbeatRequestInput {
+  /** v0+ */
+  groupId?: string;
+  /** v0+ */
+  memberId?: string;
+  /** v0+ */
+  memberEpoch?: number;
+  /** v0+, nullable v0+, default null */
+  rackId?: string | null;
+  /** v0+, nullable v0+, default null */
+  subscribedTopicNames?: readonly string[] | null;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -4562,9 +8858,33 @@ export interface ShareGroupHeartbeatResponse {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface ShareGroupHeartbeatResponseInput {
+  /** v0+ */
+  throttleTimeMs?: number;
+  /** v0+ */
+  errorCode?: number;
+  /** v0+, nullable v0+, default null */
+  errorMessage?: string | null;
+  /** v0+, nullable v0+, default null */
+  memberId?: string | null;
+  /** v0+ */
+  memberEpoch?: number;
+  /** v0+ */
+  heartbeatIntervalMs?: number;
+  /** v0+, nullable v0+, default null */
+  assignment?: ShareGroupHeartbeatResponseAssignmentInput | null;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface ShareGroupHeartbeatResponseAssignment {
   /** v0+ */
   topicPartitions: ShareGroupHeartbeatResponseTopicPartitions[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface ShareGroupHeartbeatResponseAssignmentInput {
+  /** v0+ */
+  topicPartitions?: readonly ShareGroupHeartbeatResponseTopicPartitionsInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -4573,6 +8893,14 @@ export interface ShareGroupHeartbeatResponseTopicPartitions {
   topicId: string;
   /** v0+ */
   partitions: number[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface ShareGroupHeartbeatResponseTopicPartitionsInput {
+  /** v0+ */
+  topicId?: string;
+  /** v0+ */
+  partitions?: readonly number[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -4586,11 +8914,27 @@ export interface ShareGroupDescribeRequest {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface ShareGroupDescribeRequestInput {
+  /** v0+ */
+  groupIds?: readonly string[];
+  /** v0+ */
+  includeAuthorizedOperations?: boolean;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface ShareGroupDescribeResponse {
   /** v0+ */
   throttleTimeMs: number;
   /** v0+ */
   groups: ShareGroupDescribeResponseDescribedGroup[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface ShareGroupDescribeResponseInput {
+  /** v0+ */
+  throttleTimeMs?: number;
+  /** v0+ */
+  groups?: readonly ShareGroupDescribeResponseDescribedGroupInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -4616,6 +8960,28 @@ export interface ShareGroupDescribeResponseDescribedGroup {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface ShareGroupDescribeResponseDescribedGroupInput {
+  /** v0+ */
+  errorCode?: number;
+  /** v0+, nullable v0+, default null */
+  errorMessage?: string | null;
+  /** v0+ */
+  groupId?: string;
+  /** v0+ */
+  groupState?: string;
+  /** v0+ */
+  groupEpoch?: number;
+  /** v0+ */
+  assignmentEpoch?: number;
+  /** v0+ */
+  assignorName?: string;
+  /** v0+ */
+  members?: readonly ShareGroupDescribeResponseMemberInput[];
+  /** v0+, default -2147483648 */
+  authorizedOperations?: number;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface ShareGroupDescribeResponseMember {
   /** v0+ */
   memberId: string;
@@ -4634,9 +9000,33 @@ export interface ShareGroupDescribeResponseMember {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface ShareGroupDescribeResponseMemberInput {
+  /** v0+ */
+  memberId?: string;
+  /** v0+, nullable v0+, default null */
+  rackId?: string | null;
+  /** v0+ */
+  memberEpoch?: number;
+  /** v0+ */
+  clientId?: string;
+  /** v0+ */
+  clientHost?: string;
+  /** v0+ */
+  subscribedTopicNames?: readonly string[];
+  /** v0+ */
+  assignment?: ShareGroupDescribeResponseAssignmentInput;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface ShareGroupDescribeResponseAssignment {
   /** v0+ */
   topicPartitions: ShareGroupDescribeResponseTopicPartitions[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface ShareGroupDescribeResponseAssignmentInput {
+  /** v0+ */
+  topicPartitions?: readonly ShareGroupDescribeResponseTopicPartitionsInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -4647,6 +9037,16 @@ export interface ShareGroupDescribeResponseTopicPartitions {
   topicName: string;
   /** v0+ */
   partitions: number[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface ShareGroupDescribeResponseTopicPartitionsInput {
+  /** v0+ */
+  topicId?: string;
+  /** v0+ */
+  topicName?: string;
+  /** v0+ */
+  partitions?: readonly number[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -4680,11 +9080,47 @@ export interface ShareFetchRequest {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface ShareFetchRequestInput {
+  /** v0+, nullable v0+, default null */
+  groupId?: string | null;
+  /** v0+, nullable v0+ */
+  memberId?: string | null;
+  /** v0+ */
+  shareSessionEpoch?: number;
+  /** v0+ */
+  maxWaitMs?: number;
+  /** v0+ */
+  minBytes?: number;
+  /** v0+, default 2147483647 */
+  maxBytes?: number;
+  /** v1+ */
+  maxRecords?: number;
+  /** v1+ */
+  batchSize?: number;
+  /** v2+, default 0 */
+  shareAcquireMode?: number;
+  /** v2+, default false */
+  isRenewAck?: boolean;
+  /** v0+ */
+  topics?: readonly ShareFetchRequestFetchTopicInput[];
+  /** v0+ */
+  forgottenTopicsData?: readonly ShareFetchRequestForgottenTopicInput[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface ShareFetchRequestFetchTopic {
   /** v0+ */
   topicId: string;
   /** v0+ */
   partitions: ShareFetchRequestFetchPartition[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface ShareFetchRequestFetchTopicInput {
+  /** v0+ */
+  topicId?: string;
+  /** v0+ */
+  partitions?: readonly ShareFetchRequestFetchPartitionInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -4698,6 +9134,16 @@ export interface ShareFetchRequestFetchPartition {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface ShareFetchRequestFetchPartitionInput {
+  /** v0+ */
+  partitionIndex?: number;
+  /** v0 */
+  partitionMaxBytes?: number;
+  /** v0+ */
+  acknowledgementBatches?: readonly ShareFetchRequestAcknowledgementBatchInput[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface ShareFetchRequestAcknowledgementBatch {
   /** v0+ */
   firstOffset: bigint;
@@ -4705,6 +9151,16 @@ export interface ShareFetchRequestAcknowledgementBatch {
   lastOffset: bigint;
   /** v0+ */
   acknowledgeTypes: number[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface ShareFetchRequestAcknowledgementBatchInput {
+  /** v0+ */
+  firstOffset?: bigint;
+  /** v0+ */
+  lastOffset?: bigint;
+  /** v0+ */
+  acknowledgeTypes?: readonly number[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -4716,7 +9172,15 @@ export interface ShareFetchRequestForgottenTopic {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
-export interface ShareFetchResponse {
+export interface ShareFetchRequestForgottenTopicInput {
+  /** v0+ */
+  topicId?: string;
+  /** v0+ */
+  partitions?: readonly number[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface ShareFetchResponse<R = Uint8Array> {
   /** v0+ */
   throttleTimeMs: number;
   /** v0+ */
@@ -4726,21 +9190,45 @@ export interface ShareFetchResponse {
   /** v1+ */
   acquisitionLockTimeoutMs: number;
   /** v0+ */
-  responses: ShareFetchResponseShareFetchableTopicResponse[];
+  responses: ShareFetchResponseShareFetchableTopicResponse<R>[];
   /** v0+ */
   nodeEndpoints: ShareFetchResponseNodeEndpoint[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
-export interface ShareFetchResponseShareFetchableTopicResponse {
+export interface ShareFetchResponseInput {
   /** v0+ */
-  topicId: string;
+  throttleTimeMs?: number;
   /** v0+ */
-  partitions: ShareFetchResponsePartitionData[];
+  errorCode?: number;
+  /** v0+, nullable v0+, default null */
+  errorMessage?: string | null;
+  /** v1+ */
+  acquisitionLockTimeoutMs?: number;
+  /** v0+ */
+  responses?: readonly ShareFetchResponseShareFetchableTopicResponseInput[];
+  /** v0+ */
+  nodeEndpoints?: readonly ShareFetchResponseNodeEndpointInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
-export interface ShareFetchResponsePartitionData {
+export interface ShareFetchResponseShareFetchableTopicResponse<R = Uint8Array> {
+  /** v0+ */
+  topicId: string;
+  /** v0+ */
+  partitions: ShareFetchResponsePartitionData<R>[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface ShareFetchResponseShareFetchableTopicResponseInput {
+  /** v0+ */
+  topicId?: string;
+  /** v0+ */
+  partitions?: readonly ShareFetchResponsePartitionDataInput[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface ShareFetchResponsePartitionData<R = Uint8Array> {
   /** v0+ */
   partitionIndex: number;
   /** v0+ */
@@ -4754,9 +9242,29 @@ export interface ShareFetchResponsePartitionData {
   /** v0+ */
   currentLeader: ShareFetchResponseLeaderIdAndEpoch;
   /** v0+, nullable v0 */
-  records: Uint8Array | null;
+  records: R | null;
   /** v0+ */
   acquiredRecords: ShareFetchResponseAcquiredRecords[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface ShareFetchResponsePartitionDataInput {
+  /** v0+ */
+  partitionIndex?: number;
+  /** v0+ */
+  errorCode?: number;
+  /** v0+, nullable v0+, default null */
+  errorMessage?: string | null;
+  /** v0+ */
+  acknowledgeErrorCode?: number;
+  /** v0+, nullable v0+, default null */
+  acknowledgeErrorMessage?: string | null;
+  /** v0+ */
+  currentLeader?: ShareFetchResponseLeaderIdAndEpochInput;
+  /** v0+, nullable v0 */
+  records?: Uint8Array | null;
+  /** v0+ */
+  acquiredRecords?: readonly ShareFetchResponseAcquiredRecordsInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -4765,6 +9273,14 @@ export interface ShareFetchResponseLeaderIdAndEpoch {
   leaderId: number;
   /** v0+ */
   leaderEpoch: number;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface ShareFetchResponseLeaderIdAndEpochInput {
+  /** v0+ */
+  leaderId?: number;
+  /** v0+ */
+  leaderEpoch?: number;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -4778,6 +9294,16 @@ export interface ShareFetchResponseAcquiredRecords {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface ShareFetchResponseAcquiredRecordsInput {
+  /** v0+ */
+  firstOffset?: bigint;
+  /** v0+ */
+  lastOffset?: bigint;
+  /** v0+ */
+  deliveryCount?: number;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface ShareFetchResponseNodeEndpoint {
   /** v0+ */
   nodeId: number;
@@ -4787,6 +9313,18 @@ export interface ShareFetchResponseNodeEndpoint {
   port: number;
   /** v0+, nullable v0+, default null */
   rack: string | null;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface ShareFetchResponseNodeEndpointInput {
+  /** v0+ */
+  nodeId?: number;
+  /** v0+ */
+  host?: string;
+  /** v0+ */
+  port?: number;
+  /** v0+, nullable v0+, default null */
+  rack?: string | null;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -4806,11 +9344,33 @@ export interface ShareAcknowledgeRequest {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface ShareAcknowledgeRequestInput {
+  /** v0+, nullable v0+, default null */
+  groupId?: string | null;
+  /** v0+, nullable v0+ */
+  memberId?: string | null;
+  /** v0+ */
+  shareSessionEpoch?: number;
+  /** v2+, default false */
+  isRenewAck?: boolean;
+  /** v0+ */
+  topics?: readonly ShareAcknowledgeRequestAcknowledgeTopicInput[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface ShareAcknowledgeRequestAcknowledgeTopic {
   /** v0+ */
   topicId: string;
   /** v0+ */
   partitions: ShareAcknowledgeRequestAcknowledgePartition[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface ShareAcknowledgeRequestAcknowledgeTopicInput {
+  /** v0+ */
+  topicId?: string;
+  /** v0+ */
+  partitions?: readonly ShareAcknowledgeRequestAcknowledgePartitionInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -4822,6 +9382,14 @@ export interface ShareAcknowledgeRequestAcknowledgePartition {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface ShareAcknowledgeRequestAcknowledgePartitionInput {
+  /** v0+ */
+  partitionIndex?: number;
+  /** v0+ */
+  acknowledgementBatches?: readonly ShareAcknowledgeRequestAcknowledgementBatchInput[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface ShareAcknowledgeRequestAcknowledgementBatch {
   /** v0+ */
   firstOffset: bigint;
@@ -4829,6 +9397,16 @@ export interface ShareAcknowledgeRequestAcknowledgementBatch {
   lastOffset: bigint;
   /** v0+ */
   acknowledgeTypes: number[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface ShareAcknowledgeRequestAcknowledgementBatchInput {
+  /** v0+ */
+  firstOffset?: bigint;
+  /** v0+ */
+  lastOffset?: bigint;
+  /** v0+ */
+  acknowledgeTypes?: readonly number[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -4848,11 +9426,35 @@ export interface ShareAcknowledgeResponse {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface ShareAcknowledgeResponseInput {
+  /** v0+ */
+  throttleTimeMs?: number;
+  /** v0+ */
+  errorCode?: number;
+  /** v0+, nullable v0+, default null */
+  errorMessage?: string | null;
+  /** v2+ */
+  acquisitionLockTimeoutMs?: number;
+  /** v0+ */
+  responses?: readonly ShareAcknowledgeResponseShareAcknowledgeTopicResponseInput[];
+  /** v0+ */
+  nodeEndpoints?: readonly ShareAcknowledgeResponseNodeEndpointInput[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface ShareAcknowledgeResponseShareAcknowledgeTopicResponse {
   /** v0+ */
   topicId: string;
   /** v0+ */
   partitions: ShareAcknowledgeResponsePartitionData[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface ShareAcknowledgeResponseShareAcknowledgeTopicResponseInput {
+  /** v0+ */
+  topicId?: string;
+  /** v0+ */
+  partitions?: readonly ShareAcknowledgeResponsePartitionDataInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -4868,11 +9470,31 @@ export interface ShareAcknowledgeResponsePartitionData {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface ShareAcknowledgeResponsePartitionDataInput {
+  /** v0+ */
+  partitionIndex?: number;
+  /** v0+ */
+  errorCode?: number;
+  /** v0+, nullable v0+, default null */
+  errorMessage?: string | null;
+  /** v0+ */
+  currentLeader?: ShareAcknowledgeResponseLeaderIdAndEpochInput;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface ShareAcknowledgeResponseLeaderIdAndEpoch {
   /** v0+ */
   leaderId: number;
   /** v0+ */
   leaderEpoch: number;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface ShareAcknowledgeResponseLeaderIdAndEpochInput {
+  /** v0+ */
+  leaderId?: number;
+  /** v0+ */
+  leaderEpoch?: number;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -4885,6 +9507,18 @@ export interface ShareAcknowledgeResponseNodeEndpoint {
   port: number;
   /** v0+, nullable v0+, default null */
   rack: string | null;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface ShareAcknowledgeResponseNodeEndpointInput {
+  /** v0+ */
+  nodeId?: number;
+  /** v0+ */
+  host?: string;
+  /** v0+ */
+  port?: number;
+  /** v0+, nullable v0+, default null */
+  rack?: string | null;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -4906,6 +9540,22 @@ export interface AddRaftVoterRequest {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface AddRaftVoterRequestInput {
+  /** v0+, nullable v0+ */
+  clusterId?: string | null;
+  /** v0+ */
+  timeoutMs?: number;
+  /** v0+ */
+  voterId?: number;
+  /** v0+ */
+  voterDirectoryId?: string;
+  /** v0+ */
+  listeners?: readonly AddRaftVoterRequestListenerInput[];
+  /** v1+, default true */
+  ackWhenCommitted?: boolean;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface AddRaftVoterRequestListener {
   /** v0+ */
   name: string;
@@ -4916,6 +9566,16 @@ export interface AddRaftVoterRequestListener {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface AddRaftVoterRequestListenerInput {
+  /** v0+ */
+  name?: string;
+  /** v0+ */
+  host?: string;
+  /** v0+ */
+  port?: number;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface AddRaftVoterResponse {
   /** v0+ */
   throttleTimeMs: number;
@@ -4923,6 +9583,16 @@ export interface AddRaftVoterResponse {
   errorCode: number;
   /** v0+, nullable v0+ */
   errorMessage: string | null;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface AddRaftVoterResponseInput {
+  /** v0+ */
+  throttleTimeMs?: number;
+  /** v0+ */
+  errorCode?: number;
+  /** v0+, nullable v0+ */
+  errorMessage?: string | null;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -4938,6 +9608,16 @@ export interface RemoveRaftVoterRequest {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface RemoveRaftVoterRequestInput {
+  /** v0+, nullable v0+ */
+  clusterId?: string | null;
+  /** v0+ */
+  voterId?: number;
+  /** v0+ */
+  voterDirectoryId?: string;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface RemoveRaftVoterResponse {
   /** v0+ */
   throttleTimeMs: number;
@@ -4945,6 +9625,16 @@ export interface RemoveRaftVoterResponse {
   errorCode: number;
   /** v0+, nullable v0+ */
   errorMessage: string | null;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface RemoveRaftVoterResponseInput {
+  /** v0+ */
+  throttleTimeMs?: number;
+  /** v0+ */
+  errorCode?: number;
+  /** v0+, nullable v0+ */
+  errorMessage?: string | null;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -4966,6 +9656,22 @@ export interface UpdateRaftVoterRequest {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface UpdateRaftVoterRequestInput {
+  /** v0+, nullable v0+ */
+  clusterId?: string | null;
+  /** v0+ */
+  currentLeaderEpoch?: number;
+  /** v0+ */
+  voterId?: number;
+  /** v0+ */
+  voterDirectoryId?: string;
+  /** v0+ */
+  listeners?: readonly UpdateRaftVoterRequestListenerInput[];
+  /** v0+ */
+  kRaftVersionFeature?: UpdateRaftVoterRequestKRaftVersionFeatureInput;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface UpdateRaftVoterRequestListener {
   /** v0+ */
   name: string;
@@ -4973,6 +9679,16 @@ export interface UpdateRaftVoterRequestListener {
   host: string;
   /** v0+ */
   port: number;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface UpdateRaftVoterRequestListenerInput {
+  /** v0+ */
+  name?: string;
+  /** v0+ */
+  host?: string;
+  /** v0+ */
+  port?: number;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -4984,6 +9700,14 @@ export interface UpdateRaftVoterRequestKRaftVersionFeature {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface UpdateRaftVoterRequestKRaftVersionFeatureInput {
+  /** v0+ */
+  minSupportedVersion?: number;
+  /** v0+ */
+  maxSupportedVersion?: number;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface UpdateRaftVoterResponse {
   /** v0+ */
   throttleTimeMs: number;
@@ -4991,6 +9715,16 @@ export interface UpdateRaftVoterResponse {
   errorCode: number;
   /** v0+, tagged 0 */
   currentLeader: UpdateRaftVoterResponseCurrentLeader;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface UpdateRaftVoterResponseInput {
+  /** v0+ */
+  throttleTimeMs?: number;
+  /** v0+ */
+  errorCode?: number;
+  /** v0+, tagged 0 */
+  currentLeader?: UpdateRaftVoterResponseCurrentLeaderInput;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -5006,6 +9740,18 @@ export interface UpdateRaftVoterResponseCurrentLeader {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface UpdateRaftVoterResponseCurrentLeaderInput {
+  /** v0+, default -1 */
+  leaderId?: number;
+  /** v0+, default -1 */
+  leaderEpoch?: number;
+  /** v0+ */
+  host?: string;
+  /** v0+ */
+  port?: number;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 // 83 InitializeShareGroupState
 
 export interface InitializeShareGroupStateRequest {
@@ -5016,11 +9762,27 @@ export interface InitializeShareGroupStateRequest {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface InitializeShareGroupStateRequestInput {
+  /** v0+ */
+  groupId?: string;
+  /** v0+ */
+  topics?: readonly InitializeShareGroupStateRequestInitializeStateDataInput[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface InitializeShareGroupStateRequestInitializeStateData {
   /** v0+ */
   topicId: string;
   /** v0+ */
   partitions: InitializeShareGroupStateRequestPartitionData[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface InitializeShareGroupStateRequestInitializeStateDataInput {
+  /** v0+ */
+  topicId?: string;
+  /** v0+ */
+  partitions?: readonly InitializeShareGroupStateRequestPartitionDataInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -5034,9 +9796,25 @@ export interface InitializeShareGroupStateRequestPartitionData {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface InitializeShareGroupStateRequestPartitionDataInput {
+  /** v0+ */
+  partition?: number;
+  /** v0+ */
+  stateEpoch?: number;
+  /** v0+ */
+  startOffset?: bigint;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface InitializeShareGroupStateResponse {
   /** v0+ */
   results: InitializeShareGroupStateResponseInitializeStateResult[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface InitializeShareGroupStateResponseInput {
+  /** v0+ */
+  results?: readonly InitializeShareGroupStateResponseInitializeStateResultInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -5045,6 +9823,14 @@ export interface InitializeShareGroupStateResponseInitializeStateResult {
   topicId: string;
   /** v0+ */
   partitions: InitializeShareGroupStateResponsePartitionResult[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface InitializeShareGroupStateResponseInitializeStateResultInput {
+  /** v0+ */
+  topicId?: string;
+  /** v0+ */
+  partitions?: readonly InitializeShareGroupStateResponsePartitionResultInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -5058,6 +9844,16 @@ export interface InitializeShareGroupStateResponsePartitionResult {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface InitializeShareGroupStateResponsePartitionResultInput {
+  /** v0+ */
+  partition?: number;
+  /** v0+ */
+  errorCode?: number;
+  /** v0+, nullable v0+, default null */
+  errorMessage?: string | null;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 // 84 ReadShareGroupState
 
 export interface ReadShareGroupStateRequest {
@@ -5065,6 +9861,14 @@ export interface ReadShareGroupStateRequest {
   groupId: string;
   /** v0+ */
   topics: ReadShareGroupStateRequestReadStateData[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface ReadShareGroupStateRequestInput {
+  /** v0+ */
+  groupId?: string;
+  /** v0+ */
+  topics?: readonly ReadShareGroupStateRequestReadStateDataInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -5076,11 +9880,27 @@ export interface ReadShareGroupStateRequestReadStateData {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface ReadShareGroupStateRequestReadStateDataInput {
+  /** v0+ */
+  topicId?: string;
+  /** v0+ */
+  partitions?: readonly ReadShareGroupStateRequestPartitionDataInput[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface ReadShareGroupStateRequestPartitionData {
   /** v0+ */
   partition: number;
   /** v0+ */
   leaderEpoch: number;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface ReadShareGroupStateRequestPartitionDataInput {
+  /** v0+ */
+  partition?: number;
+  /** v0+ */
+  leaderEpoch?: number;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -5090,11 +9910,25 @@ export interface ReadShareGroupStateResponse {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface ReadShareGroupStateResponseInput {
+  /** v0+ */
+  results?: readonly ReadShareGroupStateResponseReadStateResultInput[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface ReadShareGroupStateResponseReadStateResult {
   /** v0+ */
   topicId: string;
   /** v0+ */
   partitions: ReadShareGroupStateResponsePartitionResult[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface ReadShareGroupStateResponseReadStateResultInput {
+  /** v0+ */
+  topicId?: string;
+  /** v0+ */
+  partitions?: readonly ReadShareGroupStateResponsePartitionResultInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -5114,6 +9948,22 @@ export interface ReadShareGroupStateResponsePartitionResult {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface ReadShareGroupStateResponsePartitionResultInput {
+  /** v0+ */
+  partition?: number;
+  /** v0+ */
+  errorCode?: number;
+  /** v0+, nullable v0+, default null */
+  errorMessage?: string | null;
+  /** v0+ */
+  stateEpoch?: number;
+  /** v0+ */
+  startOffset?: bigint;
+  /** v0+ */
+  stateBatches?: readonly ReadShareGroupStateResponseStateBatchInput[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface ReadShareGroupStateResponseStateBatch {
   /** v0+ */
   firstOffset: bigint;
@@ -5123,6 +9973,18 @@ export interface ReadShareGroupStateResponseStateBatch {
   deliveryState: number;
   /** v0+ */
   deliveryCount: number;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface ReadShareGroupStateResponseStateBatchInput {
+  /** v0+ */
+  firstOffset?: bigint;
+  /** v0+ */
+  lastOffset?: bigint;
+  /** v0+ */
+  deliveryState?: number;
+  /** v0+ */
+  deliveryCount?: number;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -5136,11 +9998,27 @@ export interface WriteShareGroupStateRequest {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface WriteShareGroupStateRequestInput {
+  /** v0+ */
+  groupId?: string;
+  /** v0+ */
+  topics?: readonly WriteShareGroupStateRequestWriteStateDataInput[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface WriteShareGroupStateRequestWriteStateData {
   /** v0+ */
   topicId: string;
   /** v0+ */
   partitions: WriteShareGroupStateRequestPartitionData[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface WriteShareGroupStateRequestWriteStateDataInput {
+  /** v0+ */
+  topicId?: string;
+  /** v0+ */
+  partitions?: readonly WriteShareGroupStateRequestPartitionDataInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -5160,6 +10038,22 @@ export interface WriteShareGroupStateRequestPartitionData {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface WriteShareGroupStateRequestPartitionDataInput {
+  /** v0+ */
+  partition?: number;
+  /** v0+ */
+  stateEpoch?: number;
+  /** v0+ */
+  leaderEpoch?: number;
+  /** v0+ */
+  startOffset?: bigint;
+  /** v1+, default -1 */
+  deliveryCompleteCount?: number;
+  /** v0+ */
+  stateBatches?: readonly WriteShareGroupStateRequestStateBatchInput[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface WriteShareGroupStateRequestStateBatch {
   /** v0+ */
   firstOffset: bigint;
@@ -5172,9 +10066,27 @@ export interface WriteShareGroupStateRequestStateBatch {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface WriteShareGroupStateRequestStateBatchInput {
+  /** v0+ */
+  firstOffset?: bigint;
+  /** v0+ */
+  lastOffset?: bigint;
+  /** v0+ */
+  deliveryState?: number;
+  /** v0+ */
+  deliveryCount?: number;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface WriteShareGroupStateResponse {
   /** v0+ */
   results: WriteShareGroupStateResponseWriteStateResult[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface WriteShareGroupStateResponseInput {
+  /** v0+ */
+  results?: readonly WriteShareGroupStateResponseWriteStateResultInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -5183,6 +10095,14 @@ export interface WriteShareGroupStateResponseWriteStateResult {
   topicId: string;
   /** v0+ */
   partitions: WriteShareGroupStateResponsePartitionResult[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface WriteShareGroupStateResponseWriteStateResultInput {
+  /** v0+ */
+  topicId?: string;
+  /** v0+ */
+  partitions?: readonly WriteShareGroupStateResponsePartitionResultInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -5196,6 +10116,16 @@ export interface WriteShareGroupStateResponsePartitionResult {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface WriteShareGroupStateResponsePartitionResultInput {
+  /** v0+ */
+  partition?: number;
+  /** v0+ */
+  errorCode?: number;
+  /** v0+, nullable v0+, default null */
+  errorMessage?: string | null;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 // 86 DeleteShareGroupState
 
 export interface DeleteShareGroupStateRequest {
@@ -5203,6 +10133,14 @@ export interface DeleteShareGroupStateRequest {
   groupId: string;
   /** v0+ */
   topics: DeleteShareGroupStateRequestDeleteStateData[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface DeleteShareGroupStateRequestInput {
+  /** v0+ */
+  groupId?: string;
+  /** v0+ */
+  topics?: readonly DeleteShareGroupStateRequestDeleteStateDataInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -5214,9 +10152,23 @@ export interface DeleteShareGroupStateRequestDeleteStateData {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface DeleteShareGroupStateRequestDeleteStateDataInput {
+  /** v0+ */
+  topicId?: string;
+  /** v0+ */
+  partitions?: readonly DeleteShareGroupStateRequestPartitionDataInput[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface DeleteShareGroupStateRequestPartitionData {
   /** v0+ */
   partition: number;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface DeleteShareGroupStateRequestPartitionDataInput {
+  /** v0+ */
+  partition?: number;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -5226,11 +10178,25 @@ export interface DeleteShareGroupStateResponse {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface DeleteShareGroupStateResponseInput {
+  /** v0+ */
+  results?: readonly DeleteShareGroupStateResponseDeleteStateResultInput[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface DeleteShareGroupStateResponseDeleteStateResult {
   /** v0+ */
   topicId: string;
   /** v0+ */
   partitions: DeleteShareGroupStateResponsePartitionResult[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface DeleteShareGroupStateResponseDeleteStateResultInput {
+  /** v0+ */
+  topicId?: string;
+  /** v0+ */
+  partitions?: readonly DeleteShareGroupStateResponsePartitionResultInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -5244,6 +10210,16 @@ export interface DeleteShareGroupStateResponsePartitionResult {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface DeleteShareGroupStateResponsePartitionResultInput {
+  /** v0+ */
+  partition?: number;
+  /** v0+ */
+  errorCode?: number;
+  /** v0+, nullable v0+, default null */
+  errorMessage?: string | null;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 // 87 ReadShareGroupStateSummary
 
 export interface ReadShareGroupStateSummaryRequest {
@@ -5251,6 +10227,14 @@ export interface ReadShareGroupStateSummaryRequest {
   groupId: string;
   /** v0+ */
   topics: ReadShareGroupStateSummaryRequestReadStateSummaryData[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface ReadShareGroupStateSummaryRequestInput {
+  /** v0+ */
+  groupId?: string;
+  /** v0+ */
+  topics?: readonly ReadShareGroupStateSummaryRequestReadStateSummaryDataInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -5262,11 +10246,27 @@ export interface ReadShareGroupStateSummaryRequestReadStateSummaryData {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface ReadShareGroupStateSummaryRequestReadStateSummaryDataInput {
+  /** v0+ */
+  topicId?: string;
+  /** v0+ */
+  partitions?: readonly ReadShareGroupStateSummaryRequestPartitionDataInput[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface ReadShareGroupStateSummaryRequestPartitionData {
   /** v0+ */
   partition: number;
   /** v0+ */
   leaderEpoch: number;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface ReadShareGroupStateSummaryRequestPartitionDataInput {
+  /** v0+ */
+  partition?: number;
+  /** v0+ */
+  leaderEpoch?: number;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -5276,11 +10276,25 @@ export interface ReadShareGroupStateSummaryResponse {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface ReadShareGroupStateSummaryResponseInput {
+  /** v0+ */
+  results?: readonly ReadShareGroupStateSummaryResponseReadStateSummaryResultInput[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface ReadShareGroupStateSummaryResponseReadStateSummaryResult {
   /** v0+ */
   topicId: string;
   /** v0+ */
   partitions: ReadShareGroupStateSummaryResponsePartitionResult[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface ReadShareGroupStateSummaryResponseReadStateSummaryResultInput {
+  /** v0+ */
+  topicId?: string;
+  /** v0+ */
+  partitions?: readonly ReadShareGroupStateSummaryResponsePartitionResultInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -5299,6 +10313,24 @@ export interface ReadShareGroupStateSummaryResponsePartitionResult {
   startOffset: bigint;
   /** v1+, default -1 */
   deliveryCompleteCount: number;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface ReadShareGroupStateSummaryResponsePartitionResultInput {
+  /** v0+ */
+  partition?: number;
+  /** v0+ */
+  errorCode?: number;
+  /** v0+, nullable v0+, default null */
+  errorMessage?: string | null;
+  /** v0+ */
+  stateEpoch?: number;
+  /** v0+ */
+  leaderEpoch?: number;
+  /** v0+ */
+  startOffset?: bigint;
+  /** v1+, default -1 */
+  deliveryCompleteCount?: number;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -5342,11 +10374,57 @@ export interface StreamsGroupHeartbeatRequest {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface StreamsGroupHeartbeatRequestInput {
+  /** v0+ */
+  groupId?: string;
+  /** v0+ */
+  memberId?: string;
+  /** v0+ */
+  memberEpoch?: number;
+  /** v0+ */
+  endpointInformationEpoch?: number;
+  /** v0+, nullable v0+, default null */
+  instanceId?: string | null;
+  /** v0+, nullable v0+, default null */
+  rackId?: string | null;
+  /** v0+, default -1 */
+  rebalanceTimeoutMs?: number;
+  /** v0+, nullable v0+, default null */
+  topology?: StreamsGroupHeartbeatRequestTopologyInput | null;
+  /** v0+, nullable v0+, default null */
+  activeTasks?: readonly StreamsGroupHeartbeatRequestTaskIdsInput[] | null;
+  /** v0+, nullable v0+, default null */
+  standbyTasks?: readonly StreamsGroupHeartbeatRequestTaskIdsInput[] | null;
+  /** v0+, nullable v0+, default null */
+  warmupTasks?: readonly StreamsGroupHeartbeatRequestTaskIdsInput[] | null;
+  /** v0+, nullable v0+, default null */
+  processId?: string | null;
+  /** v0+, nullable v0+, default null */
+  userEndpoint?: StreamsGroupHeartbeatRequestEndpointInput | null;
+  /** v0+, nullable v0+, default null */
+  clientTags?: readonly StreamsGroupHeartbeatRequestKeyValueInput[] | null;
+  /** v0+, nullable v0+, default null */
+  taskOffsets?: readonly StreamsGroupHeartbeatRequestTaskOffsetInput[] | null;
+  /** v0+, nullable v0+, default null */
+  taskEndOffsets?: readonly StreamsGroupHeartbeatRequestTaskOffsetInput[] | null;
+  /** v0+, default false */
+  shutdownApplication?: boolean;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface StreamsGroupHeartbeatRequestTopology {
   /** v0+ */
   epoch: number;
   /** v0+ */
   subtopologies: StreamsGroupHeartbeatRequestSubtopology[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface StreamsGroupHeartbeatRequestTopologyInput {
+  /** v0+ */
+  epoch?: number;
+  /** v0+ */
+  subtopologies?: readonly StreamsGroupHeartbeatRequestSubtopologyInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -5368,6 +10446,24 @@ export interface StreamsGroupHeartbeatRequestSubtopology {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface StreamsGroupHeartbeatRequestSubtopologyInput {
+  /** v0+ */
+  subtopologyId?: string;
+  /** v0+ */
+  sourceTopics?: readonly string[];
+  /** v0+ */
+  sourceTopicRegex?: readonly string[];
+  /** v0+ */
+  stateChangelogTopics?: readonly StreamsGroupHeartbeatRequestTopicInfoInput[];
+  /** v0+ */
+  repartitionSinkTopics?: readonly string[];
+  /** v0+ */
+  repartitionSourceTopics?: readonly StreamsGroupHeartbeatRequestTopicInfoInput[];
+  /** v0+ */
+  copartitionGroups?: readonly StreamsGroupHeartbeatRequestCopartitionGroupInput[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface StreamsGroupHeartbeatRequestTopicInfo {
   /** v0+ */
   name: string;
@@ -5380,11 +10476,31 @@ export interface StreamsGroupHeartbeatRequestTopicInfo {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface StreamsGroupHeartbeatRequestTopicInfoInput {
+  /** v0+ */
+  name?: string;
+  /** v0+ */
+  partitions?: number;
+  /** v0+ */
+  replicationFactor?: number;
+  /** v0+ */
+  topicConfigs?: readonly StreamsGroupHeartbeatRequestKeyValueInput[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface StreamsGroupHeartbeatRequestKeyValue {
   /** v0+ */
   key: string;
   /** v0+ */
   value: string;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface StreamsGroupHeartbeatRequestKeyValueInput {
+  /** v0+ */
+  key?: string;
+  /** v0+ */
+  value?: string;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -5398,11 +10514,29 @@ export interface StreamsGroupHeartbeatRequestCopartitionGroup {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface StreamsGroupHeartbeatRequestCopartitionGroupInput {
+  /** v0+ */
+  sourceTopics?: readonly number[];
+  /** v0+ */
+  sourceTopicRegex?: readonly number[];
+  /** v0+ */
+  repartitionSourceTopics?: readonly number[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface StreamsGroupHeartbeatRequestTaskIds {
   /** v0+ */
   subtopologyId: string;
   /** v0+ */
   partitions: number[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface StreamsGroupHeartbeatRequestTaskIdsInput {
+  /** v0+ */
+  subtopologyId?: string;
+  /** v0+ */
+  partitions?: readonly number[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -5414,6 +10548,14 @@ export interface StreamsGroupHeartbeatRequestEndpoint {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface StreamsGroupHeartbeatRequestEndpointInput {
+  /** v0+ */
+  host?: string;
+  /** v0+ */
+  port?: number;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface StreamsGroupHeartbeatRequestTaskOffset {
   /** v0+ */
   subtopologyId: string;
@@ -5421,6 +10563,16 @@ export interface StreamsGroupHeartbeatRequestTaskOffset {
   partition: number;
   /** v0+ */
   offset: bigint;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface StreamsGroupHeartbeatRequestTaskOffsetInput {
+  /** v0+ */
+  subtopologyId?: string;
+  /** v0+ */
+  partition?: number;
+  /** v0+ */
+  offset?: bigint;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -5456,6 +10608,38 @@ export interface StreamsGroupHeartbeatResponse {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface StreamsGroupHeartbeatResponseInput {
+  /** v0+ */
+  throttleTimeMs?: number;
+  /** v0+ */
+  errorCode?: number;
+  /** v0+, nullable v0+, default null */
+  errorMessage?: string | null;
+  /** v0+ */
+  memberId?: string;
+  /** v0+ */
+  memberEpoch?: number;
+  /** v0+ */
+  heartbeatIntervalMs?: number;
+  /** v0+ */
+  acceptableRecoveryLag?: number;
+  /** v0+ */
+  taskOffsetIntervalMs?: number;
+  /** v0+, nullable v0+ */
+  status?: readonly StreamsGroupHeartbeatResponseStatusInput[] | null;
+  /** v0+, nullable v0+, default null */
+  activeTasks?: readonly StreamsGroupHeartbeatResponseTaskIdsInput[] | null;
+  /** v0+, nullable v0+, default null */
+  standbyTasks?: readonly StreamsGroupHeartbeatResponseTaskIdsInput[] | null;
+  /** v0+, nullable v0+, default null */
+  warmupTasks?: readonly StreamsGroupHeartbeatResponseTaskIdsInput[] | null;
+  /** v0+ */
+  endpointInformationEpoch?: number;
+  /** v0+, nullable v0+, default null */
+  partitionsByUserEndpoint?: readonly StreamsGroupHeartbeatResponseEndpointToPartitionsInput[] | null;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface StreamsGroupHeartbeatResponseStatus {
   /** v0+ */
   statusCode: number;
@@ -5464,11 +10648,27 @@ export interface StreamsGroupHeartbeatResponseStatus {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface StreamsGroupHeartbeatResponseStatusInput {
+  /** v0+ */
+  statusCode?: number;
+  /** v0+ */
+  statusDetail?: string;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface StreamsGroupHeartbeatResponseTaskIds {
   /** v0+ */
   subtopologyId: string;
   /** v0+ */
   partitions: number[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface StreamsGroupHeartbeatResponseTaskIdsInput {
+  /** v0+ */
+  subtopologyId?: string;
+  /** v0+ */
+  partitions?: readonly number[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -5482,6 +10682,16 @@ export interface StreamsGroupHeartbeatResponseEndpointToPartitions {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface StreamsGroupHeartbeatResponseEndpointToPartitionsInput {
+  /** v0+ */
+  userEndpoint?: StreamsGroupHeartbeatResponseEndpointInput;
+  /** v0+ */
+  activePartitions?: readonly StreamsGroupHeartbeatResponseTopicPartitionInput[];
+  /** v0+ */
+  standbyPartitions?: readonly StreamsGroupHeartbeatResponseTopicPartitionInput[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface StreamsGroupHeartbeatResponseEndpoint {
   /** v0+ */
   host: string;
@@ -5490,11 +10700,27 @@ export interface StreamsGroupHeartbeatResponseEndpoint {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface StreamsGroupHeartbeatResponseEndpointInput {
+  /** v0+ */
+  host?: string;
+  /** v0+ */
+  port?: number;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface StreamsGroupHeartbeatResponseTopicPartition {
   /** v0+ */
   topic: string;
   /** v0+ */
   partitions: number[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface StreamsGroupHeartbeatResponseTopicPartitionInput {
+  /** v0+ */
+  topic?: string;
+  /** v0+ */
+  partitions?: readonly number[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -5508,11 +10734,27 @@ export interface StreamsGroupDescribeRequest {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface StreamsGroupDescribeRequestInput {
+  /** v0+ */
+  groupIds?: readonly string[];
+  /** v0+ */
+  includeAuthorizedOperations?: boolean;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface StreamsGroupDescribeResponse {
   /** v0+ */
   throttleTimeMs: number;
   /** v0+ */
   groups: StreamsGroupDescribeResponseDescribedGroup[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface StreamsGroupDescribeResponseInput {
+  /** v0+ */
+  throttleTimeMs?: number;
+  /** v0+ */
+  groups?: readonly StreamsGroupDescribeResponseDescribedGroupInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -5538,11 +10780,41 @@ export interface StreamsGroupDescribeResponseDescribedGroup {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface StreamsGroupDescribeResponseDescribedGroupInput {
+  /** v0+ */
+  errorCode?: number;
+  /** v0+, nullable v0+, default null */
+  errorMessage?: string | null;
+  /** v0+ */
+  groupId?: string;
+  /** v0+ */
+  groupState?: string;
+  /** v0+ */
+  groupEpoch?: number;
+  /** v0+ */
+  assignmentEpoch?: number;
+  /** v0+, nullable v0+, default null */
+  topology?: StreamsGroupDescribeResponseTopologyInput | null;
+  /** v0+ */
+  members?: readonly StreamsGroupDescribeResponseMemberInput[];
+  /** v0+, default -2147483648 */
+  authorizedOperations?: number;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface StreamsGroupDescribeResponseTopology {
   /** v0+ */
   epoch: number;
   /** v0+, nullable v0+, default null */
   subtopologies: StreamsGroupDescribeResponseSubtopology[] | null;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface StreamsGroupDescribeResponseTopologyInput {
+  /** v0+ */
+  epoch?: number;
+  /** v0+, nullable v0+, default null */
+  subtopologies?: readonly StreamsGroupDescribeResponseSubtopologyInput[] | null;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -5560,6 +10832,20 @@ export interface StreamsGroupDescribeResponseSubtopology {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface StreamsGroupDescribeResponseSubtopologyInput {
+  /** v0+ */
+  subtopologyId?: string;
+  /** v0+ */
+  sourceTopics?: readonly string[];
+  /** v0+ */
+  repartitionSinkTopics?: readonly string[];
+  /** v0+ */
+  stateChangelogTopics?: readonly StreamsGroupDescribeResponseTopicInfoInput[];
+  /** v0+ */
+  repartitionSourceTopics?: readonly StreamsGroupDescribeResponseTopicInfoInput[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface StreamsGroupDescribeResponseTopicInfo {
   /** v0+ */
   name: string;
@@ -5572,11 +10858,31 @@ export interface StreamsGroupDescribeResponseTopicInfo {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface StreamsGroupDescribeResponseTopicInfoInput {
+  /** v0+ */
+  name?: string;
+  /** v0+ */
+  partitions?: number;
+  /** v0+ */
+  replicationFactor?: number;
+  /** v0+ */
+  topicConfigs?: readonly StreamsGroupDescribeResponseKeyValueInput[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface StreamsGroupDescribeResponseKeyValue {
   /** v0+ */
   key: string;
   /** v0+ */
   value: string;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface StreamsGroupDescribeResponseKeyValueInput {
+  /** v0+ */
+  key?: string;
+  /** v0+ */
+  value?: string;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -5614,11 +10920,53 @@ export interface StreamsGroupDescribeResponseMember {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface StreamsGroupDescribeResponseMemberInput {
+  /** v0+ */
+  memberId?: string;
+  /** v0+ */
+  memberEpoch?: number;
+  /** v0+, nullable v0+, default null */
+  instanceId?: string | null;
+  /** v0+, nullable v0+, default null */
+  rackId?: string | null;
+  /** v0+ */
+  clientId?: string;
+  /** v0+ */
+  clientHost?: string;
+  /** v0+ */
+  topologyEpoch?: number;
+  /** v0+ */
+  processId?: string;
+  /** v0+, nullable v0+, default null */
+  userEndpoint?: StreamsGroupDescribeResponseEndpointInput | null;
+  /** v0+ */
+  clientTags?: readonly StreamsGroupDescribeResponseKeyValueInput[];
+  /** v0+ */
+  taskOffsets?: readonly StreamsGroupDescribeResponseTaskOffsetInput[];
+  /** v0+ */
+  taskEndOffsets?: readonly StreamsGroupDescribeResponseTaskOffsetInput[];
+  /** v0+ */
+  assignment?: StreamsGroupDescribeResponseAssignmentInput;
+  /** v0+ */
+  targetAssignment?: StreamsGroupDescribeResponseAssignmentInput;
+  /** v0+ */
+  isClassic?: boolean;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface StreamsGroupDescribeResponseEndpoint {
   /** v0+ */
   host: string;
   /** v0+ */
   port: number;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface StreamsGroupDescribeResponseEndpointInput {
+  /** v0+ */
+  host?: string;
+  /** v0+ */
+  port?: number;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -5632,6 +10980,16 @@ export interface StreamsGroupDescribeResponseTaskOffset {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface StreamsGroupDescribeResponseTaskOffsetInput {
+  /** v0+ */
+  subtopologyId?: string;
+  /** v0+ */
+  partition?: number;
+  /** v0+ */
+  offset?: bigint;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface StreamsGroupDescribeResponseAssignment {
   /** v0+ */
   activeTasks: StreamsGroupDescribeResponseTaskIds[];
@@ -5639,6 +10997,16 @@ export interface StreamsGroupDescribeResponseAssignment {
   standbyTasks: StreamsGroupDescribeResponseTaskIds[];
   /** v0+ */
   warmupTasks: StreamsGroupDescribeResponseTaskIds[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface StreamsGroupDescribeResponseAssignmentInput {
+  /** v0+ */
+  activeTasks?: readonly StreamsGroupDescribeResponseTaskIdsInput[];
+  /** v0+ */
+  standbyTasks?: readonly StreamsGroupDescribeResponseTaskIdsInput[];
+  /** v0+ */
+  warmupTasks?: readonly StreamsGroupDescribeResponseTaskIdsInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -5650,11 +11018,25 @@ export interface StreamsGroupDescribeResponseTaskIds {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface StreamsGroupDescribeResponseTaskIdsInput {
+  /** v0+ */
+  subtopologyId?: string;
+  /** v0+ */
+  partitions?: readonly number[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 // 90 DescribeShareGroupOffsets
 
 export interface DescribeShareGroupOffsetsRequest {
   /** v0+ */
   groups: DescribeShareGroupOffsetsRequestGroup[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface DescribeShareGroupOffsetsRequestInput {
+  /** v0+ */
+  groups?: readonly DescribeShareGroupOffsetsRequestGroupInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -5666,6 +11048,14 @@ export interface DescribeShareGroupOffsetsRequestGroup {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface DescribeShareGroupOffsetsRequestGroupInput {
+  /** v0+ */
+  groupId?: string;
+  /** v0+, nullable v0+ */
+  topics?: readonly DescribeShareGroupOffsetsRequestTopicInput[] | null;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface DescribeShareGroupOffsetsRequestTopic {
   /** v0+ */
   topicName: string;
@@ -5674,11 +11064,27 @@ export interface DescribeShareGroupOffsetsRequestTopic {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface DescribeShareGroupOffsetsRequestTopicInput {
+  /** v0+ */
+  topicName?: string;
+  /** v0+ */
+  partitions?: readonly number[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface DescribeShareGroupOffsetsResponse {
   /** v0+ */
   throttleTimeMs: number;
   /** v0+ */
   groups: DescribeShareGroupOffsetsResponseGroup[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface DescribeShareGroupOffsetsResponseInput {
+  /** v0+ */
+  throttleTimeMs?: number;
+  /** v0+ */
+  groups?: readonly DescribeShareGroupOffsetsResponseGroupInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -5694,6 +11100,18 @@ export interface DescribeShareGroupOffsetsResponseGroup {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface DescribeShareGroupOffsetsResponseGroupInput {
+  /** v0+ */
+  groupId?: string;
+  /** v0+ */
+  topics?: readonly DescribeShareGroupOffsetsResponseTopicInput[];
+  /** v0+ */
+  errorCode?: number;
+  /** v0+, nullable v0+, default null */
+  errorMessage?: string | null;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface DescribeShareGroupOffsetsResponseTopic {
   /** v0+ */
   topicName: string;
@@ -5701,6 +11119,16 @@ export interface DescribeShareGroupOffsetsResponseTopic {
   topicId: string;
   /** v0+ */
   partitions: DescribeShareGroupOffsetsResponsePartition[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface DescribeShareGroupOffsetsResponseTopicInput {
+  /** v0+ */
+  topicName?: string;
+  /** v0+ */
+  topicId?: string;
+  /** v0+ */
+  partitions?: readonly DescribeShareGroupOffsetsResponsePartitionInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -5720,6 +11148,22 @@ export interface DescribeShareGroupOffsetsResponsePartition {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface DescribeShareGroupOffsetsResponsePartitionInput {
+  /** v0+ */
+  partitionIndex?: number;
+  /** v0+ */
+  startOffset?: bigint;
+  /** v0+ */
+  leaderEpoch?: number;
+  /** v1+, default -1n */
+  lag?: bigint;
+  /** v0+ */
+  errorCode?: number;
+  /** v0+, nullable v0+, default null */
+  errorMessage?: string | null;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 // 91 AlterShareGroupOffsets
 
 export interface AlterShareGroupOffsetsRequest {
@@ -5727,6 +11171,14 @@ export interface AlterShareGroupOffsetsRequest {
   groupId: string;
   /** v0+ */
   topics: AlterShareGroupOffsetsRequestTopic[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface AlterShareGroupOffsetsRequestInput {
+  /** v0+ */
+  groupId?: string;
+  /** v0+ */
+  topics?: readonly AlterShareGroupOffsetsRequestTopicInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -5738,11 +11190,27 @@ export interface AlterShareGroupOffsetsRequestTopic {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface AlterShareGroupOffsetsRequestTopicInput {
+  /** v0+ */
+  topicName?: string;
+  /** v0+ */
+  partitions?: readonly AlterShareGroupOffsetsRequestPartitionInput[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface AlterShareGroupOffsetsRequestPartition {
   /** v0+ */
   partitionIndex: number;
   /** v0+ */
   startOffset: bigint;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface AlterShareGroupOffsetsRequestPartitionInput {
+  /** v0+ */
+  partitionIndex?: number;
+  /** v0+ */
+  startOffset?: bigint;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -5758,6 +11226,18 @@ export interface AlterShareGroupOffsetsResponse {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface AlterShareGroupOffsetsResponseInput {
+  /** v0+ */
+  throttleTimeMs?: number;
+  /** v0+ */
+  errorCode?: number;
+  /** v0+, nullable v0+, default null */
+  errorMessage?: string | null;
+  /** v0+ */
+  responses?: readonly AlterShareGroupOffsetsResponseTopicInput[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface AlterShareGroupOffsetsResponseTopic {
   /** v0+ */
   topicName: string;
@@ -5765,6 +11245,16 @@ export interface AlterShareGroupOffsetsResponseTopic {
   topicId: string;
   /** v0+ */
   partitions: AlterShareGroupOffsetsResponsePartition[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface AlterShareGroupOffsetsResponseTopicInput {
+  /** v0+ */
+  topicName?: string;
+  /** v0+ */
+  topicId?: string;
+  /** v0+ */
+  partitions?: readonly AlterShareGroupOffsetsResponsePartitionInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -5778,6 +11268,16 @@ export interface AlterShareGroupOffsetsResponsePartition {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface AlterShareGroupOffsetsResponsePartitionInput {
+  /** v0+ */
+  partitionIndex?: number;
+  /** v0+ */
+  errorCode?: number;
+  /** v0+, nullable v0+, default null */
+  errorMessage?: string | null;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 // 92 DeleteShareGroupOffsets
 
 export interface DeleteShareGroupOffsetsRequest {
@@ -5788,9 +11288,23 @@ export interface DeleteShareGroupOffsetsRequest {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface DeleteShareGroupOffsetsRequestInput {
+  /** v0+ */
+  groupId?: string;
+  /** v0+ */
+  topics?: readonly DeleteShareGroupOffsetsRequestTopicInput[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface DeleteShareGroupOffsetsRequestTopic {
   /** v0+ */
   topicName: string;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface DeleteShareGroupOffsetsRequestTopicInput {
+  /** v0+ */
+  topicName?: string;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -5806,6 +11320,18 @@ export interface DeleteShareGroupOffsetsResponse {
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
+export interface DeleteShareGroupOffsetsResponseInput {
+  /** v0+ */
+  throttleTimeMs?: number;
+  /** v0+ */
+  errorCode?: number;
+  /** v0+, nullable v0+, default null */
+  errorMessage?: string | null;
+  /** v0+ */
+  responses?: readonly DeleteShareGroupOffsetsResponseTopicInput[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
 export interface DeleteShareGroupOffsetsResponseTopic {
   /** v0+ */
   topicName: string;
@@ -5815,5 +11341,17 @@ export interface DeleteShareGroupOffsetsResponseTopic {
   errorCode: number;
   /** v0+, nullable v0+, default null */
   errorMessage: string | null;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface DeleteShareGroupOffsetsResponseTopicInput {
+  /** v0+ */
+  topicName?: string;
+  /** v0+ */
+  topicId?: string;
+  /** v0+ */
+  errorCode?: number;
+  /** v0+, nullable v0+, default null */
+  errorMessage?: string | null;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }

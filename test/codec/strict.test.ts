@@ -7,6 +7,7 @@ import {
 import { fromHex, toHex } from '../../src/text.js';
 import { planFor, scanMessage } from '../../src/codec.js';
 import { setCodegen } from '../../src/jit.js';
+import { kafkaWireError as decodeError } from '../helpers/errors.js';
 
 const reqHeader = (apiKey: number, version: number, clientId: string | null = 'c') =>
   ({ requestApiKey: apiKey, requestApiVersion: version, correlationId: 7, clientId });
@@ -20,16 +21,6 @@ function resized(bytes: Uint8Array): Uint8Array {
 
 function splice(bytes: Uint8Array, at: number, remove: number, insert: number[] = []): Uint8Array {
   return resized(Uint8Array.from([...bytes.subarray(0, at), ...insert, ...bytes.subarray(at + remove)]));
-}
-
-function decodeError(run: () => unknown): KafkaWireError {
-  try {
-    run();
-  } catch (error) {
-    expect(error).toBeInstanceOf(KafkaWireError);
-    return error as KafkaWireError;
-  }
-  throw new Error('expected a KafkaWireError');
 }
 
 // MetadataRequest v1 (not flexible): header v1, then topics: int32 count, int16-length names.

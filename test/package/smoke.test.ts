@@ -92,6 +92,36 @@ console.log(catalogue.api(1000).name, newMessage(1000, 'request', 1, {}, { catal
     for (const internal of ['WIRE_USAGE', 'produceCommand', 'consumeCommand', 'metadataCommand', 'wireCommands']) expect(names).not.toContain(internal);
   });
 
+  it('type-checks in a strict NodeNext project: typed calls compile, a misspelled field does not', () => {
+    writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({
+      compilerOptions: {
+        module: 'nodenext', moduleResolution: 'nodenext', target: 'es2022', strict: true, noEmit: true,
+        types: ['node'], typeRoots: [join(repoRoot, 'node_modules', '@types')],
+      },
+      files: ['typed.ts', 'misspelled.ts'],
+    }));
+    writeFileSync(join(dir, 'typed.ts'), `import { ApiKey, decodeRequest, encodeRequest } from 'kafka-wire';
+import { encodeRequestFor } from 'kafka-wire/core';
+import { produceApi } from 'kafka-wire/apis/Produce';
+const header = { requestApiKey: ApiKey.Produce, requestApiVersion: 3, correlationId: 1, clientId: null };
+const request = decodeRequest(encodeRequest(header, { acks: -1, topicData: [{ name: 't', partitionData: [{ index: 0 }] }] }));
+if (request.apiKey === ApiKey.Produce) console.log(request.body.acks.toFixed(0));
+encodeRequestFor(produceApi, header, { topicData: [{ name: 't' }] });
+`);
+    writeFileSync(join(dir, 'misspelled.ts'), `import { ApiKey, encodeRequest } from 'kafka-wire';
+encodeRequest({ requestApiKey: ApiKey.Produce, requestApiVersion: 9, correlationId: 1, clientId: null }, { ackz: -1 });
+`);
+    let output = '';
+    try {
+      execFileSync(join(repoRoot, 'node_modules', '.bin', 'tsc'), ['-p', dir, '--pretty', 'false'], { cwd: dir, stdio: 'pipe' });
+    } catch (error) {
+      output = String((error as { stdout: Buffer }).stdout);
+    }
+    expect(output.trim().split('\n')).toEqual([
+      "misspelled.ts(2,108): error TS2353: Object literal may only specify known properties, and 'ackz' does not exist in type 'ProduceRequestInput'.",
+    ]);
+  });
+
   it('decodes in a Node worker thread', () => {
     writeFileSync(join(dir, 'worker.mjs'), `import { Worker } from 'node:worker_threads';
 const worker = new Worker(new URL('data:text/javascript,' + encodeURIComponent(${JSON.stringify(`${decodeSnippet("import * as kw from '" + '%KW%' + "';")}\nimport { parentPort } from 'node:worker_threads';\nparentPort.postMessage(answer);`)}.replace('%KW%', ${JSON.stringify('file://' + join('%DIR%', 'node_modules', 'kafka-wire', 'dist', 'src', 'index.js'))}.replace('%DIR%', process.cwd())))));

@@ -1,0 +1,73 @@
+// Must pass: typed calls a strict project makes, with the types they must give.
+import {
+  ApiKey, decodeBody, decodeRequest, decodeResponse, encodeRequest, encodeResponse, newMessage,
+  type FetchResponse, type MetadataResponse, type ProduceRequest,
+} from '../../../src/index.js';
+import { decodeRequestFor, encodeRequestFor } from '../../../src/core.js';
+import { produceApi } from '../../../src/generated/apis/Produce.js';
+import type { DecodedRecordBatches } from '../../../src/records/index.js';
+
+/** Compiles only when A and B are the same type. */
+type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends (<T>() => T extends B ? 1 : 2) ? true : false;
+function same<A, B>(proof: Equal<A, B>): void {
+  void proof;
+}
+
+declare const frame: Uint8Array;
+declare const batch: Uint8Array;
+
+// Deep-partial bodies at an old version: v3 has no topicId, and nothing below must be spelled out.
+const v3 = { requestApiKey: ApiKey.Produce, requestApiVersion: 3, correlationId: 1, clientId: 'app' };
+encodeRequest(v3, { acks: -1, topicData: [{ name: 'orders', partitionData: [{ index: 0, records: batch }] }] });
+encodeRequestFor(produceApi, v3, { topicData: [{ name: 'orders', partitionData: [{ index: 0 }] }] });
+encodeRequest({ requestApiKey: ApiKey.Metadata, requestApiVersion: 0, correlationId: 2, clientId: null }, { topics: [{ name: 't' }] });
+encodeRequest(v3, {});
+// Readonly arrays are accepted.
+const topics = [{ name: 'orders' }] as const;
+encodeRequest({ requestApiKey: ApiKey.Metadata, requestApiVersion: 4, correlationId: 2, clientId: null }, { topics });
+
+// Decoded bodies are the full types; one goes back into the encoder as it is.
+const metadata = decodeResponse(frame, ApiKey.Metadata, 12);
+same<typeof metadata.body, MetadataResponse>(true);
+same<typeof metadata.body.brokers[number]['port'], number>(true);
+encodeResponse(ApiKey.Metadata, 12, metadata.header, metadata.body);
+const made = newMessage(ApiKey.Produce, 'request', 9, { acks: -1, topicData: [{ partitionData: [{ index: 0 }] }] });
+same<typeof made, ProduceRequest>(true);
+same<ReturnType<typeof decodeBody<typeof ApiKey.Metadata, 'response'>>, MetadataResponse>(true);
+
+// Records fields follow the records option.
+const plain = decodeResponse(frame, ApiKey.Fetch, 12).body;
+same<typeof plain, FetchResponse>(true);
+same<typeof plain.responses[number]['partitions'][number]['records'], Uint8Array | null>(true);
+const inline = decodeResponse(frame, ApiKey.Fetch, 12, { records: true }).body;
+same<typeof inline, FetchResponse<DecodedRecordBatches>>(true);
+const offset: bigint | undefined = inline.responses[0].partitions[0].records?.batches[0].records[0].offset;
+void offset;
+const lazy = decodeResponse(frame, ApiKey.Fetch, 12, { records: { lazy: true }, maxDepth: 8 }).body;
+same<typeof lazy.responses[number]['partitions'][number]['records'], DecodedRecordBatches | null>(true);
+const off = decodeResponse(frame, ApiKey.Fetch, 12, { records: false, maxLength: 10 }).body;
+same<typeof off.responses[number]['partitions'][number]['records'], Uint8Array | null>(true);
+
+// decodeRequest narrows on the key.
+const request = decodeRequest(frame);
+if (request.apiKey === ApiKey.Produce) {
+  same<typeof request.body, ProduceRequest>(true);
+  const acks: number = request.body.acks;
+  void acks;
+}
+switch (request.apiKey) {
+  case ApiKey.Metadata: {
+    const names: (string | null)[] | undefined = request.body.topics?.map((t) => t.name);
+    void names;
+    break;
+  }
+  case ApiKey.ApiVersions:
+    request.body.clientSoftwareName.toUpperCase();
+    break;
+}
+const produce = decodeRequest(frame, { records: true });
+if (produce.apiKey === ApiKey.Produce) {
+  const records: DecodedRecordBatches | null = produce.body.topicData[0].partitionData[0].records;
+  void records;
+}
+same<ReturnType<typeof decodeRequestFor<typeof produceApi>>['body'], ProduceRequest>(true);
