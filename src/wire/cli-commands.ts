@@ -15,7 +15,7 @@ import { createInterface } from 'node:readline';
 import { KafkaClient, type TopicInfo } from './client.js';
 import type { Connection, ConnectOptions } from './connection.js';
 import { kafkaErrorName } from './errors.js';
-import { decodeRecordBatches, encodeRecordBatch, COMPRESSION_NAMES, type CompressionName, type RecordInput, type RecordBatch } from '../records/index.js';
+import { decodeRecordBatches, encodeRecordBatch, initZstd, COMPRESSION_NAMES, type CompressionName, type RecordInput, type RecordBatch } from '../records/index.js';
 import { ZERO_UUID } from './versions.js';
 import { UsageError } from '../errors.js';
 
@@ -186,6 +186,7 @@ export const produceCommand: WireCommand = (args, io) => run(io, WIRE_USAGE, asy
   const partition = partitionArg(values);
   const compression = (values.compression ?? 'none') as CompressionName;
   if (!COMPRESSION_NAMES.includes(compression)) throw new UsageError(`unknown compression ${compression} (${COMPRESSION_NAMES.join(', ')})`);
+  if (compression === 'zstd') await initZstd();
   const acks = values.acks === undefined ? -1 : Number(values.acks);
   if (![-1, 0, 1].includes(acks)) throw new UsageError(`--acks must be -1, 0 or 1`);
   const headers = ((values.header ?? []) as string[]).map((h) => {

@@ -4,7 +4,7 @@ import { readFileSync, writeFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'fflate';
-import { compress, decompress, RecordsError, zstdRawFrame, encodeRecordBatch, decodeRecordBatches, type CompressionName } from '../../src/records/index.js';
+import { compress, decompress, RecordsError, encodeRecordBatch, decodeRecordBatches, type CompressionName } from '../../src/records/index.js';
 import fc from 'fast-check';
 import { concat } from './helpers.js';
 
@@ -158,12 +158,6 @@ describe('zstd', () => {
     for (const name of ['z19.zst', 'z1.zst']) expect(Buffer.from(decompress('zstd', fixture(name))).equals(Buffer.from(text))).toBe(true);
     expect(Buffer.from(decompress('zstd', fixture('z_big.zst'))).equals(Buffer.from(big))).toBe(true);
     expect(Buffer.from(decompress('zstd', concat(fixture('z1.zst'), fixture('z19.zst')))).equals(Buffer.from(concat(text, text)))).toBe(true);
-  });
-  it('encodes raw/RLE-block frames', () => {
-    const rle = zstdRawFrame(new Uint8Array(300_000).fill(9));
-    expect(rle.length).toBeLessThan(40);
-    const f = zstdRawFrame(big);
-    expect(Array.from(f.subarray(0, 4))).toEqual([0x28, 0xb5, 0x2f, 0xfd]);
   });
   it.runIf(hasTool('zstd'))('the zstd CLI accepts our frames', () => {
     const dir = mkdtempSync(join(tmpdir(), 'kw-zstd-'));
