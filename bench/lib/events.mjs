@@ -24,15 +24,19 @@ export function jsonEvents(size = 1 << 20, seed = 16) {
   const rnd = prng(seed);
   const pick = (list) => list[Math.floor(rnd() * list.length)];
   const hex = (n) => { let s = ''; for (let i = 0; i < n; i++) s += HEX[Math.floor(rnd() * 16)]; return s; };
+  // Visitors come back: events are drawn from a pool of sessions, each with its own user, agent and country.
+  const sessions = Array.from({ length: 400 }, () => ({
+    session: hex(16), user: `user-${Math.floor(rnd() * 50_000)}`, agent: pick(AGENTS), country: pick(COUNTRIES),
+  }));
   const parts = [];
   let length = 0;
   let ts = 1_700_000_000_000;
   for (let id = 0; length < size; id++) {
     ts += Math.floor(rnd() * 250);
+    const s = pick(sessions);
     const event = {
-      id, ts, type: pick(EVENTS), user: `user-${Math.floor(rnd() * 50_000)}`, session: hex(16),
-      page: pick(PAGES), country: pick(COUNTRIES), agent: pick(AGENTS),
-      amount: Math.round(rnd() * 100_000) / 100, items: Math.floor(rnd() * 5), ok: rnd() < 0.97,
+      id, ts, type: pick(EVENTS), user: s.user, session: s.session, page: pick(PAGES), country: s.country,
+      agent: s.agent, amount: Math.round(rnd() * 100_000) / 100, items: Math.floor(rnd() * 5), ok: rnd() < 0.97,
     };
     const line = JSON.stringify(event) + '\n';
     parts.push(line);
