@@ -6,15 +6,11 @@ import { join } from 'node:path';
 import { gzipSync } from 'fflate';
 import { compress, decompress, RecordsError, encodeRecordBatch, decodeRecordBatches, type CompressionName } from '../../src/records/index.js';
 import fc from 'fast-check';
-import { concat } from './helpers.js';
+import { concat, hasTool } from './helpers.js';
 
 const fixture = (name: string) => new Uint8Array(readFileSync(new URL(`./fixtures/${name}`, import.meta.url)));
 const text = fixture('text.txt');
 const big = new TextEncoder().encode(Array.from({ length: 5000 }, (_, i) => `record-${String(i).padStart(6, '0')} value=${(i * i) % 977};\n`).join(''));
-
-function hasTool(tool: string): boolean {
-  try { execFileSync(tool, ['--version'], { stdio: 'ignore' }); return true; } catch { return false; }
-}
 
 function corpus(): Uint8Array[] {
   const rnd = new Uint8Array(70_000);
