@@ -3,7 +3,7 @@
 // the reference zstd library (@bokuweb/zstd-wasm), loaded only by `initZstd()` through a dynamic
 // import, so an app that never calls it never carries it; decoding without either falls back to
 // fzstd (pure JS, always available). The WebAssembly decoder is about five times faster than fzstd,
-// so it takes over once loaded, for frames that declare their size (what it needs to allocate).
+// so it takes over once loaded for single frames (most batches); fzstd keeps the rest.
 import { Decompress as FzstdDecompress } from 'fzstd';
 import { recordsError, RecordsError, tooLarge } from './errors.js';
 import { concatBytes, le32 } from '../bytes.js';
@@ -15,8 +15,8 @@ export const MAX_ZSTD_LEVEL = 22;
 
 interface ZstdEngine {
   compress(data: Uint8Array, level: number): Uint8Array;
-  /** Decompresses a single frame of known content size `size`. */
-  decompressSized(data: Uint8Array, size: number): Uint8Array;
+  /** Decompresses a single frame into at most `capacity` bytes; throws if it needs more or is corrupt. */
+  decompressSingle(data: Uint8Array, capacity: number): Uint8Array;
 }
 
 type NodeZlib = typeof import('node:zlib') & {
@@ -73,14 +73,12 @@ async function loadWasm(options: InitZstdOptions): Promise<void> {
   await zstd.init(source);
   wasmEngine = {
     compress: (data, level) => zstd.compress(data, level),
-    // The library sizes its output buffer from the frame header, so the size is only checked.
-    decompressSized: (data, size) => {
-      const out = zstd.decompress(data);
-      if (out.length !== size) throw new Error(`frame content size ${size} but ${out.length} bytes decoded`);
-      return out;
-    },
+    // The library allocates the size the frame header states, or `defaultHeapSize` when it states none.
+    decompressSingle: (data, capacity) => zstd.decompress(data, { defaultHeapSize: capacity }),
   };
 }
+
+const MULTIPLE_FRAMES = -2;
 
 /** The level, checked: an integer in Kafka's range. */
 export function zstdLevel(level: number | undefined): number {
@@ -106,7 +104,8 @@ export function zstdCompress(data: Uint8Array, level: number): Uint8Array {
 
 /**
  * Validates every zstd frame header and block boundary before any decoder allocates anything.
- * Returns the content size when `src` is exactly one zstd frame that declares it, else -1.
+ * Returns the content size when `src` is exactly one zstd frame, -1 if that frame does not state
+ * it, MULTIPLE_FRAMES otherwise.
  */
 function zstdPrescan(src: Uint8Array, limit: number, at: number, path: string): number {
   const bad = (p: number, why: string) => recordsError('CORRUPT_COMPRESSED_DATA', at + p, path, `zstd: ${why}`);
@@ -170,7 +169,7 @@ function zstdPrescan(src: Uint8Array, limit: number, at: number, path: string): 
     p = q;
     size = fcs;
   }
-  return frames === 1 ? size : -1;
+  return frames === 1 ? size : MULTIPLE_FRAMES;
 }
 
 /** Decompresses zstd frames (and skippable frames) into at most `limit` bytes. */
@@ -188,14 +187,35 @@ export function zstdDecompress(src: Uint8Array, limit: number, at: number, path:
     if (out.length > limit) throw tooLarge(limit, at, path);
     return new Uint8Array(out.buffer, out.byteOffset, out.length);
   }
-  if (wasmEngine !== undefined && size >= 0) {
+  if (wasmEngine !== undefined && size !== MULTIPLE_FRAMES) {
+    const out = size >= 0 ? wasmSized(wasmEngine, src, size) : wasmUnsized(wasmEngine, src, limit);
+    if (out !== undefined) return out;
+  }
+  // Several frames, or a frame the WebAssembly decoder refused: fzstd streams it and tells why.
+  return fzstdDecompress(src, limit, at, path);
+}
+
+function wasmSized(engine: ZstdEngine, src: Uint8Array, size: number): Uint8Array | undefined {
+  try {
+    const out = engine.decompressSingle(src, size);
+    return out.length === size ? out : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * A frame that does not state its size (streaming writers such as the Java client's): tried in an
+ * output buffer of 16x the input, then 4x bigger each time, never beyond the limit.
+ */
+function wasmUnsized(engine: ZstdEngine, src: Uint8Array, limit: number): Uint8Array | undefined {
+  for (let capacity = Math.min(limit, Math.max(1 << 18, src.length * 16)); ; capacity = Math.min(limit, capacity * 4)) {
     try {
-      return wasmEngine.decompressSized(src, size);
-    } catch (error) {
-      throw corrupt(error);
+      return engine.decompressSingle(src, capacity);
+    } catch {
+      if (capacity >= limit) return undefined;
     }
   }
-  return fzstdDecompress(src, limit, at, path);
 }
 
 function fzstdDecompress(src: Uint8Array, limit: number, at: number, path: string): Uint8Array {
