@@ -1,6 +1,9 @@
 // zstd's life cycle: compression needs initZstd() first (a typed error says so), decoding works
-// before it (fzstd) and after it (the WebAssembly decoder), and levels are checked.
+// before it (fzstd) and after it (the WebAssembly decoder), and levels are checked. With a Node
+// that has zlib zstd (>= 22.15) named by KAFKA_WIRE_NODE_ZSTD, the built package uses it unasked.
 import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it, vi } from 'vitest';
 import * as R from '../../src/records/index.js';
 import type { RecordsError } from '../../src/records/index.js';
@@ -50,5 +53,24 @@ describe('initZstd', () => {
     }
     const batch = R.encodeRecordBatch({ compression: 'zstd', records: [{ value: events }] }, { zstdLevel: 19 });
     expect(Buffer.from(R.decodeRecordBatches(batch).batches[0].records[0].value!).equals(Buffer.from(events))).toBe(true);
+  });
+
+  const nodeWithZstd = process.env.KAFKA_WIRE_NODE_ZSTD;
+  const dist = fileURLToPath(new URL('../../dist/src/records/index.js', import.meta.url));
+  if (nodeWithZstd === undefined) console.warn('SKIPPED: set KAFKA_WIRE_NODE_ZSTD to a Node >= 22.15 to test node:zlib zstd');
+  it.runIf(nodeWithZstd !== undefined && existsSync(dist))('uses node:zlib zstd where it exists, with no initZstd()', () => {
+    const script = `
+      const R = await import(${JSON.stringify(dist)});
+      const data = new TextEncoder().encode('{"a":1,"b":"two"}\\n'.repeat(50000));
+      const c = R.compress('zstd', data);
+      let big;
+      try { R.decompress('zstd', c, { maxDecompressedBytes: 1000 }); } catch (e) { big = e.code; }
+      const back = R.decompress('zstd', c);
+      process.stdout.write(JSON.stringify([R.zstdEngine(), c.length < data.length / 50, back.length === data.length && back.every((b, i) => b === data[i]), big, Buffer.from(c).toString('hex')]));`;
+    const [engine, small, same, big, hex] = JSON.parse(execFileSync(nodeWithZstd!, ['--input-type=module', '-e', script]).toString());
+    expect([engine, small, same, big]).toEqual(['node:zlib', true, true, 'DECOMPRESSED_TOO_LARGE']);
+    // and the zstd command reads it
+    const out = execFileSync('zstd', ['-d', '-c', '-q'], { input: Buffer.from(hex, 'hex') }).toString();
+    expect(out).toBe('{"a":1,"b":"two"}\n'.repeat(50000));
   });
 });
