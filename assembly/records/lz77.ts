@@ -42,13 +42,23 @@ export const FORMAT_SNAPPY: i32 = 1;
   return op;
 }
 
+/**
+ * Copies literals 8 bytes at a time, up to 7 bytes too many: only where both the input and the
+ * output go on past them (before a match, whose fields overwrite the excess).
+ */
+// @ts-ignore: decorator
+@inline function wildCopy(dst: usize, src: usize, n: usize): void {
+  const e = dst + n;
+  do { store<u64>(dst, load<u64>(src)); dst += 8; src += 8; } while (dst < e);
+}
+
 /** One lz4 sequence; ml == 0 writes the final literals-only sequence. */
 // @ts-ignore: decorator
 @inline function lz4Sequence(op: usize, lit: usize, litLen: usize, off: usize, ml: usize): usize {
   const tokenAt = op++;
   let token: u32 = (litLen >= 15 ? 15 : <u32>litLen) << 4;
   if (litLen >= 15) op = lz4Length(op, litLen - 15);
-  copy(op, lit, litLen);
+  if (ml > 0 && litLen <= 32) wildCopy(op, lit, litLen); else copy(op, lit, litLen);
   op += litLen;
   if (ml > 0) {
     store<u16>(op, <u16>off);
@@ -63,7 +73,7 @@ export const FORMAT_SNAPPY: i32 = 1;
 
 // ---- snappy elements: literal runs and copies ----
 
-function snappyLiteral(op: usize, ip: usize, len: usize): usize {
+function snappyLiteral(op: usize, ip: usize, len: usize, beforeMatch: bool): usize {
   if (len == 0) return op;
   const n = len - 1;
   if (n < 60) {
@@ -85,7 +95,7 @@ function snappyLiteral(op: usize, ip: usize, len: usize): usize {
     store<u32>(op, <u32>n);
     op += 4;
   }
-  copy(op, ip, len);
+  if (beforeMatch && len <= 32) wildCopy(op, ip, len); else copy(op, ip, len);
   return op + len;
 }
 
@@ -150,7 +160,7 @@ export function compressLz77(base: usize, n: usize, op: usize, format: i32): usi
       if (format == FORMAT_LZ4) {
         op = lz4Sequence(op, anchor, ip - anchor, ip - cand, m);
       } else {
-        op = snappyLiteral(op, anchor, ip - anchor);
+        op = snappyLiteral(op, anchor, ip - anchor, true);
         op = snappyCopy(op, ip - cand, m);
       }
       ip += m;
@@ -159,5 +169,5 @@ export function compressLz77(base: usize, n: usize, op: usize, format: i32): usi
       if (ip < matchLimit) store<u32>(HASH_TABLE + slot(ip - 2), <u32>(ip - 2 - base));
     }
   }
-  return format == FORMAT_LZ4 ? lz4Sequence(op, anchor, end - anchor, 0, 0) : snappyLiteral(op, anchor, end - anchor);
+  return format == FORMAT_LZ4 ? lz4Sequence(op, anchor, end - anchor, 0, 0) : snappyLiteral(op, anchor, end - anchor, false);
 }
