@@ -1,7 +1,8 @@
 // Every codec against the reference tools on the same bytes: round trips over empty, tiny,
 // incompressible, highly repetitive and 16 MiB inputs; our output read by the `zstd`, `lz4`,
 // `gzip` commands and Google's libsnappy (Debian python3-snappy), theirs read by us; and the
-// sizes on 1 MiB of JSON events against `zstd -3`, `lz4 -1`, `gzip -6` and libsnappy.
+// sizes on 1 MiB of JSON events against `zstd -3`, `lz4 -1`, `gzip -6` and libsnappy; every lz4
+// block size and the edge of the 64 KiB window, read by @platformatic/wasm-utils too.
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
@@ -10,6 +11,8 @@ import { prng } from '../../bench/lib/prng.mjs';
 // @ts-expect-error: plain JavaScript module shared with the benchmarks
 import { jsonEvents } from '../../bench/lib/events.mjs';
 import { hasTool } from './helpers.js';
+
+const wasmUtils = await import('@platformatic/wasm-utils');
 
 const MiB = 1 << 20;
 const events: Uint8Array = jsonEvents();
@@ -124,4 +127,36 @@ describe('sizes on 1 MiB of JSON events, against the reference tools', () => {
       expect(ours).toBeLessThanOrEqual(theirs * bound);
     });
   }
+});
+
+describe('block sizes and the window edge', () => {
+  // Repeats at distances around 65535, the largest offset either format can write.
+  const edge = (distance: number) => {
+    const chunk = random(300, distance);
+    const out = new Uint8Array(3 * distance);
+    out.set(random(out.length, distance + 1));
+    for (let at = 0; at + distance + chunk.length <= out.length; at += distance) { out.set(chunk, at); out.set(chunk, at + distance); }
+    return out;
+  };
+  it('repeats at distances 65534-65537 round-trip and are read by wasm-utils', () => {
+    for (const distance of [65534, 65535, 65536, 65537]) {
+      const data = edge(distance);
+      for (const codec of ['snappy', 'lz4'] as const) {
+        const c = compress(codec, data, { snappyFraming: 'raw' });
+        expect(same(decompress(codec, c), data), `${codec} at ${distance}`).toBe(true);
+        if (codec === 'lz4') expect(same(new Uint8Array(wasmUtils.lz4Decompress(Buffer.from(c))), data), `wasm-utils at ${distance}`).toBe(true);
+        if (codec === 'snappy') expect(same(new Uint8Array(wasmUtils.snappyDecompress(Buffer.from(c))), data), `wasm-utils at ${distance}`).toBe(true);
+      }
+    }
+  });
+  it('lz4 frames of every block size (64 KiB to 4 MiB, several blocks) are read by the lz4 command and wasm-utils', () => {
+    const data: Uint8Array = jsonEvents(9 * MiB, 5);
+    for (const [size, blockId] of [[60_000, 4], [200_000, 5], [MiB, 6], [9 * MiB, 7]] as const) {
+      const input = data.subarray(0, size);
+      const c = compress('lz4', input);
+      expect(c[5] >> 4, `block size id for ${size} bytes`).toBe(blockId);
+      expect(same(new Uint8Array(wasmUtils.lz4Decompress(Buffer.from(c))), input), `wasm-utils, ${size} bytes`).toBe(true);
+      if (hasTool('lz4')) expect(same(cli('lz4', '-1').decompress(c), input), `lz4 command, ${size} bytes`).toBe(true);
+    }
+  });
 });
