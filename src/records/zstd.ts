@@ -78,7 +78,9 @@ async function loadWasm(options: InitZstdOptions): Promise<void> {
   };
 }
 
-const MULTIPLE_FRAMES = -2;
+const MULTIPLE_FRAMES = -1;
+/** zstd's largest block, decoded. */
+const MAX_BLOCK = 131072;
 
 /** The level, checked: an integer in Kafka's range. */
 export function zstdLevel(level: number | undefined): number {
@@ -104,8 +106,9 @@ export function zstdCompress(data: Uint8Array, level: number): Uint8Array {
 
 /**
  * Validates every zstd frame header and block boundary before any decoder allocates anything.
- * Returns the content size when `src` is exactly one zstd frame, -1 if that frame does not state
- * it, MULTIPLE_FRAMES otherwise.
+ * Returns, when `src` is exactly one zstd frame, the most it can decode to: its stated content
+ * size, or else what its blocks can produce (raw and RLE blocks state their size, a compressed
+ * block yields at most 128 KiB); MULTIPLE_FRAMES otherwise.
  */
 function zstdPrescan(src: Uint8Array, limit: number, at: number, path: string): number {
   const bad = (p: number, why: string) => recordsError('CORRUPT_COMPRESSED_DATA', at + p, path, `zstd: ${why}`);
@@ -152,6 +155,7 @@ function zstdPrescan(src: Uint8Array, limit: number, at: number, path: string): 
     if (single) window = fcs;
     if (fcs > limit) throw tooLarge(limit, at, path);
     if (window > maxWindow) throw tooLarge(limit, at, path);
+    let most = 0;
     for (;;) {
       if (q + 3 > src.length) throw bad(q, 'truncated block header');
       const bh = src[q] | (src[q + 1] << 8) | (src[q + 2] << 16);
@@ -160,14 +164,16 @@ function zstdPrescan(src: Uint8Array, limit: number, at: number, path: string): 
       const blockSize = bh >>> 3;
       if (type === 3) throw bad(q, 'reserved block type');
       const body = type === 1 ? 1 : blockSize;
-      if (blockSize > 131072 || q + 3 + body > src.length) throw bad(q, 'block exceeds the data');
+      if (blockSize > MAX_BLOCK || q + 3 + body > src.length) throw bad(q, 'block exceeds the data');
+      most += type === 2 ? MAX_BLOCK : blockSize;
       q += 3 + body;
       if (last) break;
     }
     if (checksum) q += 4;
     if (q > src.length) throw bad(q, 'truncated checksum');
+    if (fcs > most) throw bad(p, `frame states ${fcs} bytes, more than its blocks can hold`);
     p = q;
-    size = fcs;
+    size = fcs >= 0 ? fcs : most;
   }
   return frames === 1 ? size : MULTIPLE_FRAMES;
 }
@@ -188,34 +194,14 @@ export function zstdDecompress(src: Uint8Array, limit: number, at: number, path:
     return new Uint8Array(out.buffer, out.byteOffset, out.length);
   }
   if (wasmEngine !== undefined && size !== MULTIPLE_FRAMES) {
-    const out = size >= 0 ? wasmSized(wasmEngine, src, size) : wasmUnsized(wasmEngine, src, limit);
-    if (out !== undefined) return out;
-  }
-  // Several frames, or a frame the WebAssembly decoder refused: fzstd streams it and tells why.
-  return fzstdDecompress(src, limit, at, path);
-}
-
-function wasmSized(engine: ZstdEngine, src: Uint8Array, size: number): Uint8Array | undefined {
-  try {
-    const out = engine.decompressSingle(src, size);
-    return out.length === size ? out : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-/**
- * A frame that does not state its size (streaming writers such as the Java client's): tried in an
- * output buffer of 16x the input, then 4x bigger each time, never beyond the limit.
- */
-function wasmUnsized(engine: ZstdEngine, src: Uint8Array, limit: number): Uint8Array | undefined {
-  for (let capacity = Math.min(limit, Math.max(1 << 18, src.length * 16)); ; capacity = Math.min(limit, capacity * 4)) {
+    // One frame: decoded into a buffer of the most it can produce (fzstd explains any failure).
     try {
-      return engine.decompressSingle(src, capacity);
+      return wasmEngine.decompressSingle(src, Math.min(size, limit));
     } catch {
-      if (capacity >= limit) return undefined;
+      // fall through
     }
   }
+  return fzstdDecompress(src, limit, at, path);
 }
 
 function fzstdDecompress(src: Uint8Array, limit: number, at: number, path: string): Uint8Array {
