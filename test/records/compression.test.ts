@@ -204,6 +204,12 @@ describe('decompression bomb limit', () => {
     const w = new Uint8Array([0x28, 0xb5, 0x2f, 0xfd, 0x00, 0xf8, 0x01, 0x00, 0x00]); // 2^41 window
     expectRecordsError(() => decompress('zstd', w), 'DECOMPRESSED_TOO_LARGE');
   });
+  it('zstd frame stating more content than its blocks can hold is corrupt', () => {
+    // single segment, 2-byte content size 256 + 744 = 1000, then one last raw block of 3 bytes
+    const f = new Uint8Array([0x28, 0xb5, 0x2f, 0xfd, 0x60, 0xe8, 0x02, 0x19, 0x00, 0x00, 1, 2, 3]);
+    const e = expectRecordsError(() => decompress('zstd', f), 'CORRUPT_COMPRESSED_DATA');
+    expect(e.message).toMatch(/states 1000 bytes/);
+  });
   it('gzip multi-member streams decode', () => {
     const a = gzipSync(text);
     expect(decompress('gzip', concat(a, a)).length).toBe(text.length * 2);
