@@ -1,7 +1,7 @@
-// Compression codecs for record batches, all pure JS/WebAssembly (Node and browsers):
-// gzip (Node's zlib where present, else fflate: browsers and hosts without process.getBuiltinModule), snappy (WebAssembly, xerial-framed or raw), lz4
-// (WebAssembly, LZ4 frame format), zstd (./zstd.ts: Node's zlib, the reference library in
-// WebAssembly, or fzstd). Every decoder enforces a maximum decompressed size.
+// Compression codecs for record batches, for Node and browsers alike: gzip (Node's zlib where
+// present, else fflate), snappy (WebAssembly, xerial-framed or raw), lz4 (WebAssembly, LZ4 frame
+// format), zstd (./zstd.ts: Node's zlib, the reference library in WebAssembly, or fzstd).
+// Every decoder enforces a maximum decompressed size.
 import { Gunzip, gunzipSync, gzipSync } from 'fflate';
 import { recordsError, RecordsError, tooLarge } from './errors.js';
 import { COMPRESSION_NAMES, type CompressionName, type CompressOptions } from './types.js';
@@ -173,8 +173,8 @@ export function compressInWasm(codec: number, src: number, len: number, options:
     return [dst, n];
   }
   if (codec !== 1 && codec !== 4) throw recordsError('UNSUPPORTED_COMPRESSION', -1, 'compression', `unsupported compression codec ${codec}`);
-  // The input is copied out first: compressing may not touch WebAssembly memory, but growing it would detach the view.
-  const out = compressOutsideWasm(codec, mem().slice(src, src + len), options);
+  // A view is enough: these compressors return new buffers and never touch this module's memory.
+  const out = compressOutsideWasm(codec, mem().subarray(src, src + len), options);
   const dst = alloc(out.length);
   mem().set(out, dst);
   return [dst, out.length];
