@@ -25,7 +25,10 @@ type NodeZlib = typeof import('node:zlib') & {
   constants: { ZSTD_c_compressionLevel?: number };
 };
 
-/** Node's zlib (native, several times faster than fflate), reached without a static import so browser bundles never see it. */
+/**
+ * Node's zlib (native, several times faster than fflate), reached without a static import so that
+ * browser bundles never see it.
+ */
 export const nodeZlib = (globalThis as { process?: { getBuiltinModule?(id: string): unknown } })
   .process?.getBuiltinModule?.('node:zlib') as NodeZlib | undefined;
 const nativeZstd = typeof nodeZlib?.zstdCompressSync === 'function' && typeof nodeZlib.zstdDecompressSync === 'function'
@@ -78,6 +81,7 @@ async function loadWasm(options: InitZstdOptions): Promise<void> {
   };
 }
 
+/** What zstdPrescan returns for input that is not exactly one zstd frame. */
 const MULTIPLE_FRAMES = -1;
 /** zstd's largest block, decoded. */
 const MAX_BLOCK = 131072;
