@@ -1,5 +1,9 @@
-// After tsc: the CommonJS build (one file, for require()), a one-file browser build, and the
-// explorer site's scripts. The ESM in dist/src is what Node and bundlers import.
+// After tsc: the CommonJS build (one file, for require()), the browser build (one file, plus
+// zstd's loader chunk and its zstd.wasm, fetched only by initZstd()), and the explorer site's
+// scripts. The ESM in dist/src is what Node and bundlers import.
+import { copyFileSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import { build } from 'esbuild';
 
 await build({
@@ -14,9 +18,12 @@ await build({
   logLevel: 'warning',
 });
 
+rmSync('dist/browser', { recursive: true, force: true }); // no stale chunks
 await build({
-  entryPoints: ['src/index.ts'],
-  outfile: 'dist/browser/kafka-wire.js',
+  entryPoints: { 'kafka-wire': 'src/browser.ts' },
+  outdir: 'dist/browser',
+  splitting: true,
+  chunkNames: 'chunk-[hash]',
   bundle: true,
   format: 'esm',
   platform: 'browser',
@@ -24,6 +31,9 @@ await build({
   minify: true,
   logLevel: 'warning',
 });
+// The zstd loader chunk asks for zstd.wasm beside itself (new URL('./zstd.wasm', import.meta.url)).
+const zstdNode = createRequire(import.meta.url).resolve('@bokuweb/zstd-wasm'); // .../dist/common/index.node.js
+copyFileSync(join(dirname(zstdNode), '../web/zstd.wasm'), 'dist/browser/zstd.wasm');
 
 // The explorer site's scripts, so `kafka-wire site` copies them instead of needing a bundler.
 for (const name of ['browser', 'hover-entry']) {

@@ -1,5 +1,5 @@
-// Joining byte pieces: one implementation for the frame splitter, decompression and the memory
-// broker. No Node imports (browsers use it too).
+// Joining byte pieces (one implementation for the frame splitter, decompression and the memory
+// broker) and reading little-endian headers. No Node imports (browsers use it too).
 
 // In Node, memory from Buffer.allocUnsafeSlow is not zero-filled first (most of the cost of a
 // large frame) and, unlike Buffer.concat's, never comes from the shared pool, so a result's
@@ -20,4 +20,9 @@ export function concatBytes(pieces: readonly Uint8Array[], total: number): Uint8
     filled += piece.length;
   }
   return out;
+}
+
+/** The unsigned little-endian 32-bit integer at src[p] (gzip trailers, zstd headers). */
+export function le32(src: Uint8Array, p: number): number {
+  return (src[p] | (src[p + 1] << 8) | (src[p + 2] << 16) | (src[p + 3] << 24)) >>> 0;
 }

@@ -24,8 +24,10 @@ export type * from './generated/types.js';
 export type { ApiDef, MessageDef, FieldDef, StructDef } from './schema.js';
 export * from './explain/api.js';
 
+export { initZstd } from './records/zstd.js';
+
 /**
- * Compiles the WebAssembly asynchronously. Optional: the module otherwise compiles synchronously
+ * Compiles the WebAssembly asynchronously (zstd's own module loads with `initZstd()` instead). Optional: the module otherwise compiles synchronously
  * on first use, which every current engine allows at this size.
  */
 export async function init(): Promise<void> {

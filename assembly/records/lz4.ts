@@ -1,8 +1,10 @@
 // xxHash32 and the LZ4 frame format (as used by Kafka): frame decoding (all block sizes, optional
-// block/content checksums and content size, concatenated and skippable frames) and a greedy
-// block compressor writing 64 KiB independent blocks.
+// block/content checksums and content size, concatenated and skippable frames) and frame encoding
+// with independent blocks of the smallest size (64 KiB to 4 MiB) that holds the input, each
+// compressed by the match finder in ./lz77.
 import { E_TOO_LARGE, E_CORRUPT_COMPRESSED, E_CHECKSUM, E_OUT_OF_MEMORY, F_COMPRESSED, fail, resetStatus, ensure, copy } from './common';
-import { HASH_TABLE, copyMatch } from './snappy';
+import { copyMatch } from './snappy';
+import { compressLz77, FORMAT_LZ4 } from './lz77';
 
 const P1: u32 = 2654435761;
 const P2: u32 = 2246822519;
@@ -188,94 +190,32 @@ export function lz4Decode(src: usize, len: i32, dst: usize, cap: i32, flags: i32
 // ---------------------------------------------------------------------------------------------
 // Compression
 
-const BLOCK: usize = 65536;
-
-// @ts-ignore: decorator
-@inline function hash4(v: u32): usize {
-  return <usize>((v * 2654435761) >>> 18) << 2;
-}
-
-// @ts-ignore: decorator
-@inline function writeLen(op: usize, n: usize): usize {
-  while (n >= 255) { store<u8>(op++, 255); n -= 255; }
-  store<u8>(op++, <u8>n);
-  return op;
-}
-
-function emitSequence(op: usize, lit: usize, litLen: usize, off: usize, ml: usize): usize {
-  const tokenAt = op++;
-  let token: u32 = (litLen >= 15 ? 15 : <u32>litLen) << 4;
-  if (litLen >= 15) op = writeLen(op, litLen - 15);
-  copy(op, lit, litLen);
-  op += litLen;
-  if (ml > 0) {
-    store<u16>(op, <u16>off);
-    op += 2;
-    const m = ml - 4;
-    token |= m >= 15 ? 15 : <u32>m;
-    if (m >= 15) op = writeLen(op, m - 15);
-  }
-  store<u8>(tokenAt, <u8>token);
-  return op;
-}
-
-/** Compresses one independent block; returns the end of the output. */
-function blockEncode(base: usize, n: usize, op: usize): usize {
-  const end = base + n;
-  if (n < 13) return emitSequence(op, base, n, 0, 0);
-  memory.fill(HASH_TABLE, 0, 1 << 16);
-  const matchLimit = end - 12; // a match may not start in the last 12 bytes
-  const extendLimit = end - 5; // and must leave the last 5 bytes as literals
-  let ip = base;
-  let lit = base;
-  let skip: u32 = 64;
-  while (ip < matchLimit) {
-    const v = load<u32>(ip);
-    const h = hash4(v);
-    const cand = base + <usize>load<u32>(HASH_TABLE + h);
-    store<u32>(HASH_TABLE + h, <u32>(ip - base));
-    if (cand < ip && ip - cand < 65536 && load<u32>(cand) == v) {
-      let m: usize = 4;
-      while (ip + m + 8 <= extendLimit) {
-        const x = load<u64>(ip + m) ^ load<u64>(cand + m);
-        if (x != 0) { m += <usize>(ctz<u64>(x) >>> 3); break; }
-        m += 8;
-      }
-      if (ip + m + 8 > extendLimit) {
-        while (ip + m < extendLimit && load<u8>(ip + m) == load<u8>(cand + m)) m++;
-      }
-      op = emitSequence(op, lit, ip - lit, ip - cand, m);
-      ip += m;
-      lit = ip;
-      skip = 64;
-      if (ip < matchLimit) store<u32>(HASH_TABLE + hash4(load<u32>(ip - 2)), <u32>(ip - 2 - base));
-    } else {
-      ip += <usize>(skip >>> 6);
-      skip++;
-    }
-  }
-  return emitSequence(op, lit, end - lit, 0, 0);
-}
-
 /** Upper bound of lz4Encode's output for n input bytes. */
 export function lz4MaxFrame(n: i32): i32 {
   const blocks = (n + 65535) >>> 16;
   return 7 + 4 + n + n / 255 + blocks * 24 + 16;
 }
 
-/** Writes one LZ4 frame (64 KiB independent blocks, no checksums but the header's). Returns size or -1. */
+/**
+ * Writes one LZ4 frame (independent blocks, no checksums but the header's). Returns size or -1.
+ * Bigger blocks compress better (more history); the smallest size that holds the input keeps a
+ * reader's buffer no bigger than needed (Kafka's Java reader allocates one block).
+ */
 export function lz4Encode(src: usize, len: i32, dst: usize): i32 {
   const n = <usize>len;
   if (!ensure(dst + <usize>lz4MaxFrame(len))) return -1;
+  let bsid: u32 = 4; // 64 KiB << 2 * (bsid - 4), at most 7 (4 MiB)
+  while (bsid < 7 && n > (<usize>1 << (8 + 2 * <usize>bsid))) bsid++;
+  const BLOCK = <usize>1 << (8 + 2 * <usize>bsid);
   store<u32>(dst, 0x184D2204);
   store<u8>(dst + 4, 0x60); // version 01, block independence
-  store<u8>(dst + 5, 0x40); // 64 KiB blocks
+  store<u8>(dst + 5, <u8>(bsid << 4));
   store<u8>(dst + 6, <u8>((xxh32(dst + 4, 2, 0) >>> 8) & 0xff));
   let op = dst + 7;
   let p: usize = 0;
   while (p < n) {
     const bl = n - p < BLOCK ? n - p : BLOCK;
-    const e = blockEncode(src + p, bl, op + 4);
+    const e = compressLz77(src + p, bl, op + 4, FORMAT_LZ4);
     const cl = e - op - 4;
     if (cl >= bl) {
       store<u32>(op, <u32>bl | 0x80000000);

@@ -2,11 +2,12 @@
 // written by snappy-java's SnappyOutputStream (used by Kafka's Java client):
 //   magic 0x82 'S' 'N' 'A' 'P' 'P' 'Y' 0, version int32 BE, compatible-version int32 BE,
 //   then blocks of: compressed length int32 BE, raw snappy block.
+// Compression: one element stream per raw block or xerial block, by the match finder in ./lz77.
 import { E_TOO_LARGE, E_CORRUPT_COMPRESSED, E_OUT_OF_MEMORY, F_COMPRESSED, fail, resetStatus, ensure, be32, storeBe32, copy } from './common';
+import { compressLz77, FORMAT_SNAPPY } from './lz77';
 
-export const HASH_TABLE: usize = memory.data(1 << 16, 16); // 16384 x u32, shared by snappy and lz4
-
-const XERIAL_BLOCK: i32 = 32 * 1024;
+// snappy-java writes 32 KiB blocks but reads any size; bigger blocks keep more history.
+const XERIAL_BLOCK: i32 = 64 * 1024;
 
 // @ts-ignore: decorator
 @inline export function copyMatch(d: usize, off: usize, len: usize): void {
@@ -146,113 +147,11 @@ export function snappyMaxEncoded(n: i32, xerial: i32): i32 {
   return 16 + blocks * 36 + n + n / 6;
 }
 
-// @ts-ignore: decorator
-@inline function hash4(v: u32): u32 {
-  return (v * 0x1E35A7BD) >>> 18; // 14 bits
-}
-
-function emitLiteral(op: usize, ip: usize, len: usize): usize {
-  const n = len - 1;
-  if (n < 60) {
-    store<u8>(op++, <u8>(n << 2));
-  } else if (n < 0x100) {
-    store<u8>(op++, 60 << 2);
-    store<u8>(op++, <u8>n);
-  } else if (n < 0x10000) {
-    store<u8>(op++, 61 << 2);
-    store<u16>(op, <u16>n);
-    op += 2;
-  } else if (n < 0x1000000) {
-    store<u8>(op++, 62 << 2);
-    store<u16>(op, <u16>n);
-    store<u8>(op + 2, <u8>(n >>> 16));
-    op += 3;
-  } else {
-    store<u8>(op++, 63 << 2);
-    store<u32>(op, <u32>n);
-    op += 4;
-  }
-  copy(op, ip, len);
-  return op + len;
-}
-
-function emitCopy(op: usize, off: usize, len: usize): usize {
-  while (len >= 68) {
-    store<u8>(op, <u8>(2 | (63 << 2)));
-    store<u16>(op + 1, <u16>off);
-    op += 3;
-    len -= 64;
-  }
-  if (len > 64) {
-    store<u8>(op, <u8>(2 | (59 << 2)));
-    store<u16>(op + 1, <u16>off);
-    op += 3;
-    len -= 60;
-  }
-  if (len < 12 && off < 2048) {
-    store<u8>(op, <u8>(1 | ((len - 4) << 2) | ((off >>> 8) << 5)));
-    store<u8>(op + 1, <u8>off);
-    return op + 2;
-  }
-  store<u8>(op, <u8>(2 | ((len - 1) << 2)));
-  store<u16>(op + 1, <u16>off);
-  return op + 3;
-}
-
-/** Compresses one fragment (<= 64 KiB) with greedy hash matching. */
-function compressFragment(base: usize, n: usize, op: usize): usize {
-  const end = base + n;
-  if (n < 16) return n > 0 ? emitLiteral(op, base, n) : op;
-  memory.fill(HASH_TABLE, 0, 1 << 16);
-  const limit = end - 15;
-  let ip = base;
-  let lit = base;
-  let skip: u32 = 32;
-  while (ip < limit) {
-    const v = load<u32>(ip);
-    const h = (<usize>hash4(v)) << 2;
-    const cand = base + <usize>load<u32>(HASH_TABLE + h);
-    store<u32>(HASH_TABLE + h, <u32>(ip - base));
-    if (cand < ip && load<u32>(cand) == v) {
-      if (lit < ip) op = emitLiteral(op, lit, ip - lit);
-      let m: usize = 4;
-      while (ip + m + 8 <= end) {
-        const x = load<u64>(ip + m) ^ load<u64>(cand + m);
-        if (x != 0) { m += <usize>(ctz<u64>(x) >>> 3); break; }
-        m += 8;
-      }
-      if (ip + m + 8 > end) {
-        while (ip + m < end && load<u8>(ip + m) == load<u8>(cand + m)) m++;
-      }
-      op = emitCopy(op, ip - cand, m);
-      ip += m;
-      lit = ip;
-      skip = 32;
-      if (ip < limit) {
-        // Re-seed the table at the position just before the next search.
-        store<u32>(HASH_TABLE + ((<usize>hash4(load<u32>(ip - 1))) << 2), <u32>(ip - 1 - base));
-      }
-    } else {
-      ip += <usize>(skip >>> 5);
-      skip++;
-    }
-  }
-  if (lit < end) op = emitLiteral(op, lit, end - lit);
-  return op;
-}
-
 function rawEncode(src: usize, n: usize, op: usize): usize {
   let v = <u32>n;
   while (v >= 0x80) { store<u8>(op++, <u8>(v | 0x80)); v >>>= 7; }
   store<u8>(op++, <u8>v);
-  let p = src;
-  const end = src + n;
-  while (p < end) {
-    const frag = end - p < 65536 ? end - p : 65536;
-    op = compressFragment(p, frag, op);
-    p += frag;
-  }
-  return op;
+  return compressLz77(src, n, op, FORMAT_SNAPPY);
 }
 
 /** Compresses [src, src+len) to dst, xerial-framed (32 KiB blocks) when xerial != 0. Returns size or -1. */

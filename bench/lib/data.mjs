@@ -197,8 +197,8 @@ function concat(parts) {
 }
 
 /**
- * A zstd batch with real entropy-coded data: kafka-wire's own zstd encoder only writes raw blocks,
- * so the records section is compressed by the zstd CLI once and kept as a fixture
+ * A zstd batch with real entropy-coded data from an independent encoder: the records section is
+ * compressed by the zstd CLI once and kept as a fixture
  * (bench/fixtures/make-zstd.mjs). Checked here: it must decompress to this run's records section.
  */
 function zstdBatch(rec, plain, fixture) {

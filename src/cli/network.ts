@@ -5,7 +5,7 @@ import { KafkaClient, type TopicInfo } from '../wire/client.js';
 import type { Connection, ConnectOptions } from '../wire/connection.js';
 import { kafkaErrorName } from '../wire/errors.js';
 import { partitionForKey } from '../wire/partitioner.js';
-import { decodeRecordBatches, encodeRecordBatch, COMPRESSION_NAMES, type CompressionName, type RecordInput, type RecordBatch } from '../records/index.js';
+import { decodeRecordBatches, encodeRecordBatch, initZstd, COMPRESSION_NAMES, type CompressionName, type RecordInput, type RecordBatch } from '../records/index.js';
 import { ZERO_UUID } from '../wire/versions.js';
 import { UsageError } from '../errors.js';
 import type { Command, Io } from './command.js';
@@ -123,6 +123,7 @@ async function runProduce({ options: values, positionals }: ParsedArgs, io: Io):
   const partition = partitionArg(values);
   const compression = (stringOption(values, 'compression') ?? 'none') as CompressionName;
   if (!COMPRESSION_NAMES.includes(compression)) throw new UsageError(`unknown compression ${compression} (${COMPRESSION_NAMES.join(', ')})`);
+  if (compression === 'zstd') await initZstd();
   const acks = ACKS[stringOption(values, 'acks') ?? 'all'];
   if (acks === undefined) throw new UsageError(`--acks must be all, -1, 0 or 1, not ${JSON.stringify(values.acks)}`);
   const headers = ((values.header ?? []) as string[]).map((h) => {

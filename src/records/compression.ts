@@ -1,13 +1,13 @@
-// Compression codecs for record batches, all pure JS/WebAssembly (Node and browsers):
-// gzip (fflate), snappy (WebAssembly, xerial-framed or raw), lz4 (WebAssembly, LZ4 frame format),
-// zstd (fzstd for decoding; encoding writes a valid zstd frame of raw/RLE blocks, i.e. no actual
-// entropy compression). Every decoder enforces a maximum decompressed size.
+// Compression codecs for record batches, for Node and browsers alike: gzip (Node's zlib where
+// present, else fflate), snappy (WebAssembly, xerial-framed or raw), lz4 (WebAssembly, LZ4 frame
+// format), zstd (./zstd.ts: Node's zlib, the reference library in WebAssembly, or fzstd).
+// Every decoder enforces a maximum decompressed size.
 import { Gunzip, gunzipSync, gzipSync } from 'fflate';
-import { Decompress as ZstdDecompress } from 'fzstd';
-import { recordsError, RecordsError } from './errors.js';
-import { COMPRESSION_NAMES, type CompressionName } from './types.js';
+import { recordsError, RecordsError, tooLarge } from './errors.js';
+import { COMPRESSION_NAMES, type CompressionName, type CompressOptions } from './types.js';
 import { wasm, mem, alloc, top, setTop, copyIn, statusError, crc32 } from './wasm.js';
-import { concatBytes } from '../bytes.js';
+import { nodeZlib, zstdCompress, zstdDecompress, zstdLevel } from './zstd.js';
+import { concatBytes, le32 } from '../bytes.js';
 
 export const DEFAULT_MAX_DECOMPRESSED = 64 * 1024 * 1024;
 
@@ -21,7 +21,7 @@ export function decompressAt(codec: number, src: Uint8Array, limit: number, at: 
     case 1: return gunzip(src, limit, at, path);
     case 2: return wasmDecode(src, limit, at, path, false, false);
     case 3: return wasmDecode(src, limit, at, path, true, legacyLz4);
-    case 4: return unzstd(src, limit, at, path);
+    case 4: return zstdDecompress(src, limit, at, path);
     default: throw recordsError('UNSUPPORTED_COMPRESSION', at, path, `unsupported compression codec ${codec}`);
   }
 }
@@ -46,16 +46,6 @@ function wasmDecode(src: Uint8Array, limit: number, at: number, path: string, lz
   }
 }
 
-function tooLarge(limit: number, at: number, path: string): RecordsError {
-  return recordsError('DECOMPRESSED_TOO_LARGE', at, path, `decompressed size exceeds the maximum of ${limit} bytes`);
-}
-
-// Node's zlib is native and several times faster than fflate at inflating; browsers (and any
-// host without process.getBuiltinModule) take fflate. Reached without a static import, so
-// browser bundles never see node:zlib.
-const nodeZlib = (globalThis as { process?: { getBuiltinModule?(id: string): unknown } })
-  .process?.getBuiltinModule?.('node:zlib') as typeof import('node:zlib') | undefined;
-
 function gunzip(src: Uint8Array, limit: number, at: number, path: string): Uint8Array {
   if (nodeZlib !== undefined) return gunzipNode(nodeZlib, src, limit, at, path);
   return gunzipFast(src, limit) ?? gunzipStream(src, limit, at, path);
@@ -74,11 +64,6 @@ function gunzipNode(zlib: typeof import('node:zlib'), src: Uint8Array, limit: nu
   }
   if (out.length > limit) throw tooLarge(limit, at, path);
   return new Uint8Array(out.buffer, out.byteOffset, out.length);
-}
-
-/** The unsigned little-endian 32-bit integer at src[p] (gzip trailers, zstd headers). */
-function le32(src: Uint8Array, p: number): number {
-  return (src[p] | (src[p + 1] << 8) | (src[p + 2] << 16) | (src[p + 3] << 24)) >>> 0;
 }
 
 /**
@@ -147,105 +132,49 @@ function gunzipStream(src: Uint8Array, limit: number, at: number, path: string):
   return out;
 }
 
-/** Validates every zstd frame header and block boundary before fzstd allocates anything. */
-function zstdPrescan(src: Uint8Array, limit: number, at: number, path: string): void {
-  const bad = (p: number, why: string) => recordsError('CORRUPT_COMPRESSED_DATA', at + p, path, `zstd: ${why}`);
-  const maxWindow = Math.max(limit, 8 * 1024 * 1024);
-  let p = 0;
-  if (src.length === 0) throw bad(0, 'empty input');
-  while (p < src.length) {
-    if (src.length - p < 4) throw bad(p, 'truncated frame');
-    const magic = le32(src, p);
-    if ((magic & 0xfffffff0) >>> 0 === 0x184d2a50) {
-      if (src.length - p < 8) throw bad(p, 'truncated skippable frame');
-      const size = le32(src, p + 4);
-      if (size > src.length - p - 8) throw bad(p, 'truncated skippable frame');
-      p += 8 + size;
-      continue;
-    }
-    if (magic !== 0xfd2fb528) throw bad(p, 'bad frame magic');
-    if (src.length - p < 6) throw bad(p, 'truncated frame header');
-    const fhd = src[p + 4];
-    const fcsFlag = fhd >> 6;
-    const single = (fhd >> 5) & 1;
-    if (fhd & 8) throw bad(p + 4, 'reserved bit set');
-    const checksum = (fhd >> 2) & 1;
-    let q = p + 5;
-    let window = 0;
-    if (!single) {
-      const wd = src[q++];
-      const wb = 2 ** (10 + (wd >> 3));
-      window = wb + (wb / 8) * (wd & 7);
-    }
-    q += [0, 1, 2, 4][fhd & 3];
-    const fcsBytes = fcsFlag === 0 ? single : [0, 2, 4, 8][fcsFlag];
-    if (q + fcsBytes > src.length) throw bad(p, 'truncated frame header');
-    let fcs = -1;
-    if (fcsBytes) {
-      fcs = 0;
-      for (let i = fcsBytes - 1; i >= 0; i--) fcs = fcs * 256 + src[q + i];
-      if (fcsBytes === 2) fcs += 256;
-    }
-    q += fcsBytes;
-    if (single) window = fcs;
-    if (fcs > limit) throw tooLarge(limit, at, path);
-    if (window > maxWindow) throw tooLarge(limit, at, path);
-    for (;;) {
-      if (q + 3 > src.length) throw bad(q, 'truncated block header');
-      const bh = src[q] | (src[q + 1] << 8) | (src[q + 2] << 16);
-      const last = bh & 1;
-      const type = (bh >> 1) & 3;
-      const size = bh >>> 3;
-      if (type === 3) throw bad(q, 'reserved block type');
-      const body = type === 1 ? 1 : size;
-      if (size > 131072 || q + 3 + body > src.length) throw bad(q, 'block exceeds the data');
-      q += 3 + body;
-      if (last) break;
-    }
-    if (checksum) q += 4;
-    if (q > src.length) throw bad(q, 'truncated checksum');
-    p = q;
-  }
-}
-
-function unzstd(src: Uint8Array, limit: number, at: number, path: string): Uint8Array {
-  zstdPrescan(src, limit, at, path);
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  const stream = new ZstdDecompress((chunk) => {
-    total += chunk.length;
-    if (total > limit) throw tooLarge(limit, at, path);
-    chunks.push(chunk.slice());
-  });
-  try {
-    stream.push(src, true);
-  } catch (e) {
-    if (e instanceof RecordsError) throw e;
-    throw recordsError('CORRUPT_COMPRESSED_DATA', at, path, `zstd: ${(e as Error).message}`);
-  }
-  return concatBytes(chunks, total);
-}
-
 // ---------------------------------------------------------------------------------------------
 // Compression
+
+export const DEFAULT_GZIP_LEVEL = 6;
+
+/** The gzip level, checked: an integer from 0 (stored) to 9 (smallest). */
+function gzipLevel(level: number | undefined): number {
+  const l = level ?? DEFAULT_GZIP_LEVEL;
+  if (!Number.isInteger(l) || l < 0 || l > 9) {
+    throw recordsError('INVALID_ARGUMENT', -1, 'gzipLevel', `gzip level must be an integer from 0 to 9, got ${String(level)}`);
+  }
+  return l;
+}
+
+/** gzip (level checked) and zstd, which run on JS-owned bytes: native zlib, fflate or zstd's own wasm. */
+function compressOutsideWasm(codec: number, data: Uint8Array, options: CompressOptions): Uint8Array {
+  if (codec === 1) {
+    const level = gzipLevel(options.gzipLevel);
+    if (nodeZlib !== undefined) {
+      const out = nodeZlib.gzipSync(data, { level });
+      return new Uint8Array(out.buffer, out.byteOffset, out.length);
+    }
+    return gzipSync(data, { level: level as 6, mtime: 0 });
+  }
+  return zstdCompress(data, zstdLevel(options.zstdLevel));
+}
 
 /**
  * Compresses [src, src+len) of WebAssembly memory with codec 1-4, writing the result at the arena
  * top. Returns [address, length]; the caller owns the arena above its own mark.
  */
-export function compressInWasm(codec: number, src: number, len: number, gzipLevel: number, xerial: boolean): [number, number] {
+export function compressInWasm(codec: number, src: number, len: number, options: CompressOptions): [number, number] {
   const w = wasm();
   if (codec === 2 || codec === 3) {
+    const xerial = options.snappyFraming !== 'raw';
     const dst = alloc(codec === 2 ? w.snappyMaxEncoded(len, xerial ? 1 : 0) : w.lz4MaxFrame(len));
     const n = codec === 2 ? w.snappyEncode(src, len, dst, xerial ? 1 : 0) : w.lz4Encode(src, len, dst);
     if (n < 0) throw recordsError('OUT_OF_MEMORY');
     return [dst, n];
   }
-  const input = mem().subarray(src, src + len);
-  let out: Uint8Array;
-  if (codec === 1) out = gzipSync(input, { level: gzipLevel as 6, mtime: 0 });
-  else if (codec === 4) out = zstdRawFrame(input);
-  else throw recordsError('UNSUPPORTED_COMPRESSION', -1, 'compression', `unsupported compression codec ${codec}`);
+  if (codec !== 1 && codec !== 4) throw recordsError('UNSUPPORTED_COMPRESSION', -1, 'compression', `unsupported compression codec ${codec}`);
+  // A view is enough: these compressors return new buffers and never touch this module's memory.
+  const out = compressOutsideWasm(codec, mem().subarray(src, src + len), options);
   const dst = alloc(out.length);
   mem().set(out, dst);
   return [dst, out.length];
@@ -270,64 +199,21 @@ export function decompress(codec: CompressionName | number, data: Uint8Array,
     options.legacyLz4HeaderChecksum === true);
 }
 
-/** Compresses a buffer with a Kafka codec (what encodeRecordBatch does to the records section). */
-export function compress(codec: CompressionName | number, data: Uint8Array, options: { gzipLevel?: number; snappyFraming?: 'xerial' | 'raw' } = {}): Uint8Array {
+/**
+ * Compresses a buffer with a Kafka codec (what encodeRecordBatch does to the records section).
+ * zstd needs `await initZstd()` once first, except where Node's zlib has zstd.
+ */
+export function compress(codec: CompressionName | number, data: Uint8Array, options: CompressOptions = {}): Uint8Array {
   const c = codecNumber(codec, false);
-  // gzip and zstd run in JS: no trip through WebAssembly memory.
-  if (c === 1) return gzipSync(data, { level: (options.gzipLevel ?? 6) as 6, mtime: 0 });
-  if (c === 4) return zstdRawFrame(data);
+  // gzip and zstd do not run in the records module: no trip through its memory.
+  if (c === 1 || c === 4) return compressOutsideWasm(c, data, options);
   wasm();
   const mark = top;
   try {
     const p = copyIn(data);
-    const [dst, n] = compressInWasm(c, p, data.length, options.gzipLevel ?? 6, options.snappyFraming !== 'raw');
+    const [dst, n] = compressInWasm(c, p, data.length, options);
     return mem().slice(dst, dst + n);
   } finally {
     setTop(mark);
   }
 }
-
-/**
- * A zstd frame made of raw and RLE blocks only (a legal zstd encoding without entropy coding):
- * single-segment header with the content size, no checksum.
- */
-export function zstdRawFrame(data: Uint8Array): Uint8Array {
-  const n = data.length;
-  const BLOCK = 131072;
-  let fcsFlag: number;
-  let fcsBytes: number;
-  if (n < 256) { fcsFlag = 0; fcsBytes = 1; }
-  else if (n < 65536 + 256) { fcsFlag = 1; fcsBytes = 2; }
-  else if (n <= 0xffffffff) { fcsFlag = 2; fcsBytes = 4; }
-  else { fcsFlag = 3; fcsBytes = 8; }
-  const blocks = Math.max(1, Math.ceil(n / BLOCK));
-  const out = new Uint8Array(5 + fcsBytes + blocks * 3 + n);
-  out[0] = 0x28; out[1] = 0xb5; out[2] = 0x2f; out[3] = 0xfd;
-  out[4] = (fcsFlag << 6) | 0x20;
-  let fcs = fcsFlag === 1 ? n - 256 : n;
-  for (let i = 0; i < fcsBytes; i++) {
-    out[5 + i] = fcs % 256;
-    fcs = Math.floor(fcs / 256);
-  }
-  let o = 5 + fcsBytes;
-  let p = 0;
-  do {
-    const size = Math.min(BLOCK, n - p);
-    const last = p + size >= n ? 1 : 0;
-    let rle = size > 1;
-    const b0 = data[p];
-    for (let i = 1; rle && i < size; i++) if (data[p + i] !== b0) rle = false;
-    const header = last | ((rle ? 1 : 0) << 1) | (size << 3);
-    out[o] = header & 0xff; out[o + 1] = (header >>> 8) & 0xff; out[o + 2] = (header >>> 16) & 0xff;
-    o += 3;
-    if (rle) {
-      out[o++] = b0;
-    } else {
-      out.set(data.subarray(p, p + size), o);
-      o += size;
-    }
-    p += size;
-  } while (p < n);
-  return out.subarray(0, o);
-}
-

@@ -209,7 +209,7 @@ export function encodeRecordBatch(batch: RecordBatchInput, options: EncodeOption
     const rawLen = w.encodeRecords(spec, n, data, out, 0);
     if (rawLen < 0) throw recordsError('OUT_OF_MEMORY');
     setTop(out + rawLen);
-    const [cp, clen] = compressInWasm(codec, out, rawLen, options.gzipLevel ?? 6, options.snappyFraming !== 'raw');
+    const [cp, clen] = compressInWasm(codec, out, rawLen, options);
     const final = alloc(61 + clen);
     u8 = mem();
     u8.copyWithin(final + 61, cp, cp + clen);

@@ -20,6 +20,7 @@ export const ERROR_CODES = [
   'INVALID_CONTROL_RECORD',
   'INVALID_ARGUMENT',
   'RECORD_LIMIT', // raised by the facade only
+  'NOT_INITIALIZED', // raised by the facade only
 ] as const;
 
 export type RecordsErrorCode = Exclude<(typeof ERROR_CODES)[number], 'OK'>;
@@ -81,10 +82,16 @@ const MESSAGES: Record<RecordsErrorCode, string> = {
   CHECKSUM_MISMATCH: 'compressed data checksum mismatch',
   INVALID_CONTROL_RECORD: 'invalid control record',
   INVALID_ARGUMENT: 'invalid argument',
+  NOT_INITIALIZED: 'a module this needs is not loaded yet',
 };
 
 export function recordsError(code: RecordsErrorCode, offset = -1, path = '', detail?: string): RecordsError {
   return new RecordsError(code, detail ?? MESSAGES[code], offset, path);
+}
+
+/** A decompressor's output would exceed `limit` bytes. */
+export function tooLarge(limit: number, at: number, path: string): RecordsError {
+  return recordsError('DECOMPRESSED_TOO_LARGE', at, path, `decompressed size exceeds the maximum of ${limit} bytes`);
 }
 
 /** The standard description of an error code. */

@@ -17,10 +17,11 @@ export { RecordBatch, KafkaRecord, decodeControl } from './batch.js';
 export { RecordsError, type RecordsErrorCode } from './errors.js';
 export { crc32c, crc32 } from './wasm.js';
 export { recordBatchToJson, recordBatchesToJson, toHex } from './json.js';
-export { compress, decompress, zstdRawFrame, DEFAULT_MAX_DECOMPRESSED } from './compression.js';
+export { compress, decompress, DEFAULT_MAX_DECOMPRESSED, DEFAULT_GZIP_LEVEL } from './compression.js';
+export { initZstd, zstdEngine, DEFAULT_ZSTD_LEVEL, type InitZstdOptions } from './zstd.js';
 export {
   Compression, COMPRESSION_NAMES, Attributes,
   type CompressionName, type TimestampType, type RecordHeader, type ControlRecord, type DecodeOptions,
-  type EncodeOptions, type RecordInput, type RecordBatchInput, type ControlRecordInput,
+  type EncodeOptions, type CompressOptions, type RecordInput, type RecordBatchInput, type ControlRecordInput,
   type RecordBatchJson, type RecordJson, type RecordHeaderJson,
 } from './types.js';

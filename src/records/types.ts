@@ -40,12 +40,16 @@ export interface DecodeOptions {
   maxRecordsPerBatch?: number;
 }
 
-export interface EncodeOptions {
+export interface CompressOptions {
   /** gzip compression level 0-9 (default 6). */
   gzipLevel?: number;
+  /** zstd compression level, -131072 to 22 as in Kafka's compression.zstd.level (default 3). */
+  zstdLevel?: number;
   /** Snappy framing: 'xerial' (what the Java client writes, default) or 'raw'. */
   snappyFraming?: 'xerial' | 'raw';
 }
+
+export type EncodeOptions = CompressOptions;
 
 export interface ControlRecordInput {
   /** 'abort' (0), 'commit' (1) or a raw type code; typeCode wins when both are given. */

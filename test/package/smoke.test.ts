@@ -129,6 +129,29 @@ worker.on('message', (m) => { console.log(m); worker.terminate(); });`);
     expect(execFileSync(process.execPath, ['worker.mjs'], { cwd: dir }).toString().trim()).toBe(EXPECTED);
   });
 
+  it('compresses zstd after initZstd() from ESM, and from CommonJS', () => {
+    writeFileSync(join(dir, 'zstd.mjs'), `import { initZstd, compress, decompress } from 'kafka-wire/records';
+const data = new TextEncoder().encode('kafka '.repeat(10000));
+await initZstd();
+const c = compress('zstd', data);
+console.log(c.length < 200 && decompress('zstd', c).length === data.length);`);
+    expect(execFileSync(process.execPath, ['zstd.mjs'], { cwd: dir }).toString().trim()).toBe('true');
+    writeFileSync(join(dir, 'zstd.cjs'), "require('kafka-wire').initZstd().then(() => console.log('ready'));");
+    expect(execFileSync(process.execPath, ['zstd.cjs'], { cwd: dir }).toString().trim()).toBe('ready');
+  });
+
+  it('bundles zstd apart: an app that never calls initZstd() never loads it', async () => {
+    writeFileSync(join(dir, 'records.mjs'), "import { encodeRecordBatch, initZstd } from 'kafka-wire/records'; console.log(encodeRecordBatch, initZstd);");
+    const result = await build({ entryPoints: [join(dir, 'records.mjs')], bundle: true, minify: true, format: 'esm', platform: 'browser',
+      splitting: true, outdir: join(dir, 'split'), write: false, absWorkingDir: dir, logLevel: 'silent' });
+    const [entry, ...chunks] = result.outputFiles;
+    expect(entry.path.endsWith('records.js')).toBe(true);
+    // the loader of zstd's WebAssembly (its exports' names) is in a chunk of its own
+    expect(entry.text).not.toContain('ZSTD_compress');
+    expect(chunks.filter((c) => c.text.includes('ZSTD_compress'))).toHaveLength(1);
+    console.log('records bundle (esbuild, minified, split):', JSON.stringify(Object.fromEntries(result.outputFiles.map((f) => [f.path.slice(dir.length + 1), f.contents.length]))));
+  });
+
   it('bundles for the browser and tree-shakes: sizes of typical imports', async () => {
     const entries: Record<string, string> = {
       'everything (by-key API)': "import { decodeResponse } from 'kafka-wire'; console.log(decodeResponse);",

@@ -1,4 +1,5 @@
 // Shared helpers for the records tests: kafkajs's encoder as an independent reference.
+import { execFileSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 
 const require = createRequire(import.meta.url);
@@ -208,4 +209,9 @@ export function legacyMessage(m: LegacyMsg): Uint8Array {
   v.setUint32(12, crc32Ref(bodyBytes));
   out.set(bodyBytes, 16);
   return out;
+}
+
+/** Whether a command-line tool runs here (`tool --version` succeeds). */
+export function hasTool(tool: string): boolean {
+  try { execFileSync(tool, ['--version'], { stdio: 'ignore' }); return true; } catch { return false; }
 }
