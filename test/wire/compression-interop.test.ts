@@ -3,7 +3,6 @@
 // write several blocks. kcat produces with each codec and our consume reads it; our produce
 // writes each codec and kcat consumes it.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { consumeCommand, produceCommand } from '../../src/wire/cli-commands.js';
 import { mockClusterAvailable, startMockCluster, type MockCluster } from './mock-cluster.js';
 import { kcatAvailable, kcatOk, CODECS } from './kcat.js';
 import { runCli, jsonLines } from './cli-io.js';
@@ -31,12 +30,12 @@ describe.skipIf(!avail.ok || !haveKcat)('compressed batches ↔ librdkafka', () 
     it(`${z}: kcat produces, we consume; we produce, kcat consumes`, async () => {
       const theirs = eventLines(100 + i);
       await kcatOk(['-b', mc.bootstrap, '-P', '-t', `theirs-${z}`, '-p', '0', '-z', z, '-X', 'linger.ms=50'], `${theirs.join('\n')}\n`);
-      const read = await runCli(consumeCommand, ['-b', mc.bootstrap, '-t', `theirs-${z}`, '-p', '0', '-o', 'beginning', '-e']);
+      const read = await runCli('consume', ['-b', mc.bootstrap, '-t', `theirs-${z}`, '-p', '0', '-o', 'beginning', '-e']);
       expect(read.stderr).toBe('');
       expect(jsonLines(read.stdout).map((r) => r.value)).toEqual(theirs);
 
       const ours = eventLines(200 + i);
-      const wrote = await runCli(produceCommand, ['-b', mc.bootstrap, '-t', `ours-${z}`, '-p', '0', '-z', z], `${ours.join('\n')}\n`);
+      const wrote = await runCli('produce', ['-b', mc.bootstrap, '-t', `ours-${z}`, '-p', '0', '-z', z], `${ours.join('\n')}\n`);
       expect(wrote.stderr).toBe('');
       expect(wrote.code).toBe(0);
       const got = jsonLines(await kcatOk(['-b', mc.bootstrap, '-C', '-t', `ours-${z}`, '-p', '0', '-o', 'beginning', '-e', '-J']));
