@@ -4,12 +4,13 @@
 import { createInterface } from 'node:readline';
 import { pathToFileURL } from 'node:url';
 import { realpathSync } from 'node:fs';
-import { KafkaWireError } from './errors.js';
+import { KafkaWireError, errorJson } from './errors.js';
 import { frameFromJson, frameToJson, stringify, type FrameJson } from './json.js';
 import { fromHex, toHex } from './text.js';
 import type { Direction } from './codec.js';
 import { WIRE_USAGE, wireCommands } from './wire/cli-commands.js';
 import { runExplain, runSample, runSite } from './explain/cli-commands.js';
+import { PCAP_USAGE, runPcap } from './capture/cli-command.js';
 
 export interface Io {
   signal?: AbortSignal;
@@ -33,15 +34,9 @@ const USAGE = `usage: kafka-wire <command> [options]
   sample --all                                          every key/version/direction as JSON lines
   site OUTDIR [--schemas DIR]                           the static explorer site
   demo                                                  explain the reference pages' messages
-${WIRE_USAGE}`;
+${WIRE_USAGE}${PCAP_USAGE}`;
 
-export function errorJson(error: unknown): { name: string; message: string; offset: number; path: string } {
-  if (error instanceof KafkaWireError) {
-    return { name: error.name, message: error.message, offset: error.offset, path: error.path };
-  }
-  const e = error instanceof Error ? error : new Error(String(error));
-  return { name: e.name, message: e.message, offset: -1, path: '' };
-}
+export { errorJson };
 
 /** Reads `--name value` options and bare flags; the rest are positional. */
 export function parseArgs(args: string[], valued: string[]): { options: Map<string, string | true>; positional: string[] } {
@@ -146,7 +141,7 @@ const demo: Command = async (_args, io) => {
 };
 
 export const commands: Record<string, Command> = {
-  decode, encode, explain: runExplain, sample: runSample, site: runSite, demo, ...wireCommands,
+  decode, encode, explain: runExplain, sample: runSample, site: runSite, demo, pcap: runPcap, ...wireCommands,
 };
 
 export async function main(argv: string[], io: Io): Promise<number> {

@@ -54,5 +54,14 @@ export class KafkaWireError extends Error {
   }
 }
 
+/** An error as JSON output carries it: name, message, and where (offset, field path) when known. */
+export function errorJson(error: unknown): { name: string; message: string; offset: number; path: string } {
+  if (error instanceof KafkaWireError) {
+    return { name: error.name, message: error.message, offset: error.offset, path: error.path };
+  }
+  const e = error instanceof Error ? error : new Error(String(error));
+  return { name: e.name, message: e.message, offset: -1, path: '' };
+}
+
 /** A command line the CLI cannot run (exit code 2, with the usage). */
 export class UsageError extends Error {}

@@ -26,7 +26,7 @@ export interface CliIo {
 }
 
 /** The shared option parser of src/cli.ts, plus a check that every option is one we know. */
-function parse(args: string[], valued: readonly string[], flags: readonly string[]): ReturnType<typeof parseArgs> {
+export function parse(args: string[], valued: readonly string[], flags: readonly string[]): ReturnType<typeof parseArgs> {
   const parsed = parseArgs(args, [...valued]);
   for (const [name, value] of parsed.options) {
     if (valued.includes(name) ? value === '' || value === true : !flags.includes(name)) {
@@ -36,21 +36,21 @@ function parse(args: string[], valued: readonly string[], flags: readonly string
   return parsed;
 }
 
-function integer(text: string | true | undefined, what: string): number | undefined {
+export function integer(text: string | true | undefined, what: string): number | undefined {
   if (text === undefined) return undefined;
   if (text === true || !/^-?\d+$/.test(text)) throw new UsageError(`${what} must be an integer`);
   return Number(text);
 }
 
 /** An API key given as a number or a name (AlterClientQuotas, case-insensitive). */
-function apiKeyOf(text: string): number {
+export function apiKeyOf(text: string): number {
   if (/^\d+$/.test(text)) return Number(text);
   const api = apis.find((a) => a.name.toLowerCase() === text.toLowerCase());
   if (api === undefined) throw new UsageError(`no API named ${text}`);
   return api.apiKey;
 }
 
-function schemasOption(options: Map<string, string | true>): string | undefined {
+export function schemasOption(options: Map<string, string | true>): string | undefined {
   if (options.has('--no-schemas')) return undefined;
   const given = options.get('--schemas');
   if (typeof given === 'string') return given;
@@ -77,7 +77,7 @@ async function frameInput(positional: string[], io: CliIo): Promise<Uint8Array> 
   return isHexText(text) ? parseHexInput(text) ?? raw : raw;
 }
 
-function fail(io: CliIo, command: string, error: unknown): number {
+export function fail(io: CliIo, command: string, error: unknown): number {
   io.stderr.write(`kafka-wire ${command}: ${error instanceof Error ? error.message : String(error)}\n`);
   return error instanceof UsageError ? 2 : 1;
 }
