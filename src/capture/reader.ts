@@ -148,6 +148,8 @@ class FrameStream {
   finish(timeNs: bigint, packet: number): void {
     if (this.buffered > 0 && this.synced) {
       this.conn.note('truncated', this.direction, timeNs, packet, `the capture ends ${this.buffered} bytes into a frame at stream offset ${this.offset}`);
+    } else if (!this.synced && this.skipped + this.buffered > 0) {
+      this.conn.note('resync', this.direction, timeNs, packet, `skipped the last ${this.skipped + this.buffered} bytes: no frame starts in them`);
     }
   }
 
@@ -179,7 +181,8 @@ class FrameStream {
       }
       if (at + 4 > bytes.length) break;
       const size = view.getInt32(at);
-      if (size < this.minSize || size > max) {
+      // Raw SASL tokens may be empty; frames have at least their header.
+      if (size < (this.conn.rawSasl ? 0 : this.minSize) || size > max) {
         this.conn.note('resync', this.direction, timeNs, packet, `a frame size of ${size} at stream offset ${this.offset + at} is not believable; resynchronising`);
         this.synced = false;
         continue;
@@ -241,7 +244,7 @@ class Conn {
   /** TLS or otherwise unreadable: the rest of the connection is ignored. */
   skipping = false;
   /** After a successful SaslHandshake v0, tokens go raw (size-prefixed, no header) until the next request. */
-  private rawSasl = false;
+  rawSasl = false;
   private rawSaslCorrelation: number | undefined;
   private checkedTls = false;
 
@@ -538,9 +541,9 @@ export class CaptureReader {
       this.flows.set(key, flow);
     }
     if (opening) flow.client = s.source;
-    const direction = flow.direction(s.source);
-    direction.segment(s.seq, (s.flags & TCP_SYN) !== 0, s.payload, packet.timeNs, packet.number);
+    // The acknowledgement first: it may show the other direction lost bytes before this segment's data.
     if ((s.flags & TCP_ACK) !== 0) flow.directions.get(s.destination)?.acknowledged(s.ack, packet.timeNs, packet.number);
+    flow.direction(s.source).segment(s.seq, (s.flags & TCP_SYN) !== 0, s.payload, packet.timeNs, packet.number);
     if ((s.flags & (TCP_FIN | TCP_RST)) !== 0) flow.closing++;
   }
 
