@@ -47,13 +47,14 @@ async function capture(name, snaplen, work, start = () => startMemoryBroker({ ho
 }
 
 await capture('kcat-memory-broker.pcap', 262144, async (bootstrap) => {
-  await kcat(['-b', bootstrap, '-P', '-t', 't', '-z', 'gzip'], 'one\ntwo\nthree\n');
+  // Values long enough that librdkafka keeps the compressed batch (it sends small ones plain).
+  await kcat(['-b', bootstrap, '-P', '-t', 't', '-X', 'compression.codec=zstd'], ['one', 'two', 'three'].map((w) => `${w} `.repeat(40)).join('\n') + '\n');
   await kcat(['-b', bootstrap, '-C', '-t', 't', '-o', 'beginning', '-e', '-q']);
   await kcat(['-b', bootstrap, '-L']);
 });
 
 await capture('kcat-mock-cluster.pcap', 262144, async (bootstrap) => {
-  await kcat(['-b', bootstrap, '-P', '-t', 't', '-z', 'lz4', '-k', 'key'], 'alpha\nbeta\n');
+  await kcat(['-b', bootstrap, '-P', '-t', 't', '-X', 'compression.codec=lz4', '-k', 'key'], ['alpha', 'beta'].map((w) => `${w} `.repeat(40)).join('\n') + '\n');
   await kcat(['-b', bootstrap, '-C', '-t', 't', '-o', 'beginning', '-e', '-q']);
 }, startMockCluster);
 
