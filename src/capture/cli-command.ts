@@ -16,7 +16,7 @@ export const PCAP_USAGE = `  pcap FILE... [--records] [--explain] [--api-key K] 
 `;
 
 /** Output is gathered into chunks of about this many characters before each write. */
-const WRITE_CHUNK = 1 << 16;
+const WRITE_CHUNK = 1 << 20;
 
 interface Totals { files: number; errors: number; stats: CaptureStats[] }
 
@@ -53,13 +53,15 @@ export async function runPcap(args: string[], io: CliIo): Promise<number> {
   };
 
   const totals: Totals = { files: 0, errors: 0, stats: [] };
-  let pending = '';
+  let pending: string[] = [];
+  let pendingLength = 0;
   const flush = async () => {
-    if (pending === '') return;
-    const ok = io.stdout.write(pending);
-    pending = '';
+    if (pending.length === 0) return;
+    const ok = io.stdout.write(pending.join(''));
+    pending = [];
+    pendingLength = 0;
     // Respect a slow reader of stdout (a pipe into less, say) instead of buffering it all.
-    const stream = io.stdout as { once?: unknown; writableNeedDrain?: boolean };
+    const stream = io.stdout as { once?: unknown };
     if (ok === false && typeof stream.once === 'function') await once(io.stdout as any, 'drain');
   };
   let code = 0;
@@ -79,8 +81,10 @@ export async function runPcap(args: string[], io: CliIo): Promise<number> {
         if (apiKey !== undefined && event.apiKey !== apiKey) continue;
         const line = captureFrameToJson(event, { records, explain, descriptions: explain ? descriptionsFor(event.apiKey, event.direction) : undefined });
         if (line.ok === false) totals.errors++;
-        pending += JSON.stringify(line) + '\n';
-        if (pending.length >= WRITE_CHUNK) await flush();
+        const text = JSON.stringify(line) + '\n';
+        pending.push(text);
+        pendingLength += text.length;
+        if (pendingLength >= WRITE_CHUNK) await flush();
       }
     };
     try {
