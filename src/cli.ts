@@ -11,6 +11,7 @@ import type { Direction } from './codec.js';
 import { WIRE_USAGE, wireCommands } from './wire/cli-commands.js';
 import { runExplain, runSample, runSite } from './explain/cli-commands.js';
 import { PCAP_USAGE, runPcap } from './capture/cli-command.js';
+import { PROXY_USAGE, runProxy } from './capture/proxy-command.js';
 
 export interface Io {
   signal?: AbortSignal;
@@ -34,7 +35,7 @@ const USAGE = `usage: kafka-wire <command> [options]
   sample --all                                          every key/version/direction as JSON lines
   site OUTDIR [--schemas DIR]                           the static explorer site
   demo                                                  explain the reference pages' messages
-${WIRE_USAGE}${PCAP_USAGE}`;
+${WIRE_USAGE}${PCAP_USAGE}${PROXY_USAGE}`;
 
 export { errorJson };
 
@@ -141,7 +142,7 @@ const demo: Command = async (_args, io) => {
 };
 
 export const commands: Record<string, Command> = {
-  decode, encode, explain: runExplain, sample: runSample, site: runSite, demo, pcap: runPcap, ...wireCommands,
+  decode, encode, explain: runExplain, sample: runSample, site: runSite, demo, pcap: runPcap, proxy: runProxy, ...wireCommands,
 };
 
 export async function main(argv: string[], io: Io): Promise<number> {
