@@ -5,11 +5,11 @@
 // what the client saw as capture packets. Node only (node:net, node:tls).
 import { createServer, connect as connectTcp, type Server, type Socket, type AddressInfo } from 'node:net';
 import { connect as connectTls, type ConnectionOptions } from 'node:tls';
-import { FrameSplitter } from '../wire/frame-splitter.js';
 import { decodeResponse, encodeResponse, findApi, planFor } from '../codec.js';
 import { ARRAY, STRUCT, type CompiledStruct } from '../program.js';
 import { TcpConversation, encodePacket, type Packet } from './writer.js';
 import { LINKTYPE_ETHERNET } from './packet.js';
+import { DEFAULT_MAX_FRAME_SIZE } from '../limits.js';
 
 export interface HostPort { host: string; port: number }
 
@@ -91,6 +91,75 @@ function addresses(s: CompiledStruct, value: any, paths: AddressPaths, out: Host
 
 const keyOf = (a: HostPort) => `${a.host}:${a.port}`;
 
+/** Header bytes needed to route a frame: size, key, version, correlation id / size, correlation id. */
+const REQUEST_PEEK = 12;
+const RESPONSE_PEEK = 8;
+
+/**
+ * Follows the frames of a byte stream without holding them: each frame's first `peek` bytes go
+ * to `decide`, which says whether to hold the whole frame (then `whole` gets it) or let it pass
+ * (its bytes go to `pass` as they arrive, as views of the chunks, never copied).
+ */
+class FramePeeker {
+  private readonly header: Uint8Array;
+  private readonly view: DataView;
+  private headerFill = 0;
+  /** Bytes of the current frame still to pass through. */
+  private passing = 0;
+  private holding: Uint8Array | undefined;
+  private holdingFill = 0;
+
+  constructor(
+    private readonly peek: number,
+    private readonly decide: (header: DataView) => boolean,
+    private readonly pass: (piece: Uint8Array) => void,
+    private readonly whole: (frame: Uint8Array) => void,
+  ) {
+    this.header = new Uint8Array(peek);
+    this.view = new DataView(this.header.buffer);
+  }
+
+  push(chunk: Uint8Array): void {
+    let at = 0;
+    while (at < chunk.length) {
+      if (this.passing > 0) {
+        const n = Math.min(this.passing, chunk.length - at);
+        this.pass(chunk.subarray(at, at + n));
+        this.passing -= n;
+        at += n;
+      } else if (this.holding !== undefined) {
+        const n = Math.min(this.holding.length - this.holdingFill, chunk.length - at);
+        this.holding.set(chunk.subarray(at, at + n), this.holdingFill);
+        this.holdingFill += n;
+        at += n;
+        if (this.holdingFill === this.holding.length) {
+          const frame = this.holding;
+          this.holding = undefined;
+          this.whole(frame);
+        }
+      } else {
+        const n = Math.min(this.peek - this.headerFill, chunk.length - at);
+        this.header.set(chunk.subarray(at, at + n), this.headerFill);
+        this.headerFill += n;
+        at += n;
+        if (this.headerFill < this.peek) return;
+        this.headerFill = 0;
+        // A size too small for the header still passes: the peer sees what was sent.
+        const rest = Math.max(0, this.view.getInt32(0) + 4 - this.peek);
+        const hold = this.decide(this.view);
+        if (hold && rest > 0 && rest <= DEFAULT_MAX_FRAME_SIZE) {
+          this.holding = new Uint8Array(this.peek + rest);
+          this.holding.set(this.header);
+          this.holdingFill = this.peek;
+        } else {
+          this.pass(this.header.slice());
+          this.passing = rest;
+        }
+      }
+    }
+  }
+}
+
 function nowNs(): bigint {
   return BigInt(Date.now()) * 1_000_000n + BigInt(process.hrtime()[1] % 1_000_000);
 }
@@ -146,62 +215,67 @@ export async function startProxy(options: ProxyOptions): Promise<KafkaProxy> {
     };
     record(undefined, new Uint8Array(0));
 
-    const requests = new FrameSplitter({
-      onFrame: (frame) => {
-        if (frame.length < 12) return;
-        const view = new DataView(frame.buffer, frame.byteOffset, frame.byteLength);
-        inFlight.set(view.getInt32(8), { apiKey: view.getInt16(4), apiVersion: view.getInt16(6) });
-      },
-    });
-    // Responses go out in order; one that needs a new listener holds the ones behind it.
-    let queue: Uint8Array[] = [];
-    let busy = false;
-    const send = (frame: Uint8Array) => {
-      record(false, frame);
-      client.write(frame);
+    // Requests pass straight through; their headers say how to read each response.
+    const requests = new FramePeeker(REQUEST_PEEK, (header) => {
+      inFlight.set(header.getInt32(8), { apiKey: header.getInt16(4), apiVersion: header.getInt16(6) });
+      return false;
+    }, (piece) => {
+      record(true, piece);
+      upstream.write(piece);
+    }, () => {});
+    // Responses pass through too, except those whose version names brokers: they are held
+    // whole, rewritten, and sent in their place (later bytes wait behind them).
+    const out: (Uint8Array | Promise<Uint8Array>)[] = [];
+    let flushing = false;
+    const flush = async () => {
+      flushing = true;
+      while (out.length > 0) {
+        let item = out.shift()!;
+        if (item instanceof Promise) item = await item;
+        record(false, item);
+        client.write(item);
+      }
+      flushing = false;
     };
-    const respond = async (frame: Uint8Array): Promise<void> => {
-      const view = new DataView(frame.buffer, frame.byteOffset, frame.byteLength);
-      const request = frame.length >= 8 ? inFlight.get(view.getInt32(4)) : undefined;
-      if (request === undefined) return send(frame);
-      inFlight.delete(view.getInt32(4));
-      const paths = findApi(request.apiKey) === undefined ? null : addressStructs(request.apiKey, request.apiVersion);
-      if (paths === null) return send(frame);
+    const emit = (item: Uint8Array | Promise<Uint8Array>) => {
+      out.push(item);
+      if (!flushing) void flush();
+    };
+    const responses = new FramePeeker(RESPONSE_PEEK, (header) => {
+      const correlationId = header.getInt32(4);
+      const request = inFlight.get(correlationId);
+      inFlight.delete(correlationId);
+      if (request === undefined || findApi(request.apiKey) === undefined) return false;
+      held = request;
+      return addressStructs(request.apiKey, request.apiVersion) !== null;
+    }, emit, (frame) => {
+      const request = held!;
+      emit(rewriteResponse(frame, request.apiKey, request.apiVersion).catch((error) => {
+        onError(error);
+        return frame;
+      }));
+    });
+    let held: { apiKey: number; apiVersion: number } | undefined;
+
+    /** The frame with its broker addresses made local (listeners opened as needed). */
+    const rewriteResponse = async (frame: Uint8Array, apiKey: number, apiVersion: number): Promise<Uint8Array> => {
+      const paths = addressStructs(apiKey, apiVersion)!;
       let decoded;
       try {
-        decoded = decodeResponse(frame, request.apiKey, request.apiVersion);
+        decoded = decodeResponse(frame, apiKey, apiVersion);
       } catch {
-        return send(frame); // not ours to fix: the client sees what the broker sent
+        return frame; // not ours to fix: the client sees what the broker sent
       }
-      const body = planFor(request.apiKey, 'response', request.apiVersion).body;
+      const body = planFor(apiKey, 'response', apiVersion).body;
       const met: HostPort[] = [];
       addresses(body, decoded.body, paths, met);
-      if (met.length === 0) return send(frame);
+      if (met.length === 0) return frame;
       for (const a of met) {
         if (!listeners.has(keyOf(a))) await listen(a, { host: options.listen.host, port: 0 });
       }
       rewrite(body, decoded.body, paths, (a) => listeners.get(keyOf(a)));
-      send(encodeResponse(request.apiKey, request.apiVersion, decoded.header, decoded.body));
+      return encodeResponse(apiKey, apiVersion, decoded.header, decoded.body);
     };
-    const drain = async () => {
-      busy = true;
-      while (queue.length > 0) {
-        const frame = queue.shift()!;
-        try {
-          await respond(frame);
-        } catch (error) {
-          onError(error);
-          send(frame);
-        }
-      }
-      busy = false;
-    };
-    const responses = new FrameSplitter({
-      onFrame: (frame) => {
-        queue.push(frame);
-        if (!busy) void drain();
-      },
-    });
 
     const stop = (error?: unknown) => {
       if (error !== undefined) onError(error);
@@ -213,27 +287,21 @@ export async function startProxy(options: ProxyOptions): Promise<KafkaProxy> {
       stopped = true;
     };
     let stopped = false;
+    // Corked while a chunk is read, so its pieces leave in one write.
     client.on('data', (chunk: Buffer) => {
-      const bytes = new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.length);
-      try {
-        requests.push(bytes);
-      } catch (error) {
-        return stop(error);
-      }
-      record(true, bytes);
-      upstream.write(chunk);
+      upstream.cork();
+      requests.push(chunk);
+      upstream.uncork();
     });
     upstream.on('data', (chunk: Buffer) => {
-      try {
-        responses.push(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.length));
-      } catch (error) {
-        stop(error);
-      }
+      client.cork();
+      responses.push(chunk);
+      client.uncork();
     });
     client.on('end', () => upstream.end());
     upstream.on('end', () => { void waitThenEnd(); });
     const waitThenEnd = async () => {
-      while (busy) await new Promise((r) => setImmediate(r));
+      while (flushing || out.length > 0) await new Promise((r) => setImmediate(r));
       client.end();
     };
     client.on('close', () => stop());
