@@ -14,6 +14,7 @@ const SUBPATHS: Record<string, string> = {
   'kafka-wire/records': 'src/records/index.ts',
   'kafka-wire/wire': 'src/wire/index.ts',
   'kafka-wire/explain': 'src/explain/index.ts',
+  'kafka-wire/capture': 'src/capture/index.ts',
 };
 
 describe('README examples', () => {
