@@ -26,7 +26,7 @@ await build({
 });
 
 // The explorer site's scripts, so `kafka-wire site` copies them instead of needing a bundler.
-for (const name of ['browser', 'hover-entry']) {
+for (const name of ['browser', 'hover-entry', 'capture-page']) {
   await build({
     entryPoints: [`src/site/${name}.ts`],
     outfile: `dist/site-assets/${name}.js`,

@@ -52,7 +52,7 @@ function pageShell(title: string, body: string, options: { depth: number; script
 <link rel="stylesheet" href="${up}assets/site.css">
 </head>
 <body>
-<header class="top"><strong>kafka-wire</strong><a href="${up}index.html">API keys</a><a href="${up}explore.html">explain a frame</a></header>
+<header class="top"><strong>kafka-wire</strong><a href="${up}index.html">API keys</a><a href="${up}explore.html">explain a frame</a><a href="${up}capture.html">read a capture</a></header>
 <main>
 ${body}
 </main>
@@ -207,4 +207,20 @@ ${formatLegendHtml()}
 </div>`;
   const scripts = [...(options.descriptions ? ['assets/descriptions.js'] : []), 'assets/kafka-wire.js'];
   return pageShell('Explain a frame — kafka-wire', body, { depth: 0, scripts });
+}
+
+export function capturePage(): string {
+  const body = `<h1>Read a capture</h1>
+<div id="capture">
+<p>Open a <code>.pcap</code> or <code>.pcapng</code> file (tcpdump, Wireshark, <code>kafka-wire proxy --record</code>).
+TCP is reassembled and every Kafka frame decoded in this page; nothing is uploaded. Pick a frame to see its
+annotated tree and its bytes; hovering either lights the same field in both.</p>
+<div id="drop">drop a capture here, or <input type="file" id="file" accept=".pcap,.pcapng,.cap"></div>
+<p id="status"></p>
+<div class="framelist"><table class="frames"><thead><tr><th>#</th><th>time</th><th>connection</th><th>API</th><th>v</th><th>corr</th><th>size</th><th>ms</th><th>error</th></tr></thead>
+<tbody id="frames"></tbody></table></div>
+${formatLegendHtml()}
+<div id="detail"></div>
+</div>`;
+  return pageShell('Read a capture — kafka-wire', body, { depth: 0, scripts: ['assets/capture.js'] });
 }
