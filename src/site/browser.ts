@@ -9,6 +9,7 @@ import { buildExplainTree, type ExplainTree } from '../explain/tree.js';
 import { formatExplainText } from '../explain/format.js';
 import { escapeHtml, formatHexHtml, formatTreeHtml, hexLayout, isHexText, parseHexInput, spacedHex } from '../explain/hex.js';
 import { sampleFrame } from '../explain/samples.js';
+import { framesOf, parseFrameText, parseHexDump } from './frame-input.js';
 import { attachAll } from './hover.js';
 
 declare global {
@@ -70,38 +71,56 @@ function init(): void {
       output.innerHTML = '';
       return;
     }
-    const frame = parseHexInput(text);
-    if (frame === null) {
-      show('not hex: expected pairs of hex digits (spaces, newlines and 0x prefixes are fine)', true);
+    const bytes = parseFrameText(text);
+    if (bytes === null) {
+      show('not hex: expected pairs of hex digits (spaces, newlines and 0x prefixes are fine) or a Wireshark hex dump', true);
       output.innerHTML = '';
       return;
     }
-    if (direction === 'request' && frame.length >= 8) {
+    // Several frames back to back are explained one after another; a pasted packet gives its TCP payload.
+    const { frames, fromPacket } = framesOf(bytes);
+    const first = frames[0];
+    if (direction === 'request' && first.length >= 8) {
       // A request names its API in its header: show that, and let the frame decide.
-      const { apiKey, apiVersion } = peekRequest(frame);
+      const { apiKey, apiVersion } = peekRequest(first);
       if (apis.some((a) => a.apiKey === apiKey)) {
         keySelect.value = String(apiKey);
         fillVersions(apiVersion);
       }
       keySelect.disabled = versionSelect.disabled = true;
     }
-    let tree: ExplainTree;
-    try {
-      tree = buildExplainTree(frame, {
-        direction,
-        apiKey: direction === 'response' ? Number(keySelect.value) : undefined,
-        apiVersion: direction === 'response' ? Number(versionSelect.value) : undefined,
-        descriptions: descriptions(),
-      });
-    } catch (error) {
-      show(error instanceof Error ? error.message : String(error), true);
-      output.innerHTML = '';
-      return;
+    const sections: string[] = [];
+    const summaries: string[] = [];
+    for (const [i, frame] of frames.entries()) {
+      let tree: ExplainTree;
+      try {
+        tree = buildExplainTree(frame, {
+          direction,
+          apiKey: direction === 'response' ? Number(keySelect.value) : undefined,
+          apiVersion: direction === 'response' ? Number(versionSelect.value) : undefined,
+          descriptions: descriptions(),
+        });
+      } catch (error) {
+        const message = error instanceof Error ? error.message : String(error);
+        if (frames.length === 1) {
+          show(message, true);
+          output.innerHTML = '';
+          return;
+        }
+        summaries.push(`frame ${i + 1}: ${message}`);
+        sections.push(`<h2>frame ${i + 1}</h2><p class="error">${escapeHtml(message)}</p>`);
+        continue;
+      }
+      summaries.push(`${tree.messageName} v${tree.apiVersion}, ${direction} header v${tree.headerVersion}, ${frame.length} bytes on the wire`);
+      sections.push((frames.length > 1 ? `<h2>frame ${i + 1}: ${escapeHtml(tree.messageName)}</h2>` : '')
+        + `<div class="explain"><h3>byte layout (${frame.length} bytes, 16 bytes per row)</h3>`
+        + formatHexHtml(hexLayout(frame, tree), { maxBytes: GRID_LIMIT, titles: frame.length <= 8192 })
+        + '<h3>object tree</h3>' + formatTreeHtml(tree) + '</div>');
     }
-    show(`${tree.messageName} v${tree.apiVersion}, ${direction} header v${tree.headerVersion}, ${frame.length} bytes on the wire`, false);
-    output.innerHTML = `<h3>byte layout (${frame.length} bytes, 16 bytes per row)</h3>`
-      + formatHexHtml(hexLayout(frame, tree), { maxBytes: GRID_LIMIT, titles: frame.length <= 8192 })
-      + '<h3>object tree</h3>' + formatTreeHtml(tree);
+    const from = fromPacket ? ' (from the packet\'s TCP payload)' : '';
+    show(frames.length === 1 ? summaries[0] + from : `${frames.length} frames${from}: ${summaries.join('; ')}`, false);
+    output.innerHTML = sections.join('');
+    attachAll(output);
   };
 
   let timer: ReturnType<typeof setTimeout> | undefined;
@@ -121,7 +140,7 @@ function init(): void {
 
   const loadBytes = (bytes: Uint8Array) => {
     const text = new TextDecoder().decode(bytes);
-    hexInput.value = bytes.length > 0 && isHexText(text) ? text.trim() : spacedHex(bytes);
+    hexInput.value = bytes.length > 0 && (isHexText(text) || parseHexDump(text) !== null) ? text.trim() : spacedHex(bytes);
     render();
   };
   const readFile = (file: File) => {

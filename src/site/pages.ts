@@ -190,7 +190,8 @@ export function explorePage(apis: readonly ApiDef[], options: { descriptions: bo
   const keys = apis.map((api) => `<option value="${api.apiKey}">${api.apiKey} ${escapeHtml(api.name)}</option>`).join('');
   const body = `<h1>Explain a frame</h1>
 <div id="explorer">
-<p>Paste a whole Kafka frame as hex (int32 size prefix, header, body) or drop a file with its bytes. A request
+<p>Paste a whole Kafka frame as hex (int32 size prefix, header, body), several frames back to back, or Wireshark's
+"Copy as Hex Dump" text (of the Kafka bytes or of a whole packet), or drop a file with its bytes. A request
 names its API key and version in its header; a response does not, so pick them below. Decoding runs in this
 page with the same WebAssembly codec as the library; nothing is sent anywhere.</p>
 <textarea id="hex" spellcheck="false" placeholder="00 00 00 1e 00 2d 00 00 ..."></textarea>
@@ -203,7 +204,7 @@ page with the same WebAssembly codec as the library; nothing is sent anywhere.</
 </div>
 <p id="status"></p>
 ${formatLegendHtml()}
-<div class="explain" id="output"></div>
+<div id="output"></div>
 </div>`;
   const scripts = [...(options.descriptions ? ['assets/descriptions.js'] : []), 'assets/kafka-wire.js'];
   return pageShell('Explain a frame — kafka-wire', body, { depth: 0, scripts });

@@ -1,7 +1,8 @@
 // The capture page in Chromium, from file://: a real capture opened through the file input
 // lists its frames; selecting a Produce shows its tree, its hex and ASCII bytes (hovering a field
 // lights it in both) and its decompressed records; at 390 px nothing overflows the page.
-// Screenshots go to test-artifacts/ (gitignored): capture.png, capture-390.png.
+// The decode page takes several frames back to back and Wireshark's hex dump.
+// Screenshots go to test-artifacts/ (gitignored): capture.png, capture-390.png, explorer-frames.png.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -9,6 +10,7 @@ import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildSite } from '../../src/site/build.js';
 import { readCapture } from '../../src/capture/index.js';
+import { encodeRequest } from '../../src/codec.js';
 import { chromiumPath, launchChromium, type LaunchedBrowser } from '../helpers/browser.js';
 import { repoRoot } from '../helpers/shared.js';
 
@@ -72,4 +74,32 @@ describe.skipIf(chromiumPath === undefined)('the capture page', () => {
       expect(browser.errors).toEqual([]);
     }, 60_000);
   }
+
+  it('the decode page explains frames back to back, pasted as a Wireshark hex dump', async () => {
+    const page = browser.page;
+    await page.setViewportSize({ width: 390, height: 900 });
+    await page.goto(pathToFileURL(path.join(out, 'explore.html')).href);
+    await page.locator('#explorer[data-ready="true"]').waitFor();
+    const a = encodeRequest({ requestApiKey: 18, requestApiVersion: 3, correlationId: 1, clientId: 'c' }, { clientSoftwareName: 'kw', clientSoftwareVersion: '1' });
+    const b = encodeRequest({ requestApiKey: 3, requestApiVersion: 12, correlationId: 2, clientId: 'c' }, { topics: null });
+    const bytes = Buffer.concat([a, b]);
+    let dump = '';
+    for (let at = 0; at < bytes.length; at += 16) {
+      const row = bytes.subarray(at, at + 16);
+      const hex = Array.from(row, (x) => x.toString(16).padStart(2, '0')).join(' ');
+      dump += `${at.toString(16).padStart(4, '0')}   ${hex.padEnd(47)}   ${Array.from(row, (x) => (x >= 32 && x < 127 ? String.fromCharCode(x) : '.')).join('')}\n`;
+    }
+    await page.locator('#hex').fill(dump);
+    await page.locator('#output h2').nth(1).waitFor();
+    expect(await page.locator('#output h2').allInnerTexts()).toEqual(['frame 1: ApiVersionsRequest', 'frame 2: MetadataRequest']);
+    expect(await page.locator('#status').innerText()).toMatch(/^2 frames: ApiVersionsRequest v3, .*; MetadataRequest v12, /);
+    // Each frame's hover stays in its own grid.
+    await page.locator('#output .explain').nth(1).locator('.hexgrid .b[data-o="4"]').hover();
+    expect(await page.locator('#output .explain').nth(0).locator('.b.hl').count()).toBe(0);
+    expect(await page.locator('#output .explain').nth(1).locator('.tree .line.hl').innerText()).toContain('request_api_key int16 = 3 (Metadata)');
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    await page.screenshot({ path: path.join(artifacts, 'explorer-frames.png'), fullPage: true });
+    expect(overflow).toBeLessThanOrEqual(0);
+    expect(browser.errors).toEqual([]);
+  }, 60_000);
 });
