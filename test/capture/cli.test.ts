@@ -1,24 +1,16 @@
 // `kafka-wire pcap`: the line format, the filters, --records and --explain, the notes and
 // summary on stderr, stdin, and exit codes for bad usage and damaged files.
 import { describe, expect, it } from 'vitest';
-import { Readable } from 'node:stream';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runPcap } from '../../src/capture/cli-command.js';
-import { captureOf, conversationSegments, sampleExchanges } from './helpers.js';
+import { captureOf, conversationSegments, runCommand, sampleExchanges } from './helpers.js';
 
 const fixture = join(import.meta.dirname, 'fixtures', 'kcat-memory-broker.pcap');
 
-async function pcap(args: string[], stdin: Uint8Array = new Uint8Array(0)) {
-  let stdout = '';
-  let stderr = '';
-  const code = await runPcap(args, {
-    stdin: Readable.from([Buffer.from(stdin)]),
-    stdout: { write: (t: string) => { stdout += t; return true; } },
-    stderr: { write: (t: string) => { stderr += t; return true; } },
-  });
-  return { code, stderr, lines: stdout.split('\n').filter((l) => l !== '').map((l) => JSON.parse(l)) };
+function pcap(args: string[], stdin: Uint8Array = new Uint8Array(0)) {
+  return runCommand(runPcap, args, stdin);
 }
 
 describe('kafka-wire pcap', () => {

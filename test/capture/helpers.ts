@@ -1,5 +1,6 @@
 // Test helper: hand-made Kafka conversations as capture files, with the segments open to
 // tampering (reorder, repeat, overlap, drop) before they are written.
+import { Readable } from 'node:stream';
 import { encodeRequest, encodeResponse, newMessage } from '../../src/codec.js';
 import { encodeRecordBatch } from '../../src/records/index.js';
 import {
@@ -87,4 +88,16 @@ export function sentFrames(exchanges: Exchange[]): Uint8Array[] {
 /** Indexes of the data-carrying segments. */
 export function dataSegments(segments: Segment[]): number[] {
   return segments.flatMap((s, i) => (s.payload.length > 0 ? [i] : []));
+}
+
+/** Runs a CLI command in-process: its exit code, stderr, and stdout's JSON lines. */
+export async function runCommand(command: (args: string[], io: any) => Promise<number>, args: string[], stdin: string | Uint8Array = '') {
+  let stdout = '';
+  let stderr = '';
+  const code = await command(args, {
+    stdin: Readable.from([Buffer.from(stdin)]),
+    stdout: { write: (t: string) => { stdout += t; return true; } },
+    stderr: { write: (t: string) => { stderr += t; return true; } },
+  });
+  return { code, stderr, lines: stdout.split('\n').filter((l) => l !== '').map((l) => JSON.parse(l)) };
 }

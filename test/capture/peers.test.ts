@@ -5,28 +5,16 @@
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
-import { Readable } from 'node:stream';
 import { join } from 'node:path';
 import { readCapture, type CaptureFrame } from '../../src/capture/index.js';
 import { runPcap } from '../../src/capture/cli-command.js';
 import { main } from '../../src/cli.js';
 import { toHex } from '../../src/text.js';
 import { tsharkInfo } from '../peers/tshark.js';
-import { captureOf, conversationSegments, sampleExchanges } from './helpers.js';
+import { captureOf, conversationSegments, runCommand, sampleExchanges } from './helpers.js';
 
 const fixtures = join(import.meta.dirname, 'fixtures');
 const FIXTURES = ['kcat-memory-broker.pcap', 'kcat-mock-cluster.pcap', 'kafkajs-memory-broker.pcap'];
-
-async function run(command: (args: string[], io: any) => Promise<number>, args: string[], stdin = '') {
-  let stdout = '';
-  let stderr = '';
-  const code = await command(args, {
-    stdin: Readable.from([Buffer.from(stdin)]),
-    stdout: { write: (t: string) => { stdout += t; return true; } },
-    stderr: { write: (t: string) => { stderr += t; return true; } },
-  });
-  return { code, stdout, stderr, lines: stdout.split('\n').filter((l) => l !== '').map((l) => JSON.parse(l)) };
-}
 
 function framesOf(bytes: Uint8Array): CaptureFrame[] {
   return [...readCapture(bytes)].filter((e): e is CaptureFrame => e.type === 'frame');
@@ -50,11 +38,11 @@ describe('real captures', () => {
       const frames = framesOf(bytes);
       expect(frames.length).toBeGreaterThanOrEqual(6);
       expect(frames.filter((f) => f.unpaired)).toEqual([]);
-      const pcap = await run(runPcap, [file]);
+      const pcap = await runCommand(runPcap, [file]);
       expect(pcap.code).toBe(0);
       expect(pcap.stderr).toMatch(/0 gaps \(0 bytes lost\)/);
       const input = frames.map((f) => JSON.stringify({ direction: f.direction, hex: toHex(f.bytes), apiKey: f.apiKey, apiVersion: f.apiVersion })).join('\n');
-      const decoded = await run(main, ['decode', '--jsonl'], input);
+      const decoded = await runCommand(main, ['decode', '--jsonl'], input);
       expect(pcap.lines.length).toBe(frames.length);
       pcap.lines.forEach((line, i) => {
         expect(line.ok).toBe(decoded.lines[i].ok);
