@@ -2,7 +2,8 @@
 // lists its frames; selecting a Produce shows its tree, its hex and ASCII bytes (hovering a field
 // lights it in both) and its decompressed records; at 390 px nothing overflows the page.
 // The decode page takes several frames back to back and Wireshark's hex dump.
-// Screenshots go to test-artifacts/ (gitignored): capture.png, capture-390.png, explorer-frames.png.
+// Screenshots go to test-artifacts/ (gitignored): capture.png, capture-view.png, capture-390.png,
+// explorer-frames.png.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -68,6 +69,8 @@ describe.skipIf(chromiumPath === undefined)('the capture page', () => {
       expect(await detail.locator('.records .batch').first().innerText()).toMatch(/zstd, 3 records/);
       expect(await detail.locator('.records table.recs tr').count()).toBe(4);
       await page.screenshot({ path: path.join(artifacts, width === 390 ? 'capture-390.png' : 'capture.png'), fullPage: true });
+      // The first screenful, as the README shows it (docs/capture-page.png is a copy).
+      if (width !== 390) await page.screenshot({ path: path.join(artifacts, 'capture-view.png'), clip: { x: 0, y: 0, width, height: 1000 } });
       const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
       expect(overflow).toBeLessThanOrEqual(0);
       await page.screenshot({ path: path.join(artifacts, width === 390 ? 'capture-390.png' : 'capture.png'), fullPage: true });
