@@ -5,7 +5,7 @@
 // stringified), and separately by the command itself writing to /dev/null. Runs alternate;
 // the result is the median with quartiles.
 //
-//   node bench/capture.mjs [--mb 128] [--runs 9]      (after `npm run build`)
+//   node bench/capture.mjs [--mb 128] [--runs 9] [--save FILE]      (after `npm run build`)
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -16,7 +16,7 @@ import { encodeRecordBatch } from '../dist/src/records/index.js';
 import { CaptureFileWriter, TcpConversation, encodePacket, readCapture, captureFrameToJson } from '../dist/src/capture/index.js';
 import { prng } from './lib/prng.mjs';
 
-const { values } = parseArgs({ options: { mb: { type: 'string', default: '128' }, runs: { type: 'string', default: '9' } } });
+const { values } = parseArgs({ options: { mb: { type: 'string', default: '128' }, runs: { type: 'string', default: '9' }, save: { type: 'string' } } });
 const targetBytes = Number(values.mb) * 1024 * 1024;
 const runs = Number(values.runs);
 
@@ -81,6 +81,7 @@ function quartiles(xs) {
 }
 
 const bytes = captureBytes();
+if (values.save !== undefined) writeFileSync(values.save, bytes); // for profiling: node --cpu-prof on the command
 const dir = mkdtempSync(join(tmpdir(), 'kafka-wire-bench-capture-'));
 const file = join(dir, 'bench.pcap');
 writeFileSync(file, bytes);

@@ -206,7 +206,8 @@ export async function startProxy(options: ProxyOptions): Promise<KafkaProxy> {
     const inFlight = new Map<number, { apiKey: number; apiVersion: number }>();
     const conversation = options.record === undefined ? undefined : new TcpConversation(
       { ip: client.remoteAddress?.replace(/^::ffff:/, '') ?? '127.0.0.1', port: client.remotePort ?? 0 },
-      { ip: client.localAddress?.replace(/^::ffff:/, '') ?? '127.0.0.1', port: client.localPort ?? 0 });
+      { ip: client.localAddress?.replace(/^::ffff:/, '') ?? '127.0.0.1', port: client.localPort ?? 0 },
+      undefined, false);
     const record = (fromClient: boolean | undefined, bytes?: Uint8Array) => {
       if (conversation === undefined) return;
       const time = nowNs();

@@ -55,29 +55,42 @@ export function ipBytes(ip: string): Uint8Array {
   return out;
 }
 
-/** Ones' complement sum of 16-bit big-endian words, folded to 16 bits and inverted. */
+/** Ones' complement sum of the 16-bit big-endian words of `parts` (as one run), folded and inverted. */
 function internetChecksum(parts: Uint8Array[]): number {
   let sum = 0;
-  let high = -1;
+  let high = -1; // a byte left over from an odd-length part, the high half of the next word
   for (const p of parts) {
-    for (let i = 0; i < p.length; i++) {
-      if (high < 0) high = p[i];
-      else { sum += (high << 8) | p[i]; high = -1; }
+    let i = 0;
+    if (high >= 0 && p.length > 0) {
+      sum += (high << 8) | p[0];
+      high = -1;
+      i = 1;
     }
-    sum = (sum & 0xffff) + (sum >>> 16);
+    const end = p.length - ((p.length - i) & 1);
+    for (; i < end; i += 2) sum += (p[i] << 8) | p[i + 1];
+    if (end < p.length) high = p[end];
+    // A part adds at most 2^15 words of 2^16: fold before the sum could lose precision.
+    sum = (sum & 0xffff) + Math.floor(sum / 0x10000);
   }
   if (high >= 0) sum += high << 8;
   while (sum > 0xffff) sum = (sum & 0xffff) + (sum >>> 16);
   return ~sum & 0xffff;
 }
 
-/** The packet's bytes from its link layer down: `linkType` framing, IP, TCP, payload. */
+/** The packet's bytes from its link layer down: `linkType` framing, IP, TCP, payload (one allocation). */
 export function encodePacket(linkType: number, s: Segment): Uint8Array {
   const source = ipBytes(s.source.ip);
   const destination = ipBytes(s.destination.ip);
   const v6 = source.length === 16;
-  const tcp = new Uint8Array(20 + s.payload.length);
-  const tv = new DataView(tcp.buffer);
+  const link = linkHeader(linkType, v6);
+  const ipLength = v6 ? 40 : 20;
+  const tcpLength = 20 + s.payload.length;
+  if (!v6 && ipLength + tcpLength > 0xffff) throw new KafkaWireError('INVALID_VALUE', -1, 'payload', `a ${s.payload.length}-byte segment does not fit an IPv4 packet`);
+  const out = new Uint8Array(link.length + ipLength + tcpLength);
+  out.set(link, 0);
+  const ip = out.subarray(link.length, link.length + ipLength);
+  const tcp = out.subarray(link.length + ipLength);
+  const tv = new DataView(tcp.buffer, tcp.byteOffset, tcp.byteLength);
   tv.setUint16(0, s.source.port);
   tv.setUint16(2, s.destination.port);
   tv.setUint32(4, s.seq >>> 0);
@@ -90,25 +103,20 @@ export function encodePacket(linkType: number, s: Segment): Uint8Array {
   const pv = new DataView(pseudo.buffer);
   pseudo.set(source, 0);
   pseudo.set(destination, source.length);
-  if (v6) { pv.setUint32(32, tcp.length); pseudo[39] = 6; } else { pseudo[9] = 6; pv.setUint16(10, tcp.length); }
+  if (v6) { pv.setUint32(32, tcpLength); pseudo[39] = 6; } else { pseudo[9] = 6; pv.setUint16(10, tcpLength); }
   tv.setUint16(16, internetChecksum([pseudo, tcp]));
 
-  let ip: Uint8Array;
+  const iv = new DataView(ip.buffer, ip.byteOffset, ip.byteLength);
   if (v6) {
-    ip = new Uint8Array(40);
-    const iv = new DataView(ip.buffer);
     ip[0] = 0x60;
-    iv.setUint16(4, tcp.length);
+    iv.setUint16(4, tcpLength);
     ip[6] = 6;
     ip[7] = 64;
     ip.set(source, 8);
     ip.set(destination, 24);
   } else {
-    if (20 + tcp.length > 0xffff) throw new KafkaWireError('INVALID_VALUE', -1, 'payload', `a ${s.payload.length}-byte segment does not fit an IPv4 packet`);
-    ip = new Uint8Array(20);
-    const iv = new DataView(ip.buffer);
     ip[0] = 0x45;
-    iv.setUint16(2, 20 + tcp.length);
+    iv.setUint16(2, ipLength + tcpLength);
     iv.setUint16(6, 0x4000);
     ip[8] = 64;
     ip[9] = 6;
@@ -116,11 +124,6 @@ export function encodePacket(linkType: number, s: Segment): Uint8Array {
     ip.set(destination, 16);
     iv.setUint16(10, internetChecksum([ip]));
   }
-  const link = linkHeader(linkType, v6);
-  const out = new Uint8Array(link.length + ip.length + tcp.length);
-  out.set(link, 0);
-  out.set(ip, link.length);
-  out.set(tcp, link.length + ip.length);
   return out;
 }
 
@@ -268,11 +271,12 @@ export class CaptureFileWriter {
  * `maxSegment` bytes and acknowledged by the peer's next segment, a FIN each way.
  */
 export class TcpConversation {
+  /** Every segment so far, unless the conversation was made not to keep them. */
   readonly segments: Segment[] = [];
   private clientSeq = 0x10000000;
   private serverSeq = 0x20000000;
 
-  constructor(readonly client: Endpoint, readonly server: Endpoint, private readonly maxSegment = 65483) {}
+  constructor(readonly client: Endpoint, readonly server: Endpoint, private readonly maxSegment = 65483, private readonly keep = true) {}
 
   /** SYN, SYN-ACK, ACK. */
   open(timeNs: bigint): Segment[] {
@@ -314,7 +318,7 @@ export class TcpConversation {
       ack: fromClient ? this.serverSeq : this.clientSeq,
       flags, payload, timeNs,
     };
-    this.segments.push(s);
+    if (this.keep) this.segments.push(s);
     return s;
   }
 }

@@ -73,7 +73,7 @@ describe('real captures', () => {
 
 describe('hand-made captures against tshark', () => {
   it.skipIf(!tsharkInfo().ok)('several segments per frame, on the default port', () => {
-    const { segments } = conversationSegments(sampleExchanges(), { maxSegment: 200 });
+    const { segments } = conversationSegments(sampleExchanges(), { maxSegment: 201 });
     const bytes = captureOf(segments, { format: 'pcapng', nanoseconds: true });
     const dir = execFileSync('mktemp', ['-d'], { encoding: 'utf8' }).trim();
     const file = join(dir, 'capture.pcapng');
@@ -85,6 +85,10 @@ describe('hand-made captures against tshark', () => {
       expect(frames.map((f, i) => [String(f.packet), pdus[i]?.[1] === '' ? '' : String(f.apiKey), String(f.correlationId), String(f.bytes.length - 4)]))
         .toEqual(pdus.map((p) => [p[0], p[1], p[3], p[5]]));
       expect(pdus.filter((p) => p[1] !== '').length).toBeGreaterThanOrEqual(pdus.length - 1);
+      // The writer's IP and TCP checksums, as tshark verifies them (1: good).
+      const checks = execFileSync('tshark', ['-n', '-r', file, '-o', 'tcp.check_checksum:TRUE', '-o', 'ip.check_checksum:TRUE',
+        '-T', 'fields', '-e', 'ip.checksum.status', '-e', 'tcp.checksum.status'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+      expect(new Set(checks.trim().split('\n'))).toEqual(new Set(['1\t1']));
     } finally {
       execFileSync('rm', ['-rf', dir]);
     }
