@@ -77,8 +77,12 @@ function internetChecksum(parts: Uint8Array[]): number {
   return ~sum & 0xffff;
 }
 
-/** The packet's bytes from its link layer down: `linkType` framing, IP, TCP, payload (one allocation). */
-export function encodePacket(linkType: number, s: Segment): Uint8Array {
+/**
+ * The packet's bytes from its link layer down: `linkType` framing, IP, TCP, payload (one
+ * allocation). Without `tcpChecksum` the TCP checksum is left 0, as captures of offloading
+ * hosts show it (Wireshark does not check it by default); it costs a pass over the payload.
+ */
+export function encodePacket(linkType: number, s: Segment, tcpChecksum = true): Uint8Array {
   const source = ipBytes(s.source.ip);
   const destination = ipBytes(s.destination.ip);
   const v6 = source.length === 16;
@@ -99,12 +103,14 @@ export function encodePacket(linkType: number, s: Segment): Uint8Array {
   tcp[13] = s.flags;
   tv.setUint16(14, 65535);
   tcp.set(s.payload, 20);
-  const pseudo = new Uint8Array(v6 ? 40 : 12);
-  const pv = new DataView(pseudo.buffer);
-  pseudo.set(source, 0);
-  pseudo.set(destination, source.length);
-  if (v6) { pv.setUint32(32, tcpLength); pseudo[39] = 6; } else { pseudo[9] = 6; pv.setUint16(10, tcpLength); }
-  tv.setUint16(16, internetChecksum([pseudo, tcp]));
+  if (tcpChecksum) {
+    const pseudo = new Uint8Array(v6 ? 40 : 12);
+    const pv = new DataView(pseudo.buffer);
+    pseudo.set(source, 0);
+    pseudo.set(destination, source.length);
+    if (v6) { pv.setUint32(32, tcpLength); pseudo[39] = 6; } else { pseudo[9] = 6; pv.setUint16(10, tcpLength); }
+    tv.setUint16(16, internetChecksum([pseudo, tcp]));
+  }
 
   const iv = new DataView(ip.buffer, ip.byteOffset, ip.byteLength);
   if (v6) {
