@@ -55,13 +55,17 @@ export async function runPcap(args: string[], io: CliIo): Promise<number> {
   const totals: Totals = { files: 0, errors: 0, stats: [] };
   let pending: string[] = [];
   let pendingLength = 0;
+  const stream = io.stdout as { cork?: () => void; uncork?: () => void; once?: unknown };
   const flush = async () => {
     if (pending.length === 0) return;
-    const ok = io.stdout.write(pending.join(''));
+    // Corked, the lines leave in one write without first being joined into one string.
+    let ok: unknown = true;
+    stream.cork?.();
+    for (const text of pending) ok = io.stdout.write(text);
+    stream.uncork?.();
     pending = [];
     pendingLength = 0;
     // Respect a slow reader of stdout (a pipe into less, say) instead of buffering it all.
-    const stream = io.stdout as { once?: unknown };
     if (ok === false && typeof stream.once === 'function') await once(io.stdout as any, 'drain');
   };
   let code = 0;
