@@ -11,7 +11,9 @@ import { runProxy } from '../../src/capture/proxy-command.js';
 import { CaptureFileWriter, readCapture, type CaptureFrame, type Packet } from '../../src/capture/index.js';
 import { startServer, connect } from '../../src/wire/index.js';
 import { decodeResponse } from '../../src/codec.js';
+import { startMemoryBroker } from '../../src/wire/memory-broker.js';
 import { mockClusterAvailable, startMockCluster, type MockCluster } from '../wire/mock-cluster.js';
+import { makeCert } from '../wire/tls-cert.js';
 import { kcatAvailable, kcatOk } from '../wire/kcat.js';
 
 const avail = await mockClusterAvailable();
@@ -108,6 +110,26 @@ describe('address rewriting', () => {
       connection.close();
       await proxy.close();
       await server.close();
+    }
+  });
+});
+
+describe('TLS to the upstream', () => {
+  const pem = makeCert();
+  it.skipIf(pem === null)('a plain client reaches a TLS broker through the proxy, whose address it is given', async () => {
+    const cert = readFileSync(pem!.cert);
+    const broker = await startMemoryBroker({ topics: { secure: 2 }, tls: { key: readFileSync(pem!.key), cert } });
+    const proxy = await startProxy({ listen: { host: '127.0.0.1', port: 0 }, upstream: { host: '127.0.0.1', port: broker.port }, upstreamTls: { ca: cert } });
+    const connection = await connect({ host: '127.0.0.1', port: proxy.address.port });
+    try {
+      const metadata: any = await connection.request(3, undefined, { topics: null });
+      expect(metadata.topics.map((t: any) => [t.name, t.partitions.length])).toEqual([['secure', 2]]);
+      expect(metadata.brokers.map((b: any) => [b.host, b.port])).toEqual([[proxy.address.host, proxy.address.port]]);
+    } finally {
+      connection.close();
+      await proxy.close();
+      await broker.close();
+      rmSync(pem!.dir, { recursive: true, force: true });
     }
   });
 });
