@@ -85,9 +85,10 @@ export async function runPcap(args: string[], io: CliIo): Promise<number> {
         if (apiKey !== undefined && event.apiKey !== apiKey) continue;
         const line = captureFrameToJson(event, { records, explain, descriptions: explain ? descriptionsFor(event.apiKey, event.direction) : undefined });
         if (line.ok === false) totals.errors++;
-        const text = JSON.stringify(line) + '\n';
-        pending.push(text);
-        pendingLength += text.length;
+        // The newline apart: joining it would copy the whole line once more.
+        const text = JSON.stringify(line);
+        pending.push(text, '\n');
+        pendingLength += text.length + 1;
         if (pendingLength >= WRITE_CHUNK) await flush();
       }
     };
