@@ -36,7 +36,7 @@ const zstdNode = createRequire(import.meta.url).resolve('@bokuweb/zstd-wasm'); /
 copyFileSync(join(dirname(zstdNode), '../web/zstd.wasm'), 'dist/browser/zstd.wasm');
 
 // The explorer site's scripts, so `kafka-wire site` copies them instead of needing a bundler.
-for (const name of ['browser', 'hover-entry']) {
+for (const name of ['browser', 'hover-entry', 'capture-page']) {
   await build({
     entryPoints: [`src/site/${name}.ts`],
     outfile: `dist/site-assets/${name}.js`,

@@ -4,6 +4,8 @@ import type { Command } from './command.js';
 import { decode, encode } from './codec-commands.js';
 import { demo, explain, sample, site } from './explain.js';
 import { consume, metadata, produce } from './network.js';
+import { pcap } from '../capture/cli-command.js';
+import { proxy } from '../capture/proxy-command.js';
 
 export const COMMANDS: readonly Command[] = [
   decode,
@@ -15,4 +17,6 @@ export const COMMANDS: readonly Command[] = [
   metadata,
   produce,
   consume,
+  pcap,
+  proxy,
 ];

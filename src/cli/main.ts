@@ -110,9 +110,11 @@ if (invokedDirectly()) {
     if (error.code === 'EPIPE') process.exit(0);
     throw error;
   });
-  // Ctrl-C ends a long-running consume cleanly (its connection closed, its output flushed).
+  // Ctrl-C or SIGTERM ends a long-running command (consume, proxy) cleanly: its connections
+  // closed, its output flushed.
   const abort = new AbortController();
   process.once('SIGINT', () => abort.abort());
+  process.once('SIGTERM', () => abort.abort());
   main(process.argv.slice(2), { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr, env: process.env, signal: abort.signal })
     .then((code) => { process.exitCode = code; })
     .catch((error) => {

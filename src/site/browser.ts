@@ -11,6 +11,7 @@ import { buildExplainTree, type ExplainTree } from '../explain/tree.js';
 import { formatExplainText } from '../explain/format.js';
 import { escapeHtml, formatHexHtml, formatTreeHtml, hexLayout, isHexText, parseHexInput, spacedHex } from '../explain/hex.js';
 import { sampleFrame } from '../explain/samples.js';
+import { framesOf, parseFrameText, parseHexDump } from './frame-input.js';
 import { attachAll } from './hover.js';
 
 declare global {
@@ -77,40 +78,61 @@ function init(): void {
       output.innerHTML = '';
       return;
     }
-    const frame = parseHexInput(text);
-    if (frame === null) {
-      show('not hex: expected pairs of hex digits (spaces, newlines and 0x prefixes are fine)', true);
+    const bytes = parseFrameText(text);
+    if (bytes === null) {
+      show('not hex: expected pairs of hex digits (spaces, newlines and 0x prefixes are fine) or a Wireshark hex dump', true);
       output.innerHTML = '';
       return;
     }
-    if (direction === 'request' && frame.length >= 8) {
+    // Several frames back to back are explained one after another; a pasted packet gives its TCP payload.
+    const { frames, fromPacket } = framesOf(bytes);
+    const first = frames[0];
+    if (direction === 'request' && first.length >= 8) {
       // A request names its API in its header: show that, and let the frame decide.
-      const { apiKey, apiVersion } = peekRequest(frame);
+      const { apiKey, apiVersion } = peekRequest(first);
       if (apis.some((a) => a.apiKey === apiKey)) {
         keySelect.value = String(apiKey);
         fillVersions(apiVersion);
       }
       keySelect.disabled = versionSelect.disabled = true;
     }
-    // A damaged frame still shows its bytes and the tree as far as it reads (partial), as Wireshark does.
-    let tree: ExplainTree | undefined;
-    try {
-      tree = buildExplainTree(frame, {
-        direction,
-        apiKey: direction === 'response' ? Number(keySelect.value) : undefined,
-        apiVersion: direction === 'response' ? Number(versionSelect.value) : undefined,
-        descriptions: descriptions(),
-        catalogue,
-        partial: true,
-      });
-      if (tree.error !== undefined) show(tree.error.message, true);
-      else show(`${tree.messageName} v${tree.apiVersion}, ${direction} header v${tree.headerVersion}, ${frame.length} bytes on the wire`, false);
-    } catch (error) {
-      show(error instanceof Error ? error.message : String(error), true);
+    // Each frame shows its bytes and its tree; a damaged one as far as it reads (partial), as
+    // Wireshark does, with the error beside it.
+    const sections: string[] = [];
+    const summaries: string[] = [];
+    let failed = false;
+    for (const [i, frame] of frames.entries()) {
+      let tree: ExplainTree | undefined;
+      let summary: string;
+      try {
+        tree = buildExplainTree(frame, {
+          direction,
+          apiKey: direction === 'response' ? Number(keySelect.value) : undefined,
+          apiVersion: direction === 'response' ? Number(versionSelect.value) : undefined,
+          descriptions: descriptions(),
+          catalogue,
+          partial: true,
+        });
+        summary = tree.error !== undefined
+          ? tree.error.message
+          : `${tree.messageName} v${tree.apiVersion}, ${direction} header v${tree.headerVersion}, ${frame.length} bytes on the wire`;
+        if (tree.error !== undefined) failed = true;
+      } catch (error) {
+        summary = error instanceof Error ? error.message : String(error);
+        failed = true;
+      }
+      const read = tree !== undefined && tree.error === undefined;
+      summaries.push(frames.length === 1 || read ? summary : `frame ${i + 1}: ${summary}`);
+      const title = tree === undefined ? '' : `: ${escapeHtml(tree.messageName)}`;
+      sections.push((frames.length > 1 ? `<h2>frame ${i + 1}${title}</h2>` : '')
+        + `<div class="explain"><h3>byte layout (${frame.length} bytes, 16 bytes per row)</h3>`
+        + formatHexHtml(hexLayout(frame, tree), { maxBytes: GRID_LIMIT, titles: frame.length <= 8192 })
+        + (tree === undefined ? '' : '<h3>object tree</h3>' + formatTreeHtml(tree)) + '</div>');
     }
-    output.innerHTML = `<h3>byte layout (${frame.length} bytes, 16 bytes per row)</h3>`
-      + formatHexHtml(hexLayout(frame, tree), { maxBytes: GRID_LIMIT, titles: frame.length <= 8192 })
-      + (tree === undefined ? '' : '<h3>object tree</h3>' + formatTreeHtml(tree));
+    const from = fromPacket ? ' (from the packet\'s TCP payload)' : '';
+    show(frames.length === 1 ? summaries[0] + from : `${frames.length} frames${from}: ${summaries.join('; ')}`, failed);
+    output.innerHTML = sections.join('');
+    attachAll(output);
   };
 
   let timer: ReturnType<typeof setTimeout> | undefined;
@@ -130,7 +152,7 @@ function init(): void {
 
   const loadBytes = (bytes: Uint8Array) => {
     const text = new TextDecoder().decode(bytes);
-    hexInput.value = bytes.length > 0 && isHexText(text) ? text.trim() : spacedHex(bytes);
+    hexInput.value = bytes.length > 0 && (isHexText(text) || parseHexDump(text) !== null) ? text.trim() : spacedHex(bytes);
     render();
   };
   const readFile = (file: File) => {

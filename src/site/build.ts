@@ -1,5 +1,6 @@
 // The static explorer site: writes OUTDIR/index.html (every API key), OUTDIR/api/<Name>-v<N>.html
-// (every version, like the reference pages), OUTDIR/explore.html (paste or drop a frame) and
+// (every version, like the reference pages), OUTDIR/explore.html (paste or drop a frame),
+// OUTDIR/capture.html (open a pcap/pcapng) and
 // OUTDIR/assets/ (stylesheet, the browser bundle with the WebAssembly codec embedded, the hover
 // script, and — only with a schema directory — the descriptions; with a run-time catalogue, its
 // schemas as facts, so the explorer decodes what it adds). Pages work from file://.
@@ -14,7 +15,7 @@ import { descriptionsFrom, schemaDisplayText, type DescriptionTable } from '../e
 import { loadDescriptionTable, readSchemaText } from '../explain/descriptions-node.js';
 import { buildExplainTree } from '../explain/tree.js';
 import { sampleFrame } from '../explain/samples.js';
-import { apiPageName, apiVersionPage, explorePage, indexPage, versionsOf, type MessageSample } from './pages.js';
+import { apiPageName, apiVersionPage, capturePage, explorePage, indexPage, versionsOf, type MessageSample } from './pages.js';
 import { SITE_CSS } from './style.js';
 
 export interface SiteOptions {
@@ -91,7 +92,8 @@ export async function buildSite(outDir: string, options: SiteOptions = {}): Prom
 
   await bundle('browser', path.join(out, 'assets', 'kafka-wire.js'), minify);
   await bundle('hover-entry', path.join(out, 'assets', 'hover.js'), minify);
-  files += 2;
+  await bundle('capture-page', path.join(out, 'assets', 'capture.js'), minify);
+  files += 3;
   write('assets/site.css', SITE_CSS);
 
   let table: DescriptionTable | undefined;
@@ -135,6 +137,7 @@ export async function buildSite(outDir: string, options: SiteOptions = {}): Prom
   }
   write('index.html', indexPage(apis, { schemas: schemasDir !== undefined }));
   write('explore.html', explorePage(apis, { descriptions: schemasDir !== undefined, catalogue: added.length > 0 }));
+  write('capture.html', capturePage());
   return { outDir: out, files, apiPages, schemasDir };
 }
 

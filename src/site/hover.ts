@@ -5,10 +5,19 @@ function attachHover(container: HTMLElement): void {
   if (container.dataset.hover === 'on') return;
   container.dataset.hover = 'on';
   let lit: HTMLElement[] = [];
-  let bytes: HTMLElement[] | null = null;
+  // Cells by byte offset: a grid may show each byte more than once (hex and ASCII columns).
+  let bytes: Map<number, HTMLElement[]> | null = null;
+  let lastOffset = -1;
   let lines: Map<string, HTMLElement> | null = null;
   const index = () => {
-    bytes = Array.from(container.querySelectorAll<HTMLElement>('.hexgrid .b'));
+    bytes = new Map();
+    for (const b of container.querySelectorAll<HTMLElement>('.hexgrid .b')) {
+      const offset = Number(b.dataset.o);
+      lastOffset = Math.max(lastOffset, offset);
+      const cells = bytes.get(offset);
+      if (cells === undefined) bytes.set(offset, [b]);
+      else cells.push(b);
+    }
     lines = new Map();
     for (const line of container.querySelectorAll<HTMLElement>('.tree .line')) lines.set(line.dataset.n!, line);
   };
@@ -25,12 +34,12 @@ function attachHover(container: HTMLElement): void {
     lit.push(line);
     if (line.dataset.i === '1') return; // decompressed records: no frame bytes
     const offset = Number(line.dataset.o);
-    const end = Math.min(bytes!.length, offset + Number(line.dataset.s));
+    const end = Math.min(lastOffset + 1, offset + Number(line.dataset.s));
     for (let i = offset; i < end; i++) {
-      const b = bytes![i];
-      if (b === undefined || Number(b.dataset.o) !== i) continue;
-      b.classList.add('hl');
-      lit.push(b);
+      for (const b of bytes!.get(i) ?? []) {
+        b.classList.add('hl');
+        lit.push(b);
+      }
     }
   };
   container.addEventListener('mouseover', (event) => {

@@ -52,7 +52,7 @@ function pageShell(title: string, body: string, options: { depth: number; script
 <link rel="stylesheet" href="${up}assets/site.css">
 </head>
 <body>
-<header class="top"><strong>kafka-wire</strong><a href="${up}index.html">API keys</a><a href="${up}explore.html">explain a frame</a></header>
+<header class="top"><strong>kafka-wire</strong><a href="${up}index.html">API keys</a><a href="${up}explore.html">explain a frame</a><a href="${up}capture.html">read a capture</a></header>
 <main>
 ${body}
 </main>
@@ -190,7 +190,8 @@ export function explorePage(apis: readonly ApiDef[], options: { descriptions: bo
   const keys = apis.map((api) => `<option value="${api.apiKey}">${api.apiKey} ${escapeHtml(api.name)}</option>`).join('');
   const body = `<h1>Explain a frame</h1>
 <div id="explorer">
-<p>Paste a whole Kafka frame as hex (int32 size prefix, header, body) or drop a file with its bytes. A request
+<p>Paste a whole Kafka frame as hex (int32 size prefix, header, body), several frames back to back, or Wireshark's
+"Copy as Hex Dump" text (of the Kafka bytes or of a whole packet), or drop a file with its bytes. A request
 names its API key and version in its header; a response does not, so pick them below. Decoding runs in this
 page with the same WebAssembly codec as the library; nothing is sent anywhere.</p>
 <textarea id="hex" spellcheck="false" placeholder="00 00 00 1e 00 2d 00 00 ..."></textarea>
@@ -203,10 +204,26 @@ page with the same WebAssembly codec as the library; nothing is sent anywhere.</
 </div>
 <p id="status"></p>
 ${formatLegendHtml()}
-<div class="explain" id="output"></div>
+<div id="output"></div>
 </div>`;
   const scripts = [
     ...(options.descriptions ? ['assets/descriptions.js'] : []), ...(options.catalogue ? ['assets/catalogue.js'] : []), 'assets/kafka-wire.js',
   ];
   return pageShell('Explain a frame — kafka-wire', body, { depth: 0, scripts });
+}
+
+export function capturePage(): string {
+  const body = `<h1>Read a capture</h1>
+<div id="capture">
+<p>Open a <code>.pcap</code> or <code>.pcapng</code> file (tcpdump, Wireshark, <code>kafka-wire proxy --record</code>).
+TCP is reassembled and every Kafka frame decoded in this page; nothing is uploaded. Pick a frame to see its
+annotated tree and its bytes; hovering either lights the same field in both.</p>
+<div id="drop">drop a capture here, or <input type="file" id="file" accept=".pcap,.pcapng,.cap"></div>
+<p id="status"></p>
+<div class="framelist"><table class="frames"><thead><tr><th>#</th><th>time</th><th>connection</th><th>API</th><th>v</th><th>corr</th><th>size</th><th>ms</th><th>error</th></tr></thead>
+<tbody id="frames"></tbody></table></div>
+${formatLegendHtml()}
+<div id="detail"></div>
+</div>`;
+  return pageShell('Read a capture — kafka-wire', body, { depth: 0, scripts: ['assets/capture.js'] });
 }

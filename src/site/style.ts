@@ -60,5 +60,36 @@ table.index td a { text-decoration: none; }
 #drop { border: 2px dashed var(--rule); padding: 14px; text-align: center; color: var(--muted); margin: 8px 0; }
 #drop.over { border-color: var(--hl); color: var(--hl); }
 #status { min-height: 1.5em; }
+.framelist { max-height: 300px; overflow: auto; border: 1px solid var(--rule); background: #fff; }
+table.frames { width: 100%; font: 12.5px ui-monospace, SFMono-Regular, Menlo, monospace; }
+table.frames td, table.frames th { border: 0; border-bottom: 1px solid #eee; padding: 2px 6px; white-space: nowrap; font-size: 12.5px; }
+table.frames th { position: sticky; top: 0; }
+table.frames tr[data-i] { cursor: pointer; }
+table.frames tr.response td { color: #3c4043; background: #fbfbff; }
+table.frames tr.sel td { background: #d2e3fc; }
+.panes { display: grid; grid-template-columns: minmax(0, 1fr) max-content; gap: 16px; margin-top: 12px; }
+.pane { min-width: 0; }
+.ctree { font: 12.5px/1.45 ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; background: #fff; border: 1px solid var(--rule); padding: 6px; overflow-x: auto; }
+.ctree details { margin-left: 14px; }
+.ctree > details { margin-left: 0; }
+.ctree .leaf { margin-left: 28px; }
+.ctree summary { cursor: pointer; }
+.ctree .line { border-left: 5px solid transparent; padding-left: 4px; white-space: pre; }
+.ctree .line.hl { background: rgba(26,115,232,.16); }
+.cgrid .hexrow span.off { width: 40px; }
+.cgrid .hex, .cgrid .ascii { display: flex; }
+.cgrid .hex span { width: 22px; }
+.cgrid .ascii { margin-left: 8px; }
+.cgrid .ascii span { width: 9px; margin: 1px 0; }
+.records table.recs td { max-width: 420px; overflow-wrap: anywhere; }
+p.error, td.error { color: #b3261e; }
+@media (max-width: 600px) {
+  main { padding: 12px 8px 32px; }
+  header.top { padding: 8px 10px; gap: 12px; flex-wrap: wrap; }
+  .panes { grid-template-columns: minmax(0, 1fr); }
+  .hexgrid { max-width: 100%; overflow-x: auto; }
+  .cgrid .hex span { width: 19px; }
+  .hexrow span { margin: 1px 0; }
+}
 #status.error { color: #b3261e; font-weight: 600; }
 `;

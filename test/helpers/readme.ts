@@ -13,6 +13,7 @@ const SUBPATHS: Record<string, string> = {
   'kafka-wire/wire': 'src/wire/index.ts',
   'kafka-wire/explain': 'src/explain/index.ts',
   'kafka-wire/catalogue': 'src/catalogue/node.ts',
+  'kafka-wire/capture': 'src/capture/index.ts',
 };
 
 export interface ReadmeBlock {

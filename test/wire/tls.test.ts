@@ -2,28 +2,12 @@
 // throwaway self-signed certificate made by openssl for 127.0.0.1.
 
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { readFileSync, rmSync } from 'node:fs';
+import { makeCert } from './tls-cert.js';
 import { connect } from '../../src/wire/connection.js';
 import { startMemoryBroker, type MemoryBroker } from '../../src/wire/memory-broker.js';
 import { kcatAvailable, kcatOk, kcat } from './kcat.js';
 import { runCli, jsonLines } from './cli-io.js';
-
-function makeCert(): { dir: string; key: string; cert: string } | null {
-  const dir = mkdtempSync(join(tmpdir(), 'kafka-wire-tls-'));
-  try {
-    execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1', '-subj', '/CN=localhost',
-      '-addext', 'subjectAltName=IP:127.0.0.1,DNS:localhost',
-      '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem')], { stdio: 'ignore', timeout: 30_000 });
-    return { dir, key: join(dir, 'key.pem'), cert: join(dir, 'cert.pem') };
-  } catch {
-    rmSync(dir, { recursive: true, force: true });
-    console.warn('[kafka-wire] SKIPPING TLS tests: openssl could not make a certificate');
-    return null;
-  }
-}
 
 const pem = makeCert();
 const haveKcat = kcatAvailable();

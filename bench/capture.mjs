@@ -1,0 +1,110 @@
+// Bench row for `kafka-wire pcap`: MB/s of capture file turned into JSON lines (no --records).
+// A synthetic capture of produce/consume traffic (Produce v9 requests and Fetch v12 responses
+// carrying 16 KiB record batches, Metadata and ApiVersions between them, TCP segments of loopback
+// size) is read in memory by the same code the command runs (reader, one JSON line per frame,
+// stringified), and separately by the command itself writing to /dev/null. Runs alternate;
+// the result is the median with quartiles.
+//
+//   node bench/capture.mjs [--mb 128] [--runs 9] [--save FILE]      (after `npm run build`)
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { encodeRequest, encodeResponse, newMessage } from '../dist/src/index.js';
+import { encodeRecordBatch } from '../dist/src/records/index.js';
+import { CaptureFileWriter, TcpConversation, encodePacket, readCapture, captureFrameToJson } from '../dist/src/capture/index.js';
+import { prng } from './lib/prng.mjs';
+
+const { values } = parseArgs({ options: { mb: { type: 'string', default: '128' }, runs: { type: 'string', default: '9' }, save: { type: 'string' } } });
+const targetBytes = Number(values.mb) * 1024 * 1024;
+const runs = Number(values.runs);
+
+function captureBytes() {
+  const random = prng(17);
+  const value = () => Uint8Array.from({ length: 512 }, () => 32 + Math.floor(random() * 90));
+  const batch = encodeRecordBatch({ baseOffset: 0n, baseTimestamp: 1_700_000_000_000n, records: Array.from({ length: 32 }, () => ({ key: null, value: value() })) });
+  const header = (apiKey, apiVersion, correlationId) => ({ requestApiKey: apiKey, requestApiVersion: apiVersion, correlationId, clientId: 'bench' });
+  const conversation = new TcpConversation({ ip: '127.0.0.1', port: 50000 }, { ip: '127.0.0.1', port: 9092 });
+  const writer = new CaptureFileWriter();
+  const parts = [writer.header()];
+  let size = parts[0].length;
+  let time = 1_700_000_000_000_000_000n;
+  const add = (segments) => {
+    for (const s of segments) {
+      const record = writer.record({ timeNs: s.timeNs, data: encodePacket(writer.linkType, s) });
+      parts.push(record);
+      size += record.length;
+    }
+  };
+  add(conversation.open(time));
+  for (let correlationId = 1; size < targetBytes; correlationId++) {
+    time += 100_000n;
+    let request;
+    let response;
+    switch (correlationId % 8) {
+      case 0:
+        request = encodeRequest(header(3, 12, correlationId), newMessage(3, 'request', 12, { topics: [{ name: 'orders', topicId: 'AAAAAAAAAAAAAAAAAAAAAA' }] }));
+        response = encodeResponse(3, 12, { correlationId }, newMessage(3, 'response', 12, { brokers: [{ nodeId: 1, host: 'broker-1', port: 9092, rack: null }], topics: [] }));
+        break;
+      case 1: case 2: case 3:
+        request = encodeRequest(header(0, 9, correlationId), newMessage(0, 'request', 9, { acks: -1, timeoutMs: 1000, topicData: [{ name: 'orders', partitionData: [{ index: 0, records: batch }] }] }));
+        response = encodeResponse(0, 9, { correlationId }, newMessage(0, 'response', 9, { responses: [{ name: 'orders', partitionResponses: [{ index: 0 }] }] }));
+        break;
+      default:
+        request = encodeRequest(header(1, 12, correlationId), newMessage(1, 'request', 12, { maxWaitMs: 500, topics: [{ topic: 'orders', partitions: [{ partition: 0, fetchOffset: 0n }] }] }));
+        response = encodeResponse(1, 12, { correlationId }, newMessage(1, 'response', 12, { responses: [{ topic: 'orders', partitions: [{ partitionIndex: 0, highWatermark: 100n, records: batch }] }] }));
+    }
+    add(conversation.send(true, request, time));
+    add(conversation.send(false, response, time + 50_000n));
+  }
+  add(conversation.close(time));
+  const out = new Uint8Array(size);
+  let at = 0;
+  for (const p of parts) { out.set(p, at); at += p.length; }
+  return out;
+}
+
+/** The command's work in memory: every frame to its JSON line. */
+function inMemory(bytes) {
+  let characters = 0;
+  for (const event of readCapture(bytes)) {
+    if (event.type === 'frame') characters += JSON.stringify(captureFrameToJson(event)).length + 1;
+  }
+  return characters;
+}
+
+function quartiles(xs) {
+  const s = [...xs].sort((a, b) => a - b);
+  const at = (q) => s[Math.min(s.length - 1, Math.round(q * (s.length - 1)))];
+  return { q1: at(0.25), median: at(0.5), q3: at(0.75) };
+}
+
+const bytes = captureBytes();
+if (values.save !== undefined) writeFileSync(values.save, bytes); // for profiling: node --cpu-prof on the command
+const dir = mkdtempSync(join(tmpdir(), 'kafka-wire-bench-capture-'));
+const file = join(dir, 'bench.pcap');
+writeFileSync(file, bytes);
+const mb = bytes.length / 1e6;
+const memory = [];
+const command = [];
+try {
+  inMemory(bytes); // warm-up
+  for (let i = 0; i < runs; i++) {
+    let start = process.hrtime.bigint();
+    inMemory(bytes);
+    memory.push(mb / (Number(process.hrtime.bigint() - start) / 1e9));
+    start = process.hrtime.bigint();
+    execFileSync(process.execPath, ['dist/src/cli/main.js', 'pcap', file], { stdio: ['ignore', 'ignore', 'ignore'] });
+    command.push(mb / (Number(process.hrtime.bigint() - start) / 1e9));
+  }
+} finally {
+  rmSync(dir, { recursive: true, force: true });
+}
+const row = (name, xs) => {
+  const { q1, median, q3 } = quartiles(xs);
+  return `${name.padEnd(42)} ${median.toFixed(0).padStart(5)} MB/s  (q1 ${q1.toFixed(0)}, q3 ${q3.toFixed(0)}; ${xs.length} runs)`;
+};
+console.log(`capture: ${mb.toFixed(1)} MB, goal >= 100 MB/s of capture file for JSON output without --records`);
+console.log(row('pcap → JSON lines, in memory', memory));
+console.log(row('kafka-wire pcap FILE > /dev/null (process)', command));

@@ -1,0 +1,135 @@
+// `kafka-wire pcap FILE...`: the Kafka frames in capture files as JSON lines on stdout, notes
+// (skipped, lost or unreadable bytes) and a summary on stderr. A frame that does not decode is a
+// line with "ok": false; only an unreadable file makes the exit code 1.
+import { createReadStream } from 'node:fs';
+import { once } from 'node:events';
+import type { Command, Io } from '../cli/command.js';
+import { apiKeyOf, SCHEMA_OPTIONS, schemasDirOption } from '../cli/input.js';
+import { integerArg, stringOption, type ParsedArgs } from '../cli/options.js';
+import { loadDescriptions } from '../explain/descriptions-node.js';
+import type { Descriptions } from '../explain/descriptions.js';
+import { findApi } from '../codec.js';
+import { UsageError } from '../errors.js';
+import { CaptureReader, type CaptureEvent, type CaptureStats } from './reader.js';
+import { captureFrameToJson, captureNoteToJson } from './json.js';
+
+/** Output is gathered into chunks of about this many characters before each write. */
+const WRITE_CHUNK = 1 << 20;
+
+interface Totals { files: number; errors: number; stats: CaptureStats[] }
+
+export const pcap: Command = {
+  name: 'pcap',
+  summary: 'the Kafka frames in pcap/pcapng captures, as JSON lines (notes and a summary on stderr)',
+  synopsis: ['FILE... [--records] [--explain] [--api-key KEY] [--conn TEXT] [--port P] [--schemas DIR]'],
+  options: [
+    { name: 'records', help: 'decode records fields into their batches' },
+    { name: 'explain', help: 'add each frame\'s annotated tree under "explain"' },
+    { name: 'api-key', value: 'KEY', help: 'only frames of this API (number or name)' },
+    { name: 'conn', value: 'TEXT', help: 'only connections whose "CLIENT->SERVER" contains TEXT' },
+    { name: 'port', value: 'P', help: 'the broker port when a connection\'s SYN is not in the capture (default 9092, and any port whose streams parse as Kafka)' },
+    ...SCHEMA_OPTIONS,
+  ],
+  notes: [
+    'FILE "-" reads stdin. Each line: {"time","conn","direction","apiKey","apiVersion","correlationId","ok","frame"|"error"}; responses carry "latencyMs".',
+    'A frame that does not decode is a line with "ok": false; only an unreadable file makes the exit code 1.',
+  ],
+  run: runPcap,
+};
+
+async function runPcap({ options, positionals }: ParsedArgs, io: Io): Promise<number> {
+  if (positionals.length === 0) throw new UsageError('pcap needs at least one FILE ("-" for stdin)');
+  const keyText = stringOption(options, 'api-key');
+  const apiKey = keyText === undefined ? undefined : apiKeyOf(keyText);
+  const port = integerArg(stringOption(options, 'port'), '--port', 0, 65535);
+  const conn = stringOption(options, 'conn');
+  const explain = options.explain === true;
+  const records = options.records === true;
+  const schemasDir = explain ? schemasDirOption(options) : undefined;
+  const descriptionsByName = new Map<string, Descriptions>();
+  const descriptionsFor = (key: number | null, direction: 'request' | 'response'): Descriptions | undefined => {
+    const api = key === null ? undefined : findApi(key);
+    if (schemasDir === undefined || api === undefined) return undefined;
+    const name = api[direction].name;
+    let d = descriptionsByName.get(name);
+    if (d === undefined) descriptionsByName.set(name, d = loadDescriptions(schemasDir, [name]));
+    return d;
+  };
+
+  const totals: Totals = { files: 0, errors: 0, stats: [] };
+  let pending: string[] = [];
+  let pendingLength = 0;
+  const stream = io.stdout as { cork?: () => void; uncork?: () => void; once?: unknown };
+  const flush = async () => {
+    if (pending.length === 0) return;
+    // Corked, the lines leave in one write without first being joined into one string.
+    let ok: unknown = true;
+    stream.cork?.();
+    for (const text of pending) ok = io.stdout.write(text);
+    stream.uncork?.();
+    pending = [];
+    pendingLength = 0;
+    // Respect a slow reader of stdout (a pipe into less, say) instead of buffering it all.
+    if (ok === false && typeof stream.once === 'function') await once(io.stdout as any, 'drain');
+  };
+  let code = 0;
+  for (const file of positionals) {
+    totals.files++;
+    const input = file === '-' ? io.stdin as AsyncIterable<Uint8Array> : createReadStream(file, { highWaterMark: 1 << 20 });
+    const reader = new CaptureReader({ port });
+    totals.stats.push(reader.stats);
+    const handle = async (events: CaptureEvent[]) => {
+      for (const event of events) {
+        if (conn !== undefined && !event.conn.includes(conn)) continue;
+        if (event.type === 'note') {
+          const n = captureNoteToJson(event);
+          io.stderr.write(`kafka-wire pcap: note: ${file} packet ${n.packet} ${n.conn}${n.direction === null ? '' : ` (${n.direction}s)`}: ${n.message}\n`);
+          continue;
+        }
+        if (apiKey !== undefined && event.apiKey !== apiKey) continue;
+        const line = captureFrameToJson(event, { records, explain, descriptions: explain ? descriptionsFor(event.apiKey, event.direction) : undefined });
+        if (line.ok === false) totals.errors++;
+        // The newline apart: joining it would copy the whole line once more.
+        const text = JSON.stringify(line);
+        pending.push(text, '\n');
+        pendingLength += text.length + 1;
+        if (pendingLength >= WRITE_CHUNK) await flush();
+      }
+    };
+    try {
+      for await (const chunk of input as AsyncIterable<Uint8Array>) {
+        await handle(reader.push(chunk));
+        if (reader.error !== undefined) break;
+      }
+      await handle(reader.end());
+      if (reader.error !== undefined) throw reader.error;
+    } catch (error) {
+      await flush();
+      io.stderr.write(`kafka-wire pcap: ${file}: ${error instanceof Error ? error.message : String(error)}\n`);
+      code = 1;
+    }
+  }
+  await flush();
+  io.stderr.write(summary(totals));
+  return code;
+}
+
+/** One line: connections, frames per API, errors, gaps. */
+export function summary(totals: Totals): string {
+  const sum = (pick: (s: CaptureStats) => number) => totals.stats.reduce((n, s) => n + pick(s), 0);
+  const byApi = new Map<number, number>();
+  for (const s of totals.stats) for (const [key, n] of s.framesByApi) byApi.set(key, (byApi.get(key) ?? 0) + n);
+  const apis = [...byApi].sort(([a], [b]) => a - b).map(([key, n]) => `${key === -1 ? 'unpaired' : findApi(key)?.name ?? `key ${key}`} ${n}`);
+  const parts = [
+    `${totals.files} file${totals.files === 1 ? '' : 's'}`,
+    `${sum((s) => s.packets)} packets`,
+    `${sum((s) => s.connections)} Kafka connections (${sum((s) => s.skippedConnections)} skipped)`,
+    `${sum((s) => s.frames)} frames${apis.length > 0 ? ` (${apis.join(', ')})` : ''}`,
+    `${totals.errors} decode errors`,
+    `${sum((s) => s.gaps)} gaps (${sum((s) => s.lostBytes)} bytes lost)`,
+    `${sum((s) => s.retransmissions)} retransmitted segments`,
+    `${sum((s) => s.unpairedResponses)} unpaired responses`,
+    `${sum((s) => s.unansweredRequests)} requests without a response`,
+  ];
+  return `kafka-wire pcap: ${parts.join(', ')}\n`;
+}

@@ -1,0 +1,325 @@
+// A Kafka proxy that keeps a client on itself for the whole cluster: bytes pass unchanged except
+// broker addresses in responses (every struct with a host and a port: Metadata's brokers,
+// FindCoordinator's coordinators, DescribeCluster's brokers, the node endpoints of Produce and
+// Fetch, ...), which become local listeners it opens, one per upstream broker. It can record
+// what the client saw as capture packets. Node only (node:net, node:tls).
+import { createServer, connect as connectTcp, type Server, type Socket, type AddressInfo } from 'node:net';
+import { connect as connectTls, type ConnectionOptions } from 'node:tls';
+import { decodeResponse, encodeResponse, findApi, planFor } from '../codec.js';
+import { ARRAY, STRUCT, type CompiledStruct } from '../program.js';
+import { TcpConversation, encodePacket, type Packet } from './writer.js';
+import { LINKTYPE_ETHERNET } from './packet.js';
+import { DEFAULT_MAX_FRAME_SIZE } from '../limits.js';
+
+export interface HostPort { host: string; port: number }
+
+export interface ProxyOptions {
+  /** Where the first listener (for the upstream bootstrap broker) listens. Port 0: any free port. */
+  listen: HostPort;
+  /** The bootstrap broker. */
+  upstream: HostPort;
+  /** TLS to the upstream brokers (the client side stays plain). */
+  upstreamTls?: ConnectionOptions;
+  /** Each packet of a synthetic capture of what the clients sent and received (link type Ethernet). */
+  record?: (packet: Packet) => void;
+  /** A listener was opened for an upstream broker. */
+  onListener?: (upstream: HostPort, local: HostPort) => void;
+  onError?: (error: unknown) => void;
+}
+
+export interface KafkaProxy {
+  /** The bootstrap listener's address. */
+  readonly address: HostPort;
+  /** Upstream "host:port" → local listener, for every broker seen so far. */
+  readonly listeners: ReadonlyMap<string, HostPort>;
+  /** Connections accepted so far. */
+  readonly connections: number;
+  close(): Promise<void>;
+}
+
+/** Where in a response's struct tree the host/port pairs are: none means forward it untouched. */
+interface AddressPaths { structs: Set<CompiledStruct> }
+
+const addressCache = new Map<string, AddressPaths | null>();
+
+function hasAddress(s: CompiledStruct): boolean {
+  const present = (name: string) => s.fields.some((f) => f.name === name && f.present);
+  return present('host') && present('port');
+}
+
+/** The structs of this response version that carry broker addresses, or null when none do. */
+function addressStructs(apiKey: number, apiVersion: number): AddressPaths | null {
+  const key = `${apiKey}/${apiVersion}`;
+  let paths = addressCache.get(key);
+  if (paths !== undefined) return paths;
+  const structs = new Set<CompiledStruct>();
+  const seen = new Set<CompiledStruct>();
+  const visit = (s: CompiledStruct) => {
+    if (seen.has(s)) return;
+    seen.add(s);
+    if (hasAddress(s)) structs.add(s);
+    for (const f of s.fields) if (f.present && f.struct !== null) visit(f.struct);
+  };
+  visit(planFor(apiKey, 'response', apiVersion).body);
+  paths = structs.size > 0 ? { structs } : null;
+  addressCache.set(key, paths);
+  return paths;
+}
+
+/** Rewrites every address in `value` (of struct `s`); returns the upstream addresses it met. */
+function rewrite(s: CompiledStruct, value: any, paths: AddressPaths, map: (upstream: HostPort) => HostPort | undefined): void {
+  if (value === null || value === undefined) return;
+  if (paths.structs.has(s) && typeof value.host === 'string') {
+    const local = map({ host: value.host, port: value.port });
+    if (local !== undefined) {
+      value.host = local.host;
+      value.port = local.port;
+    }
+  }
+  for (const f of s.fields) {
+    if (!f.present || f.struct === null) continue;
+    const v = value[f.name];
+    if (f.kind === ARRAY && Array.isArray(v)) for (const item of v) rewrite(f.struct, item, paths, map);
+    else if (f.kind === STRUCT) rewrite(f.struct, v, paths, map);
+  }
+}
+
+/** Every upstream address in `value`. */
+function addresses(s: CompiledStruct, value: any, paths: AddressPaths, out: HostPort[]): void {
+  rewrite(s, value, paths, (a) => { out.push(a); return undefined; });
+}
+
+const keyOf = (a: HostPort) => `${a.host}:${a.port}`;
+
+/** Header bytes needed to route a frame: size, key, version, correlation id / size, correlation id. */
+const REQUEST_PEEK = 12;
+const RESPONSE_PEEK = 8;
+
+/**
+ * Follows the frames of a byte stream without holding them: each frame's first `peek` bytes go
+ * to `decide`, which says whether to hold the whole frame (then `whole` gets it) or let it pass
+ * (its bytes go to `pass` as they arrive, as views of the chunks, never copied).
+ */
+class FramePeeker {
+  private readonly header: Uint8Array;
+  private readonly view: DataView;
+  private headerFill = 0;
+  /** Bytes of the current frame still to pass through. */
+  private passing = 0;
+  private holding: Uint8Array | undefined;
+  private holdingFill = 0;
+
+  constructor(
+    private readonly peek: number,
+    private readonly decide: (header: DataView) => boolean,
+    private readonly pass: (piece: Uint8Array) => void,
+    private readonly whole: (frame: Uint8Array) => void,
+  ) {
+    this.header = new Uint8Array(peek);
+    this.view = new DataView(this.header.buffer);
+  }
+
+  push(chunk: Uint8Array): void {
+    let at = 0;
+    while (at < chunk.length) {
+      if (this.passing > 0) {
+        const n = Math.min(this.passing, chunk.length - at);
+        this.pass(chunk.subarray(at, at + n));
+        this.passing -= n;
+        at += n;
+      } else if (this.holding !== undefined) {
+        const n = Math.min(this.holding.length - this.holdingFill, chunk.length - at);
+        this.holding.set(chunk.subarray(at, at + n), this.holdingFill);
+        this.holdingFill += n;
+        at += n;
+        if (this.holdingFill === this.holding.length) {
+          const frame = this.holding;
+          this.holding = undefined;
+          this.whole(frame);
+        }
+      } else {
+        const n = Math.min(this.peek - this.headerFill, chunk.length - at);
+        this.header.set(chunk.subarray(at, at + n), this.headerFill);
+        this.headerFill += n;
+        at += n;
+        if (this.headerFill < this.peek) return;
+        this.headerFill = 0;
+        // A size too small for the header still passes: the peer sees what was sent.
+        const rest = Math.max(0, this.view.getInt32(0) + 4 - this.peek);
+        const hold = this.decide(this.view);
+        if (hold && rest > 0 && rest <= DEFAULT_MAX_FRAME_SIZE) {
+          this.holding = new Uint8Array(this.peek + rest);
+          this.holding.set(this.header);
+          this.holdingFill = this.peek;
+        } else {
+          this.pass(this.header.slice());
+          this.passing = rest;
+        }
+      }
+    }
+  }
+}
+
+function nowNs(): bigint {
+  return BigInt(Date.now()) * 1_000_000n + BigInt(process.hrtime()[1] % 1_000_000);
+}
+
+export async function startProxy(options: ProxyOptions): Promise<KafkaProxy> {
+  const servers: Server[] = [];
+  const sockets = new Set<Socket>();
+  const listeners = new Map<string, HostPort>();
+  const opening = new Map<string, Promise<HostPort>>();
+  const advertisedHost = options.listen.host === '0.0.0.0' || options.listen.host === '::' ? '127.0.0.1' : options.listen.host;
+  const onError = options.onError ?? (() => {});
+  let connections = 0;
+
+  function listen(upstream: HostPort, at: HostPort): Promise<HostPort> {
+    const key = keyOf(upstream);
+    let promise = opening.get(key);
+    if (promise !== undefined) return promise;
+    promise = new Promise<HostPort>((resolve, reject) => {
+      const server = createServer((socket) => accept(socket, upstream));
+      server.once('error', reject);
+      server.listen(at.port, at.host, () => {
+        server.off('error', reject);
+        server.on('error', onError);
+        servers.push(server);
+        const local = { host: advertisedHost, port: (server.address() as AddressInfo).port };
+        listeners.set(key, local);
+        options.onListener?.(upstream, local);
+        resolve(local);
+      });
+    });
+    opening.set(key, promise);
+    return promise;
+  }
+
+  function accept(client: Socket, upstreamAddress: HostPort): void {
+    connections++;
+    sockets.add(client);
+    client.setNoDelay(true);
+    const upstream = options.upstreamTls !== undefined
+      ? connectTls({ ...options.upstreamTls, host: upstreamAddress.host, port: upstreamAddress.port, servername: options.upstreamTls.servername ?? upstreamAddress.host })
+      : connectTcp({ host: upstreamAddress.host, port: upstreamAddress.port });
+    sockets.add(upstream);
+    upstream.setNoDelay(true);
+    const inFlight = new Map<number, { apiKey: number; apiVersion: number }>();
+    const conversation = options.record === undefined ? undefined : new TcpConversation(
+      { ip: client.remoteAddress?.replace(/^::ffff:/, '') ?? '127.0.0.1', port: client.remotePort ?? 0 },
+      { ip: client.localAddress?.replace(/^::ffff:/, '') ?? '127.0.0.1', port: client.localPort ?? 0 },
+      undefined, false);
+    const record = (fromClient: boolean | undefined, bytes?: Uint8Array) => {
+      if (conversation === undefined) return;
+      const time = nowNs();
+      const segments = fromClient === undefined ? (bytes === undefined ? conversation.close(time) : conversation.open(time)) : conversation.send(fromClient, bytes!, time);
+      // No TCP checksums: a pass over every byte the proxy forwards, for a field readers do not check.
+      for (const s of segments) options.record!({ timeNs: s.timeNs, data: encodePacket(LINKTYPE_ETHERNET, s, false) });
+    };
+    record(undefined, new Uint8Array(0));
+
+    // Requests pass straight through; their headers say how to read each response.
+    const requests = new FramePeeker(REQUEST_PEEK, (header) => {
+      inFlight.set(header.getInt32(8), { apiKey: header.getInt16(4), apiVersion: header.getInt16(6) });
+      return false;
+    }, (piece) => {
+      record(true, piece);
+      upstream.write(piece);
+    }, () => {});
+    // Responses pass through too, except those whose version names brokers: they are held
+    // whole, rewritten, and sent in their place (later bytes wait behind them).
+    const out: (Uint8Array | Promise<Uint8Array>)[] = [];
+    let flushing = false;
+    const flush = async () => {
+      flushing = true;
+      while (out.length > 0) {
+        let item = out.shift()!;
+        if (item instanceof Promise) item = await item;
+        record(false, item);
+        client.write(item);
+      }
+      flushing = false;
+    };
+    const emit = (item: Uint8Array | Promise<Uint8Array>) => {
+      out.push(item);
+      if (!flushing) void flush();
+    };
+    const responses = new FramePeeker(RESPONSE_PEEK, (header) => {
+      const correlationId = header.getInt32(4);
+      const request = inFlight.get(correlationId);
+      inFlight.delete(correlationId);
+      if (request === undefined || findApi(request.apiKey) === undefined) return false;
+      held = request;
+      return addressStructs(request.apiKey, request.apiVersion) !== null;
+    }, emit, (frame) => {
+      const request = held!;
+      emit(rewriteResponse(frame, request.apiKey, request.apiVersion).catch((error) => {
+        onError(error);
+        return frame;
+      }));
+    });
+    let held: { apiKey: number; apiVersion: number } | undefined;
+
+    /** The frame with its broker addresses made local (listeners opened as needed). */
+    const rewriteResponse = async (frame: Uint8Array, apiKey: number, apiVersion: number): Promise<Uint8Array> => {
+      const paths = addressStructs(apiKey, apiVersion)!;
+      let decoded;
+      try {
+        decoded = decodeResponse(frame, apiKey, apiVersion);
+      } catch {
+        return frame; // not ours to fix: the client sees what the broker sent
+      }
+      const body = planFor(apiKey, 'response', apiVersion).body;
+      const met: HostPort[] = [];
+      addresses(body, decoded.body, paths, met);
+      if (met.length === 0) return frame;
+      for (const a of met) {
+        if (!listeners.has(keyOf(a))) await listen(a, { host: options.listen.host, port: 0 });
+      }
+      rewrite(body, decoded.body, paths, (a) => listeners.get(keyOf(a)));
+      return encodeResponse(apiKey, apiVersion, decoded.header, decoded.body);
+    };
+
+    const stop = (error?: unknown) => {
+      if (error !== undefined) onError(error);
+      if (!client.destroyed) client.destroy();
+      if (!upstream.destroyed) upstream.destroy();
+      sockets.delete(client);
+      sockets.delete(upstream);
+      if (conversation !== undefined && !stopped) record(undefined);
+      stopped = true;
+    };
+    let stopped = false;
+    // Corked while a chunk is read, so its pieces leave in one write.
+    client.on('data', (chunk: Buffer) => {
+      upstream.cork();
+      requests.push(chunk);
+      upstream.uncork();
+    });
+    upstream.on('data', (chunk: Buffer) => {
+      client.cork();
+      responses.push(chunk);
+      client.uncork();
+    });
+    client.on('end', () => upstream.end());
+    upstream.on('end', () => { void waitThenEnd(); });
+    const waitThenEnd = async () => {
+      while (flushing || out.length > 0) await new Promise((r) => setImmediate(r));
+      client.end();
+    };
+    client.on('close', () => stop());
+    upstream.on('close', () => { void waitThenEnd().then(() => stop()); });
+    client.on('error', stop);
+    upstream.on('error', stop);
+  }
+
+  const address = await listen(options.upstream, options.listen);
+  return {
+    address,
+    listeners,
+    get connections() { return connections; },
+    async close() {
+      for (const s of sockets) s.destroy();
+      await Promise.all(servers.map((s) => new Promise<void>((resolve) => s.close(() => resolve()))));
+    },
+  };
+}

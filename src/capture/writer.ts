@@ -1,0 +1,330 @@
+// Writes captures: TCP segments built into packets of any link type file.ts reads (IPv4 or
+// IPv6, correct lengths and checksums), and the packets into classic pcap (either byte order,
+// micro- or nanosecond timestamps) or pcapng. TcpConversation numbers a connection's segments
+// (handshake, data split at a segment size, close) so a recording reads back like tcpdump's.
+// No Node imports: browsers use it too.
+import {
+  LINKTYPE_ETHERNET, LINKTYPE_IPV4, LINKTYPE_IPV6, LINKTYPE_LINUX_SLL, LINKTYPE_LINUX_SLL2, LINKTYPE_LOOP, LINKTYPE_NULL, LINKTYPE_RAW,
+  TCP_ACK, TCP_FIN, TCP_SYN,
+} from './packet.js';
+import { KafkaWireError } from '../errors.js';
+
+export interface Endpoint { ip: string; port: number }
+
+export interface Segment {
+  source: Endpoint;
+  destination: Endpoint;
+  seq: number;
+  ack: number;
+  flags: number;
+  payload: Uint8Array;
+  timeNs: bigint;
+}
+
+export interface Packet { timeNs: bigint; data: Uint8Array }
+
+export interface CaptureFileOptions {
+  format?: 'pcap' | 'pcapng';
+  /** Byte order of the file's headers. Default little-endian. */
+  bigEndian?: boolean;
+  /** Timestamps in nanoseconds (pcap magic a1b23c4d, pcapng if_tsresol 9). Default microseconds. */
+  nanoseconds?: boolean;
+  /** Default LINKTYPE_ETHERNET. */
+  linkType?: number;
+}
+
+const TCP_PSH = 0x08;
+const NS_PER_SECOND = 1_000_000_000n;
+const SNAP_LENGTH = 262144;
+
+/** An IPv4 dotted quad or an IPv6 address as bytes. */
+export function ipBytes(ip: string): Uint8Array {
+  if (!ip.includes(':')) {
+    const parts = ip.split('.').map(Number);
+    if (parts.length !== 4 || parts.some((p) => !(p >= 0 && p <= 255))) throw new KafkaWireError('INVALID_VALUE', -1, 'ip', `${ip} is not an IPv4 address`);
+    return Uint8Array.from(parts);
+  }
+  const [head, tail] = ip.split('::');
+  const groups = (s: string | undefined) => (s === undefined || s === '' ? [] : s.split(':').map((g) => parseInt(g, 16)));
+  const front = groups(head);
+  const back = groups(tail);
+  const all = tail === undefined ? front : [...front, ...new Array(8 - front.length - back.length).fill(0), ...back];
+  if (all.length !== 8 || all.some((g) => !(g >= 0 && g <= 0xffff))) throw new KafkaWireError('INVALID_VALUE', -1, 'ip', `${ip} is not an IPv6 address`);
+  const out = new Uint8Array(16);
+  all.forEach((g, i) => { out[2 * i] = g >> 8; out[2 * i + 1] = g & 0xff; });
+  return out;
+}
+
+/** Ones' complement sum of the 16-bit big-endian words of `parts` (as one run), folded and inverted. */
+function internetChecksum(parts: Uint8Array[]): number {
+  let sum = 0;
+  let high = -1; // a byte left over from an odd-length part, the high half of the next word
+  for (const p of parts) {
+    let i = 0;
+    if (high >= 0 && p.length > 0) {
+      sum += (high << 8) | p[0];
+      high = -1;
+      i = 1;
+    }
+    const end = p.length - ((p.length - i) & 1);
+    for (; i < end; i += 2) sum += (p[i] << 8) | p[i + 1];
+    if (end < p.length) high = p[end];
+    // A part adds at most 2^15 words of 2^16: fold before the sum could lose precision.
+    sum = (sum & 0xffff) + Math.floor(sum / 0x10000);
+  }
+  if (high >= 0) sum += high << 8;
+  while (sum > 0xffff) sum = (sum & 0xffff) + (sum >>> 16);
+  return ~sum & 0xffff;
+}
+
+/**
+ * The packet's bytes from its link layer down: `linkType` framing, IP, TCP, payload (one
+ * allocation). Without `tcpChecksum` the TCP checksum is left 0, as captures of offloading
+ * hosts show it (Wireshark does not check it by default); it costs a pass over the payload.
+ */
+export function encodePacket(linkType: number, s: Segment, tcpChecksum = true): Uint8Array {
+  const source = ipBytes(s.source.ip);
+  const destination = ipBytes(s.destination.ip);
+  const v6 = source.length === 16;
+  const link = linkHeader(linkType, v6);
+  const ipLength = v6 ? 40 : 20;
+  const tcpLength = 20 + s.payload.length;
+  if (!v6 && ipLength + tcpLength > 0xffff) throw new KafkaWireError('INVALID_VALUE', -1, 'payload', `a ${s.payload.length}-byte segment does not fit an IPv4 packet`);
+  const out = new Uint8Array(link.length + ipLength + tcpLength);
+  out.set(link, 0);
+  const ip = out.subarray(link.length, link.length + ipLength);
+  const tcp = out.subarray(link.length + ipLength);
+  const tv = new DataView(tcp.buffer, tcp.byteOffset, tcp.byteLength);
+  tv.setUint16(0, s.source.port);
+  tv.setUint16(2, s.destination.port);
+  tv.setUint32(4, s.seq >>> 0);
+  tv.setUint32(8, (s.flags & TCP_ACK) !== 0 ? s.ack >>> 0 : 0);
+  tcp[12] = 5 << 4;
+  tcp[13] = s.flags;
+  tv.setUint16(14, 65535);
+  tcp.set(s.payload, 20);
+  if (tcpChecksum) {
+    const pseudo = new Uint8Array(v6 ? 40 : 12);
+    const pv = new DataView(pseudo.buffer);
+    pseudo.set(source, 0);
+    pseudo.set(destination, source.length);
+    if (v6) { pv.setUint32(32, tcpLength); pseudo[39] = 6; } else { pseudo[9] = 6; pv.setUint16(10, tcpLength); }
+    tv.setUint16(16, internetChecksum([pseudo, tcp]));
+  }
+
+  const iv = new DataView(ip.buffer, ip.byteOffset, ip.byteLength);
+  if (v6) {
+    ip[0] = 0x60;
+    iv.setUint16(4, tcpLength);
+    ip[6] = 6;
+    ip[7] = 64;
+    ip.set(source, 8);
+    ip.set(destination, 24);
+  } else {
+    ip[0] = 0x45;
+    iv.setUint16(2, ipLength + tcpLength);
+    iv.setUint16(6, 0x4000);
+    ip[8] = 64;
+    ip[9] = 6;
+    ip.set(source, 12);
+    ip.set(destination, 16);
+    iv.setUint16(10, internetChecksum([ip]));
+  }
+  return out;
+}
+
+function linkHeader(linkType: number, v6: boolean): Uint8Array {
+  const ethertype = v6 ? 0x86dd : 0x0800;
+  switch (linkType) {
+    case LINKTYPE_ETHERNET: {
+      const h = new Uint8Array(14);
+      h.set([2, 0, 0, 0, 0, 2, 2, 0, 0, 0, 0, 1]);
+      new DataView(h.buffer).setUint16(12, ethertype);
+      return h;
+    }
+    case LINKTYPE_LINUX_SLL: {
+      const h = new Uint8Array(16);
+      const v = new DataView(h.buffer);
+      v.setUint16(2, 772); // ARPHRD_LOOPBACK
+      v.setUint16(4, 6);
+      v.setUint16(14, ethertype);
+      return h;
+    }
+    case LINKTYPE_LINUX_SLL2: {
+      const h = new Uint8Array(20);
+      const v = new DataView(h.buffer);
+      v.setUint16(0, ethertype);
+      v.setUint32(4, 1); // interface index
+      v.setUint16(8, 772);
+      h[11] = 6;
+      return h;
+    }
+    case LINKTYPE_NULL: {
+      // The capturing host's byte order: little-endian here, as on most machines.
+      const h = new Uint8Array(4);
+      new DataView(h.buffer).setUint32(0, v6 ? 30 : 2, true);
+      return h;
+    }
+    case LINKTYPE_LOOP: {
+      const h = new Uint8Array(4);
+      new DataView(h.buffer).setUint32(0, v6 ? 30 : 2, false);
+      return h;
+    }
+    case LINKTYPE_RAW:
+    case LINKTYPE_IPV4:
+    case LINKTYPE_IPV6:
+      return new Uint8Array(0);
+    default:
+      throw new KafkaWireError('INVALID_VALUE', -1, 'linkType', `cannot write link type ${linkType}`);
+  }
+}
+
+/** Writes a capture file record by record (a recording proxy streams them to disk). */
+export class CaptureFileWriter {
+  readonly format: 'pcap' | 'pcapng';
+  readonly linkType: number;
+  private readonly little: boolean;
+  private readonly nanoseconds: boolean;
+
+  constructor(options: CaptureFileOptions = {}) {
+    this.format = options.format ?? 'pcap';
+    this.linkType = options.linkType ?? LINKTYPE_ETHERNET;
+    this.little = options.bigEndian !== true;
+    this.nanoseconds = options.nanoseconds === true;
+  }
+
+  /** The file header (pcap) or section header and interface description (pcapng). */
+  header(): Uint8Array {
+    if (this.format === 'pcap') {
+      const h = new Uint8Array(24);
+      const v = new DataView(h.buffer);
+      v.setUint32(0, this.nanoseconds ? 0xa1b23c4d : 0xa1b2c3d4, this.little);
+      v.setUint16(4, 2, this.little);
+      v.setUint16(6, 4, this.little);
+      v.setUint32(16, SNAP_LENGTH, this.little);
+      v.setUint32(20, this.linkType, this.little);
+      return h;
+    }
+    const section = this.block(0x0a0d0d0a, 16, (v) => {
+      v.setUint32(8, 0x1a2b3c4d, this.little);
+      v.setUint16(12, 1, this.little);
+      v.setBigInt64(16, -1n, this.little); // section length unknown
+    });
+    const options = this.nanoseconds ? 8 + 4 : 4; // if_tsresol, then opt_endofopt
+    const iface = this.block(1, 8 + options, (v, b) => {
+      v.setUint16(8, this.linkType, this.little);
+      v.setUint32(12, SNAP_LENGTH, this.little);
+      if (this.nanoseconds) {
+        v.setUint16(16, 9, this.little);
+        v.setUint16(18, 1, this.little);
+        b[20] = 9;
+      }
+    });
+    const out = new Uint8Array(section.length + iface.length);
+    out.set(section, 0);
+    out.set(iface, section.length);
+    return out;
+  }
+
+  /** One packet's record. */
+  record(packet: Packet): Uint8Array {
+    const units = this.nanoseconds ? packet.timeNs : packet.timeNs / 1000n;
+    const data = packet.data;
+    if (this.format === 'pcap') {
+      const perSecond = this.nanoseconds ? NS_PER_SECOND : 1_000_000n;
+      const r = new Uint8Array(16 + data.length);
+      const v = new DataView(r.buffer);
+      v.setUint32(0, Number(units / perSecond), this.little);
+      v.setUint32(4, Number(units % perSecond), this.little);
+      v.setUint32(8, data.length, this.little);
+      v.setUint32(12, data.length, this.little);
+      r.set(data, 16);
+      return r;
+    }
+    return this.block(6, 20 + ((data.length + 3) & ~3), (v, b) => {
+      v.setUint32(8, 0, this.little);
+      v.setUint32(12, Number(units >> 32n), this.little);
+      v.setUint32(16, Number(units & 0xffffffffn), this.little);
+      v.setUint32(20, data.length, this.little);
+      v.setUint32(24, data.length, this.little);
+      b.set(data, 28);
+    });
+  }
+
+  /** A whole file of these packets. */
+  file(packets: readonly Packet[]): Uint8Array {
+    const parts = [this.header(), ...packets.map((p) => this.record(p))];
+    const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+    let at = 0;
+    for (const p of parts) { out.set(p, at); at += p.length; }
+    return out;
+  }
+
+  /** A pcapng block: type, length, `body` bytes (filled by `fill`), length again. */
+  private block(type: number, body: number, fill: (view: DataView, bytes: Uint8Array) => void): Uint8Array {
+    const b = new Uint8Array(12 + body);
+    const v = new DataView(b.buffer);
+    v.setUint32(0, type, this.little);
+    v.setUint32(4, b.length, this.little);
+    fill(v, b);
+    v.setUint32(b.length - 4, b.length, this.little);
+    return b;
+  }
+}
+
+/**
+ * One TCP connection's segments, numbered as a real stack would: a handshake, data split at
+ * `maxSegment` bytes and acknowledged by the peer's next segment, a FIN each way.
+ */
+export class TcpConversation {
+  /** Every segment so far, unless the conversation was made not to keep them. */
+  readonly segments: Segment[] = [];
+  private clientSeq = 0x10000000;
+  private serverSeq = 0x20000000;
+
+  constructor(readonly client: Endpoint, readonly server: Endpoint, private readonly maxSegment = 65483, private readonly keep = true) {}
+
+  /** SYN, SYN-ACK, ACK. */
+  open(timeNs: bigint): Segment[] {
+    const out = [this.segment(true, TCP_SYN, new Uint8Array(0), timeNs)];
+    this.clientSeq++;
+    out.push(this.segment(false, TCP_SYN | TCP_ACK, new Uint8Array(0), timeNs));
+    this.serverSeq++;
+    out.push(this.segment(true, TCP_ACK, new Uint8Array(0), timeNs));
+    return out;
+  }
+
+  /** The bytes one side sent, as segments. */
+  send(fromClient: boolean, bytes: Uint8Array, timeNs: bigint): Segment[] {
+    const out: Segment[] = [];
+    for (let at = 0; at < bytes.length; at += this.maxSegment) {
+      const chunk = bytes.subarray(at, Math.min(bytes.length, at + this.maxSegment));
+      out.push(this.segment(fromClient, TCP_PSH | TCP_ACK, chunk, timeNs));
+      if (fromClient) this.clientSeq = (this.clientSeq + chunk.length) >>> 0;
+      else this.serverSeq = (this.serverSeq + chunk.length) >>> 0;
+    }
+    return out;
+  }
+
+  /** FIN-ACK each way, then the last ACK. */
+  close(timeNs: bigint): Segment[] {
+    const out = [this.segment(true, TCP_FIN | TCP_ACK, new Uint8Array(0), timeNs)];
+    this.clientSeq++;
+    out.push(this.segment(false, TCP_FIN | TCP_ACK, new Uint8Array(0), timeNs));
+    this.serverSeq++;
+    out.push(this.segment(true, TCP_ACK, new Uint8Array(0), timeNs));
+    return out;
+  }
+
+  private segment(fromClient: boolean, flags: number, payload: Uint8Array, timeNs: bigint): Segment {
+    const s: Segment = {
+      source: fromClient ? this.client : this.server,
+      destination: fromClient ? this.server : this.client,
+      seq: fromClient ? this.clientSeq : this.serverSeq,
+      ack: fromClient ? this.serverSeq : this.clientSeq,
+      flags, payload, timeNs,
+    };
+    if (this.keep) this.segments.push(s);
+    return s;
+  }
+}

@@ -1,0 +1,167 @@
+// The recording proxy: kcat and kafkajs against librdkafka's 3-broker mock cluster through it
+// (every broker address they learn is one of the proxy's listeners; produce and consume work);
+// address rewriting in FindCoordinator and DescribeCluster against a scripted server; and the
+// recording read back as a capture.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { main } from '../../src/cli/main.js';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startProxy, type KafkaProxy } from '../../src/capture/proxy.js';
+import { CaptureFileWriter, readCapture, type CaptureFrame, type Packet } from '../../src/capture/index.js';
+import { startServer, connect } from '../../src/wire/index.js';
+import { decodeResponse } from '../../src/codec.js';
+import { startMemoryBroker } from '../../src/wire/memory-broker.js';
+import { mockClusterAvailable, startMockCluster, type MockCluster } from '../wire/mock-cluster.js';
+import { makeCert } from '../wire/tls-cert.js';
+import { kcatAvailable, kcatOk } from '../wire/kcat.js';
+
+const avail = await mockClusterAvailable();
+const haveKcat = kcatAvailable();
+
+function recordingOf(packets: Packet[]): CaptureFrame[] {
+  const bytes = new CaptureFileWriter({ nanoseconds: true }).file(packets);
+  return [...readCapture(bytes)].filter((e): e is CaptureFrame => e.type === 'frame');
+}
+
+describe.skipIf(!avail.ok || !haveKcat)('through the proxy to a 3-broker mock cluster', () => {
+  let mc: MockCluster;
+  let proxy: KafkaProxy;
+  const packets: Packet[] = [];
+  beforeAll(async () => {
+    mc = await startMockCluster({ brokers: 3, topics: ['p:3'] });
+    proxy = await startProxy({ listen: { host: '127.0.0.1', port: 0 }, upstream: mc.brokers[0], record: (p) => packets.push(p) });
+  });
+  afterAll(async () => {
+    await proxy?.close();
+    await mc?.stop();
+  });
+
+  it('kcat sees only the proxy\'s listeners, one per broker, and produces and consumes through them', async () => {
+    const bootstrap = `${proxy.address.host}:${proxy.address.port}`;
+    const metadata = await kcatOk(['-b', bootstrap, '-L', '-J']);
+    const brokers = JSON.parse(metadata).brokers.map((b: any) => b.name);
+    const local = [...proxy.listeners.values()].map((l) => `${l.host}:${l.port}`);
+    expect(proxy.listeners.size).toBe(3);
+    expect(new Set(brokers)).toEqual(new Set(local.map((l) => l)));
+    for (const b of mc.brokers) expect(brokers).not.toContain(`${b.host}:${b.port}`);
+    await kcatOk(['-b', bootstrap, '-P', '-t', 'p', '-p', '1', '-k', 'k'], 'one\ntwo\n');
+    const consumed = await kcatOk(['-b', bootstrap, '-C', '-t', 'p', '-p', '1', '-o', 'beginning', '-e', '-q']);
+    expect(consumed.trim().split('\n')).toEqual(['one', 'two']);
+  });
+
+  it('kafkajs produces, and finds its group coordinator, through the proxy', async () => {
+    const { Kafka, logLevel } = await import('kafkajs');
+    const kafka = new Kafka({ brokers: [`${proxy.address.host}:${proxy.address.port}`], clientId: 'proxy-test', logLevel: logLevel.NOTHING });
+    const producer = kafka.producer();
+    await producer.connect();
+    await producer.send({ topic: 'p', messages: [{ partition: 2, value: 'via kafkajs' }] });
+    await producer.disconnect();
+    const admin = kafka.admin();
+    await admin.connect();
+    await admin.fetchOffsets({ groupId: 'g', topics: ['p'] });
+    const cluster = await admin.describeCluster();
+    await admin.disconnect();
+    const local = new Set([...proxy.listeners.values()].map((l) => l.port));
+    expect(cluster.brokers.every((b) => local.has(b.port))).toBe(true);
+  });
+
+  it('recorded what the clients saw: frames that decode, broker addresses all local', () => {
+    const frames = recordingOf(packets);
+    expect(frames.length).toBeGreaterThan(20);
+    const local = new Set([...proxy.listeners.values()].map((l) => l.port));
+    const apis = new Set(frames.map((f) => f.apiKey));
+    for (const key of [0, 1, 3, 10, 18]) expect(apis).toContain(key);
+    let checked = 0;
+    for (const f of frames) {
+      if (f.direction !== 'response' || (f.apiKey !== 3 && f.apiKey !== 10)) continue;
+      const body: any = decodeResponse(f.bytes, f.apiKey, f.apiVersion!).body;
+      const ports = f.apiKey === 3 ? body.brokers.map((b: any) => b.port) : body.coordinators?.map((c: any) => c.port) ?? [body.port];
+      for (const port of ports) expect(local).toContain(port);
+      checked += ports.length;
+    }
+    expect(checked).toBeGreaterThan(3);
+  });
+});
+
+describe('address rewriting', () => {
+  it('FindCoordinator (v0 and v4) and DescribeCluster name the proxy\'s listeners', async () => {
+    const far = { host: 'broker-far.example', port: 19093 };
+    const server = await startServer({
+      handler: (req) => {
+        if (req.apiKey === 10 && req.apiVersion === 0) return { errorCode: 0, nodeId: 7, ...far };
+        if (req.apiKey === 10) return { coordinators: [{ key: 'g', nodeId: 7, ...far, errorCode: 0 }] };
+        if (req.apiKey === 60) return { clusterId: 'c', controllerId: 1, brokers: [{ brokerId: 7, ...far, rack: null }] };
+        return undefined;
+      },
+    });
+    const proxy = await startProxy({ listen: { host: '127.0.0.1', port: 0 }, upstream: { host: '127.0.0.1', port: server.port } });
+    const connection = await connect({ host: '127.0.0.1', port: proxy.address.port, negotiateVersions: false });
+    try {
+      const v0: any = await connection.request(10, 0, { key: 'g' });
+      const v4: any = await connection.request(10, 4, { keyType: 0, coordinatorKeys: ['g'] });
+      const cluster: any = await connection.request(60, 0, {});
+      const listener = proxy.listeners.get('broker-far.example:19093')!;
+      expect(listener.host).toBe('127.0.0.1');
+      expect([v0.host, v0.port, v0.nodeId]).toEqual([listener.host, listener.port, 7]);
+      expect([v4.coordinators[0].host, v4.coordinators[0].port]).toEqual([listener.host, listener.port]);
+      expect([cluster.brokers[0].host, cluster.brokers[0].port, cluster.clusterId]).toEqual([listener.host, listener.port, 'c']);
+    } finally {
+      connection.close();
+      await proxy.close();
+      await server.close();
+    }
+  });
+});
+
+describe('TLS to the upstream', () => {
+  const pem = makeCert();
+  it.skipIf(pem === null)('a plain client reaches a TLS broker through the proxy, whose address it is given', async () => {
+    const cert = readFileSync(pem!.cert);
+    const broker = await startMemoryBroker({ topics: { secure: 2 }, tls: { key: readFileSync(pem!.key), cert } });
+    const proxy = await startProxy({ listen: { host: '127.0.0.1', port: 0 }, upstream: { host: '127.0.0.1', port: broker.port }, upstreamTls: { ca: cert } });
+    const connection = await connect({ host: '127.0.0.1', port: proxy.address.port });
+    try {
+      const metadata: any = await connection.request(3, undefined, { topics: null });
+      expect(metadata.topics.map((t: any) => [t.name, t.partitions.length])).toEqual([['secure', 2]]);
+      expect(metadata.brokers.map((b: any) => [b.host, b.port])).toEqual([[proxy.address.host, proxy.address.port]]);
+    } finally {
+      connection.close();
+      await proxy.close();
+      await broker.close();
+      rmSync(pem!.dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('kafka-wire proxy', () => {
+  it('runs until interrupted and records JSON lines as kafka-wire pcap prints them', async () => {
+    const server = await startServer({ handler: (req) => (req.apiKey === 3 ? { brokers: [], topics: [] } : undefined) });
+    const dir = mkdtempSync(join(tmpdir(), 'kafka-wire-proxy-'));
+    const abort = new AbortController();
+    let stderr = '';
+    try {
+      const file = join(dir, 'record.jsonl');
+      const done = main(['proxy', '--listen', '127.0.0.1:0', '--upstream', `127.0.0.1:${server.port}`, '--record', file], {
+        stdin: [] as any, stdout: { write: () => true }, stderr: { write: (t: string) => { stderr += t; return true; } }, signal: abort.signal,
+      });
+      while (!/proxy: 127\.0\.0\.1:\d+ ->/.test(stderr)) await new Promise((r) => setTimeout(r, 20));
+      const port = Number(/proxy: 127\.0\.0\.1:(\d+) ->/.exec(stderr)![1]);
+      const connection = await connect({ host: '127.0.0.1', port, negotiateVersions: false });
+      await connection.request(3, 12, { topics: null });
+      connection.close();
+      await new Promise((r) => setTimeout(r, 100));
+      abort.abort();
+      expect(await done).toBe(0);
+      const lines = readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+      const metadata = lines.filter((l) => l.apiKey === 3);
+      expect(metadata.map((l) => [l.direction, l.apiVersion, l.ok])).toEqual([['request', 12, true], ['response', 12, true]]);
+      expect(metadata[1].latencyMs).toBeGreaterThan(0);
+      expect(metadata[0].conn).toMatch(new RegExp(`^127\\.0\\.0\\.1:\\d+->127\\.0\\.0\\.1:${port}$`));
+    } finally {
+      abort.abort();
+      rmSync(dir, { recursive: true, force: true });
+      await server.close();
+    }
+  });
+});
