@@ -1,5 +1,5 @@
 // The wire half of the message codec. JavaScript compiles each message version into a small
-// program (src/program.ts) and calls in here once per frame:
+// program (src/codec/plan.ts) and calls in here once per frame:
 //   scan: walk a whole frame, check everything Kafka's reader would reject (and the input it
 //         could never have meant), and write a tape of i32 words the facade turns into objects;
 //   emit: walk the same program over a tape the facade filled from objects, writing the frame.

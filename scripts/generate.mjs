@@ -152,7 +152,7 @@ function parseInteger(raw, type, where) {
   return type === 'int64' ? v : Number(v);
 }
 
-/** The default as the runtime needs it (see DefaultValue in src/schema.ts). */
+/** The default as the runtime needs it (see DefaultValue in src/codec/schema.ts). */
 function convertDefault(raw, type, where) {
   if (raw === null || raw === 'null') return null;
   if (type.startsWith('[]') || !PRIMITIVES.has(type) || type === 'bytes' || type === 'records') {
@@ -391,12 +391,12 @@ function usesMaxVersion(text) {
   return /\bMAX_VERSION\b/.test(text);
 }
 
-/** The import of src/schema.ts for a generated file `depth` folders below src/. */
+/** The import of src/codec/schema.ts for a generated file `depth` folders below src/. */
 function schemaImport(body, typeNames, depth) {
   const names = [];
   if (usesMaxVersion(body)) names.push('MAX_VERSION');
   for (const t of typeNames) names.push(`type ${t}`);
-  return `import { ${names.join(', ')} } from '${'../'.repeat(depth)}schema.js';`;
+  return `import { ${names.join(', ')} } from '${'../'.repeat(depth)}codec/schema.js';`;
 }
 
 function apiFile(api) {
@@ -422,7 +422,7 @@ function catalogueFile(apis) {
   const imports = apis.map((a) => `import { ${a.constName} } from './apis/${a.name}.js';`).join('\n');
   return (
     `${HEADER}\n` +
-    `import type { ApiDef } from '../schema.js';\n` +
+    `import type { ApiDef } from '../codec/schema.js';\n` +
     `import { requestHeader, responseHeader } from './headers.js';\n` +
     `${imports}\n\n` +
     `/** Every API key, sorted by apiKey. */\n` +

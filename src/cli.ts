@@ -5,9 +5,9 @@ import { createInterface } from 'node:readline';
 import { pathToFileURL } from 'node:url';
 import { realpathSync } from 'node:fs';
 import { KafkaWireError } from './errors.js';
-import { frameFromJson, frameToJson, stringify, type FrameJson } from './json.js';
+import { frameFromJson, frameToJson, stringify, type FrameJson } from './codec/json.js';
 import { fromHex, toHex } from './text.js';
-import type { Direction } from './codec.js';
+import type { Direction } from './codec/by-key.js';
 import { WIRE_USAGE, wireCommands } from './wire/cli-commands.js';
 import { runExplain, runSample, runSite } from './explain/cli-commands.js';
 

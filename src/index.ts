@@ -6,18 +6,18 @@ export {
   encodeRequest, decodeRequest, encodeResponse, decodeResponse, encodeBody, decodeBody,
   requestSize, responseSize, newMessage, getApi, requestHeaderVersion, responseHeaderVersion,
   type ApiKeyNumber,
-} from './codec.js';
+} from './codec/by-key.js';
 export {
   encodeRequestFor, decodeRequestFor, encodeResponseFor, decodeResponseFor, encodeBodyFor, decodeBodyFor,
   requestSizeFor, responseSizeFor, newMessageFor, headerVersionFor, defaultLimits,
   type RequestHeader, type ResponseHeader, type DecodedRequest, type DecodedResponse, type Direction, type Limits,
-} from './core.js';
+} from './codec/by-definition.js';
 export { KafkaWireError, type ErrorCode } from './errors.js';
-export { frameToJson, frameFromJson, structToJson, structFromJson, type FrameJson } from './json.js';
+export { frameToJson, frameFromJson, structToJson, structFromJson, type FrameJson } from './codec/json.js';
 export { apis } from './generated/catalogue.js';
 export { ApiKey } from './generated/types.js';
 export type * from './generated/types.js';
-export type { ApiDef, MessageDef, FieldDef, StructDef } from './schema.js';
+export type { ApiDef, MessageDef, FieldDef, StructDef } from './codec/schema.js';
 export * from './explain/api.js';
 
 /**

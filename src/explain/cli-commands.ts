@@ -9,7 +9,7 @@
 // come from --schemas DIR, else ../shared/kafka-schemas beside the repository when it exists.
 import { parseArgs } from '../cli.js';
 import { apis } from '../generated/catalogue.js';
-import { getApi, type Direction } from '../codec.js';
+import { getApi, type Direction } from '../codec/by-key.js';
 import { KafkaWireError, UsageError } from '../errors.js';
 import { toHex } from '../text.js';
 import { defaultSchemasDir } from './descriptions-node.js';

@@ -3,11 +3,11 @@
 // (nullable ones too, not null), every array with exactly one sample element, nullable structs
 // present, tagged fields left at their defaults (so not written), and every records field one
 // empty 61-byte RecordBatch v2. Headers carry correlation id 0 and client id "".
-import { encodeRequest, encodeResponse, planFor, type Direction } from '../codec.js';
+import { encodeRequest, encodeResponse, planFor, type Direction } from '../codec/by-key.js';
 import {
   ARRAY, BOOL, BYTES, FLOAT64, INT64, RECORDS, STRING, STRUCT, UUID, ZERO_UUID,
   type CompiledField, type CompiledStruct,
-} from '../program.js';
+} from '../codec/plan.js';
 import { encodeRecordBatch } from '../records/index.js';
 
 /** Bytes in a RecordBatch v2 with no records. */

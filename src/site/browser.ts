@@ -3,7 +3,7 @@
 // The codec's WebAssembly ships inside the bundle as base64, so nothing is fetched: the page works
 // from file://. Descriptions come from assets/descriptions.js when the site was built with schemas.
 import { apis } from '../generated/catalogue.js';
-import { peekRequest, type Direction } from '../codec.js';
+import { peekRequest, type Direction } from '../codec/by-key.js';
 import { descriptionsFrom, type DescriptionTable, type Descriptions } from '../explain/descriptions.js';
 import { buildExplainTree, type ExplainTree } from '../explain/tree.js';
 import { formatExplainText } from '../explain/format.js';

@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { apis } from '../generated/catalogue.js';
-import type { Direction } from '../codec.js';
+import type { Direction } from '../codec/by-key.js';
 import { descriptionsFrom, schemaDisplayText, type DescriptionTable } from '../explain/descriptions.js';
 import { loadDescriptionTable, readSchemaText } from '../explain/descriptions-node.js';
 import { buildExplainTree } from '../explain/tree.js';

@@ -2,12 +2,12 @@
 // records as lowercase hex, uuids as base64url, float64 specials as strings, unknown tagged fields
 // under `_unknownTaggedFields` by tag. Fields the version lacks are left out; on the way back
 // in, a missing field means its default.
-import { decodeRequest, decodeResponse, encodeRequest, encodeResponse, planFor, type DecodeOptions, type Direction } from './codec.js';
-import type { DecodedRecordBatches } from './records/decode.js';
-import { recordBatchesToJson } from './records/json.js';
-import { KafkaWireError } from './errors.js';
-import { ARRAY, BYTES, FLOAT64, INT64, RECORDS, STRUCT, type CompiledField, type CompiledStruct } from './program.js';
-import { fromHex, toHex } from './text.js';
+import { decodeRequest, decodeResponse, encodeRequest, encodeResponse, planFor, type DecodeOptions, type Direction } from './by-key.js';
+import type { DecodedRecordBatches } from '../records/decode.js';
+import { recordBatchesToJson } from '../records/json.js';
+import { KafkaWireError } from '../errors.js';
+import { ARRAY, BYTES, FLOAT64, INT64, RECORDS, STRUCT, type CompiledField, type CompiledStruct } from './plan.js';
+import { fromHex, toHex } from '../text.js';
 
 export function structToJson(s: CompiledStruct, o: any): Record<string, unknown> {
   const out: Record<string, unknown> = {};

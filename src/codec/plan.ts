@@ -1,8 +1,11 @@
-// Compiles a message at one version into what both halves of the codec walk: a CompiledStruct
-// tree for the facade (names, defaults, object shape) and its mirror as words in WebAssembly
-// memory for assembly/codec.ts. One mechanism for every API, version and header.
+// Plans: a message at one version compiled into what both halves of the codec walk, a
+// CompiledStruct tree for the facade (names, defaults, object shape) and its mirror as words in
+// WebAssembly memory for assembly/codec.ts, built once per message version and kept in one cache.
+// One mechanism for every API, version and header.
 import { inVersions, type FieldDef, type MessageDef, type StructDef } from './schema.js';
-import { storeProgram } from './wasm/codec-module.js';
+import { storeProgram } from '../wasm/codec-module.js';
+import { requestHeader, responseHeader } from '../generated/headers.js';
+import { KafkaWireError } from '../errors.js';
 
 // Field kinds; keep in step with assembly/codec.ts.
 export const BOOL = 1, INT8 = 2, INT16 = 3, UINT16 = 4, INT32 = 5, UINT32 = 6, INT64 = 7, FLOAT64 = 8;
@@ -65,19 +68,73 @@ export interface CompiledStruct {
 
 /** Every compiled op address → its field and struct, for error paths. */
 export const opFields = new Map<number, CompiledField>();
-const compiledMessages = new Map<MessageDef, CompiledStruct[]>();
 
-export function compileMessage(message: MessageDef, version: number): CompiledStruct {
-  let byVersion = compiledMessages.get(message);
-  if (byVersion === undefined) compiledMessages.set(message, (byVersion = []));
-  let compiled = byVersion[version];
-  if (compiled === undefined) {
-    const flexible = inVersions(message.flexibleVersions, version);
-    const structs = new Map<string, CompiledStruct>();
-    compiled = compileStruct({ name: message.name, fields: message.fields }, message, version, flexible, structs);
-    byVersion[version] = compiled;
+/** The compiled header and body of one message version. */
+export interface MessagePlan {
+  header: CompiledStruct;
+  body: CompiledStruct;
+  headerVersion: number;
+}
+
+/** A body without a header (decodeBody/encodeBody). */
+export interface BodyPlan {
+  header: null;
+  body: CompiledStruct;
+}
+
+/** What the cache keeps per message version: the body plan, and the full plan once asked for. */
+interface VersionPlans {
+  bodyOnly: BodyPlan;
+  full: MessagePlan | undefined;
+}
+
+const plans = new WeakMap<MessageDef, VersionPlans[]>();
+
+function checkVersion(message: MessageDef, version: number): void {
+  if (!(Number.isInteger(version) && version >= message.validVersions[0] && version <= message.validVersions[1])) {
+    throw new KafkaWireError('UNSUPPORTED_VERSION', -1, '',
+      `${message.name} has versions ${message.validVersions[0]}-${message.validVersions[1]}, not ${version}`);
   }
-  return compiled;
+}
+
+/** The cached plans of one message version, compiled on first use (every encode and decode starts here). */
+function versionPlans(message: MessageDef, version: number): VersionPlans {
+  let byVersion = plans.get(message);
+  if (byVersion === undefined) plans.set(message, (byVersion = []));
+  let cached = byVersion[version];
+  if (cached === undefined) {
+    checkVersion(message, version);
+    const flexible = inVersions(message.flexibleVersions, version);
+    const body = compileStruct({ name: message.name, fields: message.fields }, message, version, flexible, new Map());
+    byVersion[version] = cached = { bodyOnly: { header: null, body }, full: undefined };
+  }
+  return cached;
+}
+
+/** The plan of a bare body of one message version. */
+export function bodyPlanFor(message: MessageDef, version: number): BodyPlan {
+  return versionPlans(message, version).bodyOnly;
+}
+
+/** The plan of a whole frame of one message version: its header and body. */
+export function planForMessage(message: MessageDef, version: number): MessagePlan {
+  const cached = versionPlans(message, version);
+  if (cached.full === undefined) {
+    const headerVersion = headerVersionFor(message, version);
+    const header = bodyPlanFor(message.type === 'request' ? requestHeader : responseHeader, headerVersion).body;
+    cached.full = { header, body: cached.bodyOnly.body, headerVersion };
+  }
+  return cached.full;
+}
+
+/**
+ * The header version a message version travels with: requests v2 when flexible, else v1
+ * (ControlledShutdown v0: v0); responses v1 when flexible, else v0 (ApiVersions: always v0).
+ */
+export function headerVersionFor(message: MessageDef, version: number): number {
+  const flexible = inVersions(message.flexibleVersions, version);
+  if (message.type === 'request') return message.apiKey === 7 && version === 0 ? 0 : flexible ? 2 : 1;
+  return message.apiKey === 18 ? 0 : flexible ? 1 : 0;
 }
 
 function compileStruct(

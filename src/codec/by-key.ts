@@ -1,19 +1,20 @@
-// The message codec by API key, over the whole generated catalogue. (src/core.ts does the work
-// for any one API definition; use it with src/generated/apis/* to bundle only what you use.)
-import { apis } from './generated/catalogue.js';
-import type { RequestBodies, ResponseBodies } from './generated/types.js';
+// The message codec by API key, over the whole generated catalogue. (by-definition.ts does the
+// work for any one API definition; use it with src/generated/apis/* to bundle only what you use.)
+import { apis } from '../generated/catalogue.js';
+import type { RequestBodies, ResponseBodies } from '../generated/types.js';
 import { inVersions, type ApiDef, type MessageDef } from './schema.js';
-import { KafkaWireError } from './errors.js';
+import { KafkaWireError } from '../errors.js';
 import {
-  checkRequestHeader, decodeBodyFor, decodeRequestFor, decodeResponseFor, encodeBodyFor, encodeRequestFor, encodeResponseFor,
-  headerVersionFor, newMessageFor, peekRequest, planForMessage, requestSizeFor, responseSizeFor,
-  type DecodedRequest, type DecodedResponse, type Direction, type Limits, type MessagePlan, type RequestHeader,
-  type ResponseHeader, type MessageDecodeOptions,
-} from './core.js';
-import { decodeRecordBatches } from './records/decode.js';
-import type { DecodeOptions as RecordsDecodeOptions } from './records/types.js';
+  decodeBodyFor, decodeRequestFor, decodeResponseFor, encodeBodyFor, encodeRequestFor, encodeResponseFor,
+  newMessageFor, peekRequest, requestSizeFor, responseSizeFor,
+} from './by-definition.js';
+import { headerVersionFor, planForMessage, type MessagePlan } from './plan.js';
+import { checkRequestHeader } from './values.js';
+import type { DecodedRequest, DecodedResponse, Direction, Limits, MessageDecodeOptions, RequestHeader, ResponseHeader } from './types.js';
+import { decodeRecordBatches } from '../records/decode.js';
+import type { DecodeOptions as RecordsDecodeOptions } from '../records/types.js';
 
-export * from './core.js';
+export * from './by-definition.js';
 
 export type ApiKeyNumber = keyof RequestBodies & number;
 

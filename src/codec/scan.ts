@@ -1,0 +1,72 @@
+// The decode's first step: copies the input into WebAssembly memory and runs `scan`
+// (assembly/codec.ts), which checks the whole frame and writes a tape of words (values, or
+// offsets into the frame) for the readers; its failures become KafkaWireErrors with field paths.
+import { KafkaWireError, WASM_ERROR_CODES } from '../errors.js';
+import { codecWasm, ensureMemory, i32, scratchBase, u8 } from '../wasm/codec-module.js';
+import { opFields, type CompiledStruct } from './plan.js';
+import { defaultLimits, type Limits } from './types.js';
+
+/** Where a finished scan left its tape. */
+export interface ScanResult {
+  /** Word index of the tape's first word in the `i32` view. */
+  start: number;
+  words: number;
+}
+
+/** The scan's "tape full" code (assembly/codec.ts): the facade retries with a larger tape. */
+const E_TAPE_FULL = 10;
+
+/**
+ * Runs the WebAssembly scan over `input`; on success the tape is at i32[start, start + words).
+ * The tape stays valid until the next call into the codec.
+ */
+export function scanMessage(
+  plan: { header: CompiledStruct | null; body: CompiledStruct }, input: Uint8Array, framed: boolean,
+  withSpans: boolean, limits: Limits | undefined,
+): ScanResult {
+  const maxFrameSize = limits?.maxFrameSize ?? defaultLimits.maxFrameSize;
+  const size = framed ? input.length - 4 : input.length;
+  if (size > maxFrameSize) {
+    throw new KafkaWireError('FRAME_LIMIT', 0, '', `a frame of ${size} bytes, over the maxFrameSize limit of ${maxFrameSize}`);
+  }
+  const inputPtr = scratchBase();
+  ensureMemory(inputPtr + input.length);
+  u8.set(input, inputPtr); // once: growing memory for a larger tape keeps it
+  let tapeBytes = (input.length + 64) * (withSpans ? 16 : 4);
+  for (;;) {
+    const tapePtr = (inputPtr + input.length + 7) & ~7;
+    const scratchPtr = tapePtr + tapeBytes;
+    ensureMemory(scratchPtr + input.length * 2 + 64);
+    try {
+      const words = codecWasm().scan(plan.header?.ptr ?? 0, plan.body.ptr, inputPtr, input.length, framed,
+        tapePtr, tapeBytes, scratchPtr, withSpans,
+        limits?.maxArrayLength ?? defaultLimits.maxArrayLength,
+        limits?.maxLength ?? defaultLimits.maxLength,
+        limits?.maxDepth ?? defaultLimits.maxDepth);
+      return { start: tapePtr >> 2, words };
+    } catch (error) {
+      if (!(error instanceof WebAssembly.RuntimeError)) throw error;
+      const code = codecWasm().lastErrorCode();
+      if (code === E_TAPE_FULL) { tapeBytes *= 2; continue; }
+      throw scanError(plan, code);
+    }
+  }
+}
+
+function scanError(plan: { header: CompiledStruct | null; body: CompiledStruct }, code: number): KafkaWireError {
+  const depth = codecWasm().lastErrorDepth();
+  const ops = codecWasm().pathOpsPtr() >> 2;
+  const indexes = codecWasm().pathIndexesPtr() >> 2;
+  let path = '';
+  let root = plan.body.name;
+  for (let d = 0; d <= depth; d++) {
+    const op = i32[ops + d];
+    const field = op === 0 ? undefined : opFields.get(op);
+    if (d === 0 && field !== undefined && plan.header !== null && plan.header.fields.includes(field)) root = 'header';
+    path += field === undefined ? (op === 0 ? '.taggedFields' : '') : `.${field.name}`;
+    const index = i32[indexes + d];
+    if (index >= 0) path += `[${index}]`;
+  }
+  const errorCode = WASM_ERROR_CODES[code] ?? 'TRUNCATED';
+  return new KafkaWireError(errorCode, codecWasm().lastErrorOffset(), depth < 0 ? root : root + path);
+}
