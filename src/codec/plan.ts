@@ -7,14 +7,12 @@ import { storeProgram } from '../wasm/codec-module.js';
 import { requestHeader, responseHeader } from '../generated/headers.js';
 import { KafkaWireError } from '../errors.js';
 
-// Field kinds; keep in step with assembly/codec.ts.
-export const BOOL = 1, INT8 = 2, INT16 = 3, UINT16 = 4, INT32 = 5, UINT32 = 6, INT64 = 7, FLOAT64 = 8;
-export const UUID = 9, STRING = 10, BYTES = 11, RECORDS = 12, STRUCT = 13, ARRAY = 14;
-const NULLABLE = 1 << 16;
-const COMPACT = 1 << 17;
-const FLEXIBLE = 1;
-/** Every regular field is a fixed-size number or an array of fixed-size integers: the scan's fast path. */
-const FLAT = 2;
+import {
+  ARRAY, BOOL, BYTES, COMPACT, ELEMENT_KIND_SHIFT, FLAT, FLEXIBLE, FLOAT64, INT16, INT32, INT64, INT8, NULLABLE, OP_SIZE,
+  RECORDS, STRING, STRUCT, STRUCT_HEADER, UINT16, UINT32, UUID,
+} from '../wasm/abi.js';
+
+export { ARRAY, BOOL, BYTES, FLOAT64, INT16, INT32, INT64, INT8, RECORDS, STRING, STRUCT, UINT16, UINT32, UUID };
 const FIXED_SIZE_KINDS = new Set([BOOL, INT8, INT16, UINT16, INT32, UINT32, INT64, FLOAT64, UUID]);
 const FLAT_ELEMENT_KINDS = new Set([INT16, INT32, UINT32]);
 
@@ -167,17 +165,17 @@ function compileStruct(
       return o;
     },
   };
-  // The WebAssembly mirror: [regularCount, taggedCount, flags] then 4 words per op.
+  // The WebAssembly mirror (src/wasm/abi.ts): [regularCount, taggedCount, flags] then 4 words per op.
   const flat = regular.every((f) => FIXED_SIZE_KINDS.has(f.kind) || (f.kind === ARRAY && FLAT_ELEMENT_KINDS.has(f.elementKind)));
   const words = [regular.length, tagged.length, (flexible ? FLEXIBLE : 0) | (flat ? FLAT : 0)];
   for (const f of [...regular, ...tagged]) {
-    const word = f.kind | (f.elementKind << 8) | (f.nullable ? NULLABLE : 0) | (f.compact ? COMPACT : 0);
+    const word = f.kind | (f.elementKind << ELEMENT_KIND_SHIFT) | (f.nullable ? NULLABLE : 0) | (f.compact ? COMPACT : 0);
     const elementMin = f.kind === ARRAY ? minValueSize(f.elementKind, f.compact, false, f.struct) : 0;
     words.push(word, f.struct?.ptr ?? 0, f.tag, elementMin);
   }
   struct.ptr = storeProgram(words);
-  // Error paths name fields by their op's address (after the 12-byte header, 16 bytes per op).
-  [...regular, ...tagged].forEach((f, i) => opFields.set(struct.ptr + 12 + i * 16, f));
+  // Error paths name fields by their op's address.
+  [...regular, ...tagged].forEach((f, i) => opFields.set(struct.ptr + STRUCT_HEADER + i * OP_SIZE, f));
   return struct;
 }
 

@@ -4,6 +4,7 @@
 import { KafkaWireError, WASM_ERROR_CODES } from '../errors.js';
 import { codecWasm, ensureMemory, i32, scratchBase, u8 } from '../wasm/codec-module.js';
 import { opFields, type CompiledStruct } from './plan.js';
+import { E_TAPE_FULL } from '../wasm/abi.js';
 import { defaultLimits, type Limits } from './types.js';
 
 /** Where a finished scan left its tape. */
@@ -12,9 +13,6 @@ export interface ScanResult {
   start: number;
   words: number;
 }
-
-/** The scan's "tape full" code (assembly/codec.ts): the facade retries with a larger tape. */
-const E_TAPE_FULL = 10;
 
 /**
  * Runs the WebAssembly scan over `input`; on success the tape is at i32[start, start + words).
