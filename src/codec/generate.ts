@@ -9,6 +9,7 @@ import {
   type CompiledField, type CompiledStruct,
 } from './plan.js';
 import { bytesToBase64Url, decodeUtf8 } from '../text.js';
+import { KINDS } from './kinds.js';
 import { b, tapeRoom } from './encode-buffers.js';
 import { badValue, describe, invalid, isDefault, notInVersion } from './values.js';
 import { writeBytes, writeString, writeTaggedFields, writeUuid } from './write.js';
@@ -204,25 +205,11 @@ export function generateReader(root: CompiledStruct): TapeReader {
 
 // ---- writers ----
 
-function checkExpression(kind: number): string | null {
-  switch (kind) {
-    case BOOL: return `typeof v !== 'boolean'`;
-    case INT8: return '(v << 24 >> 24) !== v';
-    case INT16: return '(v << 16 >> 16) !== v';
-    case UINT16: return '(v & 0xffff) !== v';
-    case INT32: return '(v | 0) !== v';
-    case UINT32: return '(v >>> 0) !== v';
-    case INT64: return `typeof v !== 'bigint' || BigInt.asIntN(64, v) !== v`;
-    case FLOAT64: return `typeof v !== 'number'`;
-  }
-  return null;
-}
-
 /** Statements writing `v` (already defaulted) to the tape; may reference helpers below. */
 function writeStatements(kind: number, nullable: boolean, compact: boolean, struct: CompiledStruct | null,
   index: Map<CompiledStruct, number>): string {
-  const check = checkExpression(kind);
-  const guard = check === null ? '' : `if (${check}) bad(${kind}, v); `;
+  const accepts = KINDS[kind]?.acceptsSource;
+  const guard = accepts === undefined ? '' : `if (!(${accepts})) bad(${kind}, v); `;
   switch (kind) {
     case BOOL: return `${guard}b.tape[b.t++] = v ? 1 : 0;`;
     case INT8: case INT16: case UINT16: case INT32: return `${guard}b.tape[b.t++] = v;`;
@@ -241,7 +228,7 @@ function writeStatements(kind: number, nullable: boolean, compact: boolean, stru
 
 /** Upper bound of tape words a value of `kind` takes besides nested structs and array items. */
 function words(kind: number): number {
-  return kind === INT64 || kind === FLOAT64 || kind === STRING || kind === BYTES || kind === RECORDS ? 2 : 1;
+  return KINDS[kind]?.tapeWords ?? 1;
 }
 
 export function generateWriter(root: CompiledStruct): TapeWriter {

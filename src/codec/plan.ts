@@ -11,17 +11,13 @@ import {
   ARRAY, BOOL, BYTES, COMPACT, ELEMENT_KIND_SHIFT, FLAT, FLEXIBLE, FLOAT64, INT16, INT32, INT64, INT8, NULLABLE, OP_SIZE,
   RECORDS, STRING, STRUCT, STRUCT_HEADER, UINT16, UINT32, UUID,
 } from '../wasm/abi.js';
+import { KIND_OF_TYPE, KINDS, ZERO_UUID } from './kinds.js';
 
 export { ARRAY, BOOL, BYTES, FLOAT64, INT16, INT32, INT64, INT8, RECORDS, STRING, STRUCT, UINT16, UINT32, UUID };
-const FIXED_SIZE_KINDS = new Set([BOOL, INT8, INT16, UINT16, INT32, UINT32, INT64, FLOAT64, UUID]);
+/** Array elements the scan's fast path takes (one tape word each). */
 const FLAT_ELEMENT_KINDS = new Set([INT16, INT32, UINT32]);
 
-const PRIMITIVE_KINDS: Record<string, number> = {
-  bool: BOOL, int8: INT8, int16: INT16, uint16: UINT16, int32: INT32, uint32: UINT32,
-  int64: INT64, float64: FLOAT64, uuid: UUID, string: STRING, bytes: BYTES, records: RECORDS,
-};
-
-export const ZERO_UUID = 'AAAAAAAAAAAAAAAAAAAAAA';
+export { ZERO_UUID };
 
 export interface CompiledField {
   readonly name: string;
@@ -166,7 +162,7 @@ function compileStruct(
     },
   };
   // The WebAssembly mirror (src/wasm/abi.ts): [regularCount, taggedCount, flags] then 4 words per op.
-  const flat = regular.every((f) => FIXED_SIZE_KINDS.has(f.kind) || (f.kind === ARRAY && FLAT_ELEMENT_KINDS.has(f.elementKind)));
+  const flat = regular.every((f) => (KINDS[f.kind]?.fixedSize ?? 0) > 0 || (f.kind === ARRAY && FLAT_ELEMENT_KINDS.has(f.elementKind)));
   const words = [regular.length, tagged.length, (flexible ? FLEXIBLE : 0) | (flat ? FLAT : 0)];
   for (const f of [...regular, ...tagged]) {
     const word = f.kind | (f.elementKind << ELEMENT_KIND_SHIFT) | (f.nullable ? NULLABLE : 0) | (f.compact ? COMPACT : 0);
@@ -186,7 +182,7 @@ function compileField(
   const present = inVersions(def.versions, version);
   const isArray = def.type.startsWith('[]');
   const typeName = isArray ? def.type.slice(2) : def.type;
-  const primitive = PRIMITIVE_KINDS[typeName];
+  const primitive = KIND_OF_TYPE[typeName];
   let struct: CompiledStruct | null = null;
   if (primitive === undefined) {
     struct = structs.get(typeName) ?? null;
@@ -221,16 +217,15 @@ function defaults(def: FieldDef, kind: number, valueKind: number, struct: Compil
   const given = def.default;
   if (given === null) return { makeDefault: () => null, defaultValue: null };
   if (kind === ARRAY) return { makeDefault: () => [], defaultValue: undefined };
+  if (valueKind === STRUCT) return { makeDefault: () => struct!.create(), defaultValue: undefined };
+  // Bytes are mutable: a fresh zero each time. Records take no schema default.
+  if (valueKind === BYTES) return { makeDefault: KINDS[BYTES]!.zero, defaultValue: undefined };
+  if (given === undefined || valueKind === RECORDS) return constant(KINDS[valueKind]!.zero());
   switch (valueKind) {
-    case BOOL: return constant(given === undefined ? false : given === true || given === 'true');
-    case INT64: return constant(given === undefined ? 0n : BigInt(given as bigint | number | string));
-    case FLOAT64: return constant(given === undefined ? 0 : Number(given));
-    case STRING: return constant(given === undefined ? '' : String(given));
-    case UUID: return constant(given === undefined ? ZERO_UUID : String(given));
-    case BYTES: return { makeDefault: () => new Uint8Array(0), defaultValue: undefined };
-    case RECORDS: return constant(null);
-    case STRUCT: return { makeDefault: () => struct!.create(), defaultValue: undefined };
-    default: return constant(given === undefined ? 0 : Number(given));
+    case BOOL: return constant(given === true || given === 'true');
+    case INT64: return constant(BigInt(given as bigint | number | string));
+    case STRING: case UUID: return constant(String(given));
+    default: return constant(Number(given));
   }
 }
 
@@ -239,12 +234,9 @@ function constant(value: unknown) {
 }
 
 function minValueSize(kind: number, compact: boolean, nullable: boolean, struct: CompiledStruct | null): number {
+  const fixedSize = KINDS[kind]?.fixedSize ?? 0;
+  if (fixedSize > 0) return fixedSize;
   switch (kind) {
-    case BOOL: case INT8: return 1;
-    case INT16: case UINT16: return 2;
-    case INT32: case UINT32: return 4;
-    case INT64: case FLOAT64: return 8;
-    case UUID: return 16;
     case STRING: return compact ? 1 : 2;
     case BYTES: case RECORDS: case ARRAY: return compact ? 1 : 4;
     case STRUCT: return nullable ? 1 : struct!.minSize;

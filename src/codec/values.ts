@@ -1,12 +1,8 @@
 // Checks and descriptions of the values handed to the encoders, shared by the interpreter's writer
 // and the generated writers: defaults, type errors and their wording.
 import { KafkaWireError } from '../errors.js';
-import { ARRAY, BOOL, BYTES, FLOAT64, INT16, INT32, INT64, INT8, STRUCT, UINT16, UINT32, type CompiledField, type CompiledStruct } from './plan.js';
-
-export const KIND_NAMES: Record<number, string> = {
-  [BOOL]: 'a boolean', [INT8]: 'an int8', [INT16]: 'an int16', [UINT16]: 'a uint16', [INT32]: 'an int32',
-  [UINT32]: 'a uint32', [INT64]: 'an int64 bigint', [FLOAT64]: 'a number',
-};
+import { ARRAY, BYTES, FLOAT64, STRUCT, type CompiledField, type CompiledStruct } from './plan.js';
+import { KINDS } from './kinds.js';
 
 export function invalid(detail: string): KafkaWireError {
   return new KafkaWireError('INVALID_VALUE', -1, '', detail);
@@ -14,7 +10,7 @@ export function invalid(detail: string): KafkaWireError {
 
 /** Throws INVALID_VALUE: `v` is not a value of `kind`. */
 export function badValue(kind: number, v: unknown): never {
-  throw invalid(`expected ${KIND_NAMES[kind]}, got ${describe(v)}`);
+  throw invalid(`expected ${KINDS[kind]!.expected}, got ${describe(v)}`);
 }
 
 /** A short description of a value for error messages. */

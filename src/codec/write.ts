@@ -9,6 +9,7 @@ import {
   type CompiledField, type CompiledStruct,
 } from './plan.js';
 import { badValue, describe, invalid, isDefault, notInVersion } from './values.js';
+import { KINDS } from './kinds.js';
 
 const scratch64 = new DataView(new ArrayBuffer(8));
 
@@ -118,38 +119,25 @@ function writeField(f: CompiledField, value: any): void {
 function writeValue(kind: number, nullable: boolean, compact: boolean, struct: CompiledStruct | null, v: any): void {
   tapeRoom(2);
   switch (kind) {
+    case BOOL: case INT8: case INT16: case UINT16: case INT32: case UINT32: case INT64: case FLOAT64:
+      if (!KINDS[kind]!.accepts!(v)) badValue(kind, v);
+  }
+  switch (kind) {
     case BOOL:
-      if (typeof v !== 'boolean') badValue(BOOL, v);
       b.tape[b.t++] = v ? 1 : 0;
       return;
-    case INT8:
-      if ((v << 24 >> 24) !== v) badValue(INT8, v);
-      b.tape[b.t++] = v;
-      return;
-    case INT16:
-      if ((v << 16 >> 16) !== v) badValue(INT16, v);
-      b.tape[b.t++] = v;
-      return;
-    case UINT16:
-      if ((v & 0xffff) !== v) badValue(UINT16, v);
-      b.tape[b.t++] = v;
-      return;
-    case INT32:
-      if ((v | 0) !== v) badValue(INT32, v);
+    case INT8: case INT16: case UINT16: case INT32:
       b.tape[b.t++] = v;
       return;
     case UINT32:
-      if ((v >>> 0) !== v) badValue(UINT32, v);
       b.tape[b.t++] = v | 0;
       return;
     case INT64:
-      if (typeof v !== 'bigint' || BigInt.asIntN(64, v) !== v) badValue(INT64, v);
       scratch64.setBigInt64(0, v, true);
       b.tape[b.t++] = scratch64.getInt32(0, true);
       b.tape[b.t++] = scratch64.getInt32(4, true);
       return;
     case FLOAT64:
-      if (typeof v !== 'number') badValue(FLOAT64, v);
       scratch64.setFloat64(0, v, true);
       b.tape[b.t++] = scratch64.getInt32(0, true);
       b.tape[b.t++] = scratch64.getInt32(4, true);
@@ -172,7 +160,7 @@ function writeValue(kind: number, nullable: boolean, compact: boolean, struct: C
 // writers (generate.ts) too.
 export function writeString(v: unknown, nullable: boolean, compact: boolean): void {
   if (v === null) return writeNull(nullable);
-  if (typeof v !== 'string') throw invalid(`expected a string, got ${describe(v)}`);
+  if (typeof v !== 'string') badValue(STRING, v);
   heapRoom(v.length * 3);
   const length = encodeUtf8Into(v, b.heap, b.h);
   if (!compact && length > 0x7fff) throw invalid(`a string of ${length} bytes does not fit an int16 length`);
@@ -183,7 +171,7 @@ export function writeString(v: unknown, nullable: boolean, compact: boolean): vo
 
 export function writeBytes(v: unknown, nullable: boolean): void {
   if (v === null) return writeNull(nullable);
-  if (!(v instanceof Uint8Array)) throw invalid(`expected a Uint8Array, got ${describe(v)}`);
+  if (!(v instanceof Uint8Array)) badValue(BYTES, v);
   heapRoom(v.length);
   b.heap.set(v, b.h);
   b.tape[b.t++] = b.h;
@@ -193,7 +181,7 @@ export function writeBytes(v: unknown, nullable: boolean): void {
 
 export function writeUuid(v: unknown): void {
   heapRoom(16);
-  if (typeof v !== 'string' || !base64UrlToBytes(v, b.heap, b.h)) throw invalid(`expected a 22-character base64url uuid, got ${describe(v)}`);
+  if (typeof v !== 'string' || !base64UrlToBytes(v, b.heap, b.h)) badValue(UUID, v);
   b.tape[b.t++] = b.h;
   b.h += 16;
 }
