@@ -3,17 +3,18 @@
 // more call each. Legacy message sets (magic 0/1) are parsed here in TS.
 import { RecordBatch, materializeAll, type BatchHeaderFields, KafkaRecord } from './batch.js';
 import {
-  ATTRIBUTES_OFFSET, BASE_SEQUENCE_OFFSET, BASE_TIMESTAMP_OFFSET, BATCH_LENGTH_OFFSET, COMPRESSION_MASK, CRC_OFFSET,
+  ATTRIBUTES_OFFSET, BASE_SEQUENCE_OFFSET, BASE_TIMESTAMP_OFFSET, BATCH_LENGTH_OFFSET, COMPRESSION_LZ4, COMPRESSION_MASK,
+  COMPRESSION_SNAPPY, CRC_OFFSET,
   ENTRY_HEADER_END, ENTRY_HEADER_START, ENTRY_LENGTH, ENTRY_MAGIC, ENTRY_ROW_START, ENTRY_START, ENTRY_WORDS,
   HEADER_WORDS, LAST_OFFSET_DELTA_OFFSET, MAGIC_OFFSET, MAX_TIMESTAMP_OFFSET, PARTITION_LEADER_EPOCH_OFFSET,
   PRODUCER_EPOCH_OFFSET, PRODUCER_ID_OFFSET, RECORD_COUNT_OFFSET, RECORDS_OFFSET, ROW_WORDS, SCAN_CONSUMED, SCAN_COUNT,
   SCAN_END, SCAN_HEADER_WORDS, SCAN_HEADERS, SCAN_ROWS, SCAN_TRUNCATED, WALK_HEADER_COUNT, WALK_HEADER_WORDS,
   WALK_HEADERS, WALK_ROWS,
 } from '../wasm/abi.js';
-import { decompressAt as decompress, DEFAULT_MAX_DECOMPRESSED } from './compression.js';
+import { decompressAt as decompress, decompressInWasm, DEFAULT_MAX_DECOMPRESSED } from './compression.js';
 import { recordsError } from './errors.js';
 import type { DecodeOptions } from './types.js';
-import { wasm, memI32, alloc, top, setTop, copyIn, statusError } from './wasm.js';
+import { wasm, mem, memI32, alloc, top, setTop, copyIn, statusError } from './wasm.js';
 
 export interface DecodedRecordBatches {
   batches: RecordBatch[];
@@ -109,10 +110,25 @@ function decodeBlob(bytes: Uint8Array, ctx: Ctx, prefix: string, offsetBase: num
       batches.push(batch);
     } else {
       if (codec > 4) throw recordsError('UNSUPPORTED_COMPRESSION', offsetBase + start + ATTRIBUTES_OFFSET, `${path}.attributes`, `unsupported compression codec ${codec}`);
-      const data = decompress(codec, bytes.subarray(start + RECORDS_OFFSET, start + size), ctx.limit, offsetBase + start + RECORDS_OFFSET, `${path}.records`);
-      const batch = new RecordBatch(header, data);
-      walkDecompressed(batch, data, i, ctx, `${prefix}`);
-      batches.push(batch);
+      const at = offsetBase + start + RECORDS_OFFSET;
+      const mark = top;
+      try {
+        let batch: RecordBatch;
+        if (codec === COMPRESSION_SNAPPY || codec === COMPRESSION_LZ4) {
+          // Decompressed from the input's copy in WebAssembly memory and walked where it lands:
+          // one copy out, for the records' JS-owned views.
+          const [p, length] = decompressInWasm(codec === COMPRESSION_LZ4, inPtr + start + RECORDS_OFFSET, size - RECORDS_OFFSET, ctx.limit, at, `${path}.records`);
+          batch = new RecordBatch(header, mem().slice(p, p + length));
+          walkDecompressed(batch, p, i, ctx, prefix);
+        } else {
+          const data = decompress(codec, bytes.subarray(start + RECORDS_OFFSET, start + size), ctx.limit, at, `${path}.records`);
+          batch = new RecordBatch(header, data);
+          walkDecompressed(batch, copyIn(data), i, ctx, prefix);
+        }
+        batches.push(batch);
+      } finally {
+        setTop(mark);
+      }
     }
   }
   return { batches, truncatedBytes, consumedBytes };
@@ -129,11 +145,12 @@ function attach(batch: RecordBatch, data: Uint8Array, I: Int32Array, r0: number,
   }
 }
 
-function walkDecompressed(batch: RecordBatch, data: Uint8Array, index: number, ctx: Ctx, prefix: string): void {
+/** Walks the records of a decompressed batch whose data (batch.data) is also at `p` in WebAssembly memory. */
+function walkDecompressed(batch: RecordBatch, p: number, index: number, ctx: Ctx, prefix: string): void {
   const w = wasm();
+  const data = batch.data;
   const mark = top;
   try {
-    const p = copyIn(data);
     const out = alloc(WALK_HEADER_WORDS * 4);
     const rc = w.walkRecords(p, data.length, batch.recordCount, out, index);
     if (rc !== 0) {

@@ -1,5 +1,5 @@
-// Public API of the records layer (issue 3): RecordBatch v2 and legacy message set decoding,
-// RecordBatch v2 encoding, compression codecs, CRC-32C/CRC-32 and the JSON mapper.
+// Public API of the records layer (`kafka-wire/records`): RecordBatch v2 and legacy message set
+// decoding, RecordBatch v2 encoding, compression codecs, CRC-32C/CRC-32 and the JSON mapper.
 //
 //   const { batches, truncatedBytes } = decodeRecordBatches(fetchRecordsBytes);      // eager
 //   const lazy = decodeRecordBatches(bytes, { lazy: true }).batches[0];             // columnar

@@ -185,3 +185,5 @@ export const RECORDS_OFFSET = 61;
 export const BATCH_LENGTH_BASE = 12;
 /** The low 3 bits of the attributes: the compression codec (0 none). */
 export const COMPRESSION_MASK = 7;
+export const COMPRESSION_SNAPPY = 2;
+export const COMPRESSION_LZ4 = 3;
