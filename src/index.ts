@@ -1,6 +1,6 @@
 // kafka-wire: the Apache Kafka wire protocol, every API key and version.
 import { initCodecWasm } from './wasm/codec-module.js';
-import { initRecordsWasm } from './records/wasm.js';
+import { initRecordsWasm } from './wasm/records-module.js';
 
 export {
   encodeRequest, decodeRequest, encodeResponse, decodeResponse, encodeBody, decodeBody,

@@ -6,7 +6,7 @@ import { Gunzip, gunzipSync, gzipSync } from 'fflate';
 import { Decompress as ZstdDecompress } from 'fzstd';
 import { recordsError, RecordsError } from './errors.js';
 import { COMPRESSION_NAMES, type CompressionName } from './types.js';
-import { wasm, mem, alloc, top, setTop, copyIn, statusError, crc32 } from './wasm.js';
+import { wasm, mem, alloc, top, setTop, copyIn, statusError, crc32 } from '../wasm/records-module.js';
 import { concatBytes } from '../bytes.js';
 
 export const DEFAULT_MAX_DECOMPRESSED = 64 * 1024 * 1024;

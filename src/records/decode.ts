@@ -14,7 +14,7 @@ import {
 import { decompressAt as decompress, decompressInWasm, DEFAULT_MAX_DECOMPRESSED } from './compression.js';
 import { recordsError } from './errors.js';
 import type { DecodeOptions } from './types.js';
-import { wasm, mem, memI32, alloc, top, setTop, copyIn, statusError } from './wasm.js';
+import { wasm, mem, memI32, alloc, top, setTop, copyIn, statusError } from '../wasm/records-module.js';
 
 export interface DecodedRecordBatches {
   batches: RecordBatch[];

@@ -15,7 +15,7 @@ export { decodeRecordBatches, DEFAULT_MAX_RECORDS_PER_BATCH, type DecodedRecordB
 export { encodeRecordBatch } from './encode.js';
 export { RecordBatch, KafkaRecord, decodeControl } from './batch.js';
 export { RecordsError, type RecordsErrorCode } from './errors.js';
-export { crc32c, crc32 } from './wasm.js';
+export { crc32c, crc32 } from '../wasm/records-module.js';
 export { recordBatchToJson, recordBatchesToJson, toHex } from './json.js';
 export { compress, decompress, zstdRawFrame, DEFAULT_MAX_DECOMPRESSED } from './compression.js';
 export {
