@@ -4,11 +4,25 @@ import type { CompressionName, ControlRecord, RecordHeader, TimestampType } from
 import { COMPRESSION_NAMES } from './types.js';
 import { recordsError } from './errors.js';
 import { decodeUtf8 } from '../text.js';
+import * as abi from '../wasm/abi.js';
 
-import {
-  HEADER_KEY_LENGTH, HEADER_KEY_OFFSET, HEADER_VALUE_LENGTH, HEADER_VALUE_OFFSET, HEADER_WORDS, ROW_ATTRIBUTES, ROW_FIRST_HEADER, ROW_HEADER_COUNT, ROW_KEY_LENGTH, ROW_KEY_OFFSET, ROW_OFFSET_DELTA,
-  ROW_TIMESTAMP_DELTA, ROW_VALUE_LENGTH, ROW_VALUE_OFFSET, ROW_WORDS,
-} from '../wasm/abi.js';
+// The ABI's numbers as this module's own constants: V8 folds a module's constants into optimized
+// code but loads imported bindings on every use, and these sit in per-record loops.
+const HEADER_KEY_LENGTH = abi.HEADER_KEY_LENGTH,
+  HEADER_KEY_OFFSET = abi.HEADER_KEY_OFFSET,
+  HEADER_VALUE_LENGTH = abi.HEADER_VALUE_LENGTH,
+  HEADER_VALUE_OFFSET = abi.HEADER_VALUE_OFFSET,
+  HEADER_WORDS = abi.HEADER_WORDS,
+  ROW_ATTRIBUTES = abi.ROW_ATTRIBUTES,
+  ROW_FIRST_HEADER = abi.ROW_FIRST_HEADER,
+  ROW_HEADER_COUNT = abi.ROW_HEADER_COUNT,
+  ROW_KEY_LENGTH = abi.ROW_KEY_LENGTH,
+  ROW_KEY_OFFSET = abi.ROW_KEY_OFFSET,
+  ROW_OFFSET_DELTA = abi.ROW_OFFSET_DELTA,
+  ROW_TIMESTAMP_DELTA = abi.ROW_TIMESTAMP_DELTA,
+  ROW_VALUE_LENGTH = abi.ROW_VALUE_LENGTH,
+  ROW_VALUE_OFFSET = abi.ROW_VALUE_OFFSET,
+  ROW_WORDS = abi.ROW_WORDS;
 
 const TWO32 = 4294967296;
 

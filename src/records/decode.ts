@@ -2,19 +2,50 @@
 // of a records blob into an Int32 tape; compressed batches are decompressed and walked with one
 // more call each. Legacy message sets (magic 0/1) are parsed here in TS.
 import { RecordBatch, materializeAll, type BatchHeaderFields, KafkaRecord } from './batch.js';
-import {
-  ATTRIBUTES_OFFSET, BASE_SEQUENCE_OFFSET, BASE_TIMESTAMP_OFFSET, BATCH_LENGTH_OFFSET, COMPRESSION_LZ4, COMPRESSION_MASK,
-  COMPRESSION_SNAPPY, CRC_OFFSET,
-  ENTRY_HEADER_END, ENTRY_HEADER_START, ENTRY_LENGTH, ENTRY_MAGIC, ENTRY_ROW_START, ENTRY_START, ENTRY_WORDS,
-  HEADER_WORDS, LAST_OFFSET_DELTA_OFFSET, MAGIC_OFFSET, MAX_TIMESTAMP_OFFSET, PARTITION_LEADER_EPOCH_OFFSET,
-  PRODUCER_EPOCH_OFFSET, PRODUCER_ID_OFFSET, RECORD_COUNT_OFFSET, RECORDS_OFFSET, ROW_WORDS, SCAN_CONSUMED, SCAN_COUNT,
-  SCAN_END, SCAN_HEADER_WORDS, SCAN_HEADERS, SCAN_ROWS, SCAN_TRUNCATED, WALK_HEADER_COUNT, WALK_HEADER_WORDS,
-  WALK_HEADERS, WALK_ROWS,
-} from '../wasm/abi.js';
 import { decompressAt as decompress, decompressInWasm, DEFAULT_MAX_DECOMPRESSED } from './compression.js';
 import { recordsError } from './errors.js';
 import type { DecodeOptions } from './types.js';
 import { wasm, mem, memI32, alloc, top, setTop, copyIn, statusError } from '../wasm/records-module.js';
+import * as abi from '../wasm/abi.js';
+
+// The ABI's numbers as this module's own constants: V8 folds a module's constants into optimized
+// code but loads imported bindings on every use, and these sit in per-record loops.
+const ATTRIBUTES_OFFSET = abi.ATTRIBUTES_OFFSET,
+  BASE_SEQUENCE_OFFSET = abi.BASE_SEQUENCE_OFFSET,
+  BASE_TIMESTAMP_OFFSET = abi.BASE_TIMESTAMP_OFFSET,
+  BATCH_LENGTH_OFFSET = abi.BATCH_LENGTH_OFFSET,
+  COMPRESSION_LZ4 = abi.COMPRESSION_LZ4,
+  COMPRESSION_MASK = abi.COMPRESSION_MASK,
+  COMPRESSION_SNAPPY = abi.COMPRESSION_SNAPPY,
+  CRC_OFFSET = abi.CRC_OFFSET,
+  ENTRY_HEADER_END = abi.ENTRY_HEADER_END,
+  ENTRY_HEADER_START = abi.ENTRY_HEADER_START,
+  ENTRY_LENGTH = abi.ENTRY_LENGTH,
+  ENTRY_MAGIC = abi.ENTRY_MAGIC,
+  ENTRY_ROW_START = abi.ENTRY_ROW_START,
+  ENTRY_START = abi.ENTRY_START,
+  ENTRY_WORDS = abi.ENTRY_WORDS,
+  HEADER_WORDS = abi.HEADER_WORDS,
+  LAST_OFFSET_DELTA_OFFSET = abi.LAST_OFFSET_DELTA_OFFSET,
+  MAGIC_OFFSET = abi.MAGIC_OFFSET,
+  MAX_TIMESTAMP_OFFSET = abi.MAX_TIMESTAMP_OFFSET,
+  PARTITION_LEADER_EPOCH_OFFSET = abi.PARTITION_LEADER_EPOCH_OFFSET,
+  PRODUCER_EPOCH_OFFSET = abi.PRODUCER_EPOCH_OFFSET,
+  PRODUCER_ID_OFFSET = abi.PRODUCER_ID_OFFSET,
+  RECORD_COUNT_OFFSET = abi.RECORD_COUNT_OFFSET,
+  RECORDS_OFFSET = abi.RECORDS_OFFSET,
+  ROW_WORDS = abi.ROW_WORDS,
+  SCAN_CONSUMED = abi.SCAN_CONSUMED,
+  SCAN_COUNT = abi.SCAN_COUNT,
+  SCAN_END = abi.SCAN_END,
+  SCAN_HEADER_WORDS = abi.SCAN_HEADER_WORDS,
+  SCAN_HEADERS = abi.SCAN_HEADERS,
+  SCAN_ROWS = abi.SCAN_ROWS,
+  SCAN_TRUNCATED = abi.SCAN_TRUNCATED,
+  WALK_HEADER_COUNT = abi.WALK_HEADER_COUNT,
+  WALK_HEADER_WORDS = abi.WALK_HEADER_WORDS,
+  WALK_HEADERS = abi.WALK_HEADERS,
+  WALK_ROWS = abi.WALK_ROWS;
 
 export interface DecodedRecordBatches {
   batches: RecordBatch[];
