@@ -7,21 +7,16 @@ import { recordsError } from './errors.js';
 import type { ControlRecordInput, EncodeOptions, RecordBatchInput } from './types.js';
 import { wasm, mem, memI32, alloc, top, setTop } from '../wasm/records-module.js';
 import { encodeUtf8Into } from '../text.js';
+import {
+  ATTRIBUTES_OFFSET, BASE_SEQUENCE_OFFSET, BASE_TIMESTAMP_OFFSET, LAST_OFFSET_DELTA_OFFSET, MAGIC_OFFSET,
+  MAX_TIMESTAMP_OFFSET, PARTITION_LEADER_EPOCH_OFFSET, PRODUCER_EPOCH_OFFSET, PRODUCER_ID_OFFSET,
+  RECORDS_OFFSET,
+} from '../wasm/abi.js';
 import * as abi from '../wasm/abi.js';
 
-// The ABI's numbers as this module's own constants: V8 folds a module's constants into optimized
-// code but loads imported bindings on every use, and these sit in per-record loops.
-const ATTRIBUTES_OFFSET = abi.ATTRIBUTES_OFFSET,
-  BASE_SEQUENCE_OFFSET = abi.BASE_SEQUENCE_OFFSET,
-  BASE_TIMESTAMP_OFFSET = abi.BASE_TIMESTAMP_OFFSET,
-  LAST_OFFSET_DELTA_OFFSET = abi.LAST_OFFSET_DELTA_OFFSET,
-  MAGIC_OFFSET = abi.MAGIC_OFFSET,
-  MAX_TIMESTAMP_OFFSET = abi.MAX_TIMESTAMP_OFFSET,
-  PARTITION_LEADER_EPOCH_OFFSET = abi.PARTITION_LEADER_EPOCH_OFFSET,
-  PRODUCER_EPOCH_OFFSET = abi.PRODUCER_EPOCH_OFFSET,
-  PRODUCER_ID_OFFSET = abi.PRODUCER_ID_OFFSET,
-  RECORDS_OFFSET = abi.RECORDS_OFFSET,
-  SPEC_ATTRIBUTES = abi.SPEC_ATTRIBUTES,
+// The spec layout as this module's own constants: V8 folds a module's constants into optimized
+// code but loads imported bindings on every use, and these sit in the per-record loop.
+const SPEC_ATTRIBUTES = abi.SPEC_ATTRIBUTES,
   SPEC_HEADER_COUNT = abi.SPEC_HEADER_COUNT,
   SPEC_HEADER_WORDS = abi.SPEC_HEADER_WORDS,
   SPEC_KEY_LENGTH = abi.SPEC_KEY_LENGTH,
@@ -29,6 +24,7 @@ const ATTRIBUTES_OFFSET = abi.ATTRIBUTES_OFFSET,
   SPEC_TIMESTAMP_DELTA = abi.SPEC_TIMESTAMP_DELTA,
   SPEC_VALUE_LENGTH = abi.SPEC_VALUE_LENGTH,
   SPEC_WORDS = abi.SPEC_WORDS;
+
 const TWO32 = 4294967296;
 
 function isBytes(x: unknown): x is Uint8Array {
