@@ -22,8 +22,7 @@ export interface KindDescription {
   /**
    * For kinds checked by value (numbers and booleans): whether `v` is a value of the kind, as a
    * function for the interpreter and as the same test in JavaScript source over `v` for the
-   * generated writers (the typeof first: a bigint in a bit operation would throw a TypeError).
-   * Strings, bytes and uuids are checked by their writers.
+   * generated writers. Strings, bytes and uuids are checked by their writers.
    */
   readonly accepts?: (v: any) => boolean;
   readonly acceptsSource?: string;
@@ -40,15 +39,15 @@ export const KINDS: readonly (KindDescription | undefined)[] = describeKinds([
   { kind: BOOL, type: 'bool', expected: 'a boolean', fixedSize: 1, tapeWords: 1, zero: () => false,
     accepts: (v) => typeof v === 'boolean', acceptsSource: `typeof v === 'boolean'` },
   { kind: INT8, type: 'int8', expected: 'an int8', fixedSize: 1, tapeWords: 1, zero: () => 0,
-    accepts: (v) => typeof v === 'number' && (v << 24 >> 24) === v, acceptsSource: `typeof v === 'number' && (v << 24 >> 24) === v` },
+    accepts: (v) => (v << 24 >> 24) === v, acceptsSource: '(v << 24 >> 24) === v' },
   { kind: INT16, type: 'int16', expected: 'an int16', fixedSize: 2, tapeWords: 1, zero: () => 0,
-    accepts: (v) => typeof v === 'number' && (v << 16 >> 16) === v, acceptsSource: `typeof v === 'number' && (v << 16 >> 16) === v` },
+    accepts: (v) => (v << 16 >> 16) === v, acceptsSource: '(v << 16 >> 16) === v' },
   { kind: UINT16, type: 'uint16', expected: 'a uint16', fixedSize: 2, tapeWords: 1, zero: () => 0,
-    accepts: (v) => typeof v === 'number' && (v & 0xffff) === v, acceptsSource: `typeof v === 'number' && (v & 0xffff) === v` },
+    accepts: (v) => (v & 0xffff) === v, acceptsSource: '(v & 0xffff) === v' },
   { kind: INT32, type: 'int32', expected: 'an int32', fixedSize: 4, tapeWords: 1, zero: () => 0,
-    accepts: (v) => typeof v === 'number' && (v | 0) === v, acceptsSource: `typeof v === 'number' && (v | 0) === v` },
+    accepts: (v) => (v | 0) === v, acceptsSource: '(v | 0) === v' },
   { kind: UINT32, type: 'uint32', expected: 'a uint32', fixedSize: 4, tapeWords: 1, zero: () => 0,
-    accepts: (v) => typeof v === 'number' && (v >>> 0) === v, acceptsSource: `typeof v === 'number' && (v >>> 0) === v` },
+    accepts: (v) => (v >>> 0) === v, acceptsSource: '(v >>> 0) === v' },
   { kind: INT64, type: 'int64', expected: 'an int64 bigint', fixedSize: 8, tapeWords: 2, zero: () => 0n,
     accepts: (v) => typeof v === 'bigint' && BigInt.asIntN(64, v) === v,
     acceptsSource: `typeof v === 'bigint' && BigInt.asIntN(64, v) === v` },
