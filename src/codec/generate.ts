@@ -288,6 +288,8 @@ export function generateWriter(root: CompiledStruct): TapeWriter {
   const writeFieldCases = [...taggedCases].map(([f, fi]) => `case ${fi}: { room(${f.kind === ARRAY ? 1 : words(f.kind)}); ${fieldStatements(f)} return; }`);
   const source = `
   // Strings, bytes, uuids and tagged sections go through the interpreter's own writers (write.ts).
+  // Taken as constants of this scope: V8 folds those into the generated code, not parameters.
+  const { room, invalid, isDefault, notInVersion, describe, writeTaggedFields, str, bytes, uuid, bad } = helpers;
   const word64 = new DataView(new ArrayBuffer(8));
   function at(e, segment) { return e instanceof KafkaWireError ? e.within(segment) : e; }
   function writeField(f, v) {
@@ -299,8 +301,10 @@ export function generateWriter(root: CompiledStruct): TapeWriter {
   }
   ${functions.join('\n  ')}
   return { write: w0 };`;
-  return new Function('b', 'room', 'invalid', 'isDefault', 'notInVersion', 'describe', 'writeTaggedFields',
-    'str', 'bytes', 'uuid', 'bad', 'fields', 'structs', 'taggedCases', 'KafkaWireError', source)(
-    b, tapeRoom, invalid, isDefault, notInVersion, describe, writeTaggedFields,
-    writeString, writeBytes, writeUuid, badValue, fieldTable, structs, taggedCases, KafkaWireError);
+  const helpers = {
+    room: tapeRoom, invalid, isDefault, notInVersion, describe, writeTaggedFields,
+    str: writeString, bytes: writeBytes, uuid: writeUuid, bad: badValue,
+  };
+  return new Function('b', 'helpers', 'fields', 'structs', 'taggedCases', 'KafkaWireError', source)(
+    b, helpers, fieldTable, structs, taggedCases, KafkaWireError);
 }
