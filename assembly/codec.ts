@@ -12,7 +12,7 @@ import {
   OP_MIN_ELEMENT, FLEXIBLE, FLAT,
   E_TRUNCATED, E_NEGATIVE_LENGTH, E_VARINT_TOO_LONG, E_VARINT_OVERFLOW, E_INVALID_UTF8, E_DUPLICATE_TAG,
   E_TAGGED_SIZE_MISMATCH, E_TRAILING_BYTES, E_FRAME_SIZE_MISMATCH, E_TAPE_FULL, E_ARRAY_LIMIT, E_LENGTH_LIMIT,
-  E_DEPTH_LIMIT,
+  E_DEPTH_LIMIT, STATUS_BYTES, STATUS_CODE, STATUS_OFFSET, STATUS_DEPTH,
 } from '../src/wasm/abi';
 
 const MAX_DEPTH = 64;
@@ -33,22 +33,18 @@ let maxLength: i32 = 0;
 let maxDepth: i32 = MAX_DEPTH;
 let scratch: usize = 0;   // a stack of tags, for duplicate checks in unordered tagged sections
 
-let errorCode: i32 = 0;
-let errorPos: usize = 0;
-let errorDepth: i32 = 0;
+const STATUS = memory.data(STATUS_BYTES, 16);
 
 export function heapBase(): usize { return __heap_base; }
-export function lastErrorCode(): i32 { return errorCode; }
-export function lastErrorOffset(): i32 { return <i32>(errorPos - base); }
-export function lastErrorDepth(): i32 { return errorDepth; }
+export function statusPtr(): usize { return STATUS; }
 export function pathOpsPtr(): usize { return pathOps; }
 export function pathIndexesPtr(): usize { return pathIndexes; }
 
 function fail(code: i32): void {
   if (code == E_TRUNCATED && end < inputEnd) code = E_TAGGED_SIZE_MISMATCH;
-  errorCode = code;
-  errorPos = pos;
-  errorDepth = depth;
+  store<i32>(STATUS, code, STATUS_CODE << 2);
+  store<i32>(STATUS, <i32>(pos - base), STATUS_OFFSET << 2);
+  store<i32>(STATUS, depth, STATUS_DEPTH << 2);
   unreachable();
 }
 
@@ -513,7 +509,7 @@ export function scan(
   maxArrayLength = arrayLimit;
   maxLength = lengthLimit;
   maxDepth = depthLimit < MAX_DEPTH ? depthLimit : MAX_DEPTH;
-  errorCode = 0;
+  store<i32>(STATUS, 0, STATUS_CODE << 2);
   if (framed) {
     need(4);
     const size = <i32>bswap<u32>(load<u32>(pos));

@@ -4,7 +4,7 @@
 import { KafkaWireError, WASM_ERROR_CODES } from '../errors.js';
 import { codecWasm, ensureMemory, i32, scratchBase, u8 } from '../wasm/codec-module.js';
 import { opFields, type CompiledStruct } from './plan.js';
-import { E_TAPE_FULL } from '../wasm/abi.js';
+import { E_TAPE_FULL, STATUS_CODE, STATUS_DEPTH, STATUS_OFFSET } from '../wasm/abi.js';
 import { defaultLimits, type Limits } from './types.js';
 
 /** Where a finished scan left its tape. */
@@ -44,15 +44,16 @@ export function scanMessage(
       return { start: tapePtr >> 2, words };
     } catch (error) {
       if (!(error instanceof WebAssembly.RuntimeError)) throw error;
-      const code = codecWasm().lastErrorCode();
-      if (code === E_TAPE_FULL) { tapeBytes *= 2; continue; }
-      throw scanError(plan, code);
+      const status = codecWasm().statusPtr() >> 2;
+      if (i32[status + STATUS_CODE] === E_TAPE_FULL) { tapeBytes *= 2; continue; }
+      throw scanError(plan, status);
     }
   }
 }
 
-function scanError(plan: { header: CompiledStruct | null; body: CompiledStruct }, code: number): KafkaWireError {
-  const depth = codecWasm().lastErrorDepth();
+/** The error a failed scan's status block (word index `status`) describes. */
+function scanError(plan: { header: CompiledStruct | null; body: CompiledStruct }, status: number): KafkaWireError {
+  const depth = i32[status + STATUS_DEPTH];
   const ops = codecWasm().pathOpsPtr() >> 2;
   const indexes = codecWasm().pathIndexesPtr() >> 2;
   let path = '';
@@ -65,6 +66,6 @@ function scanError(plan: { header: CompiledStruct | null; body: CompiledStruct }
     const index = i32[indexes + d];
     if (index >= 0) path += `[${index}]`;
   }
-  const errorCode = WASM_ERROR_CODES[code] ?? 'TRUNCATED';
-  return new KafkaWireError(errorCode, codecWasm().lastErrorOffset(), depth < 0 ? root : root + path);
+  const errorCode = WASM_ERROR_CODES[i32[status + STATUS_CODE]] ?? 'TRUNCATED';
+  return new KafkaWireError(errorCode, i32[status + STATUS_OFFSET], depth < 0 ? root : root + path);
 }

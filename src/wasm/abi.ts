@@ -2,6 +2,24 @@
 // number both sides must agree on, as plain constants that AssemblyScript and TypeScript both
 // compile (assembly/ imports this file directly), so each number is written once.
 
+// ---- both modules ----
+
+// A failing call leaves its reason in the module's status block (statusPtr(), STATUS_BYTES bytes)
+// as words: the code, the byte offset, then the module's own context.
+export const STATUS_BYTES = 64;
+export const STATUS_CODE = 0;
+export const STATUS_OFFSET = 1;
+/** The scan's nesting depth at the failure (its field path is in pathOps/pathIndexes). */
+export const STATUS_DEPTH = 2;
+// The records module's context: the batch, record and header being read (-1 for none), the field
+// code, and for a CRC mismatch the CRC computed.
+export const STATUS_BATCH = 2;
+export const STATUS_RECORD = 3;
+export const STATUS_HEADER = 4;
+export const STATUS_FIELD = 5;
+export const STATUS_AUX0 = 6;
+export const STATUS_AUX1 = 7;
+
 // ---- message codec (assembly/codec.ts, src/codec/) ----
 
 // Field kinds: the low byte of an op's first word; an array's element kind is the next byte.
@@ -41,7 +59,8 @@ export const FLEXIBLE = 1;
 /** Every regular field is a fixed-size number or an array of fixed-size integers: the scan's fast path. */
 export const FLAT = 2;
 
-// The scan's error codes (lastErrorCode()).
+// The scan's error codes. The scan traps after recording one (unwinding its recursion at once);
+// the binding catches the trap and reads the status block.
 export const E_TRUNCATED = 1;
 export const E_NEGATIVE_LENGTH = 2;
 export const E_VARINT_TOO_LONG = 3;
@@ -94,17 +113,6 @@ export const FIELD_RECORD_COUNT = 13;
 export const FIELD_RECORDS = 14;
 export const FIELD_RECORD = 15;
 export const FIELD_COMPRESSED = 16;
-
-// The status block (words): [code, offset, batch, record, header, field, aux0, aux1].
-export const STATUS_BYTES = 64;
-export const STATUS_CODE = 0;
-export const STATUS_OFFSET = 1;
-export const STATUS_BATCH = 2;
-export const STATUS_RECORD = 3;
-export const STATUS_HEADER = 4;
-export const STATUS_FIELD = 5;
-export const STATUS_AUX0 = 6;
-export const STATUS_AUX1 = 7;
 
 // scanBatches' tape: a header of 8 words, then one entry of 8 words per batch.
 export const SCAN_HEADER_WORDS = 8;
