@@ -1,38 +1,19 @@
 // The wire half of the message codec. JavaScript compiles each message version into a small
-// program (src/program.ts) and calls in here once per frame:
+// program (src/codec/plan.ts) and calls in here once per frame:
 //   scan: walk a whole frame, check everything Kafka's reader would reject (and the input it
 //         could never have meant), and write a tape of i32 words the facade turns into objects;
 //   emit: walk the same program over a tape the facade filled from objects, writing the frame.
 // Errors trap (unreachable) after recording code, offset and field path in globals; a trap
 // leaves the instance usable, and every call resets the state it reads.
 
-// Field kinds; keep in step with src/program.ts.
-const BOOL = 1, INT8 = 2, INT16 = 3, UINT16 = 4, INT32 = 5, UINT32 = 6, INT64 = 7, FLOAT64 = 8;
-const UUID = 9, STRING = 10, BYTES = 11, RECORDS = 12, STRUCT = 13, ARRAY = 14;
-const KIND_MASK = 0xff;
-const NULLABLE = 1 << 16;
-const COMPACT = 1 << 17;
-
-// Struct block: [regularCount, taggedCount, flags], then 4-word ops: [word, structPtr, tag, minElementSize].
-const STRUCT_HEADER = 12;
-const OP_SIZE = 16;
-const FLEXIBLE = 1;
-const FLAT = 2;         // every regular field a fixed-size number or an array of fixed-size integers
-
-// Error codes; keep in step with src/errors.ts.
-const E_TRUNCATED = 1;
-const E_NEGATIVE_LENGTH = 2;
-const E_VARINT_TOO_LONG = 3;
-const E_VARINT_OVERFLOW = 4;
-const E_INVALID_UTF8 = 5;
-const E_DUPLICATE_TAG = 6;
-const E_TAGGED_SIZE_MISMATCH = 7;
-const E_TRAILING_BYTES = 8;
-const E_FRAME_SIZE_MISMATCH = 9;
-const E_TAPE_FULL = 10;
-const E_ARRAY_LIMIT = 11;
-const E_LENGTH_LIMIT = 12;
-const E_DEPTH_LIMIT = 13;
+import {
+  BOOL, INT8, INT16, UINT16, INT32, UINT32, INT64, FLOAT64, UUID, STRING, BYTES, RECORDS, STRUCT, ARRAY,
+  KIND_MASK, ELEMENT_KIND_SHIFT, NULLABLE, COMPACT, STRUCT_HEADER, OP_SIZE, STRUCT_TAGGED_COUNT, STRUCT_FLAGS, OP_STRUCT, OP_TAG,
+  OP_MIN_ELEMENT, FLEXIBLE, FLAT,
+  E_TRUNCATED, E_NEGATIVE_LENGTH, E_VARINT_TOO_LONG, E_VARINT_OVERFLOW, E_INVALID_UTF8, E_DUPLICATE_TAG,
+  E_TAGGED_SIZE_MISMATCH, E_TRAILING_BYTES, E_FRAME_SIZE_MISMATCH, E_TAPE_FULL, E_ARRAY_LIMIT, E_LENGTH_LIMIT,
+  E_DEPTH_LIMIT, STATUS_BYTES, STATUS_CODE, STATUS_OFFSET, STATUS_DEPTH,
+} from '../src/wasm/abi';
 
 const MAX_DEPTH = 64;
 const pathOps = memory.data(MAX_DEPTH * 4);
@@ -52,14 +33,10 @@ let maxLength: i32 = 0;
 let maxDepth: i32 = MAX_DEPTH;
 let scratch: usize = 0;   // a stack of tags, for duplicate checks in unordered tagged sections
 
-let errorCode: i32 = 0;
-let errorPos: usize = 0;
-let errorDepth: i32 = 0;
+const STATUS = memory.data(STATUS_BYTES, 16);
 
 export function heapBase(): usize { return __heap_base; }
-export function lastErrorCode(): i32 { return errorCode; }
-export function lastErrorOffset(): i32 { return <i32>(errorPos - base); }
-export function lastErrorDepth(): i32 { return errorDepth; }
+export function statusPtr(): usize { return STATUS; }
 export function pathOpsPtr(): usize { return pathOps; }
 export function pathIndexesPtr(): usize { return pathIndexes; }
 /** Where the next tape word would go: after a failed scan, the end of what it had read. */
@@ -67,9 +44,9 @@ export function tapePosition(): usize { return tape; }
 
 function fail(code: i32): void {
   if (code == E_TRUNCATED && end < inputEnd) code = E_TAGGED_SIZE_MISMATCH;
-  errorCode = code;
-  errorPos = pos;
-  errorDepth = depth;
+  store<i32>(STATUS, code, STATUS_CODE << 2);
+  store<i32>(STATUS, <i32>(pos - base), STATUS_OFFSET << 2);
+  store<i32>(STATUS, depth, STATUS_DEPTH << 2);
   unreachable();
 }
 
@@ -201,7 +178,7 @@ function scanLengthPrefixed(word: i32, wide: bool): void {
         if (marker < 0) { push(-1); break; }
         push(1);
       }
-      if (spans || !(load<i32>(struct, 8) & FLAT) || scanFlat(struct, 1) == 0) scanStruct(struct);
+      if (spans || !(load<i32>(struct, STRUCT_FLAGS) & FLAT) || scanFlat(struct, 1) == 0) scanStruct(struct);
       break;
     }
     default: unreachable();
@@ -224,14 +201,14 @@ function scanLengthPrefixed(word: i32, wide: bool): void {
     return;
   }
   // No loop runs longer than the bytes left allow: each element has a known minimum size.
-  const minSize = load<i32>(op, 12);
+  const minSize = load<i32>(op, OP_MIN_ELEMENT);
   if (minSize > 0 && <usize>count > (end - pos) / <usize>minSize) { pos = start; fail(E_TRUNCATED); }
   if (count > maxArrayLength) { pos = start; fail(E_ARRAY_LIMIT); }
   push(count);
-  const elementWord = ((word >> 8) & KIND_MASK) | (word & COMPACT);
-  if (!spans && scanFixedArray((word >> 8) & KIND_MASK, count)) return;
-  const struct = <usize>load<i32>(op, 4);
-  if (!spans && struct != 0 && (load<i32>(struct, 8) & FLAT)) {
+  const elementWord = ((word >> ELEMENT_KIND_SHIFT) & KIND_MASK) | (word & COMPACT);
+  if (!spans && scanFixedArray((word >> ELEMENT_KIND_SHIFT) & KIND_MASK, count)) return;
+  const struct = <usize>load<i32>(op, OP_STRUCT);
+  if (!spans && struct != 0 && (load<i32>(struct, STRUCT_FLAGS) & FLAT)) {
     // Partitions, replicas and the like: each element on the fast path, the generic one when
     // the fast path declines (it then reports errors with the element's index in the path).
     for (let i = scanFlat(struct, count); i < count; i += 1 + scanFlat(struct, count - i - 1)) {
@@ -300,7 +277,7 @@ function scanFlat(struct: usize, count: i32): i32 {
   const e = end;
   const te = tapeEnd;
   const regularCount = load<i32>(struct);
-  const flexible = (load<i32>(struct, 8) & FLEXIBLE) != 0;
+  const flexible = (load<i32>(struct, STRUCT_FLAGS) & FLEXIBLE) != 0;
   let done = 0;
   for (; done < count; done++) {
     if (!scanFlatOne(struct, regularCount, flexible, e, te)) break;
@@ -370,7 +347,7 @@ function scanFlat(struct: usize, count: i32): i32 {
           p += 4;
         }
         if (count > maxArrayLength) return false;
-        const elementKind = (word >> 8) & KIND_MASK;
+        const elementKind = (word >> ELEMENT_KIND_SHIFT) & KIND_MASK;
         const n = <usize>count;
         if (t + (<usize>(regularCount + 1) << 2) + (n << 2) > te) return false;
         store<i32>(t, count);
@@ -410,7 +387,7 @@ function scanFlat(struct: usize, count: i32): i32 {
   const word = load<i32>(op);
   if (spans) push(<i32>(pos - base));
   if ((word & KIND_MASK) == ARRAY) scanArray(op, word);
-  else scanValue(word, <usize>load<i32>(op, 4));
+  else scanValue(word, <usize>load<i32>(op, OP_STRUCT));
   if (spans) push(<i32>(pos - base));
 }
 
@@ -439,7 +416,7 @@ function scanTaggedEntries(ops: usize, taggedCount: i32, start: usize, count: u3
     push(<i32>tag);
     let known = -1;
     for (let j = 0; j < taggedCount; j++) {
-      if (<u32>load<i32>(ops + <usize>j * OP_SIZE, 8) == tag) { known = j; break; }
+      if (<u32>load<i32>(ops + <usize>j * OP_SIZE, OP_TAG) == tag) { known = j; break; }
     }
     if (spans) push(<i32>(entryStart - base));
     if (known >= 0) {
@@ -497,14 +474,14 @@ function scanStruct(struct: usize): void {
   depth++;
   store<i32>(pathIndexes + (<usize>depth << 2), -1);
   const regularCount = load<i32>(struct);
-  const taggedCount = load<i32>(struct, 4);
+  const taggedCount = load<i32>(struct, STRUCT_TAGGED_COUNT);
   let op = struct + STRUCT_HEADER;
   if (spans) push(<i32>(pos - base));
   for (let i = 0; i < regularCount; i++) {
     scanField(op);
     op += OP_SIZE;
   }
-  if (load<i32>(struct, 8) & FLEXIBLE) {
+  if (load<i32>(struct, STRUCT_FLAGS) & FLEXIBLE) {
     store<i32>(pathOps + (<usize>depth << 2), 0);
     if (spans) push(<i32>(pos - base));
     scanTaggedSection(op, taggedCount);
@@ -534,7 +511,7 @@ export function scan(
   maxArrayLength = arrayLimit;
   maxLength = lengthLimit;
   maxDepth = depthLimit < MAX_DEPTH ? depthLimit : MAX_DEPTH;
-  errorCode = 0;
+  store<i32>(STATUS, 0, STATUS_CODE << 2);
   if (framed) {
     need(4);
     const size = <i32>bswap<u32>(load<u32>(pos));
@@ -619,12 +596,12 @@ function emitLengthPrefixed(word: i32, wide: bool): void {
 
 @inline function emitField(op: usize): void {
   const word = load<i32>(op);
-  const struct = <usize>load<i32>(op, 4);
+  const struct = <usize>load<i32>(op, OP_STRUCT);
   if ((word & KIND_MASK) != ARRAY) { emitValue(word, struct); return; }
   const count = take();
   if (word & COMPACT) writeUvarint(<u32>(count + 1));
   else writeU32(count);
-  const elementWord = ((word >> 8) & KIND_MASK) | (word & COMPACT);
+  const elementWord = ((word >> ELEMENT_KIND_SHIFT) & KIND_MASK) | (word & COMPACT);
   for (let i = 0; i < count; i++) emitValue(elementWord, struct);
 }
 
@@ -635,7 +612,7 @@ function emitStruct(struct: usize): void {
     emitField(op);
     op += OP_SIZE;
   }
-  if (!(load<i32>(struct, 8) & FLEXIBLE)) return;
+  if (!(load<i32>(struct, STRUCT_FLAGS) & FLEXIBLE)) return;
   const count = take();
   writeUvarint(<u32>count);
   for (let i = 0; i < count; i++) {

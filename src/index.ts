@@ -1,6 +1,6 @@
 // kafka-wire: the Apache Kafka wire protocol, every API key and version.
 import { initCodecWasm } from './wasm/codec-module.js';
-import { initRecordsWasm } from './records/wasm.js';
+import { initRecordsWasm } from './wasm/records-module.js';
 
 export {
   encodeRequest, decodeRequest, encodeResponse, decodeResponse, encodeBody, decodeBody,
@@ -8,20 +8,20 @@ export {
   findApi, type ApiKeyNumber, type CatalogueOption, type ByKeyEncodeOptions, type DecodeOptions, type RequestInput,
   type ResponseInput, type RequestBody, type ResponseBody, type BodyInput, type DecodedBody, type AnyDecodedRequest,
   type RecordsField,
-} from './codec.js';
+} from './codec/by-key.js';
 export * from './catalogue/index.js';
 export {
   encodeRequestFor, decodeRequestFor, encodeResponseFor, decodeResponseFor, encodeBodyFor, decodeBodyFor,
   requestSizeFor, responseSizeFor, newMessageFor, headerVersionFor, defaultLimits,
   type RequestHeader, type ResponseHeader, type DecodedRequest, type DecodedResponse, type Direction, type Limits,
   type BodyOf, type EncodeOptions,
-} from './core.js';
+} from './codec/by-definition.js';
 export { KafkaWireError, type ErrorCode } from './errors.js';
-export { frameToJson, frameFromJson, structToJson, structFromJson, type FrameJson } from './json.js';
+export { frameToJson, frameFromJson, structToJson, structFromJson, type FrameJson } from './codec/json.js';
 export { apis } from './generated/catalogue.js';
 export { ApiKey } from './generated/types.js';
 export type * from './generated/types.js';
-export type { ApiDef, MessageDef, FieldDef, StructDef } from './schema.js';
+export type { ApiDef, MessageDef, FieldDef, StructDef } from './codec/schema.js';
 export * from './explain/api.js';
 
 export { initZstd } from './records/zstd.js';

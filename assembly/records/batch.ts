@@ -1,14 +1,6 @@
 // RecordBatch v2 framing, record walking (decode to an Int32 tape) and record encoding.
 //
-// Decode tape, written by scanBatches at `out`:
-//   header  (8 x i32): nEntries, truncatedBytes, consumedBytes, rowsPtr, totalRows, hdrsPtr,
-//                      totalHeaders, endPtr
-//   entries (8 x i32 each, from out+32): magic, start, length, attributes, recordCount, rowStart
-//                      (-1 when the records were not walked: compressed or legacy), hdrStart, hdrEnd
-//   rows    (10 x i32 per record, at rowsPtr): attributes, timestampDelta lo, timestampDelta hi,
-//                      offsetDelta, keyOffset, keyLength (-1 null), valueOffset, valueLength (-1
-//                      null), headerCount, first header index
-//   headers (4 x i32 per header, at hdrsPtr): keyOffset, keyLength, valueOffset, valueLength (-1 null)
+// The layouts of the tapes and specs below are in src/wasm/abi.ts, shared with the facade.
 // Offsets are relative to the start of the input, so JS can subarray its own copy of the bytes.
 import {
   E_TRUNCATED, E_INVALID_LENGTH, E_VARINT_TOO_LONG, E_CRC_MISMATCH, E_UNSUPPORTED_MAGIC,
@@ -19,11 +11,24 @@ import {
   STATUS, copy, fail, resetStatus, ensure, be16, be32, storeBe32, setBatch, setRecord, setHeader,
 } from './common';
 import { crc32cOf, crc32Of } from './crc';
+import {
+  ROW_WORDS, HEADER_WORDS, SPEC_WORDS, SPEC_HEADER_WORDS, SCAN_HEADER_WORDS, ENTRY_WORDS, WALK_HEADER_WORDS,
+  SCAN_COUNT, SCAN_TRUNCATED, SCAN_CONSUMED, SCAN_ROWS, SCAN_TOTAL_ROWS, SCAN_HEADERS, SCAN_TOTAL_HEADERS, SCAN_END,
+  ENTRY_MAGIC, ENTRY_START, ENTRY_LENGTH, ENTRY_ATTRIBUTES, ENTRY_RECORD_COUNT, ENTRY_ROW_START, ENTRY_HEADER_START,
+  ENTRY_HEADER_END, WALK_ROWS, WALK_COUNT, WALK_HEADERS, WALK_HEADER_COUNT, WALK_END,
+  ROW_ATTRIBUTES, ROW_TIMESTAMP_DELTA, ROW_OFFSET_DELTA, ROW_KEY_OFFSET, ROW_KEY_LENGTH, ROW_VALUE_OFFSET,
+  ROW_VALUE_LENGTH, ROW_HEADER_COUNT, ROW_FIRST_HEADER, STATUS_AUX0,
+  BATCH_LENGTH_OFFSET, MAGIC_OFFSET, CRC_OFFSET, ATTRIBUTES_OFFSET, RECORD_COUNT_OFFSET, RECORDS_OFFSET,
+  BATCH_LENGTH_BASE, COMPRESSION_MASK, SPEC_ATTRIBUTES, SPEC_TIMESTAMP_DELTA, SPEC_OFFSET_DELTA, SPEC_KEY_LENGTH,
+  SPEC_VALUE_LENGTH, SPEC_HEADER_COUNT, HEADER_KEY_OFFSET, HEADER_KEY_LENGTH, HEADER_VALUE_OFFSET, HEADER_VALUE_LENGTH,
+} from '../../src/wasm/abi';
 
-export const ROW_INTS: i32 = 10;
-export const HDR_INTS: i32 = 4;
-const V2_HEADER: i32 = 61;        // bytes from baseOffset to the first record
-const V2_MIN_LENGTH: i32 = 49;    // batchLength of a batch with no records
+const ROW_BYTES: usize = ROW_WORDS << 2;
+const HEADER_BYTES: usize = HEADER_WORDS << 2;
+const ENTRY_BYTES: usize = ENTRY_WORDS << 2;
+const SPEC_BYTES: usize = SPEC_WORDS << 2;
+const SPEC_HEADER_BYTES: usize = SPEC_HEADER_WORDS << 2;
+const V2_MIN_LENGTH: i32 = RECORDS_OFFSET - BATCH_LENGTH_BASE; // batchLength of a batch with no records
 const MIN_RECORD: i32 = 7;        // smallest possible encoded record
 const LEGACY_MIN_0: i32 = 14;     // crc + magic + attributes + key length + value length
 const LEGACY_MIN_1: i32 = 22;     // the same plus the timestamp
@@ -155,12 +160,12 @@ function walk(base: usize, p: usize, end: usize, count: i32, rows: usize): i32 {
     if (<usize>hc > ((recEnd - p) >>> 1)) return failAt(i, -1, E_TRUNCATED, at - base, F_HEADER_COUNT);
     const h0 = hdrCount;
     if (hc > 0) {
-      const need = hdrsPtr + ((<usize>(hdrCount + hc)) << 4);
+      const need = hdrsPtr + (<usize>(hdrCount + hc)) * HEADER_BYTES;
       if (need > memEnd) {
         if (!ensure(need)) return failAt(i, -1, E_OUT_OF_MEMORY, at - base, F_HEADER_COUNT);
         memEnd = (<usize>memory.size()) << 16;
       }
-      let hp = hdrsPtr + ((<usize>hdrCount) << 4);
+      let hp = hdrsPtr + (<usize>hdrCount) * HEADER_BYTES;
       for (let h = 0; h < hc; h++) {
         at = p;
         r = rv(p, recEnd);
@@ -169,8 +174,8 @@ function walk(base: usize, p: usize, end: usize, count: i32, rows: usize): i32 {
         p = <usize>(r >>> 32);
         if (hkl < 0) return failAt(i, h, E_INVALID_LENGTH, at - base, F_HEADER_KEY_LENGTH);
         if (<usize>hkl > recEnd - p) return failAt(i, h, E_TRUNCATED, at - base, F_HEADER_KEY_LENGTH);
-        store<i32>(hp, <i32>(p - base));
-        store<i32>(hp, hkl, 4);
+        store<i32>(hp, <i32>(p - base), HEADER_KEY_OFFSET << 2);
+        store<i32>(hp, hkl, HEADER_KEY_LENGTH << 2);
         p += <usize>hkl;
         at = p;
         r = rv(p, recEnd);
@@ -179,24 +184,24 @@ function walk(base: usize, p: usize, end: usize, count: i32, rows: usize): i32 {
         p = <usize>(r >>> 32);
         if (hvl < -1) return failAt(i, h, E_INVALID_LENGTH, at - base, F_HEADER_VALUE_LENGTH);
         if (hvl > 0 && <usize>hvl > recEnd - p) return failAt(i, h, E_TRUNCATED, at - base, F_HEADER_VALUE_LENGTH);
-        store<i32>(hp, <i32>(p - base), 8);
-        store<i32>(hp, hvl, 12);
+        store<i32>(hp, <i32>(p - base), HEADER_VALUE_OFFSET << 2);
+        store<i32>(hp, hvl, HEADER_VALUE_LENGTH << 2);
         if (hvl > 0) p += <usize>hvl;
-        hp += 16;
+        hp += HEADER_BYTES;
       }
       hdrCount += hc;
     }
     if (p != recEnd) return failAt(i, -1, E_RECORD_LENGTH_MISMATCH, recStart - base, F_RECORD);
-    store<i32>(rows, attrs);
-    store<i64>(rows, V64, 4);
-    store<i32>(rows, offDelta, 12);
-    store<i32>(rows, ko, 16);
-    store<i32>(rows, kl, 20);
-    store<i32>(rows, vo, 24);
-    store<i32>(rows, vl, 28);
-    store<i32>(rows, hc, 32);
-    store<i32>(rows, h0, 36);
-    rows += 40;
+    store<i32>(rows, attrs, ROW_ATTRIBUTES << 2);
+    store<i64>(rows, V64, ROW_TIMESTAMP_DELTA << 2);
+    store<i32>(rows, offDelta, ROW_OFFSET_DELTA << 2);
+    store<i32>(rows, ko, ROW_KEY_OFFSET << 2);
+    store<i32>(rows, kl, ROW_KEY_LENGTH << 2);
+    store<i32>(rows, vo, ROW_VALUE_OFFSET << 2);
+    store<i32>(rows, vl, ROW_VALUE_LENGTH << 2);
+    store<i32>(rows, hc, ROW_HEADER_COUNT << 2);
+    store<i32>(rows, h0, ROW_FIRST_HEADER << 2);
+    rows += ROW_BYTES;
   }
   if (p != end) return fail(E_TRAILING_BYTES, <i32>(p - base), F_RECORDS);
   return 0;
@@ -220,102 +225,103 @@ export function scanBatches(inp: usize, len: i32, out: usize, flags: i32): i32 {
   let n: i32 = 0;
   let totalRows: i32 = 0;
   let truncated: i32 = 0;
-  let ents = out + 32;
+  let ents = out + (SCAN_HEADER_WORDS << 2);
   while (pos < len) {
     const rem = len - pos;
     setBatch(n);
-    if (rem < 12) { truncated = rem; break; }
+    if (rem < BATCH_LENGTH_BASE) { truncated = rem; break; }
     const p = inp + <usize>pos;
-    const blen = be32(p + 8);
-    if (blen < 0) return fail(E_INVALID_LENGTH, pos + 8, F_BATCH_LENGTH);
-    if (blen < 5) return fail(E_BATCH_TOO_SHORT, pos + 8, F_BATCH_LENGTH); // must reach the magic byte
-    if (blen > rem - 12) { truncated = rem; break; }
-    const magic = <i32>load<i8>(p + 16);
-    const size = blen + 12;
+    const blen = be32(p + BATCH_LENGTH_OFFSET);
+    if (blen < 0) return fail(E_INVALID_LENGTH, pos + BATCH_LENGTH_OFFSET, F_BATCH_LENGTH);
+    // It must reach the magic byte.
+    if (blen < MAGIC_OFFSET + 1 - BATCH_LENGTH_BASE) return fail(E_BATCH_TOO_SHORT, pos + BATCH_LENGTH_OFFSET, F_BATCH_LENGTH);
+    if (blen > rem - BATCH_LENGTH_BASE) { truncated = rem; break; }
+    const magic = <i32>load<i8>(p + MAGIC_OFFSET);
+    const size = blen + BATCH_LENGTH_BASE;
     let attrs: i32 = 0;
     let count: i32 = 0;
     if (magic == 2) {
-      if (blen < V2_MIN_LENGTH) return fail(E_BATCH_TOO_SHORT, pos + 8, F_BATCH_LENGTH);
+      if (blen < V2_MIN_LENGTH) return fail(E_BATCH_TOO_SHORT, pos + BATCH_LENGTH_OFFSET, F_BATCH_LENGTH);
       if (verify) {
-        const stored = <u32>be32(p + 17);
-        const actual = crc32cOf(p + 21, <usize>(size - 21), 0);
+        const stored = <u32>be32(p + CRC_OFFSET);
+        const actual = crc32cOf(p + ATTRIBUTES_OFFSET, <usize>(size - ATTRIBUTES_OFFSET), 0);
         if (stored != actual) {
-          store<i32>(STATUS, <i32>actual, 24);
-          return fail(E_CRC_MISMATCH, pos + 17, F_CRC);
+          store<i32>(STATUS, <i32>actual, STATUS_AUX0 << 2);
+          return fail(E_CRC_MISMATCH, pos + CRC_OFFSET, F_CRC);
         }
       }
-      attrs = be16(p + 21);
-      count = be32(p + 57);
-      if (count < 0) return fail(E_INVALID_LENGTH, pos + 57, F_RECORD_COUNT);
-      if ((attrs & 7) == 0) {
-        if (count > (size - V2_HEADER) / MIN_RECORD) return fail(E_RECORD_COUNT, pos + 57, F_RECORD_COUNT);
+      attrs = be16(p + ATTRIBUTES_OFFSET);
+      count = be32(p + RECORD_COUNT_OFFSET);
+      if (count < 0) return fail(E_INVALID_LENGTH, pos + RECORD_COUNT_OFFSET, F_RECORD_COUNT);
+      if ((attrs & COMPRESSION_MASK) == 0) {
+        if (count > (size - RECORDS_OFFSET) / MIN_RECORD) return fail(E_RECORD_COUNT, pos + RECORD_COUNT_OFFSET, F_RECORD_COUNT);
         totalRows += count;
       }
     } else if (magic == 0 || magic == 1) {
-      if (blen < (magic == 0 ? LEGACY_MIN_0 : LEGACY_MIN_1)) return fail(E_BATCH_TOO_SHORT, pos + 8, F_BATCH_LENGTH);
+      if (blen < (magic == 0 ? LEGACY_MIN_0 : LEGACY_MIN_1)) return fail(E_BATCH_TOO_SHORT, pos + BATCH_LENGTH_OFFSET, F_BATCH_LENGTH);
       if (verify) {
         const stored = <u32>be32(p + 12);
         const actual = crc32Of(p + 16, <usize>(size - 16), 0);
         if (stored != actual) {
-          store<i32>(STATUS, <i32>actual, 24);
+          store<i32>(STATUS, <i32>actual, STATUS_AUX0 << 2);
           return fail(E_CRC_MISMATCH, pos + 12, F_CRC);
         }
       }
       attrs = <i32>load<u8>(p + 17);
       count = 1;
     } else {
-      return fail(E_UNSUPPORTED_MAGIC, pos + 16, F_MAGIC);
+      return fail(E_UNSUPPORTED_MAGIC, pos + MAGIC_OFFSET, F_MAGIC);
     }
-    if (!ensure(ents + 32)) return fail(E_OUT_OF_MEMORY, pos, F_BATCH);
-    store<i32>(ents, magic);
-    store<i32>(ents, pos, 4);
-    store<i32>(ents, size, 8);
-    store<i32>(ents, attrs, 12);
-    store<i32>(ents, count, 16);
-    store<i32>(ents, -1, 20);
-    store<i32>(ents, 0, 24);
-    store<i32>(ents, 0, 28);
-    ents += 32;
+    if (!ensure(ents + ENTRY_BYTES)) return fail(E_OUT_OF_MEMORY, pos, F_BATCH);
+    store<i32>(ents, magic, ENTRY_MAGIC << 2);
+    store<i32>(ents, pos, ENTRY_START << 2);
+    store<i32>(ents, size, ENTRY_LENGTH << 2);
+    store<i32>(ents, attrs, ENTRY_ATTRIBUTES << 2);
+    store<i32>(ents, count, ENTRY_RECORD_COUNT << 2);
+    store<i32>(ents, -1, ENTRY_ROW_START << 2);
+    store<i32>(ents, 0, ENTRY_HEADER_START << 2);
+    store<i32>(ents, 0, ENTRY_HEADER_END << 2);
+    ents += ENTRY_BYTES;
     n++;
     pos += size;
   }
   setBatch(-1);
   const rows = (ents + 15) & ~(<usize>15);
-  const rowBytes = (<usize>totalRows) * 40;
+  const rowBytes = (<usize>totalRows) * ROW_BYTES;
   hdrsPtr = rows + rowBytes;
   hdrCount = 0;
   if (!ensure(hdrsPtr)) return fail(E_OUT_OF_MEMORY, 0, F_BATCH);
   let row = rows;
   let rowIndex: i32 = 0;
-  ents = out + 32;
+  ents = out + (SCAN_HEADER_WORDS << 2);
   for (let i = 0; i < n; i++) {
-    const magic = load<i32>(ents);
-    const attrs = load<i32>(ents, 12);
-    if (magic == 2 && (attrs & 7) == 0) {
+    const magic = load<i32>(ents, ENTRY_MAGIC << 2);
+    const attrs = load<i32>(ents, ENTRY_ATTRIBUTES << 2);
+    if (magic == 2 && (attrs & COMPRESSION_MASK) == 0) {
       setBatch(i);
-      const start = load<i32>(ents, 4);
-      const size = load<i32>(ents, 8);
-      const count = load<i32>(ents, 16);
+      const start = load<i32>(ents, ENTRY_START << 2);
+      const size = load<i32>(ents, ENTRY_LENGTH << 2);
+      const count = load<i32>(ents, ENTRY_RECORD_COUNT << 2);
       const p = inp + <usize>start;
-      store<i32>(ents, rowIndex, 20);
-      store<i32>(ents, hdrCount, 24);
-      const rc = walk(inp, p + V2_HEADER, p + <usize>size, count, row);
+      store<i32>(ents, rowIndex, ENTRY_ROW_START << 2);
+      store<i32>(ents, hdrCount, ENTRY_HEADER_START << 2);
+      const rc = walk(inp, p + RECORDS_OFFSET, p + <usize>size, count, row);
       if (rc) return rc;
-      store<i32>(ents, hdrCount, 28);
-      row += (<usize>count) * 40;
+      store<i32>(ents, hdrCount, ENTRY_HEADER_END << 2);
+      row += (<usize>count) * ROW_BYTES;
       rowIndex += count;
     }
-    ents += 32;
+    ents += ENTRY_BYTES;
   }
   setBatch(-1);
-  store<i32>(out, n);
-  store<i32>(out, truncated, 4);
-  store<i32>(out, pos, 8);
-  store<i32>(out, <i32>rows, 12);
-  store<i32>(out, totalRows, 16);
-  store<i32>(out, <i32>hdrsPtr, 20);
-  store<i32>(out, hdrCount, 24);
-  store<i32>(out, <i32>(hdrsPtr + ((<usize>hdrCount) << 4)), 28);
+  store<i32>(out, n, SCAN_COUNT << 2);
+  store<i32>(out, truncated, SCAN_TRUNCATED << 2);
+  store<i32>(out, pos, SCAN_CONSUMED << 2);
+  store<i32>(out, <i32>rows, SCAN_ROWS << 2);
+  store<i32>(out, totalRows, SCAN_TOTAL_ROWS << 2);
+  store<i32>(out, <i32>hdrsPtr, SCAN_HEADERS << 2);
+  store<i32>(out, hdrCount, SCAN_TOTAL_HEADERS << 2);
+  store<i32>(out, <i32>(hdrsPtr + (<usize>hdrCount) * HEADER_BYTES), SCAN_END << 2);
   return 0;
 }
 
@@ -327,17 +333,17 @@ export function walkRecords(p: usize, len: i32, count: i32, out: usize, batchInd
   resetStatus();
   setBatch(batchIndex);
   if (count < 0 || count > len / MIN_RECORD) return fail(E_RECORD_COUNT, 0, F_RECORD_COUNT);
-  const rows = out + 32;
-  hdrsPtr = rows + (<usize>count) * 40;
+  const rows = out + (WALK_HEADER_WORDS << 2);
+  hdrsPtr = rows + (<usize>count) * ROW_BYTES;
   hdrCount = 0;
   if (!ensure(hdrsPtr)) return fail(E_OUT_OF_MEMORY, 0, F_BATCH);
   const rc = walk(p, p, p + <usize>len, count, rows);
   if (rc) return rc;
-  store<i32>(out, <i32>rows);
-  store<i32>(out, count, 4);
-  store<i32>(out, <i32>hdrsPtr, 8);
-  store<i32>(out, hdrCount, 12);
-  store<i32>(out, <i32>(hdrsPtr + ((<usize>hdrCount) << 4)), 16);
+  store<i32>(out, <i32>rows, WALK_ROWS << 2);
+  store<i32>(out, count, WALK_COUNT << 2);
+  store<i32>(out, <i32>hdrsPtr, WALK_HEADERS << 2);
+  store<i32>(out, hdrCount, WALK_HEADER_COUNT << 2);
+  store<i32>(out, <i32>(hdrsPtr + (<usize>hdrCount) * HEADER_BYTES), WALK_END << 2);
   return 0;
 }
 
@@ -385,10 +391,8 @@ export function walkRecords(p: usize, len: i32, count: i32, out: usize, batchInd
 @inline function nonNeg(v: i32): i32 { return v > 0 ? v : 0; }
 
 /**
- * Encodes n records described by `spec` (per record, i32: attributes, timestampDelta lo, hi,
- * offsetDelta, keyLength (-1 null), valueLength (-1 null), headerCount, then per header key
- * length and value length (-1 null)) whose bytes are concatenated at `data` (key, value, then each
- * header's key and value). Output goes to `out`, after a 61-byte batch header when withHeader != 0
+ * Encodes n records described by `spec` (its layout in src/wasm/abi.ts) whose bytes are
+ * concatenated at `data` (key, value, then each header's key and value). Output goes to `out`, after a 61-byte batch header when withHeader != 0
  * (the caller fills the header fields; this fills batchLength, record count and CRC).
  * Returns the number of bytes written (including the header) or -1 when memory cannot grow.
  */
@@ -397,42 +401,42 @@ export function encodeRecords(spec: usize, n: i32, data: usize, out: usize, with
   let s = spec;
   let total: usize = 0;
   for (let r = 0; r < n; r++) {
-    const ts = load<i64>(s, 4);
-    const kl = load<i32>(s, 16);
-    const vl = load<i32>(s, 20);
-    const hc = load<i32>(s, 24);
-    let body = 1 + sizeVarlong(ts) + sizeVarint(load<i32>(s, 12)) + sizeVarint(kl) + nonNeg(kl) +
+    const ts = load<i64>(s, SPEC_TIMESTAMP_DELTA << 2);
+    const kl = load<i32>(s, SPEC_KEY_LENGTH << 2);
+    const vl = load<i32>(s, SPEC_VALUE_LENGTH << 2);
+    const hc = load<i32>(s, SPEC_HEADER_COUNT << 2);
+    let body = 1 + sizeVarlong(ts) + sizeVarint(load<i32>(s, SPEC_OFFSET_DELTA << 2)) + sizeVarint(kl) + nonNeg(kl) +
       sizeVarint(vl) + nonNeg(vl) + sizeVarint(hc);
-    s += 28;
+    s += SPEC_BYTES;
     for (let h = 0; h < hc; h++) {
       const hkl = load<i32>(s);
       const hvl = load<i32>(s, 4);
       body += sizeVarint(hkl) + nonNeg(hkl) + sizeVarint(hvl) + nonNeg(hvl);
-      s += 8;
+      s += SPEC_HEADER_BYTES;
     }
     total += <usize>(sizeVarint(body) + body);
   }
-  const hdr: usize = withHeader ? <usize>V2_HEADER : 0;
+  const hdr: usize = withHeader ? <usize>RECORDS_OFFSET : 0;
   if (!ensure(out + hdr + total)) return -1;
   // Writing pass
   s = spec;
   let d = data;
   let o = out + hdr;
   for (let r = 0; r < n; r++) {
-    const attrs = load<i32>(s);
-    const ts = load<i64>(s, 4);
-    const od = load<i32>(s, 12);
-    const kl = load<i32>(s, 16);
-    const vl = load<i32>(s, 20);
-    const hc = load<i32>(s, 24);
+    const attrs = load<i32>(s, SPEC_ATTRIBUTES << 2);
+    const ts = load<i64>(s, SPEC_TIMESTAMP_DELTA << 2);
+    const od = load<i32>(s, SPEC_OFFSET_DELTA << 2);
+    const kl = load<i32>(s, SPEC_KEY_LENGTH << 2);
+    const vl = load<i32>(s, SPEC_VALUE_LENGTH << 2);
+    const hc = load<i32>(s, SPEC_HEADER_COUNT << 2);
     let body = 1 + sizeVarlong(ts) + sizeVarint(od) + sizeVarint(kl) + nonNeg(kl) +
       sizeVarint(vl) + nonNeg(vl) + sizeVarint(hc);
-    let hs = s + 28;
+    let hs = s + SPEC_BYTES;
     for (let h = 0; h < hc; h++) {
       const hkl = load<i32>(hs);
       const hvl = load<i32>(hs, 4);
       body += sizeVarint(hkl) + nonNeg(hkl) + sizeVarint(hvl) + nonNeg(hvl);
-      hs += 8;
+      hs += SPEC_HEADER_BYTES;
     }
     o = writeVarint(o, body);
     store<u8>(o++, <u8>attrs);
@@ -443,7 +447,7 @@ export function encodeRecords(spec: usize, n: i32, data: usize, out: usize, with
     o = writeVarint(o, vl);
     if (vl > 0) { copy(o, d, <usize>vl); o += <usize>vl; d += <usize>vl; }
     o = writeVarint(o, hc);
-    s += 28;
+    s += SPEC_BYTES;
     for (let h = 0; h < hc; h++) {
       const hkl = load<i32>(s);
       const hvl = load<i32>(s, 4);
@@ -451,7 +455,7 @@ export function encodeRecords(spec: usize, n: i32, data: usize, out: usize, with
       if (hkl > 0) { copy(o, d, <usize>hkl); o += <usize>hkl; d += <usize>hkl; }
       o = writeVarint(o, hvl);
       if (hvl > 0) { copy(o, d, <usize>hvl); o += <usize>hvl; d += <usize>hvl; }
-      s += 8;
+      s += SPEC_HEADER_BYTES;
     }
   }
   const written = <i32>(o - out);
@@ -461,7 +465,7 @@ export function encodeRecords(spec: usize, n: i32, data: usize, out: usize, with
 
 /** Fills batchLength, record count and CRC-32C of a complete v2 batch of `size` bytes at p. */
 export function finishBatch(p: usize, size: i32, count: i32): void {
-  storeBe32(p + 8, size - 12);
-  storeBe32(p + 57, count);
-  storeBe32(p + 17, <i32>crc32cOf(p + 21, <usize>(size - 21), 0));
+  storeBe32(p + BATCH_LENGTH_OFFSET, size - BATCH_LENGTH_BASE);
+  storeBe32(p + RECORD_COUNT_OFFSET, count);
+  storeBe32(p + CRC_OFFSET, <i32>crc32cOf(p + ATTRIBUTES_OFFSET, <usize>(size - ATTRIBUTES_OFFSET), 0));
 }

@@ -1,63 +1,47 @@
 // Shared helpers for the records WebAssembly module: error status, memory growth, big-endian
 // loads/stores. Nothing here allocates through the AssemblyScript runtime (runtime "stub"): all
-// buffers are raw regions laid out by the caller (see src/records/wasm.ts).
+// buffers are raw regions laid out by the caller (see src/wasm/records-module.ts).
 
-// Error codes. Keep in sync with ERROR_CODES in src/records/errors.ts.
-export const E_OK: i32 = 0;
-export const E_TRUNCATED: i32 = 1;
-export const E_INVALID_LENGTH: i32 = 2;
-export const E_VARINT_TOO_LONG: i32 = 3;
-export const E_CRC_MISMATCH: i32 = 4;
-export const E_UNSUPPORTED_MAGIC: i32 = 5;
-export const E_RECORD_COUNT: i32 = 6;
-export const E_RECORD_LENGTH_MISMATCH: i32 = 7;
-export const E_TRAILING_BYTES: i32 = 8;
-export const E_BATCH_TOO_SHORT: i32 = 9;
-export const E_TOO_LARGE: i32 = 10;
-export const E_CORRUPT_COMPRESSED: i32 = 11;
-export const E_UNSUPPORTED_COMPRESSION: i32 = 12;
-export const E_OUT_OF_MEMORY: i32 = 13;
-export const E_CHECKSUM: i32 = 14;
-
-// Field codes, used to build RecordsError.path. Keep in sync with FIELD_NAMES in src/records/errors.ts.
-export const F_BATCH: i32 = 0;
-export const F_RECORD_LENGTH: i32 = 1;
-export const F_ATTRIBUTES: i32 = 2;
-export const F_TIMESTAMP_DELTA: i32 = 3;
-export const F_OFFSET_DELTA: i32 = 4;
-export const F_KEY_LENGTH: i32 = 5;
-export const F_VALUE_LENGTH: i32 = 6;
-export const F_HEADER_COUNT: i32 = 7;
-export const F_HEADER_KEY_LENGTH: i32 = 8;
-export const F_HEADER_VALUE_LENGTH: i32 = 9;
-export const F_CRC: i32 = 10;
-export const F_BATCH_LENGTH: i32 = 11;
-export const F_MAGIC: i32 = 12;
-export const F_RECORD_COUNT: i32 = 13;
-export const F_RECORDS: i32 = 14;
-export const F_RECORD: i32 = 15;
-export const F_COMPRESSED: i32 = 16;
+// Status and field codes (src/wasm/abi.ts), under the short names the records code uses.
+export {
+  RECORDS_OK as E_OK, RECORDS_TRUNCATED as E_TRUNCATED, RECORDS_INVALID_LENGTH as E_INVALID_LENGTH,
+  RECORDS_VARINT_TOO_LONG as E_VARINT_TOO_LONG, RECORDS_CRC_MISMATCH as E_CRC_MISMATCH,
+  RECORDS_UNSUPPORTED_MAGIC as E_UNSUPPORTED_MAGIC, RECORDS_RECORD_COUNT as E_RECORD_COUNT,
+  RECORDS_RECORD_LENGTH_MISMATCH as E_RECORD_LENGTH_MISMATCH, RECORDS_TRAILING_BYTES as E_TRAILING_BYTES,
+  RECORDS_BATCH_TOO_SHORT as E_BATCH_TOO_SHORT, RECORDS_TOO_LARGE as E_TOO_LARGE,
+  RECORDS_CORRUPT_COMPRESSED as E_CORRUPT_COMPRESSED, RECORDS_UNSUPPORTED_COMPRESSION as E_UNSUPPORTED_COMPRESSION,
+  RECORDS_OUT_OF_MEMORY as E_OUT_OF_MEMORY, RECORDS_CHECKSUM as E_CHECKSUM,
+  FIELD_BATCH as F_BATCH, FIELD_RECORD_LENGTH as F_RECORD_LENGTH, FIELD_ATTRIBUTES as F_ATTRIBUTES,
+  FIELD_TIMESTAMP_DELTA as F_TIMESTAMP_DELTA, FIELD_OFFSET_DELTA as F_OFFSET_DELTA, FIELD_KEY_LENGTH as F_KEY_LENGTH,
+  FIELD_VALUE_LENGTH as F_VALUE_LENGTH, FIELD_HEADER_COUNT as F_HEADER_COUNT,
+  FIELD_HEADER_KEY_LENGTH as F_HEADER_KEY_LENGTH, FIELD_HEADER_VALUE_LENGTH as F_HEADER_VALUE_LENGTH,
+  FIELD_CRC as F_CRC, FIELD_BATCH_LENGTH as F_BATCH_LENGTH, FIELD_MAGIC as F_MAGIC, FIELD_RECORD_COUNT as F_RECORD_COUNT,
+  FIELD_RECORDS as F_RECORDS, FIELD_RECORD as F_RECORD, FIELD_COMPRESSED as F_COMPRESSED,
+} from '../../src/wasm/abi';
+import {
+  STATUS_BYTES, STATUS_CODE, STATUS_OFFSET, STATUS_BATCH, STATUS_RECORD, STATUS_HEADER, STATUS_FIELD,
+} from '../../src/wasm/abi';
 
 // Status block: [code, offset, batch, record, header, field, aux0, aux1]
-export const STATUS: usize = memory.data(64, 16);
+export const STATUS: usize = memory.data(STATUS_BYTES, 16);
 
 // Decoding context for error paths: [batch, record, header]
 export const CTX: usize = memory.data(16, 16);
 
 export function fail(code: i32, offset: i32, field: i32): i32 {
   if (load<i32>(STATUS) == 0) {
-    store<i32>(STATUS, code);
-    store<i32>(STATUS, offset, 4);
-    store<i32>(STATUS, load<i32>(CTX), 8);
-    store<i32>(STATUS, load<i32>(CTX, 4), 12);
-    store<i32>(STATUS, load<i32>(CTX, 8), 16);
-    store<i32>(STATUS, field, 20);
+    store<i32>(STATUS, code, STATUS_CODE << 2);
+    store<i32>(STATUS, offset, STATUS_OFFSET << 2);
+    store<i32>(STATUS, load<i32>(CTX), STATUS_BATCH << 2);
+    store<i32>(STATUS, load<i32>(CTX, 4), STATUS_RECORD << 2);
+    store<i32>(STATUS, load<i32>(CTX, 8), STATUS_HEADER << 2);
+    store<i32>(STATUS, field, STATUS_FIELD << 2);
   }
   return code;
 }
 
 export function resetStatus(): void {
-  memory.fill(STATUS, 0, 64);
+  memory.fill(STATUS, 0, STATUS_BYTES);
   store<i32>(CTX, -1);
   store<i32>(CTX, -1, 4);
   store<i32>(CTX, -1, 8);

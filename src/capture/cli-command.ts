@@ -8,7 +8,7 @@ import { apiKeyOf, SCHEMA_OPTIONS, schemasDirOption } from '../cli/input.js';
 import { integerArg, stringOption, type ParsedArgs } from '../cli/options.js';
 import { loadDescriptions } from '../explain/descriptions-node.js';
 import type { Descriptions } from '../explain/descriptions.js';
-import { findApi } from '../codec.js';
+import { findApi } from '../codec/by-key.js';
 import { UsageError } from '../errors.js';
 import { CaptureReader, type CaptureEvent, type CaptureStats } from './reader.js';
 import { captureFrameToJson, captureNoteToJson } from './json.js';

@@ -1,7 +1,7 @@
 // The JSON line of one captured frame, as `kafka-wire pcap` prints it and the recording proxy
 // writes it: when, which connection and direction, the API, and the frame as `kafka-wire decode`
 // prints it (or the error that stopped its decoding). No Node imports.
-import { frameToJson } from '../json.js';
+import { frameToJson } from '../codec/json.js';
 import { buildExplainTree } from '../explain/tree.js';
 import type { Descriptions } from '../explain/descriptions.js';
 import { KafkaWireError } from '../errors.js';

@@ -7,8 +7,8 @@ import { CaptureFileReader, type CapturedPacket } from './file.js';
 import { TCP_ACK, TCP_FIN, TCP_RST, TCP_SYN, tcpSegment, type TcpSegment } from './packet.js';
 import { TcpDirection } from './tcp.js';
 import { concatBytes } from '../bytes.js';
-import { findApi, decodeRequest, decodeResponse, type Direction } from '../codec.js';
-import { inVersions } from '../schema.js';
+import { findApi, decodeRequest, decodeResponse, type Direction } from '../codec/by-key.js';
+import { inVersions } from '../codec/schema.js';
 import { DEFAULT_MAX_FRAME_SIZE } from '../limits.js';
 
 /** The port Kafka brokers listen on unless told otherwise. */

@@ -1,8 +1,8 @@
 // `decode` and `encode`: one frame to JSON and back, or a stream of them as JSON lines.
 import { createInterface } from 'node:readline';
-import { peekRequest, type Direction } from '../codec.js';
+import { peekRequest, type Direction } from '../codec/by-key.js';
 import { KafkaWireError, UsageError } from '../errors.js';
-import { frameFromJson, frameToJson, stringify, type FrameJson } from '../json.js';
+import { frameFromJson, frameToJson, stringify, type FrameJson } from '../codec/json.js';
 import { toHex } from '../text.js';
 import type { Command, Io } from './command.js';
 import { errorJson, InputError, withFrame, type FrameContext } from './errors.js';

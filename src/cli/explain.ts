@@ -2,7 +2,7 @@
 // they read), sample (the smallest legal instance of an API version), site (the static explorer)
 // and demo (the reference pages' messages explained).
 import { builtInCatalogue, type Catalogue } from '../catalogue/catalogue.js';
-import { getApi } from '../codec.js';
+import { getApi } from '../codec/by-key.js';
 import { UsageError } from '../errors.js';
 import { toHex } from '../text.js';
 import { formatExplainJson, formatExplainText } from '../explain/format.js';

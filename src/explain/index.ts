@@ -1,6 +1,6 @@
 // Seeing the bytes: explain trees, hex layouts and sample messages. This entry adds what reads
 // files (explainFrame with `schemasDir`, the descriptions loader); ./api.ts is the browser-safe rest.
-import { findApi, peekRequest } from '../codec.js';
+import { findApi, peekRequest } from '../codec/by-key.js';
 import type { Descriptions } from './descriptions.js';
 import { loadDescriptions } from './descriptions-node.js';
 import { buildExplainTree, type ExplainOptions, type ExplainTree } from './tree.js';

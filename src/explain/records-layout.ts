@@ -5,6 +5,11 @@
 import { COMPRESSION_NAMES, crc32, crc32c, decompress } from '../records/index.js';
 import { toHex } from '../text.js';
 import { bytesDisplay, countDescription, elementCount, node, type ExplainNode } from './nodes.js';
+import {
+  ATTRIBUTES_OFFSET, BASE_SEQUENCE_OFFSET, BASE_TIMESTAMP_OFFSET, BATCH_LENGTH_BASE, BATCH_LENGTH_OFFSET, COMPRESSION_MASK, CRC_OFFSET,
+  LAST_OFFSET_DELTA_OFFSET, MAGIC_OFFSET, MAX_TIMESTAMP_OFFSET, PARTITION_LEADER_EPOCH_OFFSET, PRODUCER_EPOCH_OFFSET,
+  PRODUCER_ID_OFFSET, RECORD_COUNT_OFFSET, RECORDS_OFFSET,
+} from '../wasm/abi.js';
 
 /** Largest decompressed payload explain will show. */
 const MAX_INFLATED = 16 * 1024 * 1024;
@@ -56,7 +61,8 @@ function dataDisplay(bytes: Uint8Array): string {
 }
 
 function attributesNote(attributes: number): string {
-  const parts = [`compression ${COMPRESSION_NAMES[attributes & 7] ?? `codec ${attributes & 7}`}`];
+  const compression = attributes & COMPRESSION_MASK;
+  const parts = [`compression ${COMPRESSION_NAMES[compression] ?? `codec ${compression}`}`];
   parts.push(attributes & 8 ? 'LogAppendTime' : 'CreateTime');
   if (attributes & 0x10) parts.push('transactional');
   if (attributes & 0x20) parts.push('control');
@@ -75,15 +81,16 @@ export function explainRecords(frame: Uint8Array, offset: number, length: number
   const out: ExplainNode[] = [];
   let pos = offset;
   for (let i = 0; pos < end; i++) {
-    const magic = end - pos >= 17 ? view.getInt8(pos + 16) : -1;
-    const declared = end - pos >= 12 ? view.getInt32(pos + 8) : -1;
-    const whole = declared >= 0 && pos + 12 + declared <= end;
-    if (magic === 2 && whole && declared >= 49) {
-      out.push(batchV2(frame, view, pos, pos + 12 + declared, i));
-      pos += 12 + declared;
+    const magic = end - pos > MAGIC_OFFSET ? view.getInt8(pos + MAGIC_OFFSET) : -1;
+    const declared = end - pos >= BATCH_LENGTH_BASE ? view.getInt32(pos + BATCH_LENGTH_OFFSET) : -1;
+    const size = BATCH_LENGTH_BASE + declared;
+    const whole = declared >= 0 && pos + size <= end;
+    if (magic === 2 && whole && size >= RECORDS_OFFSET) {
+      out.push(batchV2(frame, view, pos, pos + size, i));
+      pos += size;
     } else if ((magic === 0 || magic === 1) && whole && declared >= (magic === 0 ? 14 : 22)) {
-      out.push(legacyMessage(frame, view, pos, pos + 12 + declared, i, magic));
-      pos += 12 + declared;
+      out.push(legacyMessage(frame, view, pos, pos + size, i, magic));
+      pos += size;
     } else {
       const bytes = frame.subarray(pos, end);
       out.push(node(`RecordBatch[${i}]`, 'bytes', pos, end - pos, 'RecordBatch', {
@@ -103,39 +110,39 @@ function batchV2(frame: Uint8Array, view: DataView, start: number, end: number, 
     note?: string) =>
     node(name, type, start + at, size, 'RecordBatch', { value, display: String(value), note, description });
   const i64 = (at: number) => view.getBigInt64(start + at).toString();
-  const crc = view.getUint32(start + 17);
-  const computed = crc32c(frame.subarray(start + 21, end));
-  const attributes = view.getInt16(start + 21);
-  const count = view.getInt32(start + 57);
-  const compression = attributes & 7;
-  const crcNode = node('crc', 'uint32', start + 17, 4, 'RecordBatch', {
+  const crc = view.getUint32(start + CRC_OFFSET);
+  const computed = crc32c(frame.subarray(start + ATTRIBUTES_OFFSET, end));
+  const attributes = view.getInt16(start + ATTRIBUTES_OFFSET);
+  const count = view.getInt32(start + RECORD_COUNT_OFFSET);
+  const compression = attributes & COMPRESSION_MASK;
+  const crcNode = node('crc', 'uint32', start + CRC_OFFSET, 4, 'RecordBatch', {
     value: crc, display: hex8(crc),
     note: crc === computed ? 'CRC-32C ok' : `CRC-32C mismatch, computed ${hex8(computed)}`,
     description: 'CRC-32C of the bytes from attributes to the end of the batch',
   });
   const children = [
     b('baseOffset', 'int64', 0, 8, i64(0), 'offset of the first record'),
-    b('batchLength', 'int32', 8, 4, view.getInt32(start + 8), 'bytes that follow, from partitionLeaderEpoch to the end of the batch'),
-    b('partitionLeaderEpoch', 'int32', 12, 4, view.getInt32(start + 12), 'leader epoch, set by the broker'),
-    b('magic', 'int8', 16, 1, 2, 'record format version'),
+    b('batchLength', 'int32', BATCH_LENGTH_OFFSET, 4, view.getInt32(start + BATCH_LENGTH_OFFSET), 'bytes that follow, from partitionLeaderEpoch to the end of the batch'),
+    b('partitionLeaderEpoch', 'int32', PARTITION_LEADER_EPOCH_OFFSET, 4, view.getInt32(start + PARTITION_LEADER_EPOCH_OFFSET), 'leader epoch, set by the broker'),
+    b('magic', 'int8', MAGIC_OFFSET, 1, 2, 'record format version'),
     crcNode,
-    b('attributes', 'int16', 21, 2, attributes, 'compression, timestamp type and batch flags', attributesNote(attributes)),
-    b('lastOffsetDelta', 'int32', 23, 4, view.getInt32(start + 23), 'offset of the last record, relative to baseOffset'),
-    b('baseTimestamp', 'int64', 27, 8, i64(27), 'timestamp of the first record'),
-    b('maxTimestamp', 'int64', 35, 8, i64(35), 'largest timestamp in the batch'),
-    b('producerId', 'int64', 43, 8, i64(43), 'idempotent or transactional producer, -1 for none'),
-    b('producerEpoch', 'int16', 51, 2, view.getInt16(start + 51), 'epoch of the producer'),
-    b('baseSequence', 'int32', 53, 4, view.getInt32(start + 53), 'sequence number of the first record'),
+    b('attributes', 'int16', ATTRIBUTES_OFFSET, 2, attributes, 'compression, timestamp type and batch flags', attributesNote(attributes)),
+    b('lastOffsetDelta', 'int32', LAST_OFFSET_DELTA_OFFSET, 4, view.getInt32(start + LAST_OFFSET_DELTA_OFFSET), 'offset of the last record, relative to baseOffset'),
+    b('baseTimestamp', 'int64', BASE_TIMESTAMP_OFFSET, 8, i64(BASE_TIMESTAMP_OFFSET), 'timestamp of the first record'),
+    b('maxTimestamp', 'int64', MAX_TIMESTAMP_OFFSET, 8, i64(MAX_TIMESTAMP_OFFSET), 'largest timestamp in the batch'),
+    b('producerId', 'int64', PRODUCER_ID_OFFSET, 8, i64(PRODUCER_ID_OFFSET), 'idempotent or transactional producer, -1 for none'),
+    b('producerEpoch', 'int16', PRODUCER_EPOCH_OFFSET, 2, view.getInt16(start + PRODUCER_EPOCH_OFFSET), 'epoch of the producer'),
+    b('baseSequence', 'int32', BASE_SEQUENCE_OFFSET, 4, view.getInt32(start + BASE_SEQUENCE_OFFSET), 'sequence number of the first record'),
   ];
-  const recordsStart = start + 57;
+  const recordsStart = start + RECORD_COUNT_OFFSET;
   const lengthNode = node('length', 'int32', recordsStart, 4, 'RecordBatch', {
     value: count, display: String(count), description: countDescription(count),
   });
   const recordNodes: ExplainNode[] = [lengthNode];
   if (compression !== 0) {
-    const payload = frame.subarray(start + 61, end);
+    const payload = frame.subarray(start + RECORDS_OFFSET, end);
     const codec = COMPRESSION_NAMES[compression] ?? `codec ${compression}`;
-    const compressed = node('compressed', 'bytes', start + 61, end - start - 61, 'Record', {
+    const compressed = node('compressed', 'bytes', start + RECORDS_OFFSET, end - start - RECORDS_OFFSET, 'Record', {
       value: toHex(payload), display: bytesDisplay(payload), note: codec, description: 'compressed records',
     });
     try {
@@ -153,7 +160,7 @@ function batchV2(frame: Uint8Array, view: DataView, start: number, end: number, 
     }
     recordNodes.push(compressed);
   } else {
-    let pos = start + 61;
+    let pos = start + RECORDS_OFFSET;
     for (let r = 0; r < count && pos < end; r++) {
       const record = recordNode(frame, pos, end, r);
       recordNodes.push(record);

@@ -3,15 +3,14 @@
 // (nullable ones too, not null), every array with exactly one sample element, nullable structs
 // present, tagged fields left at their defaults (so not written), and every records field one
 // empty 61-byte RecordBatch v2. Headers carry correlation id 0 and client id "".
-import { encodeRequest, encodeResponse, planFor, type CatalogueOption, type Direction } from '../codec.js';
-import {
-  ARRAY, BOOL, BYTES, FLOAT64, INT64, RECORDS, STRING, STRUCT, UUID, ZERO_UUID,
-  type CompiledField, type CompiledStruct,
-} from '../program.js';
+import { encodeRequest, encodeResponse, planFor, type CatalogueOption, type Direction } from '../codec/by-key.js';
+import { ARRAY, RECORDS, STRUCT, type CompiledField, type CompiledStruct } from '../codec/plan.js';
+import { KINDS } from '../codec/kinds.js';
 import { encodeRecordBatch } from '../records/index.js';
+import { RECORDS_OFFSET } from '../wasm/abi.js';
 
 /** Bytes in a RecordBatch v2 with no records. */
-export const EMPTY_BATCH_SIZE = 61;
+export const EMPTY_BATCH_SIZE = RECORDS_OFFSET;
 
 /**
  * One RecordBatch v2 holding no records, every numeric field zero: baseOffset 0, batchLength 49,
@@ -26,17 +25,9 @@ export function sampleRecordBatch(): Uint8Array {
 }
 
 function sampleValue(kind: number, struct: CompiledStruct | null): unknown {
-  switch (kind) {
-    case BOOL: return false;
-    case INT64: return 0n;
-    case FLOAT64: return 0;
-    case UUID: return ZERO_UUID;
-    case STRING: return '';
-    case BYTES: return new Uint8Array(0);
-    case RECORDS: return sampleRecordBatch();
-    case STRUCT: return sampleStruct(struct!);
-    default: return 0;
-  }
+  if (kind === RECORDS) return sampleRecordBatch();
+  if (kind === STRUCT) return sampleStruct(struct!);
+  return KINDS[kind]!.zero();
 }
 
 function sampleField(f: CompiledField): unknown {

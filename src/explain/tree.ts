@@ -1,11 +1,13 @@
 // The explain tree: every byte of a frame attributed to a named node (frame, header, body fields,
 // length prefixes, tagged-field sections, record batches and records), built from the codec's
 // scan in spans mode. Browser-safe: descriptions come in as a lookup, never from files here.
-import { getApi, lastScanTape, peekRequest, planForMessage, scanMessage, type CatalogueOption, type Direction, type Limits } from '../codec.js';
+import { getApi, peekRequest, type CatalogueOption, type Direction, type Limits } from '../codec/by-key.js';
+import { planForMessage } from '../codec/plan.js';
+import { lastScanTape, scanMessage } from '../codec/scan.js';
 import {
   ARRAY, BOOL, BYTES, FLOAT64, INT16, INT32, INT64, INT8, RECORDS, STRING, STRUCT, UINT16, UINT32, UUID,
   type CompiledField, type CompiledStruct,
-} from '../program.js';
+} from '../codec/plan.js';
 import { i32 } from '../wasm/codec-module.js';
 import { KafkaWireError } from '../errors.js';
 import { bytesToBase64Url, toHex } from '../text.js';

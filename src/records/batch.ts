@@ -4,9 +4,26 @@ import type { CompressionName, ControlRecord, RecordHeader, TimestampType } from
 import { COMPRESSION_NAMES } from './types.js';
 import { recordsError } from './errors.js';
 import { decodeUtf8 } from '../text.js';
+import * as abi from '../wasm/abi.js';
 
-export const ROW_INTS = 10;
-export const HDR_INTS = 4;
+// The ABI's numbers as this module's own constants: V8 folds a module's constants into optimized
+// code but loads imported bindings on every use, and these sit in per-record loops.
+const HEADER_KEY_LENGTH = abi.HEADER_KEY_LENGTH,
+  HEADER_KEY_OFFSET = abi.HEADER_KEY_OFFSET,
+  HEADER_VALUE_LENGTH = abi.HEADER_VALUE_LENGTH,
+  HEADER_VALUE_OFFSET = abi.HEADER_VALUE_OFFSET,
+  HEADER_WORDS = abi.HEADER_WORDS,
+  ROW_ATTRIBUTES = abi.ROW_ATTRIBUTES,
+  ROW_FIRST_HEADER = abi.ROW_FIRST_HEADER,
+  ROW_HEADER_COUNT = abi.ROW_HEADER_COUNT,
+  ROW_KEY_LENGTH = abi.ROW_KEY_LENGTH,
+  ROW_KEY_OFFSET = abi.ROW_KEY_OFFSET,
+  ROW_OFFSET_DELTA = abi.ROW_OFFSET_DELTA,
+  ROW_TIMESTAMP_DELTA = abi.ROW_TIMESTAMP_DELTA,
+  ROW_VALUE_LENGTH = abi.ROW_VALUE_LENGTH,
+  ROW_VALUE_OFFSET = abi.ROW_VALUE_OFFSET,
+  ROW_WORDS = abi.ROW_WORDS;
+
 const TWO32 = 4294967296;
 
 /** Combines the two halves of a varlong. Exact for |v| <= 2^53 - 1; otherwise use the bigint. */
@@ -182,7 +199,7 @@ export class RecordBatch {
       const n = this.recordCount;
       const cache = this._cache;
       r = new Array<KafkaRecord>(n);
-      for (let i = 0, o = this._rowBase; i < n; i++, o += ROW_INTS) {
+      for (let i = 0, o = this._rowBase; i < n; i++, o += ROW_WORDS) {
         r[i] = cache?.[i] ?? materialize(this, this._data, this._rows!, o, this._hdrs!, this._hdrBase);
       }
       this._records = r;
@@ -196,7 +213,7 @@ export class RecordBatch {
     if (this._records !== undefined) return this._records[i];
     this.check(i);
     const cache = (this._cache ??= new Array(this.recordCount));
-    return (cache[i] ??= materialize(this, this._data, this._rows!, this._rowBase + i * ROW_INTS, this._hdrs!, this._hdrBase));
+    return (cache[i] ??= materialize(this, this._data, this._rows!, this._rowBase + i * ROW_WORDS, this._hdrs!, this._hdrBase));
   }
 
   [Symbol.iterator](): IterableIterator<KafkaRecord> {
@@ -218,19 +235,19 @@ export class RecordBatch {
     // The test inline and the throw in a separate function: V8 then inlines this into every
     // accessor (the lazy benchmark's seven calls per record: 17 -> 9 ns).
     if (!((i >>> 0) === i && i < this.recordCount)) outOfRange(i);
-    return this._rowBase + i * ROW_INTS;
+    return this._rowBase + i * ROW_WORDS;
   }
 
   // Columnar accessors: no record object is created. They fall back to records for batches
   // without a tape (legacy message sets).
   offsetDeltaAt(i: number): number {
-    return this._rows ? this._rows[this.row(i) + 3] : this.record(i).offsetDelta;
+    return this._rows ? this._rows[this.row(i) + ROW_OFFSET_DELTA] : this.record(i).offsetDelta;
   }
 
   timestampDeltaAt(i: number): number {
     if (!this._rows) return this.record(i).timestampDelta;
     const o = this.row(i);
-    return int64(this._rows[o + 1], this._rows[o + 2]);
+    return int64(this._rows[o + ROW_TIMESTAMP_DELTA], this._rows[o + ROW_TIMESTAMP_DELTA + 1]);
   }
 
   offsetAt(i: number): bigint {
@@ -241,25 +258,25 @@ export class RecordBatch {
     if (this.timestampType === 'logAppend' && this.magic === 2) return this.maxTimestamp;
     if (!this._rows) return this.record(i).timestamp;
     const o = this.row(i);
-    return BigInt.asIntN(64, this.baseTimestamp + bigFromHalves(this._rows[o + 1], this._rows[o + 2]));
+    return BigInt.asIntN(64, this.baseTimestamp + bigFromHalves(this._rows[o + ROW_TIMESTAMP_DELTA], this._rows[o + ROW_TIMESTAMP_DELTA + 1]));
   }
 
   keyAt(i: number): Uint8Array | null {
     const rows = this._rows;
     if (!rows) return this.record(i).key;
     const o = this.row(i);
-    const len = rows[o + 5];
+    const len = rows[o + ROW_KEY_LENGTH];
     const d = this._data;
-    return len < 0 ? null : new Uint8Array(d.buffer, d.byteOffset + rows[o + 4], len);
+    return len < 0 ? null : new Uint8Array(d.buffer, d.byteOffset + rows[o + ROW_KEY_OFFSET], len);
   }
 
   valueAt(i: number): Uint8Array | null {
     const rows = this._rows;
     if (!rows) return this.record(i).value;
     const o = this.row(i);
-    const len = rows[o + 7];
+    const len = rows[o + ROW_VALUE_LENGTH];
     const d = this._data;
-    return len < 0 ? null : new Uint8Array(d.buffer, d.byteOffset + rows[o + 6], len);
+    return len < 0 ? null : new Uint8Array(d.buffer, d.byteOffset + rows[o + ROW_VALUE_OFFSET], len);
   }
 
   /**
@@ -274,29 +291,29 @@ export class RecordBatch {
   /** Where the i-th record's key starts in `data` (meaningless when keySizeAt(i) is -1). */
   keyOffsetAt(i: number): number {
     if (!this._rows) return offsetIn(this._data, this.record(i).key);
-    return this._rows[this.row(i) + 4];
+    return this._rows[this.row(i) + ROW_KEY_OFFSET];
   }
 
   /** The i-th record's key length, or -1 for a null key. */
   keySizeAt(i: number): number {
     if (!this._rows) return this.record(i).key?.length ?? -1;
-    return this._rows[this.row(i) + 5];
+    return this._rows[this.row(i) + ROW_KEY_LENGTH];
   }
 
   /** Where the i-th record's value starts in `data` (meaningless when valueSizeAt(i) is -1). */
   valueOffsetAt(i: number): number {
     if (!this._rows) return offsetIn(this._data, this.record(i).value);
-    return this._rows[this.row(i) + 6];
+    return this._rows[this.row(i) + ROW_VALUE_OFFSET];
   }
 
   /** The i-th record's value length, or -1 for a null value. */
   valueSizeAt(i: number): number {
     if (!this._rows) return this.record(i).value?.length ?? -1;
-    return this._rows[this.row(i) + 7];
+    return this._rows[this.row(i) + ROW_VALUE_LENGTH];
   }
 
   headerCountAt(i: number): number {
-    return this._rows ? this._rows[this.row(i) + 8] : this.record(i).headers.length;
+    return this._rows ? this._rows[this.row(i) + ROW_HEADER_COUNT] : this.record(i).headers.length;
   }
 
   headersAt(i: number): RecordHeader[] {
@@ -315,16 +332,16 @@ function offsetIn(data: Uint8Array, view: Uint8Array | null): number {
 }
 
 function readHeaders(data: Uint8Array, rows: Int32Array, o: number, hdrs: Int32Array, hdrBase: number): RecordHeader[] {
-  const hc = rows[o + 8];
+  const hc = rows[o + ROW_HEADER_COUNT];
   const headers = new Array<RecordHeader>(hc);
   const ab = data.buffer;
   const base = data.byteOffset;
-  let h = (rows[o + 9] - hdrBase) * HDR_INTS;
-  for (let j = 0; j < hc; j++, h += HDR_INTS) {
-    const vl = hdrs[h + 3];
+  let h = (rows[o + ROW_FIRST_HEADER] - hdrBase) * HEADER_WORDS;
+  for (let j = 0; j < hc; j++, h += HEADER_WORDS) {
+    const vl = hdrs[h + HEADER_VALUE_LENGTH];
     headers[j] = {
-      key: headerKey(data, hdrs[h], hdrs[h + 1], j),
-      value: vl < 0 ? null : new Uint8Array(ab, base + hdrs[h + 2], vl),
+      key: headerKey(data, hdrs[h + HEADER_KEY_OFFSET], hdrs[h + HEADER_KEY_LENGTH], j),
+      value: vl < 0 ? null : new Uint8Array(ab, base + hdrs[h + HEADER_VALUE_OFFSET], vl),
     };
   }
   return headers;
@@ -353,12 +370,12 @@ function headerKey(data: Uint8Array, off: number, len: number, j: number): strin
 
 /** Builds the record at row index `o` (Int32 index into rows). */
 export function materialize(batch: RecordBatch, data: Uint8Array, rows: Int32Array, o: number, hdrs: Int32Array, hdrBase: number): KafkaRecord {
-  const kl = rows[o + 5];
-  const vl = rows[o + 7];
-  const ko = rows[o + 4];
-  const vo = rows[o + 6];
-  const lo = rows[o + 1];
-  const hi = rows[o + 2];
+  const kl = rows[o + ROW_KEY_LENGTH];
+  const vl = rows[o + ROW_VALUE_LENGTH];
+  const ko = rows[o + ROW_KEY_OFFSET];
+  const vo = rows[o + ROW_VALUE_OFFSET];
+  const lo = rows[o + ROW_TIMESTAMP_DELTA];
+  const hi = rows[o + ROW_TIMESTAMP_DELTA + 1];
   let ts: number;
   let big: bigint | undefined;
   if (hi === 0 && lo >= 0) ts = lo;
@@ -369,12 +386,12 @@ export function materialize(batch: RecordBatch, data: Uint8Array, rows: Int32Arr
   const base = data.byteOffset;
   return new KafkaRecord(
     batch,
-    rows[o + 3],
+    rows[o + ROW_OFFSET_DELTA],
     ts,
     kl < 0 ? null : new Uint8Array(ab, base + ko, kl),
     vl < 0 ? null : new Uint8Array(ab, base + vo, vl),
-    rows[o + 8] === 0 ? [] : readHeaders(data, rows, o, hdrs, hdrBase),
-    rows[o],
+    rows[o + ROW_HEADER_COUNT] === 0 ? [] : readHeaders(data, rows, o, hdrs, hdrBase),
+    rows[o + ROW_ATTRIBUTES],
     big,
   );
 }
@@ -383,6 +400,6 @@ export function materialize(batch: RecordBatch, data: Uint8Array, rows: Int32Arr
 export function materializeAll(batch: RecordBatch, data: Uint8Array, rows: Int32Array, r0: number, hdrs: Int32Array, hdrBase: number): void {
   const n = batch.recordCount;
   const out = new Array<KafkaRecord>(n);
-  for (let i = 0, o = r0; i < n; i++, o += ROW_INTS) out[i] = materialize(batch, data, rows, o, hdrs, hdrBase);
+  for (let i = 0, o = r0; i < n; i++, o += ROW_WORDS) out[i] = materialize(batch, data, rows, o, hdrs, hdrBase);
   batch._records = out;
 }

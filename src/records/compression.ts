@@ -5,7 +5,7 @@
 import { Gunzip, gunzipSync, gzipSync } from 'fflate';
 import { recordsError, RecordsError, tooLarge } from './errors.js';
 import { COMPRESSION_NAMES, type CompressionName, type CompressOptions } from './types.js';
-import { wasm, mem, alloc, top, setTop, copyIn, statusError, crc32 } from './wasm.js';
+import { wasm, mem, alloc, top, setTop, copyIn, statusError, crc32 } from '../wasm/records-module.js';
 import { nodeZlib, zstdCompress, zstdDecompress, zstdLevel } from './zstd.js';
 import { concatBytes, le32 } from '../bytes.js';
 
@@ -27,23 +27,34 @@ export function decompressAt(codec: number, src: Uint8Array, limit: number, at: 
 }
 
 function wasmDecode(src: Uint8Array, limit: number, at: number, path: string, lz4: boolean, legacy: boolean): Uint8Array {
-  const w = wasm();
   const mark = top;
   try {
-    const sp = copyIn(src);
-    const dst = alloc(0);
-    const cap = Math.min(limit, 0x7fff_0000 - dst);
-    const n = lz4 ? w.lz4Decode(sp, src.length, dst, cap, legacy ? 1 : 0) : w.snappyDecode(sp, src.length, dst, cap);
-    if (n < 0) {
-      const e = statusError('', 0);
-      throw recordsError(e.code, at + Math.max(0, e.offset), path,
-        e.code === 'DECOMPRESSED_TOO_LARGE' ? `decompressed size exceeds the maximum of ${limit} bytes` :
-          `${lz4 ? 'lz4' : 'snappy'}: ${e.code === 'CHECKSUM_MISMATCH' ? 'checksum mismatch' : 'corrupt compressed data'} (at byte ${e.offset} of the compressed data)`);
-    }
+    const [dst, n] = decompressInWasm(lz4, copyIn(src), src.length, limit, at, path, legacy);
     return mem().slice(dst, dst + n);
   } finally {
     setTop(mark);
   }
+}
+
+/**
+ * Decompresses snappy or lz4 (`lz4`) data already in WebAssembly memory at [sp, sp + length)
+ * into the arena, which it leaves above the output; returns the output's address and length.
+ * The caller restores the arena top.
+ */
+export function decompressInWasm(lz4: boolean, sp: number, length: number, limit: number, at: number, path: string,
+  legacy = false): [address: number, length: number] {
+  const w = wasm();
+  const dst = alloc(0);
+  const cap = Math.min(limit, 0x7fff_0000 - dst);
+  const n = lz4 ? w.lz4Decode(sp, length, dst, cap, legacy ? 1 : 0) : w.snappyDecode(sp, length, dst, cap);
+  if (n < 0) {
+    const e = statusError('', 0);
+    throw recordsError(e.code, at + Math.max(0, e.offset), path,
+      e.code === 'DECOMPRESSED_TOO_LARGE' ? `decompressed size exceeds the maximum of ${limit} bytes` :
+        `${lz4 ? 'lz4' : 'snappy'}: ${e.code === 'CHECKSUM_MISMATCH' ? 'checksum mismatch' : 'corrupt compressed data'} (at byte ${e.offset} of the compressed data)`);
+  }
+  setTop(dst + n);
+  return [dst, n];
 }
 
 function gunzip(src: Uint8Array, limit: number, at: number, path: string): Uint8Array {

@@ -1,11 +1,19 @@
 // decodeRecordBatches: one WebAssembly call frames, CRC-checks and walks every uncompressed batch
 // of a records blob into an Int32 tape; compressed batches are decompressed and walked with one
 // more call each. Legacy message sets (magic 0/1) are parsed here in TS.
-import { RecordBatch, materializeAll, ROW_INTS, HDR_INTS, type BatchHeaderFields, KafkaRecord } from './batch.js';
-import { decompressAt as decompress, DEFAULT_MAX_DECOMPRESSED } from './compression.js';
+import { RecordBatch, materializeAll, type BatchHeaderFields, KafkaRecord } from './batch.js';
+import { decompressAt as decompress, decompressInWasm, DEFAULT_MAX_DECOMPRESSED } from './compression.js';
 import { recordsError } from './errors.js';
 import type { DecodeOptions } from './types.js';
-import { wasm, memI32, alloc, top, setTop, copyIn, statusError } from './wasm.js';
+import { wasm, mem, memI32, alloc, top, setTop, copyIn, statusError } from '../wasm/records-module.js';
+import {
+  ATTRIBUTES_OFFSET, BASE_SEQUENCE_OFFSET, BASE_TIMESTAMP_OFFSET, BATCH_LENGTH_OFFSET, COMPRESSION_LZ4,
+  COMPRESSION_MASK, COMPRESSION_SNAPPY, CRC_OFFSET, ENTRY_HEADER_END, ENTRY_HEADER_START, ENTRY_LENGTH,
+  ENTRY_MAGIC, ENTRY_ROW_START, ENTRY_START, ENTRY_WORDS, HEADER_WORDS, LAST_OFFSET_DELTA_OFFSET, MAGIC_OFFSET,
+  MAX_TIMESTAMP_OFFSET, PARTITION_LEADER_EPOCH_OFFSET, PRODUCER_EPOCH_OFFSET, PRODUCER_ID_OFFSET,
+  RECORD_COUNT_OFFSET, RECORDS_OFFSET, ROW_WORDS, SCAN_CONSUMED, SCAN_COUNT, SCAN_END, SCAN_HEADER_WORDS,
+  SCAN_HEADERS, SCAN_ROWS, SCAN_TRUNCATED, WALK_HEADER_COUNT, WALK_HEADER_WORDS, WALK_HEADERS, WALK_ROWS,
+} from '../wasm/abi.js';
 
 export interface DecodedRecordBatches {
   batches: RecordBatch[];
@@ -21,8 +29,6 @@ interface Ctx {
   limit: number;
   maxRecords: number;
 }
-
-const ENTRY_INTS = 8;
 
 /** Default for DecodeOptions.maxRecordsPerBatch. */
 export const DEFAULT_MAX_RECORDS_PER_BATCH = 1 << 20;
@@ -57,56 +63,71 @@ function decodeBlob(bytes: Uint8Array, ctx: Ctx, prefix: string, offsetBase: num
   const w = wasm();
   const len = bytes.length;
   const inPtr = copyIn(bytes);
-  const out = alloc(32);
+  const out = alloc(SCAN_HEADER_WORDS * 4);
   const rc = w.scanBatches(inPtr, len, out, ctx.verify ? 1 : 0);
   if (rc !== 0) throw statusError(prefix, offsetBase);
   let I = memI32();
   const h = out >> 2;
-  const n = I[h];
-  const truncatedBytes = I[h + 1];
-  const consumedBytes = I[h + 2];
-  const rowsPtr = I[h + 3];
-  const hdrsPtr = I[h + 5];
-  setTop(I[h + 7]);
-  const entries = I.slice(h + 8, h + 8 + n * ENTRY_INTS);
+  const n = I[h + SCAN_COUNT];
+  const truncatedBytes = I[h + SCAN_TRUNCATED];
+  const consumedBytes = I[h + SCAN_CONSUMED];
+  const rowsPtr = I[h + SCAN_ROWS];
+  const hdrsPtr = I[h + SCAN_HEADERS];
+  setTop(I[h + SCAN_END]);
+  const entries = I.slice(h + SCAN_HEADER_WORDS, h + SCAN_HEADER_WORDS + n * ENTRY_WORDS);
   const batches: RecordBatch[] = [];
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   for (let i = 0; i < n; i++) {
-    const e = i * ENTRY_INTS;
-    const magic = entries[e];
-    const start = entries[e + 1];
-    const size = entries[e + 2];
+    const e = i * ENTRY_WORDS;
+    const magic = entries[e + ENTRY_MAGIC];
+    const start = entries[e + ENTRY_START];
+    const size = entries[e + ENTRY_LENGTH];
     const path = `${prefix}batches[${i}]`;
     if (magic !== 2) {
       if (legacyMagic >= 0 && magic !== legacyMagic) {
-        throw recordsError('UNSUPPORTED_MAGIC', offsetBase + start + 16, `${path}.magic`, `inner message magic ${magic} differs from its wrapper's ${legacyMagic}`);
+        throw recordsError('UNSUPPORTED_MAGIC', offsetBase + start + MAGIC_OFFSET, `${path}.magic`, `inner message magic ${magic} differs from its wrapper's ${legacyMagic}`);
       }
       decodeLegacy(bytes, view, start, size, ctx, path, offsetBase, legacyMagic >= 0, batches);
       continue;
     }
-    if (legacyMagic >= 0) throw recordsError('UNSUPPORTED_MAGIC', offsetBase + start + 16, `${path}.magic`, 'v2 batch inside a legacy message set');
+    if (legacyMagic >= 0) throw recordsError('UNSUPPORTED_MAGIC', offsetBase + start + MAGIC_OFFSET, `${path}.magic`, 'v2 batch inside a legacy message set');
     const header = readV2Header(view, start, size);
     if (header.recordCount > ctx.maxRecords) {
-      throw recordsError('RECORD_LIMIT', offsetBase + start + 57, `${path}.recordCount`,
+      throw recordsError('RECORD_LIMIT', offsetBase + start + RECORD_COUNT_OFFSET, `${path}.recordCount`,
         `${header.recordCount} records, over the maxRecordsPerBatch limit of ${ctx.maxRecords}`);
     }
-    const codec = header.attributes & 7;
+    const codec = header.attributes & COMPRESSION_MASK;
     if (codec === 0) {
       const batch = new RecordBatch(header, bytes);
-      const rowStart = entries[e + 5];
-      const hdrStart = entries[e + 6];
-      const hdrEnd = entries[e + 7];
+      const rowStart = entries[e + ENTRY_ROW_START];
+      const hdrStart = entries[e + ENTRY_HEADER_START];
+      const hdrEnd = entries[e + ENTRY_HEADER_END];
       I = memI32();
-      const r0 = (rowsPtr >> 2) + rowStart * ROW_INTS;
+      const r0 = (rowsPtr >> 2) + rowStart * ROW_WORDS;
       const hdrs = I.subarray(hdrsPtr >> 2);
       attach(batch, bytes, I, r0, hdrs, hdrStart, hdrEnd, ctx.lazy);
       batches.push(batch);
     } else {
-      if (codec > 4) throw recordsError('UNSUPPORTED_COMPRESSION', offsetBase + start + 21, `${path}.attributes`, `unsupported compression codec ${codec}`);
-      const data = decompress(codec, bytes.subarray(start + 61, start + size), ctx.limit, offsetBase + start + 61, `${path}.records`);
-      const batch = new RecordBatch(header, data);
-      walkDecompressed(batch, data, i, ctx, `${prefix}`);
-      batches.push(batch);
+      if (codec > 4) throw recordsError('UNSUPPORTED_COMPRESSION', offsetBase + start + ATTRIBUTES_OFFSET, `${path}.attributes`, `unsupported compression codec ${codec}`);
+      const at = offsetBase + start + RECORDS_OFFSET;
+      const mark = top;
+      try {
+        let batch: RecordBatch;
+        if (codec === COMPRESSION_SNAPPY || codec === COMPRESSION_LZ4) {
+          // Decompressed from the input's copy in WebAssembly memory and walked where it lands:
+          // one copy out, for the records' JS-owned views.
+          const [p, length] = decompressInWasm(codec === COMPRESSION_LZ4, inPtr + start + RECORDS_OFFSET, size - RECORDS_OFFSET, ctx.limit, at, `${path}.records`);
+          batch = new RecordBatch(header, mem().slice(p, p + length));
+          walkDecompressed(batch, p, i, ctx, prefix);
+        } else {
+          const data = decompress(codec, bytes.subarray(start + RECORDS_OFFSET, start + size), ctx.limit, at, `${path}.records`);
+          batch = new RecordBatch(header, data);
+          walkDecompressed(batch, copyIn(data), i, ctx, prefix);
+        }
+        batches.push(batch);
+      } finally {
+        setTop(mark);
+      }
     }
   }
   return { batches, truncatedBytes, consumedBytes };
@@ -114,30 +135,31 @@ function decodeBlob(bytes: Uint8Array, ctx: Ctx, prefix: string, offsetBase: num
 
 function attach(batch: RecordBatch, data: Uint8Array, I: Int32Array, r0: number, hdrs: Int32Array, hdrStart: number, hdrEnd: number, lazy: boolean): void {
   if (lazy) {
-    batch._rows = I.slice(r0, r0 + batch.recordCount * ROW_INTS);
+    batch._rows = I.slice(r0, r0 + batch.recordCount * ROW_WORDS);
     batch._rowBase = 0;
-    batch._hdrs = hdrs.slice(hdrStart * HDR_INTS, hdrEnd * HDR_INTS);
+    batch._hdrs = hdrs.slice(hdrStart * HEADER_WORDS, hdrEnd * HEADER_WORDS);
     batch._hdrBase = hdrStart;
   } else {
     materializeAll(batch, data, I, r0, hdrs, 0);
   }
 }
 
-function walkDecompressed(batch: RecordBatch, data: Uint8Array, index: number, ctx: Ctx, prefix: string): void {
+/** Walks the records of a decompressed batch whose data (batch.data) is also at `p` in WebAssembly memory. */
+function walkDecompressed(batch: RecordBatch, p: number, index: number, ctx: Ctx, prefix: string): void {
   const w = wasm();
+  const data = batch.data;
   const mark = top;
   try {
-    const p = copyIn(data);
-    const out = alloc(32);
+    const out = alloc(WALK_HEADER_WORDS * 4);
     const rc = w.walkRecords(p, data.length, batch.recordCount, out, index);
     if (rc !== 0) {
       throw statusError(prefix, 0, (detail) => `${detail}, inside the decompressed records of the batch`);
     }
     const I = memI32();
     const h = out >> 2;
-    const rowsPtr = I[h];
-    const hdrsPtr = I[h + 2];
-    const hdrCount = I[h + 3];
+    const rowsPtr = I[h + WALK_ROWS];
+    const hdrsPtr = I[h + WALK_HEADERS];
+    const hdrCount = I[h + WALK_HEADER_COUNT];
     attach(batch, data, I, rowsPtr >> 2, I.subarray(hdrsPtr >> 2), 0, hdrCount, ctx.lazy);
   } finally {
     setTop(mark);
@@ -147,18 +169,18 @@ function walkDecompressed(batch: RecordBatch, data: Uint8Array, index: number, c
 function readV2Header(v: DataView, start: number, size: number): BatchHeaderFields {
   return {
     baseOffset: v.getBigInt64(start),
-    batchLength: v.getInt32(start + 8),
-    partitionLeaderEpoch: v.getInt32(start + 12),
+    batchLength: v.getInt32(start + BATCH_LENGTH_OFFSET),
+    partitionLeaderEpoch: v.getInt32(start + PARTITION_LEADER_EPOCH_OFFSET),
     magic: 2,
-    crc: v.getUint32(start + 17),
-    attributes: v.getInt16(start + 21),
-    lastOffsetDelta: v.getInt32(start + 23),
-    baseTimestamp: v.getBigInt64(start + 27),
-    maxTimestamp: v.getBigInt64(start + 35),
-    producerId: v.getBigInt64(start + 43),
-    producerEpoch: v.getInt16(start + 51),
-    baseSequence: v.getInt32(start + 53),
-    recordCount: v.getInt32(start + 57),
+    crc: v.getUint32(start + CRC_OFFSET),
+    attributes: v.getInt16(start + ATTRIBUTES_OFFSET),
+    lastOffsetDelta: v.getInt32(start + LAST_OFFSET_DELTA_OFFSET),
+    baseTimestamp: v.getBigInt64(start + BASE_TIMESTAMP_OFFSET),
+    maxTimestamp: v.getBigInt64(start + MAX_TIMESTAMP_OFFSET),
+    producerId: v.getBigInt64(start + PRODUCER_ID_OFFSET),
+    producerEpoch: v.getInt16(start + PRODUCER_EPOCH_OFFSET),
+    baseSequence: v.getInt32(start + BASE_SEQUENCE_OFFSET),
+    recordCount: v.getInt32(start + RECORD_COUNT_OFFSET),
     byteOffset: start,
     byteLength: size,
   };

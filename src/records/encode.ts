@@ -5,10 +5,26 @@
 import { codecNumber, compressInWasm } from './compression.js';
 import { recordsError } from './errors.js';
 import type { ControlRecordInput, EncodeOptions, RecordBatchInput } from './types.js';
-import { wasm, mem, memI32, alloc, top, setTop } from './wasm.js';
+import { wasm, mem, memI32, alloc, top, setTop } from '../wasm/records-module.js';
 import { encodeUtf8Into } from '../text.js';
+import {
+  ATTRIBUTES_OFFSET, BASE_SEQUENCE_OFFSET, BASE_TIMESTAMP_OFFSET, LAST_OFFSET_DELTA_OFFSET, MAGIC_OFFSET,
+  MAX_TIMESTAMP_OFFSET, PARTITION_LEADER_EPOCH_OFFSET, PRODUCER_EPOCH_OFFSET, PRODUCER_ID_OFFSET,
+  RECORDS_OFFSET,
+} from '../wasm/abi.js';
+import * as abi from '../wasm/abi.js';
 
-const SPEC_INTS = 7;
+// The spec layout as this module's own constants: V8 folds a module's constants into optimized
+// code but loads imported bindings on every use, and these sit in the per-record loop.
+const SPEC_ATTRIBUTES = abi.SPEC_ATTRIBUTES,
+  SPEC_HEADER_COUNT = abi.SPEC_HEADER_COUNT,
+  SPEC_HEADER_WORDS = abi.SPEC_HEADER_WORDS,
+  SPEC_KEY_LENGTH = abi.SPEC_KEY_LENGTH,
+  SPEC_OFFSET_DELTA = abi.SPEC_OFFSET_DELTA,
+  SPEC_TIMESTAMP_DELTA = abi.SPEC_TIMESTAMP_DELTA,
+  SPEC_VALUE_LENGTH = abi.SPEC_VALUE_LENGTH,
+  SPEC_WORDS = abi.SPEC_WORDS;
+
 const TWO32 = 4294967296;
 
 function isBytes(x: unknown): x is Uint8Array {
@@ -97,14 +113,14 @@ export function encodeRecordBatch(batch: RecordBatchInput, options: EncodeOption
       for (let j = 0; j < hs.length; j++) dataBound += fieldBound(hs[j].key) + fieldBound(hs[j].value);
     }
   }
-  const specBytes = (n * SPEC_INTS + headerTotal * 2) * 4;
+  const specBytes = (n * SPEC_WORDS + headerTotal * SPEC_HEADER_WORDS) * 4;
 
   const w = wasm();
   const mark = top;
   try {
     const spec = alloc(specBytes);
     const data = alloc(dataBound);
-    const out = alloc(61);
+    const out = alloc(RECORDS_OFFSET);
     let u8 = mem();
     const I = memI32();
     let s = spec >> 2;
@@ -136,10 +152,10 @@ export function encodeRecordBatch(batch: RecordBatchInput, options: EncodeOption
         hi = Number(delta >> 32n) | 0;
         if (maxDeltaBig === undefined || delta > maxDeltaBig) maxDeltaBig = delta;
       }
-      I[s] = r.attributes ?? 0;
-      I[s + 1] = lo;
-      I[s + 2] = hi;
-      I[s + 3] = od;
+      I[s + SPEC_ATTRIBUTES] = r.attributes ?? 0;
+      I[s + SPEC_TIMESTAMP_DELTA] = lo;
+      I[s + SPEC_TIMESTAMP_DELTA + 1] = hi;
+      I[s + SPEC_OFFSET_DELTA] = od;
       let kl: number;
       let vl: number;
       const control = r.key === undefined && r.value === undefined ? r.control : undefined;
@@ -154,12 +170,12 @@ export function encodeRecordBatch(batch: RecordBatchInput, options: EncodeOption
         vl = writeField(u8, d, r.value);
         if (vl > 0) d += vl;
       }
-      I[s + 4] = kl;
-      I[s + 5] = vl;
+      I[s + SPEC_KEY_LENGTH] = kl;
+      I[s + SPEC_VALUE_LENGTH] = vl;
       const hs = r.headers;
       const hc = hs === undefined ? 0 : hs.length;
-      I[s + 6] = hc;
-      s += SPEC_INTS;
+      I[s + SPEC_HEADER_COUNT] = hc;
+      s += SPEC_WORDS;
       for (let j = 0; j < hc; j++) {
         const h = hs![j];
         if (h.key == null) throw recordsError('INVALID_ARGUMENT', -1, `records[${i}].headers[${j}].key`, 'header keys cannot be null');
@@ -169,7 +185,7 @@ export function encodeRecordBatch(batch: RecordBatchInput, options: EncodeOption
         if (hvl > 0) d += hvl;
         I[s] = hkl;
         I[s + 1] = hvl;
-        s += 2;
+        s += SPEC_HEADER_WORDS;
       }
     }
 
@@ -187,17 +203,17 @@ export function encodeRecordBatch(batch: RecordBatchInput, options: EncodeOption
       (batch.hasDeleteHorizon ? 0x40 : 0);
 
     const writeHeader = (at: number) => {
-      const v = new DataView(mem().buffer, at, 61);
+      const v = new DataView(mem().buffer, at, RECORDS_OFFSET);
       v.setBigInt64(0, toBigInt(batch.baseOffset ?? 0n, 'baseOffset'));
-      v.setInt32(12, int32(batch.partitionLeaderEpoch, -1, 'partitionLeaderEpoch'));
-      v.setInt8(16, 2);
-      v.setInt16(21, attributes);
-      v.setInt32(23, int32(batch.lastOffsetDelta, n > 0 ? lastOffsetDelta : 0, 'lastOffsetDelta'));
-      v.setBigInt64(27, baseTs);
-      v.setBigInt64(35, maxTs);
-      v.setBigInt64(43, toBigInt(batch.producerId ?? -1n, 'producerId'));
-      v.setInt16(51, int32(batch.producerEpoch, -1, 'producerEpoch'));
-      v.setInt32(53, int32(batch.baseSequence, -1, 'baseSequence'));
+      v.setInt32(PARTITION_LEADER_EPOCH_OFFSET, int32(batch.partitionLeaderEpoch, -1, 'partitionLeaderEpoch'));
+      v.setInt8(MAGIC_OFFSET, 2);
+      v.setInt16(ATTRIBUTES_OFFSET, attributes);
+      v.setInt32(LAST_OFFSET_DELTA_OFFSET, int32(batch.lastOffsetDelta, n > 0 ? lastOffsetDelta : 0, 'lastOffsetDelta'));
+      v.setBigInt64(BASE_TIMESTAMP_OFFSET, baseTs);
+      v.setBigInt64(MAX_TIMESTAMP_OFFSET, maxTs);
+      v.setBigInt64(PRODUCER_ID_OFFSET, toBigInt(batch.producerId ?? -1n, 'producerId'));
+      v.setInt16(PRODUCER_EPOCH_OFFSET, int32(batch.producerEpoch, -1, 'producerEpoch'));
+      v.setInt32(BASE_SEQUENCE_OFFSET, int32(batch.baseSequence, -1, 'baseSequence'));
     };
 
     if (codec === 0) {
@@ -210,12 +226,12 @@ export function encodeRecordBatch(batch: RecordBatchInput, options: EncodeOption
     if (rawLen < 0) throw recordsError('OUT_OF_MEMORY');
     setTop(out + rawLen);
     const [cp, clen] = compressInWasm(codec, out, rawLen, options);
-    const final = alloc(61 + clen);
+    const final = alloc(RECORDS_OFFSET + clen);
     u8 = mem();
-    u8.copyWithin(final + 61, cp, cp + clen);
+    u8.copyWithin(final + RECORDS_OFFSET, cp, cp + clen);
     writeHeader(final);
-    w.finishBatch(final, 61 + clen, n);
-    return mem().slice(final, final + 61 + clen);
+    w.finishBatch(final, RECORDS_OFFSET + clen, n);
+    return mem().slice(final, final + RECORDS_OFFSET + clen);
   } finally {
     setTop(mark);
   }

@@ -1,50 +1,59 @@
 // The one error type the records layer throws for bad input or exceeded limits.
+import {
+  FIELD_ATTRIBUTES, FIELD_BATCH, FIELD_BATCH_LENGTH, FIELD_COMPRESSED, FIELD_CRC, FIELD_HEADER_COUNT,
+  FIELD_HEADER_KEY_LENGTH, FIELD_HEADER_VALUE_LENGTH, FIELD_KEY_LENGTH, FIELD_MAGIC, FIELD_OFFSET_DELTA, FIELD_RECORD,
+  FIELD_RECORD_COUNT, FIELD_RECORD_LENGTH, FIELD_RECORDS, FIELD_TIMESTAMP_DELTA, FIELD_VALUE_LENGTH,
+  RECORDS_BATCH_TOO_SHORT, RECORDS_CHECKSUM, RECORDS_CORRUPT_COMPRESSED, RECORDS_CRC_MISMATCH, RECORDS_INVALID_LENGTH,
+  RECORDS_OUT_OF_MEMORY, RECORDS_RECORD_COUNT, RECORDS_RECORD_LENGTH_MISMATCH, RECORDS_TOO_LARGE, RECORDS_TRAILING_BYTES,
+  RECORDS_TRUNCATED, RECORDS_UNSUPPORTED_COMPRESSION, RECORDS_UNSUPPORTED_MAGIC, RECORDS_VARINT_TOO_LONG,
+} from '../wasm/abi.js';
 
-/** Error codes; the index of each name is the numeric code used by the WebAssembly module. */
-export const ERROR_CODES = [
-  'OK',
-  'TRUNCATED',
-  'INVALID_LENGTH',
-  'VARINT_TOO_LONG',
-  'CRC_MISMATCH',
-  'UNSUPPORTED_MAGIC',
-  'INVALID_RECORD_COUNT',
-  'RECORD_LENGTH_MISMATCH',
-  'TRAILING_BYTES',
-  'BATCH_TOO_SHORT',
-  'DECOMPRESSED_TOO_LARGE',
-  'CORRUPT_COMPRESSED_DATA',
-  'UNSUPPORTED_COMPRESSION',
-  'OUT_OF_MEMORY',
-  'CHECKSUM_MISMATCH',
-  'INVALID_CONTROL_RECORD',
-  'INVALID_ARGUMENT',
-  'RECORD_LIMIT', // raised by the facade only
-  'NOT_INITIALIZED', // raised by the facade only
-] as const;
+/** The records module's status codes (src/wasm/abi.ts) by number; 0 is success. */
+export const STATUS_CODES: Readonly<Record<number, RecordsErrorCode>> = {
+  [RECORDS_TRUNCATED]: 'TRUNCATED',
+  [RECORDS_INVALID_LENGTH]: 'INVALID_LENGTH',
+  [RECORDS_VARINT_TOO_LONG]: 'VARINT_TOO_LONG',
+  [RECORDS_CRC_MISMATCH]: 'CRC_MISMATCH',
+  [RECORDS_UNSUPPORTED_MAGIC]: 'UNSUPPORTED_MAGIC',
+  [RECORDS_RECORD_COUNT]: 'INVALID_RECORD_COUNT',
+  [RECORDS_RECORD_LENGTH_MISMATCH]: 'RECORD_LENGTH_MISMATCH',
+  [RECORDS_TRAILING_BYTES]: 'TRAILING_BYTES',
+  [RECORDS_BATCH_TOO_SHORT]: 'BATCH_TOO_SHORT',
+  [RECORDS_TOO_LARGE]: 'DECOMPRESSED_TOO_LARGE',
+  [RECORDS_CORRUPT_COMPRESSED]: 'CORRUPT_COMPRESSED_DATA',
+  [RECORDS_UNSUPPORTED_COMPRESSION]: 'UNSUPPORTED_COMPRESSION',
+  [RECORDS_OUT_OF_MEMORY]: 'OUT_OF_MEMORY',
+  [RECORDS_CHECKSUM]: 'CHECKSUM_MISMATCH',
+};
 
-export type RecordsErrorCode = Exclude<(typeof ERROR_CODES)[number], 'OK'>;
+export type RecordsErrorCode =
+  | 'TRUNCATED' | 'INVALID_LENGTH' | 'VARINT_TOO_LONG' | 'CRC_MISMATCH' | 'UNSUPPORTED_MAGIC'
+  | 'INVALID_RECORD_COUNT' | 'RECORD_LENGTH_MISMATCH' | 'TRAILING_BYTES' | 'BATCH_TOO_SHORT'
+  | 'DECOMPRESSED_TOO_LARGE' | 'CORRUPT_COMPRESSED_DATA' | 'UNSUPPORTED_COMPRESSION' | 'OUT_OF_MEMORY'
+  | 'CHECKSUM_MISMATCH' | 'INVALID_CONTROL_RECORD' | 'INVALID_ARGUMENT'
+  // raised by the facade only
+  | 'RECORD_LIMIT' | 'NOT_INITIALIZED';
 
-/** Field names for RecordsError.path; index = field code used by the WebAssembly module. */
-export const FIELD_NAMES = [
-  'batch',
-  'length',
-  'attributes',
-  'timestampDelta',
-  'offsetDelta',
-  'keyLength',
-  'valueLength',
-  'headerCount',
-  'keyLength',
-  'valueLength',
-  'crc',
-  'batchLength',
-  'magic',
-  'recordCount',
-  'records',
-  'record',
-  'compressedRecords',
-] as const;
+/** Field names for RecordsError.path, by the field codes (src/wasm/abi.ts) of the status block. */
+const FIELD_NAMES: Readonly<Record<number, string>> = {
+  [FIELD_BATCH]: 'batch',
+  [FIELD_RECORD_LENGTH]: 'length',
+  [FIELD_ATTRIBUTES]: 'attributes',
+  [FIELD_TIMESTAMP_DELTA]: 'timestampDelta',
+  [FIELD_OFFSET_DELTA]: 'offsetDelta',
+  [FIELD_KEY_LENGTH]: 'keyLength',
+  [FIELD_VALUE_LENGTH]: 'valueLength',
+  [FIELD_HEADER_COUNT]: 'headerCount',
+  [FIELD_HEADER_KEY_LENGTH]: 'keyLength',
+  [FIELD_HEADER_VALUE_LENGTH]: 'valueLength',
+  [FIELD_CRC]: 'crc',
+  [FIELD_BATCH_LENGTH]: 'batchLength',
+  [FIELD_MAGIC]: 'magic',
+  [FIELD_RECORD_COUNT]: 'recordCount',
+  [FIELD_RECORDS]: 'records',
+  [FIELD_RECORD]: 'record',
+  [FIELD_COMPRESSED]: 'compressedRecords',
+};
 
 export class RecordsError extends Error {
   /** Machine-readable reason. */

@@ -1,5 +1,5 @@
-// Public API of the records layer (issue 3): RecordBatch v2 and legacy message set decoding,
-// RecordBatch v2 encoding, compression codecs, CRC-32C/CRC-32 and the JSON mapper.
+// Public API of the records layer (`kafka-wire/records`): RecordBatch v2 and legacy message set
+// decoding, RecordBatch v2 encoding, compression codecs, CRC-32C/CRC-32 and the JSON mapper.
 //
 //   const { batches, truncatedBytes } = decodeRecordBatches(fetchRecordsBytes);      // eager
 //   const lazy = decodeRecordBatches(bytes, { lazy: true }).batches[0];             // columnar
@@ -15,7 +15,7 @@ export { decodeRecordBatches, DEFAULT_MAX_RECORDS_PER_BATCH, type DecodedRecordB
 export { encodeRecordBatch } from './encode.js';
 export { RecordBatch, KafkaRecord, decodeControl } from './batch.js';
 export { RecordsError, type RecordsErrorCode } from './errors.js';
-export { crc32c, crc32 } from './wasm.js';
+export { crc32c, crc32 } from '../wasm/records-module.js';
 export { recordBatchToJson, recordBatchesToJson, toHex } from './json.js';
 export { compress, decompress, DEFAULT_MAX_DECOMPRESSED, DEFAULT_GZIP_LEVEL } from './compression.js';
 export { initZstd, zstdEngine, DEFAULT_ZSTD_LEVEL, type InitZstdOptions } from './zstd.js';

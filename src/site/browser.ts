@@ -5,7 +5,7 @@
 // APIs beyond the built-in ones from assets/catalogue.js when it was built with a catalogue.
 import { builtInCatalogue, catalogueFromSchemas } from '../catalogue/catalogue.js';
 import type { SchemaJson } from '../catalogue/parse.js';
-import { peekRequest, type Direction } from '../codec.js';
+import { peekRequest, type Direction } from '../codec/by-key.js';
 import { descriptionsFrom, type DescriptionTable, type Descriptions } from '../explain/descriptions.js';
 import { buildExplainTree, type ExplainTree } from '../explain/tree.js';
 import { formatExplainText } from '../explain/format.js';

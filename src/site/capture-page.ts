@@ -4,7 +4,7 @@
 // lit in both; a frame with records also gets their decompressed contents.
 import { readCaptureStream, type CaptureEvent, type CaptureFrame } from '../capture/reader.js';
 import { formatCaptureTime } from '../capture/json.js';
-import { findApi, decodeResponse, decodeRequest } from '../codec.js';
+import { findApi, decodeResponse, decodeRequest } from '../codec/by-key.js';
 import { decodeRecordBatches } from '../records/decode.js';
 import { buildExplainTree, type ExplainTree } from '../explain/tree.js';
 import { formatNodeLine } from '../explain/format.js';

@@ -8,9 +8,8 @@ import { KafkaWireError } from '../errors.js';
 export interface CodecExports {
   memory: WebAssembly.Memory;
   heapBase(): number;
-  lastErrorCode(): number;
-  lastErrorOffset(): number;
-  lastErrorDepth(): number;
+  /** The status block (src/wasm/abi.ts) a failed scan leaves before it traps. */
+  statusPtr(): number;
   pathOpsPtr(): number;
   pathIndexesPtr(): number;
   tapePosition(): number;

@@ -15,7 +15,7 @@
 
 import * as net from 'node:net';
 import * as tls from 'node:tls';
-import { decodeRequest, encodeResponse, type RequestHeader } from '../codec.js';
+import { decodeRequest, encodeResponse, type RequestHeader } from '../codec/by-key.js';
 import { FrameSplitter } from './frame-splitter.js';
 import { allSupportedVersions, supportedVersions } from './versions.js';
 import { ApiKey } from '../generated/types.js';

@@ -1,7 +1,7 @@
 // What this library can speak, per API key, taken from the generated catalogue.
 
 import { apis } from '../generated/catalogue.js';
-import { findApi } from '../codec.js';
+import { findApi } from '../codec/by-key.js';
 
 export interface VersionRange { readonly min: number; readonly max: number }
 
@@ -36,4 +36,4 @@ export function usableVersion(apiKey: number, theirs: VersionRange | undefined):
 }
 
 /** The all-zero UUID, Kafka's "no topic id", in the codec's 22-character base64url form. */
-export { ZERO_UUID } from '../program.js';
+export { ZERO_UUID } from '../codec/plan.js';

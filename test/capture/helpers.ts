@@ -1,7 +1,7 @@
 // Test helper: hand-made Kafka conversations as capture files, with the segments open to
 // tampering (reorder, repeat, overlap, drop) before they are written.
 import { Readable } from 'node:stream';
-import { encodeRequest, encodeResponse, newMessage } from '../../src/codec.js';
+import { encodeRequest, encodeResponse, newMessage } from '../../src/codec/by-key.js';
 import { encodeRecordBatch } from '../../src/records/index.js';
 import {
   CaptureFileWriter, TcpConversation, encodePacket, readCapture,

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { startProxy, type KafkaProxy } from '../../src/capture/proxy.js';
 import { CaptureFileWriter, readCapture, type CaptureFrame, type Packet } from '../../src/capture/index.js';
 import { startServer, connect } from '../../src/wire/index.js';
-import { decodeResponse } from '../../src/codec.js';
+import { decodeResponse } from '../../src/codec/by-key.js';
 import { startMemoryBroker } from '../../src/wire/memory-broker.js';
 import { mockClusterAvailable, startMockCluster, type MockCluster } from '../wire/mock-cluster.js';
 import { makeCert } from '../wire/tls-cert.js';

@@ -9,7 +9,7 @@ import {
   LINKTYPE_NULL, LINKTYPE_RAW, TcpConversation, encodePacket, readCapture, readCaptureStream, formatCaptureTime, type Segment,
 } from '../../src/capture/index.js';
 import { KafkaWireError } from '../../src/errors.js';
-import { encodeRequest, encodeResponse } from '../../src/codec.js';
+import { encodeRequest, encodeResponse } from '../../src/codec/by-key.js';
 import { CLIENT, SERVER, captureOf, conversationSegments, dataSegments, readAll, sampleExchanges, sentFrames } from './helpers.js';
 
 const exchanges = sampleExchanges();

@@ -12,9 +12,9 @@ import {
 } from '../../src/index.js';
 import { explainFrame } from '../../src/explain/index.js';
 import { requestHeader, responseHeader } from '../../src/generated/catalogue.js';
-import { planFor } from '../../src/codec.js';
+import { planFor } from '../../src/codec/by-key.js';
 import { parseMessage, SchemaError, schemaJsonOf } from '../../src/catalogue/parse.js';
-import { setCodegen } from '../../src/jit.js';
+import { setCodegen } from '../../src/codec/generate.js';
 import { toHex } from '../../src/text.js';
 import { deepEqual } from '../fuzz/deep-equal.js';
 import { prng, RandomInstances } from '../helpers/random.js';

@@ -10,8 +10,8 @@ import {
   catalogueFromSchemas, decodeRequest, decodeResponse, encodeRequest, encodeResponse, requestSize, responseSize,
 } from '../../src/index.js';
 import { parseMessage, schemaJsonOf } from '../../src/catalogue/parse.js';
-import { planFor } from '../../src/codec.js';
-import { setCodegen } from '../../src/jit.js';
+import { planFor } from '../../src/codec/by-key.js';
+import { setCodegen } from '../../src/codec/generate.js';
 import { loadCatalogue } from '../../src/catalogue/node.js';
 import { KafkaWireError } from '../../src/errors.js';
 import { deepEqual } from '../fuzz/deep-equal.js';

@@ -4,8 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   apis, decodeRequest, decodeResponse, encodeRequest, encodeResponse, newMessage, requestSize, responseSize,
 } from '../../src/index.js';
-import { planFor } from '../../src/codec.js';
-import { setCodegen } from '../../src/jit.js';
+import { planFor } from '../../src/codec/by-key.js';
+import { setCodegen } from '../../src/codec/generate.js';
 import { prng, RandomInstances } from '../helpers/random.js';
 import { catalogueTriples } from '../helpers/shared.js';
 

@@ -1,8 +1,8 @@
 // The four frames of the reference pages in ../shared/seeds, byte for byte and field by field.
 import { describe, expect, it } from 'vitest';
 import { decodeRequest, decodeResponse, encodeRequest, encodeResponse, requestSize, responseSize } from '../../src/index.js';
-import { planFor } from '../../src/codec.js';
-import { ARRAY, STRUCT, type CompiledStruct } from '../../src/program.js';
+import { planFor } from '../../src/codec/by-key.js';
+import { ARRAY, STRUCT, type CompiledStruct } from '../../src/codec/plan.js';
 import { fromHex, toHex } from '../../src/text.js';
 import { haveDir, seedsDir } from '../helpers/shared.js';
 import { bytesFromTree, readSeedPages } from '../helpers/seed-pages.js';

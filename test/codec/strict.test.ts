@@ -5,8 +5,9 @@ import {
   decodeRequest, decodeResponse, encodeRequest, encodeResponse, KafkaWireError, newMessage,
 } from '../../src/index.js';
 import { fromHex, toHex } from '../../src/text.js';
-import { planFor, scanMessage } from '../../src/codec.js';
-import { setCodegen } from '../../src/jit.js';
+import { planFor } from '../../src/codec/by-key.js';
+import { scanMessage } from '../../src/codec/scan.js';
+import { setCodegen } from '../../src/codec/generate.js';
 import { kafkaWireError as decodeError } from '../helpers/errors.js';
 
 const reqHeader = (apiKey: number, version: number, clientId: string | null = 'c') =>

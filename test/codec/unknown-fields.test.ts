@@ -5,7 +5,7 @@ import {
   ApiKey, decodeRequest, decodeResponse, encodeBody, encodeRequest, encodeResponse, frameFromJson, newMessage,
   requestSize,
 } from '../../src/index.js';
-import { setCodegen } from '../../src/jit.js';
+import { setCodegen } from '../../src/codec/generate.js';
 import { kafkaWireError as thrown } from '../helpers/errors.js';
 
 const produceHeader = { requestApiKey: ApiKey.Produce, requestApiVersion: 9, correlationId: 1, clientId: 'c' };

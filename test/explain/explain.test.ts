@@ -3,7 +3,7 @@
 // compressed), JSON output, the hex layout, and the errors.
 import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { encodeRequest, encodeResponse, newMessage } from '../../src/codec.js';
+import { encodeRequest, encodeResponse, newMessage } from '../../src/codec/by-key.js';
 import { encodeRecordBatch } from '../../src/records/index.js';
 import { KafkaWireError } from '../../src/errors.js';
 import {

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { apis } from '../../src/generated/catalogue.js';
 import { crc32c } from '../../src/records/index.js';
 import { catalogueTriples } from '../helpers/shared.js';
-import { decodeRequest, decodeResponse, encodeRequest, encodeResponse, type Direction } from '../../src/codec.js';
+import { decodeRequest, decodeResponse, encodeRequest, encodeResponse, type Direction } from '../../src/codec/by-key.js';
 import {
   buildExplainTree, EMPTY_BATCH_SIZE, hexLayout, sampleFrame, sampleHeader, sampleMessage, sampleRecordBatch,
   type ExplainNode,

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import {
   apis, decodeRequest, decodeResponse, encodeRequest, encodeResponse, KafkaWireError, newMessage,
 } from '../../src/index.js';
-import { planFor, type Direction } from '../../src/codec.js';
+import { planFor, type Direction } from '../../src/codec/by-key.js';
 import { fromHex, toHex } from '../../src/text.js';
 import { codecWasm } from '../../src/wasm/codec-module.js';
 import { prng, RandomInstances } from '../helpers/random.js';

@@ -1,8 +1,9 @@
 // A seeded mutation fuzzer for frames. Besides blind byte damage it aims at the places a codec is
 // most likely to trust: length and count prefixes (found by an explain-mode scan of the valid
 // frame), varints, and tagged-field sections.
-import { planFor, scanMessage, type CatalogueOption, type Direction } from '../../src/codec.js';
-import { ARRAY, BYTES, RECORDS, STRING, STRUCT, type CompiledField, type CompiledStruct } from '../../src/program.js';
+import { planFor, type CatalogueOption, type Direction } from '../../src/codec/by-key.js';
+import { scanMessage } from '../../src/codec/scan.js';
+import { ARRAY, BYTES, RECORDS, STRING, STRUCT, type CompiledField, type CompiledStruct } from '../../src/codec/plan.js';
 import { i32 } from '../../src/wasm/codec-module.js';
 
 export interface LengthSite {

@@ -3,11 +3,11 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { apis, decodeResponse, encodeRequest, decodeRequest, encodeResponse, responseSize, requestSize } from '../../src/index.js';
-import { planFor } from '../../src/codec.js';
+import { planFor } from '../../src/codec/by-key.js';
 import {
   ARRAY, BOOL, BYTES, FLOAT64, INT16, INT32, INT64, INT8, RECORDS, STRING, STRUCT, UINT16, UINT32, UUID,
   type CompiledField, type CompiledStruct,
-} from '../../src/program.js';
+} from '../../src/codec/plan.js';
 import { bytesToBase64Url, decodeUtf8 } from '../../src/text.js';
 import { deepEqual } from './deep-equal.js';
 

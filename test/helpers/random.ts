@@ -4,7 +4,7 @@
 import {
   ARRAY, BOOL, BYTES, FLOAT64, INT16, INT32, INT64, INT8, RECORDS, STRING, STRUCT, UINT16, UINT32, UUID,
   type CompiledField, type CompiledStruct,
-} from '../../src/program.js';
+} from '../../src/codec/plan.js';
 import { bytesToBase64Url } from '../../src/text.js';
 // @ts-ignore: a plain .mjs module (typed by its JSDoc), shared with the benchmark data
 import { prng } from '../../bench/lib/prng.mjs';

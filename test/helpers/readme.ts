@@ -8,7 +8,7 @@ export const readme = readFileSync(join(repoRoot, 'README.md'), 'utf8');
 
 const SUBPATHS: Record<string, string> = {
   'kafka-wire': 'src/index.ts',
-  'kafka-wire/core': 'src/core.ts',
+  'kafka-wire/core': 'src/codec/by-definition.ts',
   'kafka-wire/records': 'src/records/index.ts',
   'kafka-wire/wire': 'src/wire/index.ts',
   'kafka-wire/explain': 'src/explain/index.ts',

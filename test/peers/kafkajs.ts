@@ -2,7 +2,7 @@
 // kafkajs/src/protocol), used as an independent implementation of the wire format.
 
 import { createRequire } from 'node:module';
-import { getApi } from '../../src/codec.js';
+import { getApi } from '../../src/codec/by-key.js';
 
 const require = createRequire(import.meta.url);
 

@@ -6,7 +6,7 @@
 
 import { apis } from '../../src/index.js';
 import type { FieldDef, MessageDef, StructDef } from '../../src/index.js';
-import { inVersions } from '../../src/schema.js';
+import { inVersions } from '../../src/codec/schema.js';
 
 export type Direction = 'request' | 'response';
 

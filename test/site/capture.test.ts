@@ -11,7 +11,7 @@ import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildSite } from '../../src/site/build.js';
 import { readCapture } from '../../src/capture/index.js';
-import { encodeRequest } from '../../src/codec.js';
+import { encodeRequest } from '../../src/codec/by-key.js';
 import { chromiumPath, launchChromium, type LaunchedBrowser } from '../helpers/browser.js';
 import { repoRoot } from '../helpers/shared.js';
 

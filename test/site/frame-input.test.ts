@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { framesOf, parseFrameText, parseHexDump, splitFrames } from '../../src/site/frame-input.js';
-import { encodeRequest } from '../../src/codec.js';
+import { encodeRequest } from '../../src/codec/by-key.js';
 import { CaptureFileWriter, TcpConversation, encodePacket, LINKTYPE_ETHERNET } from '../../src/capture/index.js';
 import { tsharkInfo } from '../peers/tshark.js';
 

@@ -6,7 +6,7 @@ import fc from 'fast-check';
 import * as net from 'node:net';
 import { connect, type Connection } from '../../src/wire/connection.js';
 import { ConnectionError } from '../../src/wire/errors.js';
-import { encodeResponse, newMessage } from '../../src/codec.js';
+import { encodeResponse, newMessage } from '../../src/codec/by-key.js';
 import { startFakeBroker, correlationIdOf, frame, int32, type FakeBroker } from './fake-broker.js';
 
 const METADATA = 3;

@@ -5,7 +5,7 @@ import * as net from 'node:net';
 import { startServer, apiVersionsResponse, type KafkaServer } from '../../src/wire/server.js';
 import { startMemoryBroker, type MemoryBroker } from '../../src/wire/memory-broker.js';
 import { connect } from '../../src/wire/connection.js';
-import { decodeResponse, encodeRequest, newMessage } from '../../src/codec.js';
+import { decodeResponse, encodeRequest, newMessage } from '../../src/codec/by-key.js';
 import { FrameSplitter } from '../../src/wire/frame-splitter.js';
 import { kcatAvailable, kcatOk, kcat, CODECS } from './kcat.js';
 import { frame, int32 } from './fake-broker.js';

@@ -1,5 +1,5 @@
 // Must fail: the per-API entry points, typed by the definition they are given.
-import { decodeRequestFor, decodeResponseFor, encodeRequestFor, encodeResponseFor } from '../../../src/core.js';
+import { decodeRequestFor, decodeResponseFor, encodeRequestFor, encodeResponseFor } from '../../../src/codec/by-definition.js';
 import { produceApi } from '../../../src/generated/apis/Produce.js';
 import { metadataApi } from '../../../src/generated/apis/Metadata.js';
 

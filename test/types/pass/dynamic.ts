@@ -1,6 +1,6 @@
 // Must pass: keys known only at run time (a proxy, the CLI) take the documented untyped form.
 import { decodeRequest, decodeResponse, encodeRequest, encodeResponse, getApi, newMessage, type RequestHeader } from '../../../src/index.js';
-import { encodeRequestFor } from '../../../src/core.js';
+import { encodeRequestFor } from '../../../src/codec/by-definition.js';
 
 declare const frame: Uint8Array;
 declare const apiKey: number;

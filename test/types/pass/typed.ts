@@ -3,7 +3,7 @@ import {
   ApiKey, decodeBody, decodeRequest, decodeResponse, encodeRequest, encodeResponse, newMessage,
   type FetchResponse, type MetadataResponse, type ProduceRequest,
 } from '../../../src/index.js';
-import { decodeRequestFor, encodeRequestFor } from '../../../src/core.js';
+import { decodeRequestFor, encodeRequestFor } from '../../../src/codec/by-definition.js';
 import { produceApi } from '../../../src/generated/apis/Produce.js';
 import type { DecodedRecordBatches } from '../../../src/records/index.js';
 

@@ -1,14 +1,18 @@
 // Specialised readers and writers for one compiled message version, generated as JavaScript
 // source once and kept: an object literal per struct with its field names spelled out, so every
 // struct type gets one hidden class and every property access is monomorphic. This is the fast
-// path; where a page's Content-Security-Policy forbids `new Function`, the interpreter in
-// core.ts (the same walk, driven by data) does the work instead.
-import { KafkaWireError } from './errors.js';
+// path; where a page's Content-Security-Policy forbids `new Function`, the interpreter (read.ts
+// and write.ts: the same walk, driven by data) does the work instead.
+import { KafkaWireError } from '../errors.js';
 import {
   ARRAY, BOOL, BYTES, FLOAT64, INT16, INT32, INT64, INT8, RECORDS, STRING, STRUCT, UINT16, UINT32, UUID,
-  type CompiledField, type CompiledStruct,
-} from './program.js';
-import { bytesToBase64Url, decodeUtf8 } from './text.js';
+  checkKnownFields, type CompiledField, type CompiledStruct,
+} from './plan.js';
+import { bytesToBase64Url, decodeUtf8 } from '../text.js';
+import { KINDS } from './kinds.js';
+import { b, tapeRoom } from './encode-buffers.js';
+import { badValue, describe, invalid, isDefault, notInVersion } from './values.js';
+import { writeBytes, writeString, writeTaggedFields, writeUuid } from './write.js';
 
 export interface TapeReader {
   /** Builds the root struct from tape words starting at `start`; `end` is where it stopped. */
@@ -19,16 +23,6 @@ export interface TapeReader {
 export interface TapeWriter {
   /** Appends the root struct's words to the shared encode tape and heap. */
   write(value: any): void;
-}
-
-/** The encode tape and heap the writers fill; they grow by replacement, so always read them here. */
-export interface EncodeBuffers {
-  tape: Int32Array;
-  t: number;
-  heap: Uint8Array;
-  h: number;
-  /** Whether this encode checks every struct object for properties no version has (EncodeOptions.checkFields). */
-  checkFields: boolean;
 }
 
 let available: boolean | undefined;
@@ -211,30 +205,11 @@ export function generateReader(root: CompiledStruct): TapeReader {
 
 // ---- writers ----
 
-function checkExpression(kind: number): string | null {
-  switch (kind) {
-    case BOOL: return `typeof v !== 'boolean'`;
-    case INT8: return '(v << 24 >> 24) !== v';
-    case INT16: return '(v << 16 >> 16) !== v';
-    case UINT16: return '(v & 0xffff) !== v';
-    case INT32: return '(v | 0) !== v';
-    case UINT32: return '(v >>> 0) !== v';
-    case INT64: return `typeof v !== 'bigint' || BigInt.asIntN(64, v) !== v`;
-    case FLOAT64: return `typeof v !== 'number'`;
-  }
-  return null;
-}
-
-export const KIND_NAMES: Record<number, string> = {
-  [BOOL]: 'a boolean', [INT8]: 'an int8', [INT16]: 'an int16', [UINT16]: 'a uint16', [INT32]: 'an int32',
-  [UINT32]: 'a uint32', [INT64]: 'an int64 bigint', [FLOAT64]: 'a number',
-};
-
 /** Statements writing `v` (already defaulted) to the tape; may reference helpers below. */
 function writeStatements(kind: number, nullable: boolean, compact: boolean, struct: CompiledStruct | null,
   index: Map<CompiledStruct, number>): string {
-  const check = checkExpression(kind);
-  const guard = check === null ? '' : `if (${check}) bad(${kind}, v); `;
+  const accepts = KINDS[kind]?.acceptsSource;
+  const guard = accepts === undefined ? '' : `if (!(${accepts})) bad(${kind}, v); `;
   switch (kind) {
     case BOOL: return `${guard}b.tape[b.t++] = v ? 1 : 0;`;
     case INT8: case INT16: case UINT16: case INT32: return `${guard}b.tape[b.t++] = v;`;
@@ -253,24 +228,10 @@ function writeStatements(kind: number, nullable: boolean, compact: boolean, stru
 
 /** Upper bound of tape words a value of `kind` takes besides nested structs and array items. */
 function words(kind: number): number {
-  return kind === INT64 || kind === FLOAT64 || kind === STRING || kind === BYTES || kind === RECORDS ? 2 : 1;
+  return KINDS[kind]?.tapeWords ?? 1;
 }
 
-export function generateWriter(root: CompiledStruct, buffers: EncodeBuffers, helpers: {
-  room(words: number): void;
-  invalid(detail: string): KafkaWireError;
-  isDefault(f: CompiledField, v: unknown): boolean;
-  notInVersion(s: CompiledStruct, f: CompiledField): KafkaWireError;
-  /** Throws UNKNOWN_FIELD for a property no version of the struct has. */
-  checkKnownFields(s: CompiledStruct, o: object): void;
-  describe(v: unknown): string;
-  writeTaggedFields(s: CompiledStruct, o: any, writeField: (f: CompiledField, v: unknown) => void): void;
-  str(v: unknown, nullable: boolean, compact: boolean): void;
-  bytes(v: unknown, nullable: boolean): void;
-  uuid(v: unknown): void;
-  /** Throws INVALID_VALUE: `v` is not a value of `kind`. */
-  bad(kind: number, v: unknown): never;
-}): TapeWriter {
+export function generateWriter(root: CompiledStruct): TapeWriter {
   const structs = structsOf(root);
   const index = new Map(structs.map((s, i) => [s, i]));
   const fieldTable: CompiledField[] = [];
@@ -327,7 +288,8 @@ export function generateWriter(root: CompiledStruct, buffers: EncodeBuffers, hel
   });
   const writeFieldCases = [...taggedCases].map(([f, fi]) => `case ${fi}: { room(${f.kind === ARRAY ? 1 : words(f.kind)}); ${fieldStatements(f)} return; }`);
   const source = `
-  // Strings, bytes and uuids go through the interpreter's own writers (src/core.ts).
+  // Strings, bytes, uuids and tagged sections go through the interpreter's own writers (write.ts).
+  // Taken as constants of this scope: V8 folds those into the generated code, not parameters.
   const { room, invalid, isDefault, notInVersion, checkKnownFields, describe, writeTaggedFields, str, bytes, uuid, bad } = helpers;
   const word64 = new DataView(new ArrayBuffer(8));
   function at(e, segment) { return e instanceof KafkaWireError ? e.within(segment) : e; }
@@ -340,6 +302,10 @@ export function generateWriter(root: CompiledStruct, buffers: EncodeBuffers, hel
   }
   ${functions.join('\n  ')}
   return { write: w0 };`;
+  const helpers = {
+    room: tapeRoom, invalid, isDefault, notInVersion, checkKnownFields, describe, writeTaggedFields,
+    str: writeString, bytes: writeBytes, uuid: writeUuid, bad: badValue,
+  };
   return new Function('b', 'helpers', 'fields', 'structs', 'taggedCases', 'KafkaWireError', source)(
-    buffers, helpers, fieldTable, structs, taggedCases, KafkaWireError);
+    b, helpers, fieldTable, structs, taggedCases, KafkaWireError);
 }

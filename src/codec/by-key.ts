@@ -1,19 +1,22 @@
 // The message codec by API key, over a catalogue: the built-in one (src/generated/), or the one
-// given as `{ catalogue }` in the trailing options. (src/core.ts does the work for any one API
-// definition; use it with src/generated/apis/* to bundle only what you use.)
-import type { RequestBodies, RequestInputs, ResponseBodies, ResponseInputs } from './generated/types.js';
+// given as `{ catalogue }` in the trailing options. (by-definition.ts does the work for any one
+// API definition; use it with src/generated/apis/* to bundle only what you use.)
+import type { RequestBodies, RequestInputs, ResponseBodies, ResponseInputs } from '../generated/types.js';
 import { inVersions, type ApiDef, type MessageDef } from './schema.js';
-import { builtInCatalogue, catalogueApi, type CatalogueOption } from './catalogue/catalogue.js';
+import { builtInCatalogue, catalogueApi, type CatalogueOption } from '../catalogue/catalogue.js';
 import {
-  checkRequestHeader, decodeBodyFor, decodeRequestFor, decodeResponseFor, encodeBodyFor, encodeRequestFor, encodeResponseFor,
-  headerVersionFor, newMessageFor, peekRequest, planForMessage, requestSizeFor, responseSizeFor,
-  type DecodedRequest, type DecodedResponse, type Direction, type Limits, type MessagePlan, type RequestHeader,
-  type ResponseHeader, type MessageDecodeOptions, type EncodeOptions,
-} from './core.js';
-import { decodeRecordBatches, type DecodedRecordBatches } from './records/decode.js';
-import type { DecodeOptions as RecordsDecodeOptions } from './records/types.js';
+  decodeBodyFor, decodeRequestFor, decodeResponseFor, encodeBodyFor, encodeRequestFor, encodeResponseFor,
+  newMessageFor, peekRequest, requestSizeFor, responseSizeFor,
+} from './by-definition.js';
+import { headerVersionFor, planForMessage, type MessagePlan } from './plan.js';
+import { checkRequestHeader } from './values.js';
+import type {
+  DecodedRequest, DecodedResponse, Direction, EncodeOptions, Limits, MessageDecodeOptions, RequestHeader, ResponseHeader,
+} from './types.js';
+import { decodeRecordBatches, type DecodedRecordBatches } from '../records/decode.js';
+import type { DecodeOptions as RecordsDecodeOptions } from '../records/types.js';
 
-export * from './core.js';
+export * from './by-definition.js';
 
 export type ApiKeyNumber = keyof RequestBodies & number;
 

@@ -4,12 +4,12 @@
 // in, a missing field means its default.
 import {
   decodeRequest, decodeResponse, encodeRequest, encodeResponse, planFor, type CatalogueOption, type DecodeOptions, type Direction,
-} from './codec.js';
-import type { DecodedRecordBatches } from './records/decode.js';
-import { recordBatchesToJson } from './records/json.js';
-import { KafkaWireError } from './errors.js';
-import { ARRAY, BYTES, FLOAT64, INT64, RECORDS, STRUCT, checkKnownFields, type CompiledField, type CompiledStruct } from './program.js';
-import { fromHex, toHex } from './text.js';
+} from './by-key.js';
+import type { DecodedRecordBatches } from '../records/decode.js';
+import { recordBatchesToJson } from '../records/json.js';
+import { KafkaWireError } from '../errors.js';
+import { ARRAY, BYTES, FLOAT64, INT64, RECORDS, STRUCT, checkKnownFields, type CompiledField, type CompiledStruct } from './plan.js';
+import { fromHex, toHex } from '../text.js';
 
 export function structToJson(s: CompiledStruct, o: any): Record<string, unknown> {
   const out: Record<string, unknown> = {};

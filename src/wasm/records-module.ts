@@ -1,8 +1,9 @@
 // Access to the records WebAssembly module: a lazily created singleton instance, fresh memory
 // views, a stack-like arena for scratch regions, and status-block decoding into RecordsError.
-import { wasmBase64 } from '../wasm/records.generated.js';
-import { embeddedInstance } from '../wasm/load.js';
-import { ERROR_CODES, RecordsError, buildPath, recordsError, recordsErrorMessage, type RecordsErrorCode } from './errors.js';
+import { wasmBase64 } from './records.generated.js';
+import { embeddedInstance } from './load.js';
+import { STATUS_AUX0, STATUS_BATCH, STATUS_CODE, STATUS_FIELD, STATUS_HEADER, STATUS_OFFSET, STATUS_RECORD } from './abi.js';
+import { STATUS_CODES, RecordsError, buildPath, recordsError, recordsErrorMessage } from '../records/errors.js';
 
 export interface RecordsExports {
   memory: WebAssembly.Memory;
@@ -87,12 +88,12 @@ export function copyIn(bytes: Uint8Array): number {
 export function statusError(pathPrefix = '', offsetBase = 0, context?: (detail: string) => string): RecordsError {
   const I = memI32();
   const s = ex!.statusPtr() >> 2;
-  const code = (ERROR_CODES[I[s]] ?? 'CORRUPT_COMPRESSED_DATA') as RecordsErrorCode;
-  const path = buildPath(pathPrefix, I[s + 2], I[s + 3], I[s + 4], I[s + 5]);
-  const known = code === ('OK' as string) ? 'CORRUPT_COMPRESSED_DATA' : code;
-  let detail = code === 'CRC_MISMATCH' ? `checksum mismatch: computed 0x${(I[s + 6] >>> 0).toString(16).padStart(8, '0')}` : undefined;
+  // A failure that left no code (success is 0) still fails, as corrupt data.
+  const known = STATUS_CODES[I[s + STATUS_CODE]] ?? 'CORRUPT_COMPRESSED_DATA';
+  const path = buildPath(pathPrefix, I[s + STATUS_BATCH], I[s + STATUS_RECORD], I[s + STATUS_HEADER], I[s + STATUS_FIELD]);
+  let detail = known === 'CRC_MISMATCH' ? `checksum mismatch: computed 0x${(I[s + STATUS_AUX0] >>> 0).toString(16).padStart(8, '0')}` : undefined;
   if (context !== undefined) detail = context(detail ?? recordsErrorMessage(known));
-  return recordsError(known, I[s + 1] + offsetBase, path, detail);
+  return recordsError(known, I[s + STATUS_OFFSET] + offsetBase, path, detail);
 }
 
 /** CRC-32C (Castagnoli) of bytes; `prev` continues a previous result. */

@@ -1,27 +1,23 @@
-// Compiles a message at one version into what both halves of the codec walk: a CompiledStruct
-// tree for the facade (names, defaults, object shape) and its mirror as words in WebAssembly
-// memory for assembly/codec.ts. One mechanism for every API, version and header.
+// Plans: a message at one version compiled into what both halves of the codec walk, a
+// CompiledStruct tree for the facade (names, defaults, object shape) and its mirror as words in
+// WebAssembly memory for assembly/codec.ts, built once per message version and kept in one cache.
+// One mechanism for every API, version and header.
 import { inVersions, type FieldDef, type MessageDef, type StructDef } from './schema.js';
-import { storeProgram } from './wasm/codec-module.js';
-import { KafkaWireError } from './errors.js';
+import { storeProgram } from '../wasm/codec-module.js';
+import { headerFor } from '../catalogue/headers.js';
+import { KafkaWireError } from '../errors.js';
 
-// Field kinds; keep in step with assembly/codec.ts.
-export const BOOL = 1, INT8 = 2, INT16 = 3, UINT16 = 4, INT32 = 5, UINT32 = 6, INT64 = 7, FLOAT64 = 8;
-export const UUID = 9, STRING = 10, BYTES = 11, RECORDS = 12, STRUCT = 13, ARRAY = 14;
-const NULLABLE = 1 << 16;
-const COMPACT = 1 << 17;
-const FLEXIBLE = 1;
-/** Every regular field is a fixed-size number or an array of fixed-size integers: the scan's fast path. */
-const FLAT = 2;
-const FIXED_SIZE_KINDS = new Set([BOOL, INT8, INT16, UINT16, INT32, UINT32, INT64, FLOAT64, UUID]);
+import {
+  ARRAY, BOOL, BYTES, COMPACT, ELEMENT_KIND_SHIFT, FLAT, FLEXIBLE, FLOAT64, INT16, INT32, INT64, INT8, NULLABLE, OP_SIZE,
+  RECORDS, STRING, STRUCT, STRUCT_HEADER, UINT16, UINT32, UUID,
+} from '../wasm/abi.js';
+import { KIND_OF_TYPE, KINDS, ZERO_UUID } from './kinds.js';
+
+export { ARRAY, BOOL, BYTES, FLOAT64, INT16, INT32, INT64, INT8, RECORDS, STRING, STRUCT, UINT16, UINT32, UUID };
+/** Array elements the scan's fast path takes (one tape word each). */
 const FLAT_ELEMENT_KINDS = new Set([INT16, INT32, UINT32]);
 
-const PRIMITIVE_KINDS: Record<string, number> = {
-  bool: BOOL, int8: INT8, int16: INT16, uint16: UINT16, int32: INT32, uint32: UINT32,
-  int64: INT64, float64: FLOAT64, uuid: UUID, string: STRING, bytes: BYTES, records: RECORDS,
-};
-
-export const ZERO_UUID = 'AAAAAAAAAAAAAAAAAAAAAA';
+export { ZERO_UUID };
 /** Where decoded objects keep the tagged fields a version does not know, and where encoding takes them from. */
 export const UNKNOWN_TAGGED_FIELDS = '_unknownTaggedFields';
 
@@ -73,19 +69,73 @@ export interface CompiledStruct {
 
 /** Every compiled op address → its field and struct, for error paths. */
 export const opFields = new Map<number, CompiledField>();
-const compiledMessages = new Map<MessageDef, CompiledStruct[]>();
 
-export function compileMessage(message: MessageDef, version: number): CompiledStruct {
-  let byVersion = compiledMessages.get(message);
-  if (byVersion === undefined) compiledMessages.set(message, (byVersion = []));
-  let compiled = byVersion[version];
-  if (compiled === undefined) {
-    const flexible = inVersions(message.flexibleVersions, version);
-    const structs = new Map<string, CompiledStruct>();
-    compiled = compileStruct({ name: message.name, fields: message.fields }, message, version, flexible, structs);
-    byVersion[version] = compiled;
+/** The compiled header and body of one message version. */
+export interface MessagePlan {
+  header: CompiledStruct;
+  body: CompiledStruct;
+  headerVersion: number;
+}
+
+/** A body without a header (decodeBody/encodeBody). */
+export interface BodyPlan {
+  header: null;
+  body: CompiledStruct;
+}
+
+/** What the cache keeps per message version: the body plan, and the full plan once asked for. */
+interface VersionPlans {
+  bodyOnly: BodyPlan;
+  full: MessagePlan | undefined;
+}
+
+const plans = new WeakMap<MessageDef, VersionPlans[]>();
+
+function checkVersion(message: MessageDef, version: number): void {
+  if (!(Number.isInteger(version) && version >= message.validVersions[0] && version <= message.validVersions[1])) {
+    throw new KafkaWireError('UNSUPPORTED_VERSION', -1, '',
+      `${message.name} has versions ${message.validVersions[0]}-${message.validVersions[1]}, not ${version}`);
   }
-  return compiled;
+}
+
+/** The cached plans of one message version, compiled on first use (every encode and decode starts here). */
+function versionPlans(message: MessageDef, version: number): VersionPlans {
+  let byVersion = plans.get(message);
+  if (byVersion === undefined) plans.set(message, (byVersion = []));
+  let cached = byVersion[version];
+  if (cached === undefined) {
+    checkVersion(message, version);
+    const flexible = inVersions(message.flexibleVersions, version);
+    const body = compileStruct({ name: message.name, fields: message.fields }, message, version, flexible, new Map());
+    byVersion[version] = cached = { bodyOnly: { header: null, body }, full: undefined };
+  }
+  return cached;
+}
+
+/** The plan of a bare body of one message version. */
+export function bodyPlanFor(message: MessageDef, version: number): BodyPlan {
+  return versionPlans(message, version).bodyOnly;
+}
+
+/** The plan of a whole frame of one message version: its header and body. */
+export function planForMessage(message: MessageDef, version: number): MessagePlan {
+  const cached = versionPlans(message, version);
+  if (cached.full === undefined) {
+    const headerVersion = headerVersionFor(message, version);
+    const header = bodyPlanFor(headerFor(message), headerVersion).body;
+    cached.full = { header, body: cached.bodyOnly.body, headerVersion };
+  }
+  return cached.full;
+}
+
+/**
+ * The header version a message version travels with: requests v2 when flexible, else v1
+ * (ControlledShutdown v0: v0); responses v1 when flexible, else v0 (ApiVersions: always v0).
+ */
+export function headerVersionFor(message: MessageDef, version: number): number {
+  const flexible = inVersions(message.flexibleVersions, version);
+  if (message.type === 'request') return message.apiKey === 7 && version === 0 ? 0 : flexible ? 2 : 1;
+  return message.apiKey === 18 ? 0 : flexible ? 1 : 0;
 }
 
 function compileStruct(
@@ -119,17 +169,17 @@ function compileStruct(
       return o;
     },
   };
-  // The WebAssembly mirror: [regularCount, taggedCount, flags] then 4 words per op.
-  const flat = regular.every((f) => FIXED_SIZE_KINDS.has(f.kind) || (f.kind === ARRAY && FLAT_ELEMENT_KINDS.has(f.elementKind)));
+  // The WebAssembly mirror (src/wasm/abi.ts): [regularCount, taggedCount, flags] then 4 words per op.
+  const flat = regular.every((f) => (KINDS[f.kind]?.fixedSize ?? 0) > 0 || (f.kind === ARRAY && FLAT_ELEMENT_KINDS.has(f.elementKind)));
   const words = [regular.length, tagged.length, (flexible ? FLEXIBLE : 0) | (flat ? FLAT : 0)];
   for (const f of [...regular, ...tagged]) {
-    const word = f.kind | (f.elementKind << 8) | (f.nullable ? NULLABLE : 0) | (f.compact ? COMPACT : 0);
+    const word = f.kind | (f.elementKind << ELEMENT_KIND_SHIFT) | (f.nullable ? NULLABLE : 0) | (f.compact ? COMPACT : 0);
     const elementMin = f.kind === ARRAY ? minValueSize(f.elementKind, f.compact, false, f.struct) : 0;
     words.push(word, f.struct?.ptr ?? 0, f.tag, elementMin);
   }
   struct.ptr = storeProgram(words);
-  // Error paths name fields by their op's address (after the 12-byte header, 16 bytes per op).
-  [...regular, ...tagged].forEach((f, i) => opFields.set(struct.ptr + 12 + i * 16, f));
+  // Error paths name fields by their op's address.
+  [...regular, ...tagged].forEach((f, i) => opFields.set(struct.ptr + STRUCT_HEADER + i * OP_SIZE, f));
   return struct;
 }
 
@@ -140,7 +190,7 @@ function compileField(
   const present = inVersions(def.versions, version);
   const isArray = def.type.startsWith('[]');
   const typeName = isArray ? def.type.slice(2) : def.type;
-  const primitive = PRIMITIVE_KINDS[typeName];
+  const primitive = KIND_OF_TYPE[typeName];
   let struct: CompiledStruct | null = null;
   if (primitive === undefined) {
     struct = structs.get(typeName) ?? null;
@@ -175,16 +225,15 @@ function defaults(def: FieldDef, kind: number, valueKind: number, struct: Compil
   const given = def.default;
   if (given === null) return { makeDefault: () => null, defaultValue: null };
   if (kind === ARRAY) return { makeDefault: () => [], defaultValue: undefined };
+  if (valueKind === STRUCT) return { makeDefault: () => struct!.create(), defaultValue: undefined };
+  // Bytes are mutable: a fresh zero each time. Records take no schema default.
+  if (valueKind === BYTES) return { makeDefault: KINDS[BYTES]!.zero, defaultValue: undefined };
+  if (given === undefined || valueKind === RECORDS) return constant(KINDS[valueKind]!.zero());
   switch (valueKind) {
-    case BOOL: return constant(given === undefined ? false : given === true || given === 'true');
-    case INT64: return constant(given === undefined ? 0n : BigInt(given as bigint | number | string));
-    case FLOAT64: return constant(given === undefined ? 0 : Number(given));
-    case STRING: return constant(given === undefined ? '' : String(given));
-    case UUID: return constant(given === undefined ? ZERO_UUID : String(given));
-    case BYTES: return { makeDefault: () => new Uint8Array(0), defaultValue: undefined };
-    case RECORDS: return constant(null);
-    case STRUCT: return { makeDefault: () => struct!.create(), defaultValue: undefined };
-    default: return constant(given === undefined ? 0 : Number(given));
+    case BOOL: return constant(given === true || given === 'true');
+    case INT64: return constant(BigInt(given as bigint | number | string));
+    case STRING: case UUID: return constant(String(given));
+    default: return constant(Number(given));
   }
 }
 
@@ -193,12 +242,9 @@ function constant(value: unknown) {
 }
 
 function minValueSize(kind: number, compact: boolean, nullable: boolean, struct: CompiledStruct | null): number {
+  const fixedSize = KINDS[kind]?.fixedSize ?? 0;
+  if (fixedSize > 0) return fixedSize;
   switch (kind) {
-    case BOOL: case INT8: return 1;
-    case INT16: case UINT16: return 2;
-    case INT32: case UINT32: return 4;
-    case INT64: case FLOAT64: return 8;
-    case UUID: return 16;
     case STRING: return compact ? 1 : 2;
     case BYTES: case RECORDS: case ARRAY: return compact ? 1 : 4;
     case STRUCT: return nullable ? 1 : struct!.minSize;

@@ -1,0 +1,182 @@
+// The message codec for any API definition it is handed (`kafka-wire/core`): typed objects in and
+// out, one WebAssembly call per frame. It imports no catalogue, so a bundle that uses one API
+// carries one API (by-key.ts adds lookups by key over the whole catalogue).
+// Decoding: scan.ts checks the frame whole and writes a tape; the generated reader (generate.ts),
+// or the interpreter (read.ts) where code generation is forbidden, turns the tape into objects.
+// Encoding: the generated writer or the interpreter (write.ts) flattens objects into a tape and a
+// heap (encode-buffers.ts), and the WebAssembly `emit` writes the frame.
+import type { ApiDef, MessageDef } from './schema.js';
+import { KafkaWireError } from '../errors.js';
+import { bodyPlanFor, completeStruct, planForMessage, type CompiledStruct, type MessagePlan } from './plan.js';
+import { codecWasm, ensureMemory, i32, scratchBase, u8 } from '../wasm/codec-module.js';
+import { codegenAvailable, generateReader, generateWriter, type TapeReader, type TapeWriter } from './generate.js';
+import { interpretRoot, interpretedEnd } from './read.js';
+import { writeStruct } from './write.js';
+import { b } from './encode-buffers.js';
+import { scanMessage } from './scan.js';
+import { checkRequestHeader } from './values.js';
+import type {
+  BodyOf, DecodedRequest, DecodedResponse, EncodeOptions, MessageDecodeOptions, RequestHeader, ResponseHeader,
+} from './types.js';
+
+export type {
+  BodyOf, DecodedRequest, DecodedResponse, Direction, EncodeOptions, Limits, MessageDecodeOptions, RequestHeader, ResponseHeader,
+} from './types.js';
+export { defaultLimits } from './types.js';
+export { headerVersionFor } from './plan.js';
+
+/**
+ * A message with every field at its default, then `fields` laid over it at every depth (a struct
+ * given in part is completed with its defaults). A property no version has throws UNKNOWN_FIELD.
+ */
+export function newMessageFor<M = any>(message: MessageDef, version: number, fields?: object): M {
+  const body = bodyPlanFor(message, version).body;
+  if (fields === undefined) return body.create() as M;
+  try {
+    return completeStruct(body, fields) as M;
+  } catch (error) {
+    if (error instanceof KafkaWireError) throw error.within(body.name);
+    throw error;
+  }
+}
+
+// ---- decoding ----
+
+const readers = new WeakMap<CompiledStruct, TapeReader>();
+
+/** Where the last readRoot stopped on its tape. */
+let rootEnd = 0;
+
+/** Reads a root struct from `tape` at word `start`, generated code when allowed; sets rootEnd. */
+function readRoot(s: CompiledStruct, tape: Int32Array, start: number, input: Uint8Array, inputView: DataView,
+  recordsDecoder: MessageDecodeOptions['recordsDecoder']): any {
+  if (!codegenAvailable()) {
+    const value = interpretRoot(s, tape, start, input, inputView, recordsDecoder);
+    rootEnd = interpretedEnd;
+    return value;
+  }
+  let reader = readers.get(s);
+  if (reader === undefined) readers.set(s, (reader = generateReader(s)));
+  const value = reader.read(tape, start, input, inputView, recordsDecoder);
+  rootEnd = reader.end;
+  return value;
+}
+
+/**
+ * Scans `input` and reads its header (when the plan has one) and body. The tape is read in place
+ * in WebAssembly memory, or, when a records hook may call the codec again and so overwrite it,
+ * from a copy.
+ */
+function decodeWith(plan: { header: CompiledStruct | null; body: CompiledStruct }, input: Uint8Array, framed: boolean,
+  options: MessageDecodeOptions | undefined): { header: any; body: any } {
+  const scan = scanMessage(plan, input, framed, false, options);
+  const recordsDecoder = options?.recordsDecoder;
+  const tape = recordsDecoder === undefined ? i32 : i32.slice(scan.start, scan.start + scan.words);
+  const start = recordsDecoder === undefined ? scan.start : 0;
+  const inputView = new DataView(input.buffer, input.byteOffset, input.byteLength);
+  const header = plan.header === null ? null : readRoot(plan.header, tape, start, input, inputView, recordsDecoder);
+  const body = readRoot(plan.body, tape, plan.header === null ? start : rootEnd, input, inputView, recordsDecoder);
+  return { header, body };
+}
+
+function peekInt16(frame: Uint8Array, at: number): number {
+  return ((frame[at] << 24) | (frame[at + 1] << 16)) >> 16;
+}
+
+/** The API key and version a request frame announces (bytes 4-8). */
+export function peekRequest(frame: Uint8Array): { apiKey: number; apiVersion: number } {
+  if (frame.length < 8) throw new KafkaWireError('TRUNCATED', frame.length, 'header', 'a request frame needs at least 8 bytes');
+  return { apiKey: peekInt16(frame, 4), apiVersion: peekInt16(frame, 6) };
+}
+
+/**
+ * Decodes a whole request frame of `api` (int32 size prefix, header, body). Bytes and records
+ * fields are views into `frame`.
+ */
+export function decodeRequestFor<A extends ApiDef>(api: A, frame: Uint8Array, options?: MessageDecodeOptions): DecodedRequest<BodyOf<A, 'request'>> {
+  const { apiKey, apiVersion } = peekRequest(frame);
+  if (apiKey !== api.apiKey) throw new KafkaWireError('UNSUPPORTED_API', 4, 'header.requestApiKey', `expected ${api.name} (${api.apiKey}), got ${apiKey}`);
+  const { header, body } = decodeWith(planForMessage(api.request, apiVersion), frame, true, options);
+  return { apiKey, apiVersion, header, body };
+}
+
+/** Decodes a whole response frame of `api`; the version comes from the matching request. */
+export function decodeResponseFor<A extends ApiDef>(api: A, frame: Uint8Array, apiVersion: number, options?: MessageDecodeOptions): DecodedResponse<BodyOf<A, 'response'>> {
+  return decodeWith(planForMessage(api.response, apiVersion), frame, true, options);
+}
+
+/** Decodes a bare body (no size prefix, no header). */
+export function decodeBodyFor(message: MessageDef, version: number, bytes: Uint8Array, options?: MessageDecodeOptions): any {
+  return decodeWith(bodyPlanFor(message, version), bytes, false, options).body;
+}
+
+// ---- encoding ----
+
+const writers = new WeakMap<CompiledStruct, TapeWriter>();
+
+/** Appends a root struct (a header or body) to the encode tape, generated code when allowed. */
+function writeRoot(s: CompiledStruct, o: unknown, name: string): void {
+  try {
+    if (!codegenAvailable()) return writeStruct(s, o);
+    let writer = writers.get(s);
+    if (writer === undefined) writers.set(s, (writer = generateWriter(s)));
+    writer.write(o);
+  } catch (error) {
+    if (error instanceof KafkaWireError) throw error.within(name);
+    throw error;
+  }
+}
+
+/**
+ * Fills the encode tape for `plan` and calls `emit`. With `measure`, returns only the length.
+ */
+function encodeWith(plan: { header: CompiledStruct | null; body: CompiledStruct }, header: unknown, body: unknown,
+  framed: boolean, measure: boolean, options: EncodeOptions | undefined): Uint8Array | number {
+  b.t = 0;
+  b.h = 0;
+  b.checkFields = options?.checkFields !== false;
+  if (plan.header !== null) writeRoot(plan.header, header, 'header');
+  writeRoot(plan.body, body, plan.body.name);
+  const heapPtr = scratchBase();
+  const tapePtr = (heapPtr + b.h + 7) & ~7;
+  const outPtr = tapePtr + b.t * 4;
+  // Every tape word becomes at most 5 bytes (a varint) besides what is copied from the heap.
+  ensureMemory(outPtr + (measure ? 0 : b.t * 5 + b.h + 16));
+  if (!measure) u8.set(b.heap.subarray(0, b.h), heapPtr); // measuring reads lengths from the tape only
+  i32.set(b.tape.subarray(0, b.t), tapePtr >> 2);
+  const length = codecWasm().emit(plan.header?.ptr ?? 0, plan.body.ptr, framed, tapePtr, heapPtr, outPtr, measure);
+  return measure ? length : u8.slice(outPtr, outPtr + length);
+}
+
+function requestPlan(api: ApiDef, header: RequestHeader): MessagePlan {
+  checkRequestHeader(header);
+  if (header.requestApiKey !== api.apiKey) {
+    throw new KafkaWireError('UNSUPPORTED_API', -1, 'header.requestApiKey', `expected ${api.name} (${api.apiKey}), got ${header.requestApiKey}`);
+  }
+  return planForMessage(api.request, header.requestApiVersion);
+}
+
+/** Encodes a whole request frame: size prefix, header (its version chosen by the API), body. */
+export function encodeRequestFor<A extends ApiDef>(api: A, header: RequestHeader, body: BodyOf<A, 'requestInput'>, options?: EncodeOptions): Uint8Array {
+  return encodeWith(requestPlan(api, header), header, body, true, false, options) as Uint8Array;
+}
+
+/** Encodes a whole response frame. */
+export function encodeResponseFor<A extends ApiDef>(api: A, apiVersion: number, header: ResponseHeader, body: BodyOf<A, 'responseInput'>, options?: EncodeOptions): Uint8Array {
+  return encodeWith(planForMessage(api.response, apiVersion), header, body, true, false, options) as Uint8Array;
+}
+
+/** Encodes a bare body (no size prefix, no header). */
+export function encodeBodyFor(message: MessageDef, version: number, body: object, options?: EncodeOptions): Uint8Array {
+  return encodeWith(bodyPlanFor(message, version), null, body, false, false, options) as Uint8Array;
+}
+
+/** The exact length encodeRequestFor would produce, without writing it. */
+export function requestSizeFor<A extends ApiDef>(api: A, header: RequestHeader, body: BodyOf<A, 'requestInput'>, options?: EncodeOptions): number {
+  return encodeWith(requestPlan(api, header), header, body, true, true, options) as number;
+}
+
+/** The exact length encodeResponseFor would produce, without writing it. */
+export function responseSizeFor<A extends ApiDef>(api: A, apiVersion: number, header: ResponseHeader, body: BodyOf<A, 'responseInput'>, options?: EncodeOptions): number {
+  return encodeWith(planForMessage(api.response, apiVersion), header, body, true, true, options) as number;
+}

@@ -1,0 +1,64 @@
+// One description of each primitive kind (numbered in src/wasm/abi.ts): its schema type, its
+// size on the wire and on the tape, its zero value, and what the encoders accept. The plan
+// compiler, the interpreter's writer, the generated writers, the error messages and the samples
+// all read it from here.
+import type { PrimitiveType } from './schema.js';
+import { BOOL, BYTES, FLOAT64, INT16, INT32, INT64, INT8, RECORDS, STRING, UINT16, UINT32, UUID } from '../wasm/abi.js';
+
+/** The all-zero uuid, the zero value of uuid fields. */
+export const ZERO_UUID = 'AAAAAAAAAAAAAAAAAAAAAA';
+
+export interface KindDescription {
+  readonly kind: number;
+  readonly type: PrimitiveType;
+  /** What a value must be, for error messages ("expected an int8"). */
+  readonly expected: string;
+  /** Bytes on the wire when the size is fixed, else 0 (the value carries a length). */
+  readonly fixedSize: number;
+  /** Tape words a value takes. */
+  readonly tapeWords: number;
+  /** A fresh zero value: the default when the schema gives none. */
+  readonly zero: () => unknown;
+  /**
+   * For kinds checked by value (numbers and booleans): whether `v` is a value of the kind, as a
+   * function for the interpreter and as the same test in JavaScript source over `v` for the
+   * generated writers. Strings, bytes and uuids are checked by their writers.
+   */
+  readonly accepts?: (v: any) => boolean;
+  readonly acceptsSource?: string;
+}
+
+const describeKinds = (kinds: KindDescription[]) => {
+  const byKind: KindDescription[] = [];
+  for (const k of kinds) byKind[k.kind] = k;
+  return byKind;
+};
+
+/** The primitive kinds' descriptions, indexed by kind number. */
+export const KINDS: readonly (KindDescription | undefined)[] = describeKinds([
+  { kind: BOOL, type: 'bool', expected: 'a boolean', fixedSize: 1, tapeWords: 1, zero: () => false,
+    accepts: (v) => typeof v === 'boolean', acceptsSource: `typeof v === 'boolean'` },
+  { kind: INT8, type: 'int8', expected: 'an int8', fixedSize: 1, tapeWords: 1, zero: () => 0,
+    accepts: (v) => (v << 24 >> 24) === v, acceptsSource: '(v << 24 >> 24) === v' },
+  { kind: INT16, type: 'int16', expected: 'an int16', fixedSize: 2, tapeWords: 1, zero: () => 0,
+    accepts: (v) => (v << 16 >> 16) === v, acceptsSource: '(v << 16 >> 16) === v' },
+  { kind: UINT16, type: 'uint16', expected: 'a uint16', fixedSize: 2, tapeWords: 1, zero: () => 0,
+    accepts: (v) => (v & 0xffff) === v, acceptsSource: '(v & 0xffff) === v' },
+  { kind: INT32, type: 'int32', expected: 'an int32', fixedSize: 4, tapeWords: 1, zero: () => 0,
+    accepts: (v) => (v | 0) === v, acceptsSource: '(v | 0) === v' },
+  { kind: UINT32, type: 'uint32', expected: 'a uint32', fixedSize: 4, tapeWords: 1, zero: () => 0,
+    accepts: (v) => (v >>> 0) === v, acceptsSource: '(v >>> 0) === v' },
+  { kind: INT64, type: 'int64', expected: 'an int64 bigint', fixedSize: 8, tapeWords: 2, zero: () => 0n,
+    accepts: (v) => typeof v === 'bigint' && BigInt.asIntN(64, v) === v,
+    acceptsSource: `typeof v === 'bigint' && BigInt.asIntN(64, v) === v` },
+  { kind: FLOAT64, type: 'float64', expected: 'a number', fixedSize: 8, tapeWords: 2, zero: () => 0,
+    accepts: (v) => typeof v === 'number', acceptsSource: `typeof v === 'number'` },
+  { kind: UUID, type: 'uuid', expected: 'a 22-character base64url uuid', fixedSize: 16, tapeWords: 1, zero: () => ZERO_UUID },
+  { kind: STRING, type: 'string', expected: 'a string', fixedSize: 0, tapeWords: 2, zero: () => '' },
+  { kind: BYTES, type: 'bytes', expected: 'a Uint8Array', fixedSize: 0, tapeWords: 2, zero: () => new Uint8Array(0) },
+  { kind: RECORDS, type: 'records', expected: 'a Uint8Array', fixedSize: 0, tapeWords: 2, zero: () => null },
+]);
+
+/** Schema type name → kind, for the primitive types. */
+export const KIND_OF_TYPE: Readonly<Record<string, number>> = Object.fromEntries(
+  KINDS.filter((k) => k !== undefined).map((k) => [k.type, k.kind]));

@@ -1,0 +1,83 @@
+// The decode's first step: copies the input into WebAssembly memory and runs `scan`
+// (assembly/codec.ts), which checks the whole frame and writes a tape of words (values, or
+// offsets into the frame) for the readers; its failures become KafkaWireErrors with field paths.
+import { KafkaWireError, WASM_ERROR_CODES } from '../errors.js';
+import { codecWasm, ensureMemory, i32, scratchBase, u8 } from '../wasm/codec-module.js';
+import { opFields, type CompiledStruct } from './plan.js';
+import { E_TAPE_FULL, STATUS_CODE, STATUS_DEPTH, STATUS_OFFSET } from '../wasm/abi.js';
+import { defaultLimits, type Limits } from './types.js';
+
+/** Where a finished scan left its tape. */
+export interface ScanResult {
+  /** Word index of the tape's first word in the `i32` view. */
+  start: number;
+  words: number;
+}
+
+/**
+ * Runs the WebAssembly scan over `input`; on success the tape is at i32[start, start + words).
+ * The tape stays valid until the next call into the codec.
+ */
+export function scanMessage(
+  plan: { header: CompiledStruct | null; body: CompiledStruct }, input: Uint8Array, framed: boolean,
+  withSpans: boolean, limits: Limits | undefined,
+): ScanResult {
+  const maxFrameSize = limits?.maxFrameSize ?? defaultLimits.maxFrameSize;
+  const size = framed ? input.length - 4 : input.length;
+  if (size > maxFrameSize) {
+    throw new KafkaWireError('FRAME_LIMIT', 0, '', `a frame of ${size} bytes, over the maxFrameSize limit of ${maxFrameSize}`);
+  }
+  const inputPtr = scratchBase();
+  ensureMemory(inputPtr + input.length);
+  u8.set(input, inputPtr); // once: growing memory for a larger tape keeps it
+  let tapeBytes = (input.length + 64) * (withSpans ? 16 : 4);
+  for (;;) {
+    const tapePtr = (inputPtr + input.length + 7) & ~7;
+    lastTapePtr = tapePtr;
+    const scratchPtr = tapePtr + tapeBytes;
+    ensureMemory(scratchPtr + input.length * 2 + 64);
+    try {
+      const words = codecWasm().scan(plan.header?.ptr ?? 0, plan.body.ptr, inputPtr, input.length, framed,
+        tapePtr, tapeBytes, scratchPtr, withSpans,
+        limits?.maxArrayLength ?? defaultLimits.maxArrayLength,
+        limits?.maxLength ?? defaultLimits.maxLength,
+        limits?.maxDepth ?? defaultLimits.maxDepth);
+      return { start: tapePtr >> 2, words };
+    } catch (error) {
+      if (!(error instanceof WebAssembly.RuntimeError)) throw error;
+      const status = codecWasm().statusPtr() >> 2;
+      if (i32[status + STATUS_CODE] === E_TAPE_FULL) { tapeBytes *= 2; continue; }
+      throw scanError(plan, status);
+    }
+  }
+}
+
+let lastTapePtr = 0;
+
+/**
+ * The tape the last scan wrote, as far as it got: after a failed scan in spans mode, every value
+ * it had checked before the failure (explain shows a damaged frame that far). Valid until the
+ * next call into the codec.
+ */
+export function lastScanTape(): ScanResult {
+  return { start: lastTapePtr >> 2, words: (codecWasm().tapePosition() - lastTapePtr) >> 2 };
+}
+
+/** The error a failed scan's status block (word index `status`) describes. */
+function scanError(plan: { header: CompiledStruct | null; body: CompiledStruct }, status: number): KafkaWireError {
+  const depth = i32[status + STATUS_DEPTH];
+  const ops = codecWasm().pathOpsPtr() >> 2;
+  const indexes = codecWasm().pathIndexesPtr() >> 2;
+  let path = '';
+  let root = plan.body.name;
+  for (let d = 0; d <= depth; d++) {
+    const op = i32[ops + d];
+    const field = op === 0 ? undefined : opFields.get(op);
+    if (d === 0 && field !== undefined && plan.header !== null && plan.header.fields.includes(field)) root = 'header';
+    path += field === undefined ? (op === 0 ? '.taggedFields' : '') : `.${field.name}`;
+    const index = i32[indexes + d];
+    if (index >= 0) path += `[${index}]`;
+  }
+  const errorCode = WASM_ERROR_CODES[i32[status + STATUS_CODE]] ?? 'TRUNCATED';
+  return new KafkaWireError(errorCode, i32[status + STATUS_OFFSET], depth < 0 ? root : root + path);
+}

@@ -1,0 +1,194 @@
+// The interpreter's writer: flattens objects into the encode tape and heap (encode-buffers.ts) by
+// walking a plan's CompiledStruct tree as data. The generated writers (generate.ts) do the same
+// walk as code and call the string, bytes, uuid and tagged-field writers here.
+import { KafkaWireError } from '../errors.js';
+import { base64UrlToBytes, encodeUtf8Into } from '../text.js';
+import { b, heapRoom, tapeRoom } from './encode-buffers.js';
+import {
+  ARRAY, BOOL, BYTES, FLOAT64, INT16, INT32, INT64, INT8, RECORDS, STRING, STRUCT, UINT16, UINT32, UUID,
+  checkKnownFields, type CompiledField, type CompiledStruct,
+} from './plan.js';
+import { badValue, describe, invalid, isDefault, notInVersion } from './values.js';
+import { KINDS } from './kinds.js';
+
+const scratch64 = new DataView(new ArrayBuffer(8));
+
+export function writeStruct(s: CompiledStruct, o: any): void {
+  if (o === null || typeof o !== 'object') throw invalid(`expected a ${s.name} object, got ${describe(o)}`);
+  if (b.checkFields) checkKnownFields(s, o);
+  let f: CompiledField | undefined;
+  try {
+    const regular = s.regular;
+    for (let i = 0; i < regular.length; i++) {
+      f = regular[i];
+      writeField(f, o[f.name]);
+    }
+    const absent = s.absent;
+    for (let i = 0; i < absent.length; i++) {
+      f = absent[i];
+      if (!f.def.ignorable && !isDefault(f, o[f.name])) throw notInVersion(s, f);
+    }
+    f = undefined;
+    if (s.flexible) writeTaggedFields(s, o, writeField);
+  } catch (error) {
+    if (error instanceof KafkaWireError && f !== undefined) throw error.within(f.name);
+    throw error;
+  }
+}
+
+export function writeTaggedFields(s: CompiledStruct, o: any, writeField: (f: CompiledField, v: unknown) => void): void {
+  const unknown: Record<number, Uint8Array> | undefined = o._unknownTaggedFields;
+  const tagged = s.tagged;
+  let present = 0;
+  for (let i = 0; i < tagged.length; i++) if (!isDefault(tagged[i], o[tagged[i].name])) present++;
+  if (unknown === undefined && present === 0) {
+    tapeRoom(1);
+    b.tape[b.t++] = 0;
+    return;
+  }
+  // Known and unknown tags merged in ascending order, as Kafka writes them.
+  const entries: { tag: number; known: number; bytes?: Uint8Array }[] = [];
+  for (let i = 0; i < tagged.length; i++) {
+    if (!isDefault(tagged[i], o[tagged[i].name])) entries.push({ tag: tagged[i].tag, known: i });
+  }
+  if (unknown !== undefined) {
+    for (const key of Object.keys(unknown)) {
+      const tag = Number(key);
+      const bytes = unknown[tag as any];
+      if (!Number.isInteger(tag) || tag < 0 || tag > 0xffffffff || !(bytes instanceof Uint8Array)) {
+        throw invalid(`_unknownTaggedFields must map tag numbers to Uint8Array, got ${key}`);
+      }
+      entries.push({ tag, known: -1, bytes });
+    }
+  }
+  entries.sort((a, b) => a.tag - b.tag);
+  for (let i = 1; i < entries.length; i++) {
+    if (entries[i].tag === entries[i - 1].tag) {
+      throw new KafkaWireError('DUPLICATE_TAG', -1, '_unknownTaggedFields', `tag ${entries[i].tag} is given twice`);
+    }
+  }
+  tapeRoom(1);
+  b.tape[b.t++] = entries.length;
+  for (const entry of entries) {
+    tapeRoom(4);
+    b.tape[b.t++] = entry.tag | 0;
+    b.tape[b.t++] = entry.known;
+    if (entry.known >= 0) {
+      const f = tagged[entry.known];
+      try {
+        writeField(f, o[f.name]);
+      } catch (error) {
+        if (error instanceof KafkaWireError) throw error.within(f.name);
+        throw error;
+      }
+    } else {
+      const bytes = entry.bytes!;
+      heapRoom(bytes.length);
+      b.heap.set(bytes, b.h);
+      b.tape[b.t++] = b.h;
+      b.tape[b.t++] = bytes.length;
+      b.h += bytes.length;
+    }
+  }
+}
+
+function writeField(f: CompiledField, value: any): void {
+  if (value === undefined) value = f.makeDefault();
+  if (f.kind !== ARRAY) {
+    writeValue(f.kind, f.nullable, f.compact, f.struct, value);
+    return;
+  }
+  tapeRoom(1);
+  if (value === null) {
+    if (!f.nullable) throw invalid(`null is not allowed in this version`);
+    b.tape[b.t++] = -1;
+    return;
+  }
+  if (!Array.isArray(value)) throw invalid(`expected an array, got ${describe(value)}`);
+  b.tape[b.t++] = value.length;
+  const kind = f.elementKind;
+  const struct = f.struct;
+  let i = 0;
+  try {
+    for (; i < value.length; i++) writeValue(kind, false, f.compact, struct, value[i]);
+  } catch (error) {
+    if (error instanceof KafkaWireError) throw error.within(`[${i}]`);
+    throw error;
+  }
+}
+
+function writeValue(kind: number, nullable: boolean, compact: boolean, struct: CompiledStruct | null, v: any): void {
+  tapeRoom(2);
+  switch (kind) {
+    case BOOL: case INT8: case INT16: case UINT16: case INT32: case UINT32: case INT64: case FLOAT64:
+      if (!KINDS[kind]!.accepts!(v)) badValue(kind, v);
+  }
+  switch (kind) {
+    case BOOL:
+      b.tape[b.t++] = v ? 1 : 0;
+      return;
+    case INT8: case INT16: case UINT16: case INT32:
+      b.tape[b.t++] = v;
+      return;
+    case UINT32:
+      b.tape[b.t++] = v | 0;
+      return;
+    case INT64:
+      scratch64.setBigInt64(0, v, true);
+      b.tape[b.t++] = scratch64.getInt32(0, true);
+      b.tape[b.t++] = scratch64.getInt32(4, true);
+      return;
+    case FLOAT64:
+      scratch64.setFloat64(0, v, true);
+      b.tape[b.t++] = scratch64.getInt32(0, true);
+      b.tape[b.t++] = scratch64.getInt32(4, true);
+      return;
+    case UUID: return writeUuid(v);
+    case STRING: return writeString(v, nullable, compact);
+    case BYTES: case RECORDS: return writeBytes(v, nullable);
+    case STRUCT:
+      if (nullable) {
+        b.tape[b.t++] = v === null ? -1 : 1;
+        if (v === null) return;
+      }
+      writeStruct(struct!, v);
+      return;
+  }
+  throw new Error(`kafka-wire: unknown kind ${kind}`);
+}
+
+// The writers of strings, bytes and uuids: the interpreter's, and called by the generated
+// writers (generate.ts) too.
+export function writeString(v: unknown, nullable: boolean, compact: boolean): void {
+  if (v === null) return writeNull(nullable);
+  if (typeof v !== 'string') badValue(STRING, v);
+  heapRoom(v.length * 3);
+  const length = encodeUtf8Into(v, b.heap, b.h);
+  if (!compact && length > 0x7fff) throw invalid(`a string of ${length} bytes does not fit an int16 length`);
+  b.tape[b.t++] = b.h;
+  b.tape[b.t++] = length;
+  b.h += length;
+}
+
+export function writeBytes(v: unknown, nullable: boolean): void {
+  if (v === null) return writeNull(nullable);
+  if (!(v instanceof Uint8Array)) badValue(BYTES, v);
+  heapRoom(v.length);
+  b.heap.set(v, b.h);
+  b.tape[b.t++] = b.h;
+  b.tape[b.t++] = v.length;
+  b.h += v.length;
+}
+
+export function writeUuid(v: unknown): void {
+  heapRoom(16);
+  if (typeof v !== 'string' || !base64UrlToBytes(v, b.heap, b.h)) badValue(UUID, v);
+  b.tape[b.t++] = b.h;
+  b.h += 16;
+}
+
+function writeNull(nullable: boolean): void {
+  if (!nullable) throw invalid('null is not allowed in this version');
+  b.tape[b.t++] = 0;
+  b.tape[b.t++] = -1;
+}
