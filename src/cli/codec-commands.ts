@@ -16,7 +16,7 @@ const JSONL_OPTION: OptionSpec = { name: 'jsonl', help: 'read stdin as JSON line
 
 /**
  * Answers each stdin line with exactly one output line, blank lines included, so answers stay
- * in step with inputs; one bad line never stops the stream.
+ * aligned with inputs; one bad line never stops the stream.
  */
 async function eachLine(io: Io, handle: (line: string, context: { frame?: FrameContext }) => unknown): Promise<void> {
   const lines = createInterface({ input: io.stdin as NodeJS.ReadableStream, crlfDelay: Infinity });
