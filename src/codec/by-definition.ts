@@ -7,7 +7,8 @@
 // heap (encode-buffers.ts), and the WebAssembly `emit` writes the frame.
 import type { ApiDef, MessageDef } from './schema.js';
 import { KafkaWireError } from '../errors.js';
-import { bodyPlanFor, completeStruct, planForMessage, type CompiledStruct, type MessagePlan } from './plan.js';
+import { bodyPlanFor, planForMessage, type CompiledStruct, type MessagePlan } from './plan.js';
+import { completeStruct } from './known-fields.js';
 import { codecWasm, ensureMemory, i32, scratchBase, u8 } from '../wasm/codec-module.js';
 import { codegenAvailable, generateReader, generateWriter, type TapeReader, type TapeWriter } from './generate.js';
 import { interpretRoot, interpretedEnd } from './read.js';

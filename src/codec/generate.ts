@@ -6,8 +6,9 @@
 import { KafkaWireError } from '../errors.js';
 import {
   ARRAY, BOOL, BYTES, FLOAT64, INT16, INT32, INT64, INT8, RECORDS, STRING, STRUCT, UINT16, UINT32, UUID,
-  checkKnownFields, type CompiledField, type CompiledStruct,
+  type CompiledField, type CompiledStruct,
 } from './plan.js';
+import { checkKnownFields } from './known-fields.js';
 import { bytesToBase64Url, decodeUtf8 } from '../text.js';
 import { KINDS } from './kinds.js';
 import { b, tapeRoom } from './encode-buffers.js';

@@ -8,7 +8,8 @@ import {
 import type { DecodedRecordBatches } from '../records/decode.js';
 import { recordBatchesToJson } from '../records/json.js';
 import { KafkaWireError } from '../errors.js';
-import { ARRAY, BYTES, FLOAT64, INT64, RECORDS, STRUCT, checkKnownFields, type CompiledField, type CompiledStruct } from './plan.js';
+import { ARRAY, BYTES, FLOAT64, INT64, RECORDS, STRUCT, type CompiledField, type CompiledStruct } from './plan.js';
+import { checkKnownFields } from './known-fields.js';
 import { fromHex, toHex } from '../text.js';
 
 export function structToJson(s: CompiledStruct, o: any): Record<string, unknown> {

@@ -6,8 +6,9 @@ import { base64UrlToBytes, encodeUtf8Into } from '../text.js';
 import { b, heapRoom, tapeRoom } from './encode-buffers.js';
 import {
   ARRAY, BOOL, BYTES, FLOAT64, INT16, INT32, INT64, INT8, RECORDS, STRING, STRUCT, UINT16, UINT32, UUID,
-  checkKnownFields, type CompiledField, type CompiledStruct,
+  type CompiledField, type CompiledStruct,
 } from './plan.js';
+import { checkKnownFields } from './known-fields.js';
 import { badValue, describe, invalid, isDefault, notInVersion } from './values.js';
 import { KINDS } from './kinds.js';
 
