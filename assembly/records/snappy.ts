@@ -6,7 +6,7 @@
 import { E_TOO_LARGE, E_CORRUPT_COMPRESSED, E_OUT_OF_MEMORY, F_COMPRESSED, fail, resetStatus, ensure, be32, storeBe32, copy } from './common';
 import { compressLz77, FORMAT_SNAPPY } from './lz77';
 
-// snappy-java writes 32 KiB blocks but reads any size; bigger blocks keep more history.
+// snappy-java writes 64 KiB blocks but reads any size; bigger blocks keep more history.
 const XERIAL_BLOCK: i32 = 64 * 1024;
 
 // @ts-ignore: decorator
@@ -140,7 +140,7 @@ export function snappyMaxRaw(n: i32): i32 {
   return 32 + n + n / 6;
 }
 
-/** Worst-case snappyEncode output: raw, or xerial (header + per 32 KiB block: length + raw bound). */
+/** Worst-case snappyEncode output: raw, or xerial (header + per 64 KiB block: length + raw bound). */
 export function snappyMaxEncoded(n: i32, xerial: i32): i32 {
   if (!xerial) return snappyMaxRaw(n);
   const blocks = (n + XERIAL_BLOCK - 1) / XERIAL_BLOCK;
@@ -154,7 +154,7 @@ function rawEncode(src: usize, n: usize, op: usize): usize {
   return compressLz77(src, n, op, FORMAT_SNAPPY);
 }
 
-/** Compresses [src, src+len) to dst, xerial-framed (32 KiB blocks) when xerial != 0. Returns size or -1. */
+/** Compresses [src, src+len) to dst, xerial-framed (64 KiB blocks) when xerial != 0. Returns size or -1. */
 export function snappyEncode(src: usize, len: i32, dst: usize, xerial: i32): i32 {
   const n = <usize>len;
   if (!xerial) {

@@ -4,7 +4,7 @@
 import { createReadStream } from 'node:fs';
 import { once } from 'node:events';
 import type { Command, Io } from '../cli/command.js';
-import { apiKeyOf, SCHEMA_OPTIONS, schemasDirOption } from '../cli/input.js';
+import { apiKeyOf, DESCRIPTION_OPTIONS, schemasDirOption } from '../cli/input.js';
 import { integerArg, stringOption, type ParsedArgs } from '../cli/options.js';
 import { loadDescriptions } from '../explain/descriptions-node.js';
 import type { Descriptions } from '../explain/descriptions.js';
@@ -28,7 +28,7 @@ export const pcap: Command = {
     { name: 'api-key', value: 'KEY', help: 'only frames of this API (number or name)' },
     { name: 'conn', value: 'TEXT', help: 'only connections whose "CLIENT->SERVER" contains TEXT' },
     { name: 'port', value: 'P', help: 'the broker port when a connection\'s SYN is not in the capture (default 9092, and any port whose streams parse as Kafka)' },
-    ...SCHEMA_OPTIONS,
+    ...DESCRIPTION_OPTIONS,
   ],
   notes: [
     'FILE "-" reads stdin. Each line: {"time","conn","direction","apiKey","apiVersion","correlationId","ok","frame"|"error"}; responses carry "latencyMs".',

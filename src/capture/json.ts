@@ -5,8 +5,8 @@ import { frameToJson } from '../codec/json.js';
 import { buildExplainTree } from '../explain/tree.js';
 import type { Descriptions } from '../explain/descriptions.js';
 import { KafkaWireError } from '../errors.js';
-// The same error object decode --jsonl prints, with its numbers and hints.
-import { errorJson } from '../cli/errors.js';
+// The error object decode --jsonl prints, with its numbers and hints.
+import { errorJson } from '../explain/frame-errors.js';
 import type { CaptureFrame, CaptureNote } from './reader.js';
 
 export interface CaptureJsonOptions {

@@ -6,6 +6,7 @@
 import { createServer, connect as connectTcp, type Server, type Socket, type AddressInfo } from 'node:net';
 import { connect as connectTls, type ConnectionOptions } from 'node:tls';
 import { decodeResponse, encodeResponse, findApi, planFor } from '../codec/by-key.js';
+import { KafkaWireError } from '../errors.js';
 import { ARRAY, STRUCT, type CompiledStruct } from '../codec/plan.js';
 import { TcpConversation, encodePacket, type Packet } from './writer.js';
 import { LINKTYPE_ETHERNET } from './packet.js';
@@ -60,7 +61,16 @@ function addressStructs(apiKey: number, apiVersion: number): AddressPaths | null
     if (hasAddress(s)) structs.add(s);
     for (const f of s.fields) if (f.present && f.struct !== null) visit(f.struct);
   };
-  visit(planFor(apiKey, 'response', apiVersion).body);
+  let body: CompiledStruct;
+  try {
+    body = planFor(apiKey, 'response', apiVersion).body;
+  } catch (error) {
+    // A version newer than the catalogue: its responses pass unchanged rather than end the proxy.
+    if (!(error instanceof KafkaWireError)) throw error;
+    addressCache.set(key, null);
+    return null;
+  }
+  visit(body);
   paths = structs.size > 0 ? { structs } : null;
   addressCache.set(key, paths);
   return paths;
@@ -138,12 +148,20 @@ class FramePeeker {
           this.whole(frame);
         }
       } else {
-        const n = Math.min(this.peek - this.headerFill, chunk.length - at);
+        // The size prefix first; then the header, or the whole frame when it is shorter than the
+        // peek (an empty SASL token), so no byte of the next frame is taken for this one's.
+        const size = this.headerFill >= 4 ? this.view.getInt32(0) : undefined;
+        const want = size === undefined ? 4 : Math.min(this.peek, Math.max(4, size + 4));
+        const n = Math.min(want - this.headerFill, chunk.length - at);
         this.header.set(chunk.subarray(at, at + n), this.headerFill);
         this.headerFill += n;
         at += n;
-        if (this.headerFill < this.peek) return;
+        if (this.headerFill < want || size === undefined) continue; // more to read, or the size just became known
         this.headerFill = 0;
+        if (want < this.peek) {
+          this.pass(this.header.slice(0, want));
+          continue;
+        }
         // A size too small for the header still passes: the peer sees what was sent.
         const rest = Math.max(0, this.view.getInt32(0) + 4 - this.peek);
         const hold = this.decide(this.view);
@@ -160,8 +178,12 @@ class FramePeeker {
   }
 }
 
+// Wall-clock time at start, then the monotonic clock's progress: times never go backwards.
+const startWallNs = BigInt(Date.now()) * 1_000_000n;
+const startMonoNs = process.hrtime.bigint();
+
 function nowNs(): bigint {
-  return BigInt(Date.now()) * 1_000_000n + BigInt(process.hrtime()[1] % 1_000_000);
+  return startWallNs + (process.hrtime.bigint() - startMonoNs);
 }
 
 export async function startProxy(options: ProxyOptions): Promise<KafkaProxy> {
@@ -276,7 +298,8 @@ export async function startProxy(options: ProxyOptions): Promise<KafkaProxy> {
         if (!listeners.has(keyOf(a))) await listen(a, { host: options.listen.host, port: 0 });
       }
       rewrite(body, decoded.body, paths, (a) => listeners.get(keyOf(a)));
-      return encodeResponse(apiKey, apiVersion, decoded.header, decoded.body);
+      // Decoded here, so every property is known: no field-name check.
+      return encodeResponse(apiKey, apiVersion, decoded.header, decoded.body, { checkFields: false });
     };
 
     const stop = (error?: unknown) => {

@@ -8,7 +8,7 @@ import type { Command, Io } from './command.js';
 import { errorJson, InputError, withFrame, type FrameContext } from './errors.js';
 import type { Catalogue } from '../catalogue/catalogue.js';
 import {
-  catalogueOption, FRAME_OPTIONS, frameTarget, hexArgument, readAll, readFileArg, readFrameBytes, SCHEMA_OPTIONS, type FrameTarget,
+  catalogueOption, FRAME_OPTIONS, frameTarget, hexArgument, readAll, readFileArg, readFrameBytes, CATALOGUE_OPTIONS, type FrameTarget,
 } from './input.js';
 import type { OptionSpec } from './options.js';
 
@@ -76,7 +76,7 @@ export const decode: Command = {
   name: 'decode',
   summary: 'decode a frame to JSON (lowerCamel fields, int64 as strings, bytes as hex)',
   synopsis: ['[HEX | -] [--file PATH] [--response --api-key KEY --api-version N] [--records] [--schemas DIR]', '--jsonl [--records] [--schemas DIR]'],
-  options: [...FRAME_OPTIONS, { name: 'records', help: 'decode records fields into their batches' }, JSONL_OPTION, ...SCHEMA_OPTIONS],
+  options: [...FRAME_OPTIONS, { name: 'records', help: 'decode records fields into their batches' }, JSONL_OPTION, ...CATALOGUE_OPTIONS],
   notes: [
     'HEX may carry 0x, spaces or colons; without HEX (or with -) the frame is read from stdin, as hex text or raw bytes.',
     '--jsonl lines: {"direction","hex","apiKey"?,"apiVersion"?} -> {"ok":true,"frame"} or {"ok":false,"error":{"code","message","offset","path"}}.',
@@ -85,6 +85,9 @@ export const decode: Command = {
     const records = options.records === true;
     if (options.jsonl) {
       if (positionals.length > 0 || options.file !== undefined) throw new UsageError('--jsonl reads stdin only');
+      for (const name of ['response', 'request', 'api-key', 'api-version']) {
+        if (options[name] !== undefined) throw new UsageError(`--${name} does not go with --jsonl: each line says its direction, key and version`);
+      }
       const catalogue = catalogueOption(options);
       await eachLine(io, (line, context) => decodeLine(line, records, catalogue, context));
       return 0;
@@ -101,7 +104,7 @@ export const encode: Command = {
   name: 'encode',
   summary: 'encode a frame given as JSON (decode\'s form; missing fields take their defaults), print hex',
   synopsis: ['[JSON | -] [--file PATH] [--schemas DIR]', '--jsonl [--schemas DIR]'],
-  options: [{ name: 'file', value: 'PATH', help: 'read the JSON from a file' }, JSONL_OPTION, ...SCHEMA_OPTIONS],
+  options: [{ name: 'file', value: 'PATH', help: 'read the JSON from a file' }, JSONL_OPTION, ...CATALOGUE_OPTIONS],
   notes: ['--jsonl lines: {"apiKey","apiVersion","direction","header","body"} -> {"ok":true,"hex"} or {"ok":false,"error"}.'],
   async run({ options, positionals }, io) {
     const catalogue = catalogueOption(options);
@@ -112,10 +115,18 @@ export const encode: Command = {
     }
     if (positionals.length > 1) throw new UsageError('give one JSON argument (quote it)');
     const file = typeof options.file === 'string' ? options.file : undefined;
+    const fromStdin = positionals.length === 0 || positionals[0] === '-';
     let text: string;
-    if (file !== undefined) text = new TextDecoder().decode(await readFileArg(file));
-    else if (positionals.length === 0 || positionals[0] === '-') text = new TextDecoder().decode(await readAll(io.stdin));
-    else text = positionals[0];
+    if (file !== undefined) {
+      if (positionals.length > 0) throw new UsageError('give the frame as JSON or with --file, not both');
+      text = new TextDecoder().decode(await readFileArg(file));
+    } else if (fromStdin) {
+      // Waiting on a terminal for JSON nobody means to type would look like a hang.
+      if ((io.stdin as { isTTY?: boolean }).isTTY) throw new UsageError('no frame given: give it as JSON, on stdin, or with --file PATH');
+      text = new TextDecoder().decode(await readAll(io.stdin));
+    } else {
+      text = positionals[0];
+    }
     io.stdout.write(toHex(frameFromJson(jsonObject(text) as FrameJson, { catalogue })) + '\n');
     return 0;
   },

@@ -13,7 +13,7 @@ import type { ExplainTree } from '../explain/tree.js';
 import type { Command, Io } from './command.js';
 import { FrameFailure } from './errors.js';
 import {
-  apiKeyOf, catalogueOption, COLOR_OPTION, FRAME_OPTIONS, frameTarget, readFrameBytes, SCHEMA_OPTIONS, schemasDirOption, useColour,
+  apiKeyOf, catalogueOption, COLOR_OPTION, FRAME_OPTIONS, frameTarget, readFrameBytes, DESCRIPTION_OPTIONS, SCHEMA_OPTIONS, schemasDirOption, useColour,
 } from './input.js';
 import { integerArg, type OptionValues } from './options.js';
 
@@ -40,6 +40,7 @@ export const explain: Command = {
   options: [...FRAME_OPTIONS, ...SHOW_OPTIONS, ...SCHEMA_OPTIONS],
   notes: ['HEX may carry 0x, spaces or colons; without HEX (or with -) the frame is read from stdin, as hex text or raw bytes.'],
   async run({ options, positionals }, io) {
+    useColour(options, io); // a bad --color is a usage error whether or not the layout is shown
     const target = frameTarget(options);
     const frame = await readFrameBytes(positionals, options, io);
     const context = { frame, ...target };
@@ -130,7 +131,7 @@ export const demo: Command = {
   name: 'demo',
   summary: 'explain the reference pages\' smallest messages byte by byte',
   synopsis: ['[--color WHEN] [--schemas DIR]'],
-  options: [COLOR_OPTION, ...SCHEMA_OPTIONS],
+  options: [COLOR_OPTION, ...DESCRIPTION_OPTIONS],
   async run({ options, positionals }, io) {
     if (positionals.length > 0) throw new UsageError('demo takes no arguments');
     for (const [apiKey, version] of DEMO_MESSAGES) {

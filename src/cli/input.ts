@@ -20,11 +20,22 @@ export const FRAME_OPTIONS: readonly OptionSpec[] = [
   { name: 'api-version', value: 'N', help: 'API version; a request\'s header must agree' },
 ];
 
+/** --schemas for the commands that decode or encode: it only extends the catalogue. */
+export const CATALOGUE_OPTIONS: readonly OptionSpec[] = [
+  { name: 'schemas', value: 'DIR', help: 'Kafka-format JSON schemas whose API keys and versions join the built-in catalogue' },
+];
+
+/** --schemas for the commands that show trees: the catalogue and the field descriptions. */
 export const SCHEMA_OPTIONS: readonly OptionSpec[] = [
   { name: 'schemas', value: 'DIR', help: 'Kafka-format JSON schemas: their API keys and versions join the catalogue, their texts describe fields (descriptions default to ../shared/kafka-schemas when present)' },
   { name: 'no-schemas', help: 'the built-in catalogue and no field descriptions' },
 ];
 
+/** --schemas where only the descriptions come from it (the messages shown are the built-in catalogue's). */
+export const DESCRIPTION_OPTIONS: readonly OptionSpec[] = [
+  { name: 'schemas', value: 'DIR', help: 'Kafka\'s JSON schema directory, for field descriptions (default: ../shared/kafka-schemas when present)' },
+  { name: 'no-schemas', help: 'no field descriptions' },
+];
 export const COLOR_OPTION: OptionSpec = { name: 'color', value: 'WHEN', help: 'auto (a terminal without NO_COLOR), always or never' };
 
 /** An API key given as a number or a name, case-insensitive (3, Metadata, metadata). */

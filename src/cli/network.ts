@@ -124,7 +124,8 @@ async function runProduce({ options: values, positionals }: ParsedArgs, io: Io):
   const compression = (stringOption(values, 'compression') ?? 'none') as CompressionName;
   if (!COMPRESSION_NAMES.includes(compression)) throw new UsageError(`unknown compression ${compression} (${COMPRESSION_NAMES.join(', ')})`);
   if (compression === 'zstd') await initZstd();
-  const acks = ACKS[stringOption(values, 'acks') ?? 'all'];
+  const acksText = stringOption(values, 'acks') ?? 'all';
+  const acks = Object.hasOwn(ACKS, acksText) ? ACKS[acksText] : undefined;
   if (acks === undefined) throw new UsageError(`--acks must be all, -1, 0 or 1, not ${JSON.stringify(values.acks)}`);
   const headers = ((values.header ?? []) as string[]).map((h) => {
     const i = h.indexOf('=');

@@ -15,6 +15,7 @@ import { interpretRoot, interpretedEnd } from './read.js';
 import { writeStruct } from './write.js';
 import { b } from './encode-buffers.js';
 import { scanMessage } from './scan.js';
+import { leavesCodecAlone } from './hooks.js';
 import { checkRequestHeader } from './values.js';
 import type {
   BodyOf, DecodedRequest, DecodedResponse, EncodeOptions, MessageDecodeOptions, RequestHeader, ResponseHeader,
@@ -72,8 +73,9 @@ function decodeWith(plan: { header: CompiledStruct | null; body: CompiledStruct 
   options: MessageDecodeOptions | undefined): { header: any; body: any } {
   const scan = scanMessage(plan, input, framed, false, options);
   const recordsDecoder = options?.recordsDecoder;
-  const tape = recordsDecoder === undefined ? i32 : i32.slice(scan.start, scan.start + scan.words);
-  const start = recordsDecoder === undefined ? scan.start : 0;
+  const inPlace = recordsDecoder === undefined || leavesCodecAlone.has(recordsDecoder);
+  const tape = inPlace ? i32 : i32.slice(scan.start, scan.start + scan.words);
+  const start = inPlace ? scan.start : 0;
   const inputView = new DataView(input.buffer, input.byteOffset, input.byteLength);
   const header = plan.header === null ? null : readRoot(plan.header, tape, start, input, inputView, recordsDecoder);
   const body = readRoot(plan.body, tape, plan.header === null ? start : rootEnd, input, inputView, recordsDecoder);

@@ -10,6 +10,7 @@ import {
 } from './by-definition.js';
 import { headerVersionFor, planForMessage, type MessagePlan } from './plan.js';
 import { checkRequestHeader } from './values.js';
+import { codecFreeRecordsHook } from './hooks.js';
 import type {
   DecodedRequest, DecodedResponse, Direction, EncodeOptions, Limits, MessageDecodeOptions, RequestHeader, ResponseHeader,
 } from './types.js';
@@ -63,7 +64,8 @@ function messageOptions(options: DecodeOptions | undefined): MessageDecodeOption
   const records = options?.records;
   if (records === undefined || records === false) return options;
   const recordsOptions = records === true ? {} : records;
-  return { ...options, recordsDecoder: (bytes) => decodeRecordBatches(bytes, recordsOptions) };
+  // The records module has its own memory: its decoder leaves the codec's tape alone.
+  return { ...options, recordsDecoder: codecFreeRecordsHook((bytes) => decodeRecordBatches(bytes, recordsOptions)) };
 }
 
 /** The API with this key, or undefined. */

@@ -150,8 +150,10 @@ export function frameFromJson(frame: FrameJson, options?: CatalogueOption): Uint
   const plan = planFor(apiKey, direction, apiVersion, options);
   const header = structFromJson(plan.header, frame.header ?? {}, 'header');
   const body = structFromJson(plan.body, frame.body ?? {}, plan.body.name);
-  if (direction === 'response') return encodeResponse(apiKey, apiVersion, header, body, options);
+  // structFromJson checked every name and built the objects from the plan: no second check.
+  const encodeOptions = { catalogue: options?.catalogue, checkFields: false };
+  if (direction === 'response') return encodeResponse(apiKey, apiVersion, header, body, encodeOptions);
   header.requestApiKey = apiKey;
   header.requestApiVersion = apiVersion;
-  return encodeRequest(header, body, options);
+  return encodeRequest(header, body, encodeOptions);
 }

@@ -160,6 +160,7 @@ function compileStruct(
     regular,
     tagged,
     absent,
+    checkFields: undefined, // in the literal so that setting it later keeps one object shape
     minSize: regular.reduce((sum, f) => sum + minFieldSize(f), flexible ? 1 : 0),
     ptr: 0,
     create() {

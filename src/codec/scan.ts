@@ -22,6 +22,7 @@ export function scanMessage(
   plan: { header: CompiledStruct | null; body: CompiledStruct }, input: Uint8Array, framed: boolean,
   withSpans: boolean, limits: Limits | undefined,
 ): ScanResult {
+  lastTapePtr = -1; // no tape yet: a frame refused before the scan runs has read nothing
   const maxFrameSize = limits?.maxFrameSize ?? defaultLimits.maxFrameSize;
   const size = framed ? input.length - 4 : input.length;
   if (size > maxFrameSize) {
@@ -33,9 +34,9 @@ export function scanMessage(
   let tapeBytes = (input.length + 64) * (withSpans ? 16 : 4);
   for (;;) {
     const tapePtr = (inputPtr + input.length + 7) & ~7;
-    lastTapePtr = tapePtr;
     const scratchPtr = tapePtr + tapeBytes;
     ensureMemory(scratchPtr + input.length * 2 + 64);
+    lastTapePtr = tapePtr;
     try {
       const words = codecWasm().scan(plan.header?.ptr ?? 0, plan.body.ptr, inputPtr, input.length, framed,
         tapePtr, tapeBytes, scratchPtr, withSpans,
@@ -52,7 +53,7 @@ export function scanMessage(
   }
 }
 
-let lastTapePtr = 0;
+let lastTapePtr = -1;
 
 /**
  * The tape the last scan wrote, as far as it got: after a failed scan in spans mode, every value
@@ -60,6 +61,7 @@ let lastTapePtr = 0;
  * next call into the codec.
  */
 export function lastScanTape(): ScanResult {
+  if (lastTapePtr < 0) return { start: 0, words: 0 };
   return { start: lastTapePtr >> 2, words: (codecWasm().tapePosition() - lastTapePtr) >> 2 };
 }
 

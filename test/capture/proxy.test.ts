@@ -7,10 +7,11 @@ import { main } from '../../src/cli/main.js';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createServer, connect as connectTcp, type AddressInfo, type Socket } from 'node:net';
 import { startProxy, type KafkaProxy } from '../../src/capture/proxy.js';
 import { CaptureFileWriter, readCapture, type CaptureFrame, type Packet } from '../../src/capture/index.js';
 import { startServer, connect } from '../../src/wire/index.js';
-import { decodeResponse } from '../../src/codec/by-key.js';
+import { decodeResponse, encodeRequest, encodeResponse } from '../../src/codec/by-key.js';
 import { startMemoryBroker } from '../../src/wire/memory-broker.js';
 import { mockClusterAvailable, startMockCluster, type MockCluster } from '../wire/mock-cluster.js';
 import { makeCert } from '../wire/tls-cert.js';
@@ -111,6 +112,48 @@ describe('address rewriting', () => {
       await proxy.close();
       await server.close();
     }
+  });
+});
+
+describe('framing the proxy cannot lose', () => {
+  /** An upstream that answers each chunk it receives with `reply(chunk)`, and a raw client through the proxy. */
+  async function through(reply: (chunk: Buffer) => Uint8Array, send: Uint8Array, expected: number) {
+    const upstream = createServer((socket: Socket) => socket.on('data', (chunk) => socket.write(reply(chunk))));
+    await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve));
+    const proxy = await startProxy({ listen: { host: '127.0.0.1', port: 0 }, upstream: { host: '127.0.0.1', port: (upstream.address() as AddressInfo).port } });
+    const client = connectTcp(proxy.address.port, '127.0.0.1');
+    try {
+      const received: Buffer[] = [];
+      let total = 0;
+      await new Promise<void>((resolve, reject) => {
+        client.on('error', reject);
+        client.on('data', (chunk) => { received.push(chunk); total += chunk.length; if (total >= expected) resolve(); });
+        client.write(send);
+      });
+      return { bytes: new Uint8Array(Buffer.concat(received)), proxy };
+    } finally {
+      client.destroy();
+      await proxy.close();
+      await new Promise((resolve) => upstream.close(resolve));
+    }
+  }
+
+  it('passes a response of a version newer than its catalogue instead of ending', async () => {
+    const request = Uint8Array.from([0, 0, 0, 10, 0, 3, 0, 99, 0, 0, 0, 7, 0xff, 0xff]); // Metadata v99, correlation 7
+    const answer = Uint8Array.from([0, 0, 0, 6, 0, 0, 0, 7, 1, 2]);
+    const { bytes } = await through(() => answer, request, answer.length);
+    expect(bytes).toEqual(answer);
+  });
+
+  it('takes a frame shorter than its peek (an empty SASL token) whole, so the next response is still rewritten', async () => {
+    const far = { host: 'broker-far.example', port: 19093 };
+    const request = encodeRequest({ requestApiKey: 3, requestApiVersion: 1, correlationId: 7, clientId: 'c' }, { topics: null });
+    const metadata = encodeResponse(3, 1, { correlationId: 7 }, { brokers: [{ nodeId: 1, ...far, rack: null }], controllerId: 1, topics: [] });
+    const emptyToken = Uint8Array.from([0, 0, 0, 0]);
+    const { bytes } = await through(() => Buffer.concat([emptyToken, metadata]), request, 4 + metadata.length - far.host.length + '127.0.0.1'.length);
+    expect(bytes.subarray(0, 4)).toEqual(emptyToken);
+    const rewritten: any = decodeResponse(bytes.subarray(4), 3, 1).body;
+    expect(rewritten.brokers[0].host).toBe('127.0.0.1');
   });
 });
 

@@ -356,3 +356,31 @@ describe.skipIf(!built)('kafka-wire decode --jsonl and encode --jsonl', () => {
     expect(run(['encode', '--file', join(dir, 'frame.json')]).stdout).toBe(metadataHex + '\n');
   });
 });
+
+describe.skipIf(!built)('kafka-wire refuses what it would otherwise ignore', () => {
+  it('takes only the --acks values it names, not inherited property names', () => {
+    const r = run(['produce', '-b', '127.0.0.1:1', '-t', 't', '--acks', 'constructor']);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain('--acks must be all, -1, 0 or 1');
+  });
+
+  it('refuses JSON and --file together on encode, as decode refuses HEX and --file', () => {
+    const file = join(dir, 'frame.json');
+    writeFileSync(file, '{}');
+    const r = run(['encode', '{}', '--file', file]);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain('not both');
+  });
+
+  it('refuses frame options that --jsonl lines would override', () => {
+    const r = run(['decode', '--jsonl', '--response'], { input: '\n' });
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain('--response does not go with --jsonl');
+  });
+
+  it('checks --color whether or not a layout is printed', () => {
+    const r = run(['explain', metadataHex, '--color', 'bogus']);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain('--color must be auto, always or never');
+  });
+});

@@ -85,4 +85,17 @@ describe('explain with partial: true', () => {
     const frame = cut(sampleFrame(3, 'request', 12), 20);
     expect(() => buildExplainTree(frame, { direction: 'request' })).toThrow(KafkaWireError);
   });
+
+  it('shows nothing of an earlier frame when a frame is refused before its scan runs', () => {
+    // A Metadata scan first leaves its tape in memory; the ApiVersions frame over the size limit
+    // must not be explained with that tape's values.
+    buildExplainTree(sampleFrame(3, 'request', 12), { direction: 'request' });
+    const frame = sampleFrame(18, 'request', 3);
+    const tree = buildExplainTree(frame, { direction: 'request', partial: true, limits: { maxFrameSize: 4 } });
+    expect(tree.error?.code).toBe('FRAME_LIMIT');
+    // Nothing was read: the size prefix, then the rest malformed (a stale tape gave a header
+    // with negative sizes and another frame's values).
+    expect(flattenTree(tree.root).map((n) => [n.name, n.offset, n.size]))
+      .toEqual([['ApiVersionsRequest', 0, frame.length], ['Frame', 0, 4], ['size', 0, 4], ['[malformed]', 4, frame.length - 4]]);
+  });
 });
