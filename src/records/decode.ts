@@ -64,8 +64,11 @@ function decodeBlob(bytes: Uint8Array, ctx: Ctx, prefix: string, offsetBase: num
   const len = bytes.length;
   const inPtr = copyIn(bytes);
   const out = alloc(SCAN_HEADER_WORDS * 4);
-  const rc = w.scanBatches(inPtr, len, out, ctx.verify ? 1 : 0);
-  if (rc !== 0) throw statusError(prefix, offsetBase);
+  try {
+    w.scanBatches(inPtr, len, out, ctx.verify ? 1 : 0);
+  } catch (thrown) {
+    throw statusError(thrown, prefix, offsetBase);
+  }
   let I = memI32();
   const h = out >> 2;
   const n = I[h + SCAN_COUNT];
@@ -151,9 +154,10 @@ function walkDecompressed(batch: RecordBatch, p: number, index: number, ctx: Ctx
   const mark = top;
   try {
     const out = alloc(WALK_HEADER_WORDS * 4);
-    const rc = w.walkRecords(p, data.length, batch.recordCount, out, index);
-    if (rc !== 0) {
-      throw statusError(prefix, 0, (detail) => `${detail}, inside the decompressed records of the batch`);
+    try {
+      w.walkRecords(p, data.length, batch.recordCount, out, index);
+    } catch (thrown) {
+      throw statusError(thrown, prefix, 0, (detail) => `${detail}, inside the decompressed records of the batch`);
     }
     const I = memI32();
     const h = out >> 2;
