@@ -383,7 +383,7 @@ export function walkRecords(p: usize, len: i32, count: i32, out: usize, batchInd
 export function spanRecords(p: usize, len: i32, count: i32, out: usize): i32 {
   resetStatus();
   const most = len / MIN_RECORD;
-  const room = <usize>(count < most ? count : most);
+  const room = <usize>(count < 0 ? 0 : count < most ? count : most);
   const rows = out + (WALK_HEADER_WORDS << 2);
   const spans = rows + room * ROW_BYTES;
   hdrsPtr = spans + room * SPAN_BYTES;

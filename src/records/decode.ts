@@ -170,7 +170,8 @@ function walkDecompressed(batch: RecordBatch, p: number, index: number, ctx: Ctx
   }
 }
 
-function readV2Header(v: DataView, start: number, size: number): BatchHeaderFields {
+/** The header fields of the v2 batch at [start, start + size) of `v` (its fixed layout: src/wasm/abi.ts). */
+export function readV2Header(v: DataView, start: number, size: number): BatchHeaderFields {
   return {
     baseOffset: v.getBigInt64(start),
     batchLength: v.getInt32(start + BATCH_LENGTH_OFFSET),
