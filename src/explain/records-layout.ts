@@ -2,10 +2,10 @@
 // with every header field, the CRC checked, and the records of a batch down to their varints.
 // A compressed batch's records are decompressed with src/records and shown under the payload as
 // `inflated` nodes, whose offsets count from the start of the decompressed data. The records are
-// read by the decoder's own walker in spans mode (src/records/spans.ts), the header fields by its
-// header reader.
+// read by the decoder's own walker in spans mode (src/records/spans.ts), the header fields and
+// legacy messages by its readers in src/records/decode.ts.
 import { COMPRESSION_NAMES, crc32, crc32c, decompress } from '../records/index.js';
-import { readV2Header } from '../records/decode.js';
+import { legacyLayout, readV2Header } from '../records/decode.js';
 import { recordSpans, type DataSpan, type RecordSpans } from '../records/spans.js';
 import { toHex } from '../text.js';
 import { bytesDisplay, countDescription, elementCount, node, type ExplainNode } from './nodes.js';
@@ -223,25 +223,20 @@ function legacyMessage(frame: Uint8Array, view: DataView, start: number, end: nu
   const attributes = view.getInt8(start + 17);
   add('attributes', 'int8', start + 17, 1, attributes, 'compression and timestamp type',
     `compression ${COMPRESSION_NAMES[attributes & 7] ?? attributes & 7}${magic === 1 ? (attributes & 8 ? ', LogAppendTime' : ', CreateTime') : ''}`);
-  let pos = start + 18;
-  if (magic === 1) {
-    add('timestamp', 'int64', pos, 8, view.getBigInt64(pos).toString(), 'timestamp of the message');
-    pos += 8;
+  const layout = legacyLayout(view, start, end - start);
+  if (layout.timestampAt >= 0) {
+    add('timestamp', 'int64', layout.timestampAt, 8, view.getBigInt64(layout.timestampAt).toString(), 'timestamp of the message');
   }
-  for (const name of ['key', 'value']) {
-    if (pos + 4 > end) break;
-    const len = view.getInt32(pos);
-    if (len < 0) {
-      children.push(node(name, 'bytes', pos, 4, 'Record', { value: null, display: 'null', note: `int32 len=${len}` }));
-      pos += 4;
-      continue;
+  layout.fields.forEach((field, i) => {
+    const name = i === 0 ? 'key' : 'value';
+    const note = `int32 len=${field.length}`;
+    if (field.length < 0) {
+      children.push(node(name, 'bytes', field.at, 4, 'Record', { value: null, display: 'null', note }));
+      return;
     }
-    const bytes = frame.subarray(pos + 4, Math.min(end, pos + 4 + len));
-    children.push(node(name, 'bytes', pos, 4 + bytes.length, 'Record', {
-      value: toHex(bytes), display: dataDisplay(bytes), note: `int32 len=${len}`,
-    }));
-    pos += 4 + bytes.length;
-  }
+    const bytes = frame.subarray(field.at + 4, field.end);
+    children.push(node(name, 'bytes', field.at, field.end - field.at, 'Record', { value: toHex(bytes), display: dataDisplay(bytes), note }));
+  });
   return node(`Message[${index}]`, `v${magic}`, start, end - start, 'RecordBatch', {
     description: `legacy message, compression ${COMPRESSION_NAMES[attributes & 7] ?? attributes & 7}`, children,
   });

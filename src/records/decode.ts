@@ -207,36 +207,55 @@ interface LegacyMessage {
   valueAt: number;
 }
 
+/** A legacy message's key or value: where its int32 length is, the length it states, where its bytes end. */
+export interface LegacyField {
+  at: number;
+  length: number;
+  /** The end of the bytes the message holds of it (fewer than `length` when it is cut short). */
+  end: number;
+}
+
+/**
+ * Where the fields of the legacy message at [start, start + size) lie, read as far as the bytes
+ * go (a key or value whose length does not fit is absent); the decoder checks it, explain shows it.
+ */
+export function legacyLayout(v: DataView, start: number, size: number): { timestampAt: number; fields: LegacyField[] } {
+  const end = start + size;
+  const timestampAt = v.getInt8(start + 16) === 1 ? start + 18 : -1;
+  let p = timestampAt < 0 ? start + 18 : timestampAt + 8;
+  const fields: LegacyField[] = [];
+  while (fields.length < 2 && end - p >= 4) {
+    const length = v.getInt32(p);
+    const fieldEnd = p + 4 + Math.max(0, Math.min(length, end - p - 4));
+    fields.push({ at: p, length, end: fieldEnd });
+    p = fieldEnd;
+  }
+  return { timestampAt, fields };
+}
+
 function readLegacy(bytes: Uint8Array, v: DataView, start: number, size: number, path: string, offsetBase: number): LegacyMessage {
   const magic = v.getInt8(start + 16);
   const end = start + size;
-  let p = start + 18;
-  let timestamp = -1n;
-  if (magic === 1) {
-    timestamp = v.getBigInt64(p);
-    p += 8;
-  }
-  const readBytes = (field: string): Uint8Array | null => {
-    if (end - p < 4) throw recordsError('TRUNCATED', offsetBase + p, `${path}.${field}Length`);
-    const n = v.getInt32(p);
-    p += 4;
-    if (n < -1) throw recordsError('INVALID_LENGTH', offsetBase + p - 4, `${path}.${field}Length`);
-    if (n === -1) return null;
-    if (n > end - p) throw recordsError('TRUNCATED', offsetBase + p - 4, `${path}.${field}Length`);
-    const b = bytes.subarray(p, p + n);
-    p += n;
-    return b;
+  const { timestampAt, fields } = legacyLayout(v, start, size);
+  let p = timestampAt < 0 ? start + 18 : timestampAt + 8;
+  const readBytes = (index: number, field: string): Uint8Array | null => {
+    const f = fields[index];
+    if (f === undefined) throw recordsError('TRUNCATED', offsetBase + p, `${path}.${field}Length`);
+    if (f.length < -1) throw recordsError('INVALID_LENGTH', offsetBase + f.at, `${path}.${field}Length`);
+    if (f.end - f.at - 4 < f.length) throw recordsError('TRUNCATED', offsetBase + f.at, `${path}.${field}Length`);
+    p = f.end;
+    return f.length === -1 ? null : bytes.subarray(f.at + 4, f.end);
   };
-  const key = readBytes('key');
+  const key = readBytes(0, 'key');
   const valueAt = p + 4;
-  const value = readBytes('value');
+  const value = readBytes(1, 'value');
   if (p !== end) throw recordsError('TRAILING_BYTES', offsetBase + p, path);
   return {
     offset: v.getBigInt64(start),
     crc: v.getUint32(start + 12),
     magic,
     attributes: v.getUint8(start + 17),
-    timestamp,
+    timestamp: timestampAt < 0 ? -1n : v.getBigInt64(timestampAt),
     key,
     value,
     valueAt,
