@@ -6,7 +6,7 @@
 // legacy messages by its readers in src/records/decode.ts.
 import { COMPRESSION_NAMES, crc32, crc32c, decompress } from '../records/index.js';
 import { legacyLayout, readV2Header } from '../records/decode.js';
-import { recordSpans, type DataSpan, type RecordSpans } from '../records/spans.js';
+import { recordSpans, type DataSpan, type RecordSpans, type RecordsLayout } from '../records/spans.js';
 import { toHex } from '../text.js';
 import { bytesDisplay, countDescription, elementCount, node, type ExplainNode } from './nodes.js';
 import {
@@ -155,7 +155,7 @@ function batchV2(frame: Uint8Array, view: DataView, start: number, end: number, 
 }
 
 /** The nodes of the records `layout` found in `data`, whose first byte is at `at` of the frame shown. */
-function recordsOf(data: Uint8Array, at: number, layout: ReturnType<typeof recordSpans>): ExplainNode[] {
+function recordsOf(data: Uint8Array, at: number, layout: RecordsLayout): ExplainNode[] {
   const nodes = layout.records.map((record, index) => recordNode(data, at, record, index));
   if (layout.failed) {
     const bytes = data.subarray(layout.stop);
