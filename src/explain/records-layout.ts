@@ -211,21 +211,21 @@ function legacyMessage(frame: Uint8Array, view: DataView, start: number, end: nu
   const children: ExplainNode[] = [];
   const add = (name: string, type: string, at: number, size: number, value: number | string, description?: string, note?: string) =>
     children.push(node(name, type, at, size, 'RecordBatch', { value, display: String(value), note, description }));
-  add('offset', 'int64', start, 8, view.getBigInt64(start).toString(), 'offset of the message');
-  add('messageSize', 'int32', start + 8, 4, view.getInt32(start + 8), 'bytes of the message that follow');
-  const crc = view.getUint32(start + 12);
+  const layout = legacyLayout(view, start, end - start);
+  add('offset', 'int64', start, 8, layout.offset.toString(), 'offset of the message');
+  add('messageSize', 'int32', start + 8, 4, end - start - BATCH_LENGTH_BASE, 'bytes of the message that follow');
+  const crc = layout.crc;
   const computed = crc32(frame.subarray(start + 16, end));
   children.push(node('crc', 'uint32', start + 12, 4, 'RecordBatch', {
     value: crc, display: hex8(crc), note: crc === computed ? 'CRC-32 ok' : `CRC-32 mismatch, computed ${hex8(computed)}`,
     description: 'CRC-32 of the bytes from magic to the end of the message',
   }));
   add('magic', 'int8', start + 16, 1, magic, 'message format version');
-  const attributes = view.getInt8(start + 17);
+  const attributes = layout.attributes << 24 >> 24;
   add('attributes', 'int8', start + 17, 1, attributes, 'compression and timestamp type',
     `compression ${COMPRESSION_NAMES[attributes & 7] ?? attributes & 7}${magic === 1 ? (attributes & 8 ? ', LogAppendTime' : ', CreateTime') : ''}`);
-  const layout = legacyLayout(view, start, end - start);
   if (layout.timestampAt >= 0) {
-    add('timestamp', 'int64', layout.timestampAt, 8, view.getBigInt64(layout.timestampAt).toString(), 'timestamp of the message');
+    add('timestamp', 'int64', layout.timestampAt, 8, layout.timestamp.toString(), 'timestamp of the message');
   }
   layout.fields.forEach((field, i) => {
     const name = i === 0 ? 'key' : 'value';

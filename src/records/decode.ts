@@ -196,12 +196,7 @@ export function readV2Header(v: DataView, start: number, size: number): BatchHea
 //   offset int64, message_size int32, crc uint32, magic int8, attributes int8,
 //   [timestamp int64 (magic 1)], key bytes (int32 length, -1 null), value bytes (same).
 
-interface LegacyMessage {
-  offset: bigint;
-  crc: number;
-  magic: number;
-  attributes: number;
-  timestamp: bigint;
+interface LegacyMessage extends LegacyLayout {
   key: Uint8Array | null;
   value: Uint8Array | null;
   valueAt: number;
@@ -215,13 +210,26 @@ export interface LegacyField {
   end: number;
 }
 
+/** A legacy message's header fields, and where its timestamp (-1: none, magic 0), key and value lie. */
+export interface LegacyLayout {
+  offset: bigint;
+  crc: number;
+  magic: number;
+  attributes: number;
+  timestampAt: number;
+  timestamp: bigint;
+  /** The key and the value, as far as the message holds their int32 lengths. */
+  fields: LegacyField[];
+}
+
 /**
- * Where the fields of the legacy message at [start, start + size) lie, read as far as the bytes
- * go (a key or value whose length does not fit is absent); the decoder checks it, explain shows it.
+ * The legacy message at [start, start + size) read as far as the bytes go (a key or value whose
+ * length does not fit is absent): the decoder checks it, explain shows it.
  */
-export function legacyLayout(v: DataView, start: number, size: number): { timestampAt: number; fields: LegacyField[] } {
+export function legacyLayout(v: DataView, start: number, size: number): LegacyLayout {
   const end = start + size;
-  const timestampAt = v.getInt8(start + 16) === 1 ? start + 18 : -1;
+  const magic = v.getInt8(start + 16);
+  const timestampAt = magic === 1 ? start + 18 : -1;
   let p = timestampAt < 0 ? start + 18 : timestampAt + 8;
   const fields: LegacyField[] = [];
   while (fields.length < 2 && end - p >= 4) {
@@ -230,13 +238,21 @@ export function legacyLayout(v: DataView, start: number, size: number): { timest
     fields.push({ at: p, length, end: fieldEnd });
     p = fieldEnd;
   }
-  return { timestampAt, fields };
+  return {
+    offset: v.getBigInt64(start),
+    crc: v.getUint32(start + 12),
+    magic,
+    attributes: v.getUint8(start + 17),
+    timestampAt,
+    timestamp: timestampAt < 0 ? -1n : v.getBigInt64(timestampAt),
+    fields,
+  };
 }
 
 function readLegacy(bytes: Uint8Array, v: DataView, start: number, size: number, path: string, offsetBase: number): LegacyMessage {
-  const magic = v.getInt8(start + 16);
   const end = start + size;
-  const { timestampAt, fields } = legacyLayout(v, start, size);
+  const layout = legacyLayout(v, start, size);
+  const { timestampAt, fields } = layout;
   let p = timestampAt < 0 ? start + 18 : timestampAt + 8;
   const readBytes = (index: number, field: string): Uint8Array | null => {
     const f = fields[index];
@@ -250,16 +266,7 @@ function readLegacy(bytes: Uint8Array, v: DataView, start: number, size: number,
   const valueAt = p + 4;
   const value = readBytes(1, 'value');
   if (p !== end) throw recordsError('TRAILING_BYTES', offsetBase + p, path);
-  return {
-    offset: v.getBigInt64(start),
-    crc: v.getUint32(start + 12),
-    magic,
-    attributes: v.getUint8(start + 17),
-    timestamp: timestampAt < 0 ? -1n : v.getBigInt64(timestampAt),
-    key,
-    value,
-    valueAt,
-  };
+  return { ...layout, key, value, valueAt };
 }
 
 function legacyBatch(wrapper: LegacyMessage, size: number, start: number, data: Uint8Array,
