@@ -1,4 +1,6 @@
-// RecordBatch v2 framing, record walking (decode to an Int32 tape) and record encoding.
+// RecordBatch v2 framing, record walking (decode to an Int32 tape, or in spans mode also where
+// each record's fields lie, for explain) and record encoding. A failure records its reason in the
+// status block and traps (common.ts).
 //
 // The layouts of the tapes and specs below are in src/wasm/abi.ts, shared with the facade.
 // Offsets are relative to the start of the input, so JS can subarray its own copy of the bytes.
@@ -17,7 +19,8 @@ import {
   ENTRY_MAGIC, ENTRY_START, ENTRY_LENGTH, ENTRY_ATTRIBUTES, ENTRY_RECORD_COUNT, ENTRY_ROW_START, ENTRY_HEADER_START,
   ENTRY_HEADER_END, WALK_ROWS, WALK_COUNT, WALK_HEADERS, WALK_HEADER_COUNT, WALK_END,
   ROW_ATTRIBUTES, ROW_TIMESTAMP_DELTA, ROW_OFFSET_DELTA, ROW_KEY_OFFSET, ROW_KEY_LENGTH, ROW_VALUE_OFFSET,
-  ROW_VALUE_LENGTH, ROW_HEADER_COUNT, ROW_FIRST_HEADER, STATUS_AUX0,
+  ROW_VALUE_LENGTH, ROW_HEADER_COUNT, ROW_FIRST_HEADER, STATUS_AUX0, WALK_STOP, WALK_SPANS,
+  SPAN_WORDS, SPAN_START, SPAN_LENGTH_END, SPAN_TIMESTAMP_DELTA_END, SPAN_OFFSET_DELTA_END, SPAN_HEADER_COUNT_END, SPAN_END,
   BATCH_LENGTH_OFFSET, MAGIC_OFFSET, CRC_OFFSET, ATTRIBUTES_OFFSET, RECORD_COUNT_OFFSET, RECORDS_OFFSET,
   BATCH_LENGTH_BASE, COMPRESSION_MASK, SPEC_ATTRIBUTES, SPEC_TIMESTAMP_DELTA, SPEC_OFFSET_DELTA, SPEC_KEY_LENGTH,
   SPEC_VALUE_LENGTH, SPEC_HEADER_COUNT, HEADER_KEY_OFFSET, HEADER_KEY_LENGTH, HEADER_VALUE_OFFSET, HEADER_VALUE_LENGTH,
@@ -26,6 +29,7 @@ import {
 const ROW_BYTES: usize = ROW_WORDS << 2;
 const HEADER_BYTES: usize = HEADER_WORDS << 2;
 const ENTRY_BYTES: usize = ENTRY_WORDS << 2;
+const SPAN_BYTES: usize = SPAN_WORDS << 2;
 const SPEC_BYTES: usize = SPEC_WORDS << 2;
 const SPEC_HEADER_BYTES: usize = SPEC_HEADER_WORDS << 2;
 const V2_MIN_LENGTH: i32 = RECORDS_OFFSET - BATCH_LENGTH_BASE; // batchLength of a batch with no records
@@ -103,16 +107,24 @@ function rvlSlow(p: usize, end: usize): usize {
 let hdrsPtr: usize = 0;
 let hdrCount: i32 = 0;
 let memEnd: usize = 0;
+// Spans mode (0 off): where the next record's spans go. In spans mode the walk stops at the end
+// of the data however many records the batch declared, and leaves any bytes after the last
+// record to its caller, who shows them (explain shows what is there rather than validating).
+let spansPtr: usize = 0;
+// Where the walk stopped: the end of the last record it read.
+let walkStop: usize = 0;
 
 /**
- * Walks `count` records in [p, end) writing rows at `rows` and headers at hdrsPtr/hdrCount.
- * Returns 0 or an error code.
+ * Walks `count` records in [p, end) writing rows at `rows` and headers at hdrsPtr/hdrCount (and
+ * spans at spansPtr in spans mode). Returns the number of records walked; fails on bad input.
  */
 function walk(base: usize, p: usize, end: usize, count: i32, rows: usize): i32 {
   VERR = 0;
   memEnd = (<usize>memory.size()) << 16;
   let r: u64;
-  for (let i = 0; i < count; i++) {
+  let i = 0;
+  for (; i < count; i++) {
+    if (spansPtr != 0 && p >= end) break;
     const recStart = p;
     r = rv(p, end);
     if (!r) return failAt(i, -1, VERR, recStart - base, F_RECORD_LENGTH);
@@ -121,6 +133,7 @@ function walk(base: usize, p: usize, end: usize, count: i32, rows: usize): i32 {
     if (len < 0 || <usize>len > end - p) {
       return failAt(i, -1, len < 0 ? E_INVALID_LENGTH : E_TRUNCATED, recStart - base, F_RECORD_LENGTH);
     }
+    const lengthEnd = p;
     const recEnd = p + <usize>len;
     if (p >= recEnd) return failAt(i, -1, E_TRUNCATED, p - base, F_ATTRIBUTES);
     const attrs = <i32>load<u8>(p);
@@ -128,11 +141,13 @@ function walk(base: usize, p: usize, end: usize, count: i32, rows: usize): i32 {
     let at = p;
     p = rvl(p, recEnd);
     if (!p) return failAt(i, -1, VERR, at - base, F_TIMESTAMP_DELTA);
+    const timestampDeltaEnd = p;
     at = p;
     r = rv(p, recEnd);
     if (!r) return failAt(i, -1, VERR, at - base, F_OFFSET_DELTA);
     const offDelta = <i32>r;
     p = <usize>(r >>> 32);
+    const offsetDeltaEnd = p;
     at = p;
     r = rv(p, recEnd);
     if (!r) return failAt(i, -1, VERR, at - base, F_KEY_LENGTH);
@@ -156,6 +171,7 @@ function walk(base: usize, p: usize, end: usize, count: i32, rows: usize): i32 {
     if (!r) return failAt(i, -1, VERR, at - base, F_HEADER_COUNT);
     const hc = <i32>r;
     p = <usize>(r >>> 32);
+    const headerCountEnd = p;
     if (hc < 0) return failAt(i, -1, E_INVALID_LENGTH, at - base, F_HEADER_COUNT);
     if (<usize>hc > ((recEnd - p) >>> 1)) return failAt(i, -1, E_TRUNCATED, at - base, F_HEADER_COUNT);
     const h0 = hdrCount;
@@ -202,9 +218,19 @@ function walk(base: usize, p: usize, end: usize, count: i32, rows: usize): i32 {
     store<i32>(rows, hc, ROW_HEADER_COUNT << 2);
     store<i32>(rows, h0, ROW_FIRST_HEADER << 2);
     rows += ROW_BYTES;
+    if (spansPtr != 0) {
+      store<i32>(spansPtr, <i32>(recStart - base), SPAN_START << 2);
+      store<i32>(spansPtr, <i32>(lengthEnd - base), SPAN_LENGTH_END << 2);
+      store<i32>(spansPtr, <i32>(timestampDeltaEnd - base), SPAN_TIMESTAMP_DELTA_END << 2);
+      store<i32>(spansPtr, <i32>(offsetDeltaEnd - base), SPAN_OFFSET_DELTA_END << 2);
+      store<i32>(spansPtr, <i32>(headerCountEnd - base), SPAN_HEADER_COUNT_END << 2);
+      store<i32>(spansPtr, <i32>(recEnd - base), SPAN_END << 2);
+      spansPtr += SPAN_BYTES;
+    }
   }
-  if (p != end) return fail(E_TRAILING_BYTES, <i32>(p - base), F_RECORDS);
-  return 0;
+  walkStop = p;
+  if (p != end && spansPtr == 0) return fail(E_TRAILING_BYTES, <i32>(p - base), F_RECORDS);
+  return i;
 }
 
 function failAt(record: i32, header: i32, code: i32, offset: usize, field: i32): i32 {
@@ -216,10 +242,11 @@ function failAt(record: i32, header: i32, code: i32, offset: usize, field: i32):
 /**
  * Frames every batch (or legacy message) in [inp, inp+len), verifies CRCs when flags&1, and walks
  * the records of uncompressed v2 batches. Writes the tape at `out` (see the file comment).
- * Returns 0 or an error code (details in the status block).
+ * Returns 0; fails (status block, trap) on bad input.
  */
 export function scanBatches(inp: usize, len: i32, out: usize, flags: i32): i32 {
   resetStatus();
+  spansPtr = 0;
   const verify = (flags & 1) != 0;
   let pos: i32 = 0;
   let n: i32 = 0;
@@ -305,8 +332,7 @@ export function scanBatches(inp: usize, len: i32, out: usize, flags: i32): i32 {
       const p = inp + <usize>start;
       store<i32>(ents, rowIndex, ENTRY_ROW_START << 2);
       store<i32>(ents, hdrCount, ENTRY_HEADER_START << 2);
-      const rc = walk(inp, p + RECORDS_OFFSET, p + <usize>size, count, row);
-      if (rc) return rc;
+      walk(inp, p + RECORDS_OFFSET, p + <usize>size, count, row);
       store<i32>(ents, hdrCount, ENTRY_HEADER_END << 2);
       row += (<usize>count) * ROW_BYTES;
       rowIndex += count;
@@ -337,13 +363,42 @@ export function walkRecords(p: usize, len: i32, count: i32, out: usize, batchInd
   hdrsPtr = rows + (<usize>count) * ROW_BYTES;
   hdrCount = 0;
   if (!ensure(hdrsPtr)) return fail(E_OUT_OF_MEMORY, 0, F_BATCH);
-  const rc = walk(p, p, p + <usize>len, count, rows);
-  if (rc) return rc;
+  spansPtr = 0;
+  walk(p, p, p + <usize>len, count, rows);
   store<i32>(out, <i32>rows, WALK_ROWS << 2);
   store<i32>(out, count, WALK_COUNT << 2);
   store<i32>(out, <i32>hdrsPtr, WALK_HEADERS << 2);
   store<i32>(out, hdrCount, WALK_HEADER_COUNT << 2);
   store<i32>(out, <i32>(hdrsPtr + (<usize>hdrCount) * HEADER_BYTES), WALK_END << 2);
+  return 0;
+}
+
+/**
+ * walkRecords in spans mode, for explain: walks the records of [p, p+len) (a batch's records
+ * section, decompressed or not) while there are bytes, at most `count`, and writes walkRecords'
+ * tape header (the count walked, where the walk stopped, the spans' address), the rows, the
+ * spans (src/wasm/abi.ts) and the headers. A record that does not parse fails with its index in
+ * the status block; the records before it are on the tape.
+ */
+export function spanRecords(p: usize, len: i32, count: i32, out: usize): i32 {
+  resetStatus();
+  const most = len / MIN_RECORD;
+  const room = <usize>(count < 0 ? 0 : count < most ? count : most);
+  const rows = out + (WALK_HEADER_WORDS << 2);
+  const spans = rows + room * ROW_BYTES;
+  hdrsPtr = spans + room * SPAN_BYTES;
+  hdrCount = 0;
+  if (!ensure(hdrsPtr)) return fail(E_OUT_OF_MEMORY, 0, F_BATCH);
+  store<i32>(out, <i32>rows, WALK_ROWS << 2);
+  store<i32>(out, <i32>spans, WALK_SPANS << 2);
+  store<i32>(out, <i32>hdrsPtr, WALK_HEADERS << 2);
+  spansPtr = spans;
+  const walked = walk(p, p, p + <usize>len, count, rows);
+  spansPtr = 0;
+  store<i32>(out, walked, WALK_COUNT << 2);
+  store<i32>(out, hdrCount, WALK_HEADER_COUNT << 2);
+  store<i32>(out, <i32>(hdrsPtr + (<usize>hdrCount) * HEADER_BYTES), WALK_END << 2);
+  store<i32>(out, <i32>(walkStop - p), WALK_STOP << 2);
   return 0;
 }
 
@@ -394,9 +449,10 @@ export function walkRecords(p: usize, len: i32, count: i32, out: usize, batchInd
  * Encodes n records described by `spec` (its layout in src/wasm/abi.ts) whose bytes are
  * concatenated at `data` (key, value, then each header's key and value). Output goes to `out`, after a 61-byte batch header when withHeader != 0
  * (the caller fills the header fields; this fills batchLength, record count and CRC).
- * Returns the number of bytes written (including the header) or -1 when memory cannot grow.
+ * Returns the number of bytes written (including the header); fails when memory cannot grow.
  */
 export function encodeRecords(spec: usize, n: i32, data: usize, out: usize, withHeader: i32): i32 {
+  resetStatus();
   // Sizing pass
   let s = spec;
   let total: usize = 0;
@@ -417,7 +473,7 @@ export function encodeRecords(spec: usize, n: i32, data: usize, out: usize, with
     total += <usize>(sizeVarint(body) + body);
   }
   const hdr: usize = withHeader ? <usize>RECORDS_OFFSET : 0;
-  if (!ensure(out + hdr + total)) return -1;
+  if (!ensure(out + hdr + total)) return fail(E_OUT_OF_MEMORY, -1, -1);
   // Writing pass
   s = spec;
   let d = data;

@@ -1,4 +1,4 @@
-// Shared helpers for the records WebAssembly module: error status, memory growth, big-endian
+// Shared helpers for the records WebAssembly module: error status (record, then trap), memory growth, big-endian
 // loads/stores. Nothing here allocates through the AssemblyScript runtime (runtime "stub"): all
 // buffers are raw regions laid out by the caller (see src/wasm/records-module.ts).
 
@@ -28,15 +28,19 @@ export const STATUS: usize = memory.data(STATUS_BYTES, 16);
 // Decoding context for error paths: [batch, record, header]
 export const CTX: usize = memory.data(16, 16);
 
+/**
+ * Records a failure in the status block and traps: the one error convention of both modules
+ * (src/wasm/status.ts reads the block once the trap reaches the binding). Declared to return i32
+ * so that call sites read `return fail(...)`; it never returns.
+ */
 export function fail(code: i32, offset: i32, field: i32): i32 {
-  if (load<i32>(STATUS) == 0) {
-    store<i32>(STATUS, code, STATUS_CODE << 2);
-    store<i32>(STATUS, offset, STATUS_OFFSET << 2);
-    store<i32>(STATUS, load<i32>(CTX), STATUS_BATCH << 2);
-    store<i32>(STATUS, load<i32>(CTX, 4), STATUS_RECORD << 2);
-    store<i32>(STATUS, load<i32>(CTX, 8), STATUS_HEADER << 2);
-    store<i32>(STATUS, field, STATUS_FIELD << 2);
-  }
+  store<i32>(STATUS, code, STATUS_CODE << 2);
+  store<i32>(STATUS, offset, STATUS_OFFSET << 2);
+  store<i32>(STATUS, load<i32>(CTX), STATUS_BATCH << 2);
+  store<i32>(STATUS, load<i32>(CTX, 4), STATUS_RECORD << 2);
+  store<i32>(STATUS, load<i32>(CTX, 8), STATUS_HEADER << 2);
+  store<i32>(STATUS, field, STATUS_FIELD << 2);
+  unreachable();
   return code;
 }
 

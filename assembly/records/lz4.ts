@@ -100,12 +100,12 @@ function blockDecode(src: usize, len: usize, dst: usize, op: usize, cap: usize):
   return <i64>op;
 }
 
-function err(code: i32, at: usize): i32 { fail(code, <i32>at, F_COMPRESSED); return -1; }
+function err(code: i32, at: usize): i32 { return fail(code, <i32>at, F_COMPRESSED); }
 
 /**
  * Decodes LZ4 frames [src, src+len) into dst, at most `cap` bytes. flags & 1 accepts the header
  * checksum computed over the magic too (Kafka's pre-0.10 bug, legacy magic 0 only).
- * Returns bytes produced or -1 (status block set).
+ * Returns bytes produced; fails (status block, trap) on bad input.
  */
 export function lz4Decode(src: usize, len: i32, dst: usize, cap: i32, flags: i32): i32 {
   resetStatus();
@@ -197,13 +197,14 @@ export function lz4MaxFrame(n: i32): i32 {
 }
 
 /**
- * Writes one LZ4 frame (independent blocks, no checksums but the header's). Returns size or -1.
+ * Writes one LZ4 frame (independent blocks, no checksums but the header's). Returns its size.
  * Bigger blocks compress better (more history); the smallest size that holds the input keeps a
  * reader's buffer no bigger than needed (Kafka's Java reader allocates one block).
  */
 export function lz4Encode(src: usize, len: i32, dst: usize): i32 {
   const n = <usize>len;
-  if (!ensure(dst + <usize>lz4MaxFrame(len))) return -1;
+  resetStatus();
+  if (!ensure(dst + <usize>lz4MaxFrame(len))) return fail(E_OUT_OF_MEMORY, -1, -1);
   let bsid: u32 = 4; // 64 KiB << 2 * (bsid - 4), at most 7 (4 MiB)
   while (bsid < 7 && n > (<usize>1 << (8 + 2 * <usize>bsid))) bsid++;
   const BLOCK = <usize>1 << (8 + 2 * <usize>bsid);

@@ -102,7 +102,7 @@ function isXerial(p: usize, len: usize): bool {
 
 /**
  * Decodes snappy data, xerial-framed or raw, into dst with at most `cap` output bytes.
- * Returns bytes produced, or -1 with the status block set (E_TOO_LARGE / E_CORRUPT_COMPRESSED).
+ * Returns bytes produced; fails (status block, trap) with E_TOO_LARGE / E_CORRUPT_COMPRESSED.
  */
 export function snappyDecode(src: usize, len: i32, dst: usize, cap: i32): i32 {
   resetStatus();
@@ -128,9 +128,9 @@ export function snappyDecode(src: usize, len: i32, dst: usize, cap: i32): i32 {
   return <i32>produced;
 }
 
-function corrupt(at: usize): i32 { fail(E_CORRUPT_COMPRESSED, <i32>at, F_COMPRESSED); return -1; }
-function tooLarge(at: usize): i32 { fail(E_TOO_LARGE, <i32>at, F_COMPRESSED); return -1; }
-function oom(at: usize): i32 { fail(E_OUT_OF_MEMORY, <i32>at, F_COMPRESSED); return -1; }
+function corrupt(at: usize): i32 { return fail(E_CORRUPT_COMPRESSED, <i32>at, F_COMPRESSED); }
+function tooLarge(at: usize): i32 { return fail(E_TOO_LARGE, <i32>at, F_COMPRESSED); }
+function oom(at: usize): i32 { return fail(E_OUT_OF_MEMORY, <i32>at, F_COMPRESSED); }
 
 // ---------------------------------------------------------------------------------------------
 // Compression
@@ -154,14 +154,15 @@ function rawEncode(src: usize, n: usize, op: usize): usize {
   return compressLz77(src, n, op, FORMAT_SNAPPY);
 }
 
-/** Compresses [src, src+len) to dst, xerial-framed (64 KiB blocks) when xerial != 0. Returns size or -1. */
+/** Compresses [src, src+len) to dst, xerial-framed (64 KiB blocks) when xerial != 0. Returns its size. */
 export function snappyEncode(src: usize, len: i32, dst: usize, xerial: i32): i32 {
+  resetStatus();
   const n = <usize>len;
   if (!xerial) {
-    if (!ensure(dst + <usize>snappyMaxEncoded(len, 0))) return -1;
+    if (!ensure(dst + <usize>snappyMaxEncoded(len, 0))) return fail(E_OUT_OF_MEMORY, -1, -1);
     return <i32>(rawEncode(src, n, dst) - dst);
   }
-  if (!ensure(dst + <usize>snappyMaxEncoded(len, 1))) return -1;
+  if (!ensure(dst + <usize>snappyMaxEncoded(len, 1))) return fail(E_OUT_OF_MEMORY, -1, -1);
   store<u64>(dst, 0x0059505041_4E53_82);
   storeBe32(dst + 8, 1);
   storeBe32(dst + 12, 1);

@@ -12,7 +12,7 @@ import { checkKnownFields } from './known-fields.js';
 import { bytesToBase64Url, decodeUtf8 } from '../text.js';
 import { KINDS } from './kinds.js';
 import { b, tapeRoom } from './encode-buffers.js';
-import { badValue, describe, invalid, isDefault, notInVersion } from './values.js';
+import { asValueError, badValue, describe, invalid, isDefault, notInVersion } from './values.js';
 import { writeBytes, writeString, writeTaggedFields, writeUuid } from './write.js';
 
 export interface TapeReader {
@@ -254,7 +254,7 @@ export function generateWriter(root: CompiledStruct): TapeWriter {
         let i = 0;
         try {
           for (; i < items.length; i++) { room(${words(f.elementKind)}); v = items[i]; ${writeStatements(f.elementKind, false, f.compact, f.struct, index)} }
-        } catch (e) { throw at(e, '[' + i + ']'); }
+        } catch (e) { throw at(asValueError(e, ${f.elementKind}, v), '[' + i + ']'); }
       }`;
   };
   const functions = structs.map((s, i) => {
@@ -284,14 +284,14 @@ export function generateWriter(root: CompiledStruct): TapeWriter {
     try {
       ${body.join('\n      ')}
       ${tagged}
-    } catch (e) { throw field >= 0 ? at(e, fields[field].name) : e; }
+    } catch (e) { throw field >= 0 ? at(asValueError(e, fields[field].kind, v), fields[field].name) : e; }
   }`;
   });
   const writeFieldCases = [...taggedCases].map(([f, fi]) => `case ${fi}: { room(${f.kind === ARRAY ? 1 : words(f.kind)}); ${fieldStatements(f)} return; }`);
   const source = `
   // Strings, bytes, uuids and tagged sections go through the interpreter's own writers (write.ts).
   // Taken as constants of this scope: V8 folds those into the generated code, not parameters.
-  const { room, invalid, isDefault, notInVersion, checkKnownFields, describe, writeTaggedFields, str, bytes, uuid, bad } = helpers;
+  const { room, invalid, isDefault, notInVersion, checkKnownFields, describe, writeTaggedFields, str, bytes, uuid, bad, asValueError } = helpers;
   const word64 = new DataView(new ArrayBuffer(8));
   function at(e, segment) { return e instanceof KafkaWireError ? e.within(segment) : e; }
   function writeField(f, v) {
@@ -305,7 +305,7 @@ export function generateWriter(root: CompiledStruct): TapeWriter {
   return { write: w0 };`;
   const helpers = {
     room: tapeRoom, invalid, isDefault, notInVersion, checkKnownFields, describe, writeTaggedFields,
-    str: writeString, bytes: writeBytes, uuid: writeUuid, bad: badValue,
+    str: writeString, bytes: writeBytes, uuid: writeUuid, bad: badValue, asValueError,
   };
   return new Function('b', 'helpers', 'fields', 'structs', 'taggedCases', 'KafkaWireError', source)(
     b, helpers, fieldTable, structs, taggedCases, KafkaWireError);

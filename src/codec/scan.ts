@@ -6,6 +6,7 @@ import { codecWasm, ensureMemory, i32, scratchBase, u8 } from '../wasm/codec-mod
 import { opFields, type CompiledStruct } from './plan.js';
 import { E_TAPE_FULL, STATUS_CODE, STATUS_DEPTH, STATUS_OFFSET } from '../wasm/abi.js';
 import { defaultLimits, type Limits } from './types.js';
+import { failedStatus } from '../wasm/status.js';
 
 /** Where a finished scan left its tape. */
 export interface ScanResult {
@@ -45,8 +46,7 @@ export function scanMessage(
         limits?.maxDepth ?? defaultLimits.maxDepth);
       return { start: tapePtr >> 2, words };
     } catch (error) {
-      if (!(error instanceof WebAssembly.RuntimeError)) throw error;
-      const status = codecWasm().statusPtr() >> 2;
+      const status = failedStatus(error, i32, codecWasm().statusPtr());
       if (i32[status + STATUS_CODE] === E_TAPE_FULL) { tapeBytes *= 2; continue; }
       throw scanError(plan, status);
     }

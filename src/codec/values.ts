@@ -13,6 +13,16 @@ export function badValue(kind: number, v: unknown): never {
   throw invalid(`expected ${KINDS[kind]!.expected}, got ${describe(v)}`);
 }
 
+/**
+ * The error a writer's catch rethrows for `e`, thrown writing value `v` of `kind`: the integer
+ * checks are bit operations, which throw a TypeError for a bigint, and that becomes INVALID_VALUE
+ * here, on the failure path, so the checks themselves stay one expression.
+ */
+export function asValueError(e: unknown, kind: number, v: unknown): unknown {
+  return e instanceof TypeError && typeof v === 'bigint' && KINDS[kind]?.accepts !== undefined
+    ? invalid(`expected ${KINDS[kind]!.expected}, got ${describe(v)}`) : e;
+}
+
 /** A short description of a value for error messages. */
 export function describe(v: unknown): string {
   if (v === null) return 'null';

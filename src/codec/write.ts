@@ -9,7 +9,7 @@ import {
   type CompiledField, type CompiledStruct,
 } from './plan.js';
 import { checkKnownFields } from './known-fields.js';
-import { badValue, describe, invalid, isDefault, notInVersion } from './values.js';
+import { asValueError, badValue, describe, invalid, isDefault, notInVersion } from './values.js';
 import { KINDS } from './kinds.js';
 
 const scratch64 = new DataView(new ArrayBuffer(8));
@@ -31,8 +31,10 @@ export function writeStruct(s: CompiledStruct, o: any): void {
     }
     f = undefined;
     if (s.flexible) writeTaggedFields(s, o, writeField);
-  } catch (error) {
-    if (error instanceof KafkaWireError && f !== undefined) throw error.within(f.name);
+  } catch (thrown) {
+    if (f === undefined) throw thrown;
+    const error = asValueError(thrown, f.kind, o[f.name]);
+    if (error instanceof KafkaWireError) throw error.within(f.name);
     throw error;
   }
 }
@@ -78,7 +80,8 @@ export function writeTaggedFields(s: CompiledStruct, o: any, writeField: (f: Com
       const f = tagged[entry.known];
       try {
         writeField(f, o[f.name]);
-      } catch (error) {
+      } catch (thrown) {
+        const error = asValueError(thrown, f.kind, o[f.name]);
         if (error instanceof KafkaWireError) throw error.within(f.name);
         throw error;
       }
@@ -112,7 +115,8 @@ function writeField(f: CompiledField, value: any): void {
   let i = 0;
   try {
     for (; i < value.length; i++) writeValue(kind, false, f.compact, struct, value[i]);
-  } catch (error) {
+  } catch (thrown) {
+    const error = asValueError(thrown, kind, value[i]);
     if (error instanceof KafkaWireError) throw error.within(`[${i}]`);
     throw error;
   }

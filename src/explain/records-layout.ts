@@ -1,8 +1,12 @@
 // The byte layout of a records field for explain: RecordBatch v2 (and legacy v0/v1 message sets)
 // with every header field, the CRC checked, and the records of a batch down to their varints.
 // A compressed batch's records are decompressed with src/records and shown under the payload as
-// `inflated` nodes, whose offsets count from the start of the decompressed data.
+// `inflated` nodes, whose offsets count from the start of the decompressed data. The records are
+// read by the decoder's own walker in spans mode (src/records/spans.ts), the header fields and
+// legacy messages by its readers in src/records/decode.ts.
 import { COMPRESSION_NAMES, crc32, crc32c, decompress } from '../records/index.js';
+import { legacyLayout, readV2Header } from '../records/decode.js';
+import { recordSpans, type DataSpan, type RecordSpans, type RecordsLayout } from '../records/spans.js';
 import { toHex } from '../text.js';
 import { bytesDisplay, countDescription, elementCount, node, type ExplainNode } from './nodes.js';
 import {
@@ -17,32 +21,6 @@ const MAX_INFLATED = 16 * 1024 * 1024;
 function markInflated(n: ExplainNode): void {
   n.inflated = true;
   for (const c of n.children) markInflated(c);
-}
-
-class Truncated extends Error {}
-
-/** Signed zigzag varint (int32) at `at`: [value, bytes]. */
-function readVarint(b: Uint8Array, at: number, end: number): [number, number] {
-  let raw = 0;
-  let shift = 0;
-  for (let i = at; i < end && i < at + 5; i++) {
-    raw |= (b[i] & 0x7f) << shift;
-    shift += 7;
-    if (b[i] < 0x80) return [(raw >>> 1) ^ -(raw & 1), i + 1 - at];
-  }
-  throw new Truncated();
-}
-
-/** Signed zigzag varlong (int64) at `at`: [value, bytes]. */
-function readVarlong(b: Uint8Array, at: number, end: number): [bigint, number] {
-  let raw = 0n;
-  let shift = 0n;
-  for (let i = at; i < end && i < at + 10; i++) {
-    raw |= BigInt(b[i] & 0x7f) << shift;
-    shift += 7n;
-    if (b[i] < 0x80) return [(raw >> 1n) ^ -(raw & 1n), i + 1 - at];
-  }
-  throw new Truncated();
 }
 
 function printable(bytes: Uint8Array): string | null {
@@ -109,11 +87,11 @@ function batchV2(frame: Uint8Array, view: DataView, start: number, end: number, 
   const b = (name: string, type: string, at: number, size: number, value: number | string, description?: string,
     note?: string) =>
     node(name, type, start + at, size, 'RecordBatch', { value, display: String(value), note, description });
-  const i64 = (at: number) => view.getBigInt64(start + at).toString();
-  const crc = view.getUint32(start + CRC_OFFSET);
+  const header = readV2Header(view, start, end - start);
+  const crc = header.crc;
   const computed = crc32c(frame.subarray(start + ATTRIBUTES_OFFSET, end));
-  const attributes = view.getInt16(start + ATTRIBUTES_OFFSET);
-  const count = view.getInt32(start + RECORD_COUNT_OFFSET);
+  const attributes = header.attributes;
+  const count = header.recordCount;
   const compression = attributes & COMPRESSION_MASK;
   const crcNode = node('crc', 'uint32', start + CRC_OFFSET, 4, 'RecordBatch', {
     value: crc, display: hex8(crc),
@@ -121,18 +99,18 @@ function batchV2(frame: Uint8Array, view: DataView, start: number, end: number, 
     description: 'CRC-32C of the bytes from attributes to the end of the batch',
   });
   const children = [
-    b('baseOffset', 'int64', 0, 8, i64(0), 'offset of the first record'),
-    b('batchLength', 'int32', BATCH_LENGTH_OFFSET, 4, view.getInt32(start + BATCH_LENGTH_OFFSET), 'bytes that follow, from partitionLeaderEpoch to the end of the batch'),
-    b('partitionLeaderEpoch', 'int32', PARTITION_LEADER_EPOCH_OFFSET, 4, view.getInt32(start + PARTITION_LEADER_EPOCH_OFFSET), 'leader epoch, set by the broker'),
-    b('magic', 'int8', MAGIC_OFFSET, 1, 2, 'record format version'),
+    b('baseOffset', 'int64', 0, 8, header.baseOffset.toString(), 'offset of the first record'),
+    b('batchLength', 'int32', BATCH_LENGTH_OFFSET, 4, header.batchLength, 'bytes that follow, from partitionLeaderEpoch to the end of the batch'),
+    b('partitionLeaderEpoch', 'int32', PARTITION_LEADER_EPOCH_OFFSET, 4, header.partitionLeaderEpoch, 'leader epoch, set by the broker'),
+    b('magic', 'int8', MAGIC_OFFSET, 1, header.magic, 'record format version'),
     crcNode,
     b('attributes', 'int16', ATTRIBUTES_OFFSET, 2, attributes, 'compression, timestamp type and batch flags', attributesNote(attributes)),
-    b('lastOffsetDelta', 'int32', LAST_OFFSET_DELTA_OFFSET, 4, view.getInt32(start + LAST_OFFSET_DELTA_OFFSET), 'offset of the last record, relative to baseOffset'),
-    b('baseTimestamp', 'int64', BASE_TIMESTAMP_OFFSET, 8, i64(BASE_TIMESTAMP_OFFSET), 'timestamp of the first record'),
-    b('maxTimestamp', 'int64', MAX_TIMESTAMP_OFFSET, 8, i64(MAX_TIMESTAMP_OFFSET), 'largest timestamp in the batch'),
-    b('producerId', 'int64', PRODUCER_ID_OFFSET, 8, i64(PRODUCER_ID_OFFSET), 'idempotent or transactional producer, -1 for none'),
-    b('producerEpoch', 'int16', PRODUCER_EPOCH_OFFSET, 2, view.getInt16(start + PRODUCER_EPOCH_OFFSET), 'epoch of the producer'),
-    b('baseSequence', 'int32', BASE_SEQUENCE_OFFSET, 4, view.getInt32(start + BASE_SEQUENCE_OFFSET), 'sequence number of the first record'),
+    b('lastOffsetDelta', 'int32', LAST_OFFSET_DELTA_OFFSET, 4, header.lastOffsetDelta, 'offset of the last record, relative to baseOffset'),
+    b('baseTimestamp', 'int64', BASE_TIMESTAMP_OFFSET, 8, header.baseTimestamp.toString(), 'timestamp of the first record'),
+    b('maxTimestamp', 'int64', MAX_TIMESTAMP_OFFSET, 8, header.maxTimestamp.toString(), 'largest timestamp in the batch'),
+    b('producerId', 'int64', PRODUCER_ID_OFFSET, 8, header.producerId.toString(), 'idempotent or transactional producer, -1 for none'),
+    b('producerEpoch', 'int16', PRODUCER_EPOCH_OFFSET, 2, header.producerEpoch, 'epoch of the producer'),
+    b('baseSequence', 'int32', BASE_SEQUENCE_OFFSET, 4, header.baseSequence, 'sequence number of the first record'),
   ];
   const recordsStart = start + RECORD_COUNT_OFFSET;
   const lengthNode = node('length', 'int32', recordsStart, 4, 'RecordBatch', {
@@ -148,27 +126,21 @@ function batchV2(frame: Uint8Array, view: DataView, start: number, end: number, 
     try {
       const data = decompress(compression, payload, { maxDecompressedBytes: MAX_INFLATED });
       compressed.note = `${codec}, ${data.length} bytes decompressed; offsets below count from their start`;
-      let pos = 0;
-      for (let r = 0; r < count && pos < data.length; r++) {
-        const record = recordNode(data, pos, data.length, r);
+      for (const record of recordsOf(data, 0, recordSpans(data, count))) {
         markInflated(record);
         compressed.children.push(record);
-        pos += record.size;
       }
     } catch (error) {
       compressed.note = `${codec}, does not decompress: ${error instanceof Error ? error.message : String(error)}`;
     }
     recordNodes.push(compressed);
   } else {
-    let pos = start + RECORDS_OFFSET;
-    for (let r = 0; r < count && pos < end; r++) {
-      const record = recordNode(frame, pos, end, r);
-      recordNodes.push(record);
-      pos += record.size;
-    }
-    if (pos < end) {
-      const rest = frame.subarray(pos, end);
-      recordNodes.push(node('trailing', 'bytes', pos, end - pos, 'Record', {
+    const records = frame.subarray(start + RECORDS_OFFSET, end);
+    const layout = recordSpans(records, count);
+    recordNodes.push(...recordsOf(records, start + RECORDS_OFFSET, layout));
+    if (!layout.failed && layout.stop < records.length) {
+      const rest = records.subarray(layout.stop);
+      recordNodes.push(node('trailing', 'bytes', start + RECORDS_OFFSET + layout.stop, rest.length, 'Record', {
         value: toHex(rest), display: bytesDisplay(rest), description: 'bytes after the last record',
       }));
     }
@@ -182,113 +154,89 @@ function batchV2(frame: Uint8Array, view: DataView, start: number, end: number, 
   });
 }
 
-function recordNode(frame: Uint8Array, start: number, batchEnd: number, index: number): ExplainNode {
-  try {
-    const [length, lengthBytes] = readVarint(frame, start, batchEnd);
-    const end = start + lengthBytes + length;
-    if (length < 0 || end > batchEnd) throw new Truncated();
-    let pos = start;
-    const children: ExplainNode[] = [];
-    const varint = (name: string, description?: string, note?: string) => {
-      const [value, size] = readVarint(frame, pos, end);
-      children.push(node(name, 'varint', pos, size, 'Record', { value, display: String(value), note, description }));
-      pos += size;
-      return value;
-    };
-    const data = (name: string, target: ExplainNode[], description?: string) => {
-      const [len, size] = readVarint(frame, pos, end);
-      const at = pos;
-      pos += size;
-      if (len < 0) {
-        target.push(node(name, 'bytes', at, size, 'Record', { value: null, display: 'null', note: `varint len=${len}`, description }));
-        return;
-      }
-      if (pos + len > end) throw new Truncated();
-      const bytes = frame.subarray(pos, pos + len);
-      target.push(node(name, 'bytes', at, size + len, 'Record', {
-        value: toHex(bytes), display: dataDisplay(bytes), note: `varint len=${len}`, description,
-      }));
-      pos += len;
-    };
-    children.push(node('length', 'varint', pos, lengthBytes, 'Record', {
-      value: length, display: String(length), description: 'bytes of the record that follow',
-    }));
-    pos += lengthBytes;
-    if (pos + 1 > end) throw new Truncated();
-    children.push(node('attributes', 'int8', pos, 1, 'Record', { value: frame[pos] << 24 >> 24, display: String(frame[pos] << 24 >> 24), description: 'unused' }));
-    pos += 1;
-    const [timestampDelta, tsBytes] = readVarlong(frame, pos, end);
-    children.push(node('timestampDelta', 'varlong', pos, tsBytes, 'Record', {
-      value: timestampDelta.toString(), display: timestampDelta.toString(), description: 'added to the batch baseTimestamp',
-    }));
-    pos += tsBytes;
-    varint('offsetDelta', 'added to the batch baseOffset');
-    data('key', children);
-    data('value', children);
-    const headersStart = pos;
-    const [count, countBytes] = readVarint(frame, pos, end);
-    const headerNodes: ExplainNode[] = [node('length', 'varint', pos, countBytes, 'Record', {
-      value: count, display: String(count), description: countDescription(count),
-    })];
-    pos += countBytes;
-    for (let h = 0; h < count; h++) {
-      const headerStart = pos;
-      const fields: ExplainNode[] = [];
-      data('key', fields);
-      data('value', fields);
-      const keyNode = fields[0];
-      if (typeof keyNode.value === 'string') keyNode.type = 'string';
-      headerNodes.push(node(`Header[${h}]`, 'Header', headerStart, pos - headerStart, 'Record', { display: 'struct', children: fields }));
-    }
-    children.push(node('headers', '[]Header', headersStart, pos - headersStart, 'Record', {
-      value: count, display: elementCount(count), children: headerNodes,
-    }));
-    if (pos !== end) throw new Truncated();
-    return node(`Record[${index}]`, 'Record', start, end - start, 'Record', { display: 'struct', children });
-  } catch (error) {
-    if (!(error instanceof Truncated)) throw error;
-    const bytes = frame.subarray(start, batchEnd);
-    return node(`Record[${index}]`, 'bytes', start, batchEnd - start, 'Record', {
+/** The nodes of the records `layout` found in `data`, whose first byte is at `at` of the frame shown. */
+function recordsOf(data: Uint8Array, at: number, layout: RecordsLayout): ExplainNode[] {
+  const nodes = layout.records.map((record, index) => recordNode(data, at, record, index));
+  if (layout.failed) {
+    const bytes = data.subarray(layout.stop);
+    nodes.push(node(`Record[${layout.records.length}]`, 'bytes', at + layout.stop, bytes.length, 'Record', {
       value: toHex(bytes), display: bytesDisplay(bytes), description: 'a record that does not parse',
-    });
+    }));
   }
+  return nodes;
+}
+
+function recordNode(data: Uint8Array, at: number, r: RecordSpans, index: number): ExplainNode {
+  const varint = (name: string, start: number, end: number, value: number | string, description?: string) =>
+    node(name, 'varint', at + start, end - start, 'Record', { value, display: String(value), description });
+  const bytes = (name: string, span: DataSpan, description?: string) => {
+    const note = `varint len=${span.length}`;
+    if (span.length < 0) {
+      return node(name, 'bytes', at + span.start, span.dataStart - span.start, 'Record', { value: null, display: 'null', note, description });
+    }
+    const content = data.subarray(span.dataStart, span.end);
+    return node(name, 'bytes', at + span.start, span.end - span.start, 'Record', {
+      value: toHex(content), display: dataDisplay(content), note, description,
+    });
+  };
+  const headersStart = r.value.end;
+  const headerNodes = [node('length', 'varint', at + headersStart, r.headerCountEnd - headersStart, 'Record', {
+    value: r.headers.length, display: String(r.headers.length), description: countDescription(r.headers.length),
+  })];
+  r.headers.forEach((header, h) => {
+    const keyNode = bytes('key', header.key);
+    if (typeof keyNode.value === 'string') keyNode.type = 'string';
+    headerNodes.push(node(`Header[${h}]`, 'Header', at + header.key.start, header.value.end - header.key.start, 'Record', {
+      display: 'struct', children: [keyNode, bytes('value', header.value)],
+    }));
+  });
+  const headersEnd = r.headers.length > 0 ? r.headers[r.headers.length - 1].value.end : r.headerCountEnd;
+  const children = [
+    varint('length', r.start, r.lengthEnd, r.end - r.lengthEnd, 'bytes of the record that follow'),
+    node('attributes', 'int8', at + r.lengthEnd, 1, 'Record', { value: r.attributes, display: String(r.attributes), description: 'unused' }),
+    node('timestampDelta', 'varlong', at + r.lengthEnd + 1, r.timestampDeltaEnd - r.lengthEnd - 1, 'Record', {
+      value: r.timestampDelta.toString(), display: r.timestampDelta.toString(), description: 'added to the batch baseTimestamp',
+    }),
+    varint('offsetDelta', r.timestampDeltaEnd, r.offsetDeltaEnd, r.offsetDelta, 'added to the batch baseOffset'),
+    bytes('key', r.key),
+    bytes('value', r.value),
+    node('headers', '[]Header', at + headersStart, headersEnd - headersStart, 'Record', {
+      value: r.headers.length, display: elementCount(r.headers.length), children: headerNodes,
+    }),
+  ];
+  return node(`Record[${index}]`, 'Record', at + r.start, r.end - r.start, 'Record', { display: 'struct', children });
 }
 
 function legacyMessage(frame: Uint8Array, view: DataView, start: number, end: number, index: number, magic: number): ExplainNode {
   const children: ExplainNode[] = [];
   const add = (name: string, type: string, at: number, size: number, value: number | string, description?: string, note?: string) =>
     children.push(node(name, type, at, size, 'RecordBatch', { value, display: String(value), note, description }));
-  add('offset', 'int64', start, 8, view.getBigInt64(start).toString(), 'offset of the message');
-  add('messageSize', 'int32', start + 8, 4, view.getInt32(start + 8), 'bytes of the message that follow');
-  const crc = view.getUint32(start + 12);
+  const layout = legacyLayout(view, start, end - start);
+  add('offset', 'int64', start, 8, layout.offset.toString(), 'offset of the message');
+  add('messageSize', 'int32', start + 8, 4, end - start - BATCH_LENGTH_BASE, 'bytes of the message that follow');
+  const crc = layout.crc;
   const computed = crc32(frame.subarray(start + 16, end));
   children.push(node('crc', 'uint32', start + 12, 4, 'RecordBatch', {
     value: crc, display: hex8(crc), note: crc === computed ? 'CRC-32 ok' : `CRC-32 mismatch, computed ${hex8(computed)}`,
     description: 'CRC-32 of the bytes from magic to the end of the message',
   }));
   add('magic', 'int8', start + 16, 1, magic, 'message format version');
-  const attributes = view.getInt8(start + 17);
+  const attributes = layout.attributes << 24 >> 24;
   add('attributes', 'int8', start + 17, 1, attributes, 'compression and timestamp type',
     `compression ${COMPRESSION_NAMES[attributes & 7] ?? attributes & 7}${magic === 1 ? (attributes & 8 ? ', LogAppendTime' : ', CreateTime') : ''}`);
-  let pos = start + 18;
-  if (magic === 1) {
-    add('timestamp', 'int64', pos, 8, view.getBigInt64(pos).toString(), 'timestamp of the message');
-    pos += 8;
+  if (layout.timestampAt >= 0) {
+    add('timestamp', 'int64', layout.timestampAt, 8, layout.timestamp.toString(), 'timestamp of the message');
   }
-  for (const name of ['key', 'value']) {
-    if (pos + 4 > end) break;
-    const len = view.getInt32(pos);
-    if (len < 0) {
-      children.push(node(name, 'bytes', pos, 4, 'Record', { value: null, display: 'null', note: `int32 len=${len}` }));
-      pos += 4;
-      continue;
+  layout.fields.forEach((field, i) => {
+    const name = i === 0 ? 'key' : 'value';
+    const note = `int32 len=${field.length}`;
+    if (field.length < 0) {
+      children.push(node(name, 'bytes', field.at, 4, 'Record', { value: null, display: 'null', note }));
+      return;
     }
-    const bytes = frame.subarray(pos + 4, Math.min(end, pos + 4 + len));
-    children.push(node(name, 'bytes', pos, 4 + bytes.length, 'Record', {
-      value: toHex(bytes), display: dataDisplay(bytes), note: `int32 len=${len}`,
-    }));
-    pos += 4 + bytes.length;
-  }
+    const bytes = frame.subarray(field.at + 4, field.end);
+    children.push(node(name, 'bytes', field.at, field.end - field.at, 'Record', { value: toHex(bytes), display: dataDisplay(bytes), note }));
+  });
   return node(`Message[${index}]`, `v${magic}`, start, end - start, 'RecordBatch', {
     description: `legacy message, compression ${COMPRESSION_NAMES[attributes & 7] ?? attributes & 7}`, children,
   });

@@ -46,9 +46,11 @@ export function decompressInWasm(lz4: boolean, sp: number, length: number, limit
   const w = wasm();
   const dst = alloc(0);
   const cap = Math.min(limit, 0x7fff_0000 - dst);
-  const n = lz4 ? w.lz4Decode(sp, length, dst, cap, legacy ? 1 : 0) : w.snappyDecode(sp, length, dst, cap);
-  if (n < 0) {
-    const e = statusError('', 0);
+  let n: number;
+  try {
+    n = lz4 ? w.lz4Decode(sp, length, dst, cap, legacy ? 1 : 0) : w.snappyDecode(sp, length, dst, cap);
+  } catch (thrown) {
+    const e = statusError(thrown);
     throw recordsError(e.code, at + Math.max(0, e.offset), path,
       e.code === 'DECOMPRESSED_TOO_LARGE' ? `decompressed size exceeds the maximum of ${limit} bytes` :
         `${lz4 ? 'lz4' : 'snappy'}: ${e.code === 'CHECKSUM_MISMATCH' ? 'checksum mismatch' : 'corrupt compressed data'} (at byte ${e.offset} of the compressed data)`);
@@ -179,9 +181,11 @@ export function compressInWasm(codec: number, src: number, len: number, options:
   if (codec === 2 || codec === 3) {
     const xerial = options.snappyFraming !== 'raw';
     const dst = alloc(codec === 2 ? w.snappyMaxEncoded(len, xerial ? 1 : 0) : w.lz4MaxFrame(len));
-    const n = codec === 2 ? w.snappyEncode(src, len, dst, xerial ? 1 : 0) : w.lz4Encode(src, len, dst);
-    if (n < 0) throw recordsError('OUT_OF_MEMORY');
-    return [dst, n];
+    try {
+      return [dst, codec === 2 ? w.snappyEncode(src, len, dst, xerial ? 1 : 0) : w.lz4Encode(src, len, dst)];
+    } catch (thrown) {
+      throw statusError(thrown);
+    }
   }
   if (codec !== 1 && codec !== 4) throw recordsError('UNSUPPORTED_COMPRESSION', -1, 'compression', `unsupported compression codec ${codec}`);
   // A view is enough: these compressors return new buffers and never touch this module's memory.

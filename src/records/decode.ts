@@ -64,8 +64,11 @@ function decodeBlob(bytes: Uint8Array, ctx: Ctx, prefix: string, offsetBase: num
   const len = bytes.length;
   const inPtr = copyIn(bytes);
   const out = alloc(SCAN_HEADER_WORDS * 4);
-  const rc = w.scanBatches(inPtr, len, out, ctx.verify ? 1 : 0);
-  if (rc !== 0) throw statusError(prefix, offsetBase);
+  try {
+    w.scanBatches(inPtr, len, out, ctx.verify ? 1 : 0);
+  } catch (thrown) {
+    throw statusError(thrown, prefix, offsetBase);
+  }
   let I = memI32();
   const h = out >> 2;
   const n = I[h + SCAN_COUNT];
@@ -151,9 +154,10 @@ function walkDecompressed(batch: RecordBatch, p: number, index: number, ctx: Ctx
   const mark = top;
   try {
     const out = alloc(WALK_HEADER_WORDS * 4);
-    const rc = w.walkRecords(p, data.length, batch.recordCount, out, index);
-    if (rc !== 0) {
-      throw statusError(prefix, 0, (detail) => `${detail}, inside the decompressed records of the batch`);
+    try {
+      w.walkRecords(p, data.length, batch.recordCount, out, index);
+    } catch (thrown) {
+      throw statusError(thrown, prefix, 0, (detail) => `${detail}, inside the decompressed records of the batch`);
     }
     const I = memI32();
     const h = out >> 2;
@@ -166,7 +170,8 @@ function walkDecompressed(batch: RecordBatch, p: number, index: number, ctx: Ctx
   }
 }
 
-function readV2Header(v: DataView, start: number, size: number): BatchHeaderFields {
+/** The header fields of the v2 batch at [start, start + size) of `v` (its fixed layout: src/wasm/abi.ts). */
+export function readV2Header(v: DataView, start: number, size: number): BatchHeaderFields {
   return {
     baseOffset: v.getBigInt64(start),
     batchLength: v.getInt32(start + BATCH_LENGTH_OFFSET),
@@ -191,51 +196,77 @@ function readV2Header(v: DataView, start: number, size: number): BatchHeaderFiel
 //   offset int64, message_size int32, crc uint32, magic int8, attributes int8,
 //   [timestamp int64 (magic 1)], key bytes (int32 length, -1 null), value bytes (same).
 
-interface LegacyMessage {
-  offset: bigint;
-  crc: number;
-  magic: number;
-  attributes: number;
-  timestamp: bigint;
+interface LegacyMessage extends LegacyLayout {
   key: Uint8Array | null;
   value: Uint8Array | null;
   valueAt: number;
 }
 
-function readLegacy(bytes: Uint8Array, v: DataView, start: number, size: number, path: string, offsetBase: number): LegacyMessage {
-  const magic = v.getInt8(start + 16);
+/** A legacy message's key or value: where its int32 length is, the length it states, where its bytes end. */
+export interface LegacyField {
+  at: number;
+  length: number;
+  /** The end of the bytes the message holds of it (fewer than `length` when it is cut short). */
+  end: number;
+}
+
+/** A legacy message's header fields, and where its timestamp (-1: none, magic 0), key and value lie. */
+export interface LegacyLayout {
+  offset: bigint;
+  crc: number;
+  magic: number;
+  attributes: number;
+  timestampAt: number;
+  timestamp: bigint;
+  /** The key and the value, as far as the message holds their int32 lengths. */
+  fields: LegacyField[];
+}
+
+/**
+ * The legacy message at [start, start + size) read as far as the bytes go (a key or value whose
+ * length does not fit is absent): the decoder checks it, explain shows it.
+ */
+export function legacyLayout(v: DataView, start: number, size: number): LegacyLayout {
   const end = start + size;
-  let p = start + 18;
-  let timestamp = -1n;
-  if (magic === 1) {
-    timestamp = v.getBigInt64(p);
-    p += 8;
+  const magic = v.getInt8(start + 16);
+  const timestampAt = magic === 1 ? start + 18 : -1;
+  let p = timestampAt < 0 ? start + 18 : timestampAt + 8;
+  const fields: LegacyField[] = [];
+  while (fields.length < 2 && end - p >= 4) {
+    const length = v.getInt32(p);
+    const fieldEnd = p + 4 + Math.max(0, Math.min(length, end - p - 4));
+    fields.push({ at: p, length, end: fieldEnd });
+    p = fieldEnd;
   }
-  const readBytes = (field: string): Uint8Array | null => {
-    if (end - p < 4) throw recordsError('TRUNCATED', offsetBase + p, `${path}.${field}Length`);
-    const n = v.getInt32(p);
-    p += 4;
-    if (n < -1) throw recordsError('INVALID_LENGTH', offsetBase + p - 4, `${path}.${field}Length`);
-    if (n === -1) return null;
-    if (n > end - p) throw recordsError('TRUNCATED', offsetBase + p - 4, `${path}.${field}Length`);
-    const b = bytes.subarray(p, p + n);
-    p += n;
-    return b;
-  };
-  const key = readBytes('key');
-  const valueAt = p + 4;
-  const value = readBytes('value');
-  if (p !== end) throw recordsError('TRAILING_BYTES', offsetBase + p, path);
   return {
     offset: v.getBigInt64(start),
     crc: v.getUint32(start + 12),
     magic,
     attributes: v.getUint8(start + 17),
-    timestamp,
-    key,
-    value,
-    valueAt,
+    timestampAt,
+    timestamp: timestampAt < 0 ? -1n : v.getBigInt64(timestampAt),
+    fields,
   };
+}
+
+function readLegacy(bytes: Uint8Array, v: DataView, start: number, size: number, path: string, offsetBase: number): LegacyMessage {
+  const end = start + size;
+  const layout = legacyLayout(v, start, size);
+  const { timestampAt, fields } = layout;
+  let p = timestampAt < 0 ? start + 18 : timestampAt + 8;
+  const readBytes = (index: number, field: string): Uint8Array | null => {
+    const f = fields[index];
+    if (f === undefined) throw recordsError('TRUNCATED', offsetBase + p, `${path}.${field}Length`);
+    if (f.length < -1) throw recordsError('INVALID_LENGTH', offsetBase + f.at, `${path}.${field}Length`);
+    if (f.end - f.at - 4 < f.length) throw recordsError('TRUNCATED', offsetBase + f.at, `${path}.${field}Length`);
+    p = f.end;
+    return f.length === -1 ? null : bytes.subarray(f.at + 4, f.end);
+  };
+  const key = readBytes(0, 'key');
+  const valueAt = p + 4;
+  const value = readBytes(1, 'value');
+  if (p !== end) throw recordsError('TRAILING_BYTES', offsetBase + p, path);
+  return { ...layout, key, value, valueAt };
 }
 
 function legacyBatch(wrapper: LegacyMessage, size: number, start: number, data: Uint8Array,

@@ -5,7 +5,7 @@
 import { codecNumber, compressInWasm } from './compression.js';
 import { recordsError } from './errors.js';
 import type { ControlRecordInput, EncodeOptions, RecordBatchInput } from './types.js';
-import { wasm, mem, memI32, alloc, top, setTop } from '../wasm/records-module.js';
+import { wasm, mem, memI32, alloc, top, setTop, statusError } from '../wasm/records-module.js';
 import { encodeUtf8Into } from '../text.js';
 import {
   ATTRIBUTES_OFFSET, BASE_SEQUENCE_OFFSET, BASE_TIMESTAMP_OFFSET, LAST_OFFSET_DELTA_OFFSET, MAGIC_OFFSET,
@@ -218,12 +218,10 @@ export function encodeRecordBatch(batch: RecordBatchInput, options: EncodeOption
 
     if (codec === 0) {
       writeHeader(out);
-      const size = w.encodeRecords(spec, n, data, out, 1);
-      if (size < 0) throw recordsError('OUT_OF_MEMORY');
+      const size = writeRecords(spec, n, data, out, 1);
       return mem().slice(out, out + size);
     }
-    const rawLen = w.encodeRecords(spec, n, data, out, 0);
-    if (rawLen < 0) throw recordsError('OUT_OF_MEMORY');
+    const rawLen = writeRecords(spec, n, data, out, 0);
     setTop(out + rawLen);
     const [cp, clen] = compressInWasm(codec, out, rawLen, options);
     const final = alloc(RECORDS_OFFSET + clen);
@@ -237,3 +235,12 @@ export function encodeRecordBatch(batch: RecordBatchInput, options: EncodeOption
   }
 }
 
+
+/** The module's encodeRecords; memory that cannot grow fails it, as a RecordsError. */
+function writeRecords(spec: number, n: number, data: number, out: number, withHeader: number): number {
+  try {
+    return wasm().encodeRecords(spec, n, data, out, withHeader);
+  } catch (thrown) {
+    throw statusError(thrown);
+  }
+}

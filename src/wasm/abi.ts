@@ -5,7 +5,9 @@
 // ---- both modules ----
 
 // A failing call leaves its reason in the module's status block (statusPtr(), STATUS_BYTES bytes)
-// as words: the code, the byte offset, then the module's own context.
+// as words: the code, the byte offset, then the module's own context; then it traps, which
+// unwinds the call at once however deep it was (src/wasm/status.ts reads the block).
+// A call clears the code (0: none) when it starts.
 export const STATUS_BYTES = 64;
 export const STATUS_CODE = 0;
 export const STATUS_OFFSET = 1;
@@ -59,8 +61,7 @@ export const FLEXIBLE = 1;
 /** Every regular field is a fixed-size number or an array of fixed-size integers: the scan's fast path. */
 export const FLAT = 2;
 
-// The scan's error codes. The scan traps after recording one (unwinding its recursion at once);
-// the binding catches the trap and reads the status block.
+// The scan's error codes.
 export const E_TRUNCATED = 1;
 export const E_NEGATIVE_LENGTH = 2;
 export const E_VARINT_TOO_LONG = 3;
@@ -78,7 +79,7 @@ export const E_DEPTH_LIMIT = 13;
 
 // ---- records (assembly/records/, src/records/) ----
 
-// Status codes the records functions return (0: success), with details in the status block.
+// The records functions' error codes (0: none).
 export const RECORDS_OK = 0;
 export const RECORDS_TRUNCATED = 1;
 export const RECORDS_INVALID_LENGTH = 2;
@@ -135,13 +136,28 @@ export const ENTRY_ROW_START = 5;
 export const ENTRY_HEADER_START = 6;
 export const ENTRY_HEADER_END = 7;
 
-// walkRecords' tape header (8 words): [rows address, count, headers address, header count, end].
+// walkRecords' tape header (8 words): [rows address, count, headers address, header count, end,
+// and from spanRecords: where the walk stopped (from the records' start), spans address].
 export const WALK_HEADER_WORDS = 8;
 export const WALK_ROWS = 0;
 export const WALK_COUNT = 1;
 export const WALK_HEADERS = 2;
 export const WALK_HEADER_COUNT = 3;
 export const WALK_END = 4;
+export const WALK_STOP = 5;
+export const WALK_SPANS = 6;
+
+// spanRecords' spans, one per record (words, offsets from the records' start): where the record
+// starts, where its length, timestampDelta, offsetDelta and header count varints end, and where
+// it ends. The attributes byte follows the length; every other boundary is in the record's row
+// and headers (a key or value starts at its offset, its length varint ends there).
+export const SPAN_WORDS = 6;
+export const SPAN_START = 0;
+export const SPAN_LENGTH_END = 1;
+export const SPAN_TIMESTAMP_DELTA_END = 2;
+export const SPAN_OFFSET_DELTA_END = 3;
+export const SPAN_HEADER_COUNT_END = 4;
+export const SPAN_END = 5;
 
 // One row per record (words): attributes, timestampDelta (lo, hi), offsetDelta, key offset and
 // length (-1 null), value offset and length (-1 null), header count, first header index.

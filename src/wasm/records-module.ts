@@ -1,7 +1,8 @@
 // Access to the records WebAssembly module: a lazily created singleton instance, fresh memory
-// views, a stack-like arena for scratch regions, and status-block decoding into RecordsError.
+// views, a stack-like arena for scratch regions, and failed calls' status blocks as RecordsErrors.
 import { wasmBase64 } from './records.generated.js';
 import { embeddedInstance } from './load.js';
+import { failedStatus } from './status.js';
 import { STATUS_AUX0, STATUS_BATCH, STATUS_CODE, STATUS_FIELD, STATUS_HEADER, STATUS_OFFSET, STATUS_RECORD } from './abi.js';
 import { STATUS_CODES, RecordsError, buildPath, recordsError, recordsErrorMessage } from '../records/errors.js';
 
@@ -14,6 +15,7 @@ export interface RecordsExports {
   crc32(p: number, len: number, prev: number): number;
   scanBatches(inp: number, len: number, out: number, flags: number): number;
   walkRecords(p: number, len: number, count: number, out: number, batchIndex: number): number;
+  spanRecords(p: number, len: number, count: number, out: number): number;
   encodeRecords(spec: number, n: number, data: number, out: number, withHeader: number): number;
   finishBatch(p: number, size: number, count: number): void;
   snappyDecode(src: number, len: number, dst: number, cap: number): number;
@@ -81,14 +83,19 @@ export function copyIn(bytes: Uint8Array): number {
   return p;
 }
 
+/** The status block of the failed call that threw `thrown` (anything else is rethrown): its word index in memI32(). */
+export function failedCall(thrown: unknown): number {
+  return failedStatus(thrown, memI32(), ex!.statusPtr());
+}
+
 /**
- * Reads the status block into a RecordsError. `offsetBase` is added to the reported offset;
- * `context` may extend the description.
+ * The RecordsError the status block of the failed call that threw `thrown` describes (anything
+ * else is rethrown). `offsetBase` is added to the reported offset; `context` may extend the
+ * description.
  */
-export function statusError(pathPrefix = '', offsetBase = 0, context?: (detail: string) => string): RecordsError {
+export function statusError(thrown: unknown, pathPrefix = '', offsetBase = 0, context?: (detail: string) => string): RecordsError {
+  const s = failedCall(thrown);
   const I = memI32();
-  const s = ex!.statusPtr() >> 2;
-  // A failure that left no code (success is 0) still fails, as corrupt data.
   const known = STATUS_CODES[I[s + STATUS_CODE]] ?? 'CORRUPT_COMPRESSED_DATA';
   const path = buildPath(pathPrefix, I[s + STATUS_BATCH], I[s + STATUS_RECORD], I[s + STATUS_HEADER], I[s + STATUS_FIELD]);
   let detail = known === 'CRC_MISMATCH' ? `checksum mismatch: computed 0x${(I[s + STATUS_AUX0] >>> 0).toString(16).padStart(8, '0')}` : undefined;

@@ -52,6 +52,8 @@ const refused: [string, unknown][] = [
   ['bool', 1], ['int8', 128], ['int8', -129], ['int16', 32768], ['uint16', -1], ['uint16', 65536],
   ['int32', 2 ** 31], ['int32', 1.5], ['uint32', -1], ['uint32', 2 ** 32], ['uint32', 0.5], ['uint32', '1'],
   ['int64', 2n ** 63n], ['int64', 1], ['float64', '1'], ['uuid', 'short'], ['string', 5], ['bytes', 'ab'],
+  // A bigint makes the integer checks' bit operations throw a TypeError: still INVALID_VALUE.
+  ['int8', 1n], ['int16', 1n], ['uint16', 1n], ['int32', 1n], ['uint32', 1n], ['float64', 1n],
 ];
 
 describe.each([['generated code', undefined], ['interpreter', false]] as const)('primitive kinds (%s)', (_name, codegen) => {
@@ -78,6 +80,15 @@ describe.each([['generated code', undefined], ['interpreter', false]] as const)(
     expect((error as KafkaWireError).code).toBe('INVALID_VALUE');
     expect((error as KafkaWireError).path).toBe(`${messageOf(type).name}.value`);
     expect((error as KafkaWireError).message).toContain(`expected ${expected}`);
+  });
+
+  it.each(['[]int8', '[]int16', '[]int32', '[]uint32'])('%s refuses a bigint element, naming its index', (type) => {
+    setCodegen(codegen);
+    const message = messageOf(type);
+    expect(() => encodeBodyFor(message, 0, { value: [1, 2n] })).toThrow(expect.objectContaining({
+      code: 'INVALID_VALUE', path: `${message.name}.value[1]`,
+      message: expect.stringContaining(`expected ${KINDS.find((k) => k?.type === type.slice(2))!.expected}, got 2n`),
+    }));
   });
 });
 
