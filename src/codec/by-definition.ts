@@ -15,12 +15,14 @@ import { writeStruct } from './write.js';
 import { b } from './encode-buffers.js';
 import { scanMessage } from './scan.js';
 import { checkRequestHeader } from './values.js';
+import { decodeRecordBatches } from '../records/decode.js';
 import type {
-  BodyOf, DecodedRequest, DecodedResponse, EncodeOptions, MessageDecodeOptions, RequestHeader, ResponseHeader,
+  BodyOf, DecodedRequest, DecodedResponse, EncodeOptions, MessageDecodeOptions, RecordsField, RequestHeader, ResponseHeader,
 } from './types.js';
 
 export type {
-  BodyOf, DecodedRequest, DecodedResponse, Direction, EncodeOptions, Limits, MessageDecodeOptions, RequestHeader, ResponseHeader,
+  ApiKeyNumber, BodyOf, DecodedRequest, DecodedResponse, Direction, EncodeOptions, Limits, MessageDecodeOptions, RecordsField,
+  RequestBody, RequestHeader, RequestInput, ResponseBody, ResponseHeader, ResponseInput,
 } from './types.js';
 export { defaultLimits } from './types.js';
 export { headerVersionFor } from './plan.js';
@@ -70,13 +72,21 @@ function readRoot(s: CompiledStruct, tape: Int32Array, start: number, input: Uin
 function decodeWith(plan: { header: CompiledStruct | null; body: CompiledStruct }, input: Uint8Array, framed: boolean,
   options: MessageDecodeOptions | undefined): { header: any; body: any } {
   const scan = scanMessage(plan, input, framed, false, options);
-  const recordsDecoder = options?.recordsDecoder;
+  const recordsDecoder = recordsDecoderOf(options);
   const tape = recordsDecoder === undefined ? i32 : i32.slice(scan.start, scan.start + scan.words);
   const start = recordsDecoder === undefined ? scan.start : 0;
   const inputView = new DataView(input.buffer, input.byteOffset, input.byteLength);
   const header = plan.header === null ? null : readRoot(plan.header, tape, start, input, inputView, recordsDecoder);
   const body = readRoot(plan.body, tape, plan.header === null ? start : rootEnd, input, inputView, recordsDecoder);
   return { header, body };
+}
+
+/** The hook applied to records fields: the records decoder when `records` is on, else `recordsDecoder`. */
+function recordsDecoderOf(options: MessageDecodeOptions | undefined): MessageDecodeOptions['recordsDecoder'] {
+  const records = options?.records;
+  if (records === undefined || records === false) return options?.recordsDecoder;
+  const recordsOptions = records === true ? undefined : records;
+  return (bytes) => decodeRecordBatches(bytes, recordsOptions);
 }
 
 function peekInt16(frame: Uint8Array, at: number): number {
@@ -90,22 +100,26 @@ export function peekRequest(frame: Uint8Array): { apiKey: number; apiVersion: nu
 }
 
 /**
- * Decodes a whole request frame of `api` (int32 size prefix, header, body). Bytes and records
- * fields are views into `frame`.
+ * Decodes a whole request frame of `api` (int32 size prefix, header, body). Bytes fields are views
+ * into `frame`; records fields too, or their decoded batches with `records`.
  */
-export function decodeRequestFor<A extends ApiDef>(api: A, frame: Uint8Array, options?: MessageDecodeOptions): DecodedRequest<BodyOf<A, 'request'>> {
+export function decodeRequestFor<A extends ApiDef, O extends MessageDecodeOptions = {}>(
+  api: A, frame: Uint8Array, options?: O,
+): DecodedRequest<BodyOf<A, 'request', RecordsField<O>>, A['apiKey']> {
   const { apiKey, apiVersion } = peekRequest(frame);
   if (apiKey !== api.apiKey) throw new KafkaWireError('UNSUPPORTED_API', 4, 'header.requestApiKey', `expected ${api.name} (${api.apiKey}), got ${apiKey}`);
   const { header, body } = decodeWith(planForMessage(api.request, apiVersion), frame, true, options);
-  return { apiKey, apiVersion, header, body };
+  return { apiKey: apiKey as A['apiKey'], apiVersion, header, body };
 }
 
 /** Decodes a whole response frame of `api`; the version comes from the matching request. */
-export function decodeResponseFor<A extends ApiDef>(api: A, frame: Uint8Array, apiVersion: number, options?: MessageDecodeOptions): DecodedResponse<BodyOf<A, 'response'>> {
+export function decodeResponseFor<A extends ApiDef, O extends MessageDecodeOptions = {}>(
+  api: A, frame: Uint8Array, apiVersion: number, options?: O,
+): DecodedResponse<BodyOf<A, 'response', RecordsField<O>>> {
   return decodeWith(planForMessage(api.response, apiVersion), frame, true, options);
 }
 
-/** Decodes a bare body (no size prefix, no header). */
+/** Decodes a bare body (no size prefix, no header); untyped, as a MessageDef carries no body type. */
 export function decodeBodyFor(message: MessageDef, version: number, bytes: Uint8Array, options?: MessageDecodeOptions): any {
   return decodeWith(bodyPlanFor(message, version), bytes, false, options).body;
 }

@@ -57,13 +57,12 @@ export interface MessageDef {
 }
 
 /**
- * An API's two messages; the type parameters carry the TypeScript body types: decoded (Req, Res)
- * and as a caller writes them (ReqIn, ResIn). `ApiDef` alone (any) is an API known only at run time.
+ * An API's two messages. K is its key's type: a literal (a generated definition) gives the
+ * generated body types (BodyOf in types.ts); `ApiDef` alone (number) is an API known only at run
+ * time, whose bodies are untyped.
  */
-export interface ApiDef<Req = any, Res = any, ReqIn = any, ResIn = any> {
-  /** Never set: it only carries the body types for the compiler. */
-  readonly types?: { request: Req; response: Res; requestInput: ReqIn; responseInput: ResIn };
-  readonly apiKey: number;
+export interface ApiDef<K extends number = number> {
+  readonly apiKey: K;
   /** e.g. "Metadata". */
   readonly name: string;
   readonly request: MessageDef;

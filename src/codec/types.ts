@@ -1,7 +1,11 @@
 // The message codec's public types and decode limits, shared by every file of the codec.
 import { DEFAULT_MAX_FRAME_SIZE } from '../limits.js';
-import type { RequestHeader, ResponseHeader } from '../generated/types.js';
+import type {
+  RequestBodies, RequestHeader, RequestInputs, ResponseBodies, ResponseHeader, ResponseInputs,
+} from '../generated/types.js';
 import type { ApiDef } from './schema.js';
+import type { DecodedRecordBatches } from '../records/decode.js';
+import type { DecodeOptions as RecordsDecodeOptions } from '../records/types.js';
 
 export type { RequestHeader, ResponseHeader };
 
@@ -19,11 +23,36 @@ export interface DecodedResponse<B = any> {
   body: B;
 }
 
+export type ApiKeyNumber = keyof RequestBodies & number;
+
+// Types by key. A key whose type is a literal (ApiKey.Produce, 0) or a union of them picks the
+// generated types; a key typed plain `number`, known only at run time (proxies, the CLI, the
+// explorer), or one the built-in catalogue lacks (a run-time catalogue's), takes any object and
+// gives `any`: the run-time checks alone apply then. No call with a built-in key can reach the
+// untyped form.
+
+/** A request body as a caller writes it for key K: any field may be left out, none unknown. */
+export type RequestInput<K extends number> = number extends K ? object : K extends ApiKeyNumber ? RequestInputs[K] : object;
+/** A response body as a caller writes it for key K. */
+export type ResponseInput<K extends number> = number extends K ? object : K extends ApiKeyNumber ? ResponseInputs[K] : object;
+/** A decoded request body of key K, records fields of type R. */
+export type RequestBody<K extends number, R = Uint8Array> = number extends K ? any : K extends ApiKeyNumber ? RequestBodies<R>[K] : any;
+/** A decoded response body of key K, records fields of type R. */
+export type ResponseBody<K extends number, R = Uint8Array> = number extends K ? any : K extends ApiKeyNumber ? ResponseBodies<R>[K] : any;
+
 /**
- * A body type an API definition carries: decoded ('request', 'response') or as a caller writes it
- * ('requestInput', 'responseInput'); any for a definition typed only as ApiDef (known at run time).
+ * A body type of an API definition, by its key: decoded ('request', 'response', records fields of
+ * type R) or as a caller writes it ('requestInput', 'responseInput'); the untyped form for a
+ * definition typed only as ApiDef (known at run time).
  */
-export type BodyOf<A extends ApiDef, P extends keyof NonNullable<ApiDef['types']>> = NonNullable<A['types']>[P];
+export type BodyOf<A extends ApiDef, P extends 'request' | 'response' | 'requestInput' | 'responseInput', R = Uint8Array> =
+  P extends 'request' ? RequestBody<A['apiKey'], R>
+    : P extends 'response' ? ResponseBody<A['apiKey'], R>
+      : P extends 'requestInput' ? RequestInput<A['apiKey']> : ResponseInput<A['apiKey']>;
+
+/** The type of records fields under decode options O: decoded batches when `records` is on. */
+export type RecordsField<O> = 'records' extends keyof O ? RecordsWhen<O['records' & keyof O]> : Uint8Array;
+type RecordsWhen<X> = X extends false | undefined ? Uint8Array : DecodedRecordBatches;
 
 export interface EncodeOptions {
   /**
@@ -50,9 +79,15 @@ export interface Limits {
 
 export interface MessageDecodeOptions extends Limits {
   /**
+   * Decode records fields inline (true, or the records decoder's options): each records field
+   * then holds a DecodedRecordBatches instead of its bytes, and is typed so.
+   */
+  records?: boolean | RecordsDecodeOptions;
+  /**
    * Applied to every records field as it is read (e.g. decodeRecordBatches), so a Fetch
-   * response arrives with its batches decoded; without it records fields are byte views.
-   * It may itself call the codec (decode or encode other messages).
+   * response arrives with its batches decoded; without it (and without `records`) records fields
+   * are byte views. It may itself call the codec (decode or encode other messages). `records`
+   * takes precedence; the result's records fields stay typed Uint8Array here.
    */
   recordsDecoder?: (records: Uint8Array) => unknown;
 }

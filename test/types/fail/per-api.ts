@@ -2,6 +2,7 @@
 import { decodeRequestFor, decodeResponseFor, encodeRequestFor, encodeResponseFor } from '../../../src/codec/by-definition.js';
 import { produceApi } from '../../../src/generated/apis/Produce.js';
 import { metadataApi } from '../../../src/generated/apis/Metadata.js';
+import { fetchApi } from '../../../src/generated/apis/Fetch.js';
 
 const header = { requestApiKey: 0, requestApiVersion: 9, correlationId: 1, clientId: null };
 
@@ -11,3 +12,10 @@ encodeRequestFor(metadataApi, header, { acks: -1 }); // TS2353 'acks' does not e
 encodeResponseFor(metadataApi, 12, { correlationId: 1 }, { brokers: [{ port: '9092' }] }); // TS2322 Type 'string' is not assignable to type 'number'
 decodeRequestFor(produceApi, new Uint8Array()).body.topics; // TS2339 Property 'topics' does not exist on type 'ProduceRequest<Uint8Array<ArrayBufferLike>>'
 decodeResponseFor(metadataApi, new Uint8Array(), 12).body.brokers[0].port.toFixed(1).length.foo; // TS2339 Property 'foo' does not exist on type 'number'
+decodeResponseFor(fetchApi, new Uint8Array(), 12).body.responses[0].partitions[0].records?.batches; // TS2339 Property 'batches' does not exist on type 'Uint8Array
+decodeResponseFor(fetchApi, new Uint8Array(), 12, { records: true }).body.responses[0].partitions[0].records?.subarray(0); // TS2339 Property 'subarray' does not exist on type 'DecodedRecordBatches'
+decodeRequestFor(produceApi, new Uint8Array(), { records: { lazy: true } }).body.topicData[0].partitionData[0].records?.byteLength; // TS2339 Property 'byteLength' does not exist on type 'DecodedRecordBatches'
+decodeResponseFor(fetchApi, new Uint8Array(), 12, { records: 'yes' }); // TS2322 Type 'string' is not assignable to type 'boolean | DecodeOptions | undefined'
+decodeResponseFor(fetchApi, new Uint8Array(), 12, { recods: true }); // TS2561 'recods' does not exist in type 'MessageDecodeOptions'. Did you mean to write 'records'?
+const inlineFetch = decodeResponseFor(fetchApi, new Uint8Array(), 12, { records: true });
+encodeResponseFor(fetchApi, 12, inlineFetch.header, inlineFetch.body); // TS2345 Type 'DecodedRecordBatches' is missing the following properties from type 'Uint8Array

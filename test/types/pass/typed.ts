@@ -3,7 +3,9 @@ import {
   ApiKey, decodeBody, decodeRequest, decodeResponse, encodeRequest, encodeResponse, newMessage,
   type FetchResponse, type MetadataResponse, type ProduceRequest,
 } from '../../../src/index.js';
-import { decodeRequestFor, encodeRequestFor } from '../../../src/codec/by-definition.js';
+import { decodeBodyFor, decodeRequestFor, decodeResponseFor, encodeRequestFor } from '../../../src/codec/by-definition.js';
+import { fetchApi } from '../../../src/generated/apis/Fetch.js';
+import { metadataApi } from '../../../src/generated/apis/Metadata.js';
 import { produceApi } from '../../../src/generated/apis/Produce.js';
 import type { DecodedRecordBatches } from '../../../src/records/index.js';
 
@@ -71,3 +73,21 @@ if (produce.apiKey === ApiKey.Produce) {
   void records;
 }
 same<ReturnType<typeof decodeRequestFor<typeof produceApi>>['body'], ProduceRequest>(true);
+
+// The per-API calls take the same records option and type records fields the same way.
+same<typeof decodeResponseFor<typeof fetchApi>, typeof decodeResponseFor<typeof fetchApi, {}>>(true);
+same<ReturnType<typeof decodeResponseFor<typeof metadataApi>>['body'], MetadataResponse>(true);
+const perApiPlain = decodeResponseFor(fetchApi, frame, 12).body;
+same<typeof perApiPlain, FetchResponse>(true);
+const perApiInline = decodeResponseFor(fetchApi, frame, 12, { records: true, maxDepth: 8 }).body;
+same<typeof perApiInline, FetchResponse<DecodedRecordBatches>>(true);
+same<typeof perApiInline, typeof inline>(true);
+const perApiLazy = decodeResponseFor(fetchApi, frame, 12, { records: { lazy: true } }).body;
+same<typeof perApiLazy.responses[number]['partitions'][number]['records'], DecodedRecordBatches | null>(true);
+const perApiOff = decodeResponseFor(fetchApi, frame, 12, { records: false }).body;
+same<typeof perApiOff, FetchResponse>(true);
+const sent = decodeRequestFor(produceApi, frame, { records: true });
+same<typeof sent.apiKey, 0>(true);
+same<typeof sent.body, ProduceRequest<DecodedRecordBatches>>(true);
+// A bare body has no key in its MessageDef: untyped, the records option still applies at run time.
+same<ReturnType<typeof decodeBodyFor>, any>(true);
