@@ -2,7 +2,7 @@
 // given as `{ catalogue }` in the trailing options. (by-definition.ts does the work for any one
 // API definition; use it with src/generated/apis/* to bundle only what you use.)
 import { inVersions, type ApiDef, type MessageDef } from './schema.js';
-import { builtInCatalogue, catalogueApi, type Catalogue, type CatalogueOption } from '../catalogue/catalogue.js';
+import { builtInCatalogue, catalogueApi, type CatalogueOption } from '../catalogue/catalogue.js';
 import {
   decodeBodyFor, decodeRequestFor, decodeResponseFor, encodeBodyFor, encodeRequestFor, encodeResponseFor,
   newMessageFor, peekRequest, requestSizeFor, responseSizeFor,
@@ -27,10 +27,12 @@ export type DecodedBody<K extends number, D extends Direction, R = Uint8Array> =
 export type AnyDecodedRequest<R = Uint8Array> = { [K in ApiKeyNumber]: DecodedRequest<RequestBodies<R>[K], K> }[ApiKeyNumber];
 
 /**
- * What decodeRequest gives under options O: the union over the built-in keys, or with a run-time
- * catalogue, whose keys the compiler cannot know, the untyped form.
+ * What decodeRequest gives under options O: the union over the built-in keys, or, when O may carry
+ * a run-time catalogue, whose keys the compiler cannot know, the untyped form.
  */
-export type DecodedRequestUnder<O> = O extends { catalogue: Catalogue } ? DecodedRequest : AnyDecodedRequest<RecordsField<O>>;
+export type DecodedRequestUnder<O> = 'catalogue' extends keyof O
+  ? [O['catalogue' & keyof O]] extends [undefined] ? AnyDecodedRequest<RecordsField<O>> : DecodedRequest
+  : AnyDecodedRequest<RecordsField<O>>;
 
 export type { CatalogueOption };
 

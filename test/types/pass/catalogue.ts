@@ -1,6 +1,9 @@
 // Must pass: a run-time catalogue's keys, which the built-in types do not know, take the untyped
 // form in every by-key call, and decodeRequest with a catalogue may give any key.
-import { ApiKey, catalogueFromSchemas, decodeBody, decodeRequest, decodeResponse, encodeRequest, encodeResponse, newMessage, type ProduceRequest } from '../../../src/index.js';
+import {
+  ApiKey, catalogueFromSchemas, decodeBody, decodeRequest, decodeResponse, encodeRequest, encodeResponse, newMessage,
+  type DecodeOptions, type ProduceRequest,
+} from '../../../src/index.js';
 
 /** Compiles only when A and B are the same type. */
 type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends (<T>() => T extends B ? 1 : 2) ? true : false;
@@ -27,3 +30,9 @@ if (request.apiKey === 1001) void request.body.count;
 // Without one the union over the built-in keys narrows as before.
 const builtIn = decodeRequest(frame);
 if (builtIn.apiKey === ApiKey.Produce) same<typeof builtIn.body, ProduceRequest>(true);
+// Options that may hold a catalogue (a wrapper passing its caller's on) give the untyped form too.
+function decodeWith(options: DecodeOptions) {
+  return decodeRequest(frame, options);
+}
+same<ReturnType<typeof decodeWith>['apiKey'], number>(true);
+same<ReturnType<typeof decodeRequest<{ records: true; catalogue: undefined }>>['apiKey'], ApiKey>(true);
