@@ -17,12 +17,13 @@ import { scanMessage } from './scan.js';
 import { checkRequestHeader } from './values.js';
 import { decodeRecordBatches } from '../records/decode.js';
 import type {
-  BodyOf, DecodedRequest, DecodedResponse, EncodeOptions, MessageDecodeOptions, RecordsField, RequestHeader, ResponseHeader,
+  BodyOf, DecodedRequest, DecodedResponse, EncodeOptions, MessageBody, MessageDecodeOptions, MessageInput, RecordsField,
+  RequestHeader, ResponseHeader,
 } from './types.js';
 
 export type {
-  ApiKeyNumber, BodyOf, DecodedRequest, DecodedResponse, Direction, EncodeOptions, Limits, MessageDecodeOptions, RecordsField,
-  RequestBody, RequestHeader, RequestInput, ResponseBody, ResponseHeader, ResponseInput,
+  ApiKeyNumber, BodyOf, DecodedRequest, DecodedResponse, Direction, EncodeOptions, Limits, MessageBody, MessageDecodeOptions,
+  MessageInput, RecordsField, RequestBody, RequestHeader, RequestInput, ResponseBody, ResponseHeader, ResponseInput,
 } from './types.js';
 export { defaultLimits } from './types.js';
 export { headerVersionFor } from './plan.js';
@@ -31,11 +32,11 @@ export { headerVersionFor } from './plan.js';
  * A message with every field at its default, then `fields` laid over it at every depth (a struct
  * given in part is completed with its defaults). A property no version has throws UNKNOWN_FIELD.
  */
-export function newMessageFor<M = any>(message: MessageDef, version: number, fields?: object): M {
+export function newMessageFor<M extends MessageDef>(message: M, version: number, fields?: MessageInput<M>): MessageBody<M> {
   const body = bodyPlanFor(message, version).body;
-  if (fields === undefined) return body.create() as M;
+  if (fields === undefined) return body.create() as MessageBody<M>;
   try {
-    return completeStruct(body, fields) as M;
+    return completeStruct(body, fields) as MessageBody<M>;
   } catch (error) {
     if (error instanceof KafkaWireError) throw error.within(body.name);
     throw error;
@@ -119,8 +120,10 @@ export function decodeResponseFor<A extends ApiDef, O extends MessageDecodeOptio
   return decodeWith(planForMessage(api.response, apiVersion), frame, true, options);
 }
 
-/** Decodes a bare body (no size prefix, no header); untyped, as a MessageDef carries no body type. */
-export function decodeBodyFor(message: MessageDef, version: number, bytes: Uint8Array, options?: MessageDecodeOptions): any {
+/** Decodes a bare body (no size prefix, no header). */
+export function decodeBodyFor<M extends MessageDef, O extends MessageDecodeOptions = {}>(
+  message: M, version: number, bytes: Uint8Array, options?: O,
+): MessageBody<M, RecordsField<O>> {
   return decodeWith(bodyPlanFor(message, version), bytes, false, options).body;
 }
 
@@ -181,7 +184,7 @@ export function encodeResponseFor<A extends ApiDef>(api: A, apiVersion: number, 
 }
 
 /** Encodes a bare body (no size prefix, no header). */
-export function encodeBodyFor(message: MessageDef, version: number, body: object, options?: EncodeOptions): Uint8Array {
+export function encodeBodyFor<M extends MessageDef>(message: M, version: number, body: MessageInput<M>, options?: EncodeOptions): Uint8Array {
   return encodeWith(bodyPlanFor(message, version), null, body, false, false, options) as Uint8Array;
 }
 

@@ -36,16 +36,22 @@ export interface FieldDef {
   readonly default?: DefaultValue;
 }
 
+export type MessageKind = 'request' | 'response' | 'header';
+
 export interface StructDef {
   readonly name: string;
   readonly fields: readonly FieldDef[];
 }
 
-export interface MessageDef {
+/**
+ * One message's schema. K and T, its key's and kind's types, are literals in a generated
+ * definition, which gives its body types (MessageBody in types.ts); plain, it is untyped.
+ */
+export interface MessageDef<K extends number = number, T extends MessageKind = MessageKind> {
   /** e.g. "MetadataRequest", "RequestHeader". */
   readonly name: string;
-  readonly apiKey: number;
-  readonly type: 'request' | 'response' | 'header';
+  readonly apiKey: K;
+  readonly type: T;
   readonly validVersions: VersionRange;
   readonly flexibleVersions: Versions;
   /** Versions the schema marks deprecated: still valid on the wire. */
@@ -65,8 +71,8 @@ export interface ApiDef<K extends number = number> {
   readonly apiKey: K;
   /** e.g. "Metadata". */
   readonly name: string;
-  readonly request: MessageDef;
-  readonly response: MessageDef;
+  readonly request: MessageDef<K, 'request'>;
+  readonly response: MessageDef<K, 'response'>;
 }
 
 export function inVersions(range: Versions | undefined, version: number): boolean {

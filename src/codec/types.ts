@@ -3,7 +3,7 @@ import { DEFAULT_MAX_FRAME_SIZE } from '../limits.js';
 import type {
   RequestBodies, RequestHeader, RequestInputs, ResponseBodies, ResponseHeader, ResponseInputs,
 } from '../generated/types.js';
-import type { ApiDef } from './schema.js';
+import type { ApiDef, MessageDef } from './schema.js';
 import type { DecodedRecordBatches } from '../records/decode.js';
 import type { DecodeOptions as RecordsDecodeOptions } from '../records/types.js';
 
@@ -41,14 +41,23 @@ export type RequestBody<K extends number, R = Uint8Array> = number extends K ? a
 export type ResponseBody<K extends number, R = Uint8Array> = number extends K ? any : K extends ApiKeyNumber ? ResponseBodies<R>[K] : any;
 
 /**
- * A body type of an API definition, by its key: decoded ('request', 'response', records fields of
- * type R) or as a caller writes it ('requestInput', 'responseInput'); the untyped form for a
- * definition typed only as ApiDef (known at run time).
+ * The decoded body of a message definition, records fields of type R: the generated type for a
+ * generated definition, untyped for one typed only as MessageDef (known at run time) or a header.
+ */
+export type MessageBody<M extends MessageDef, R = Uint8Array> =
+  M['type'] extends 'request' ? RequestBody<M['apiKey'], R> : M['type'] extends 'response' ? ResponseBody<M['apiKey'], R> : any;
+/** A body of a message definition as a caller writes it. */
+export type MessageInput<M extends MessageDef> =
+  M['type'] extends 'request' ? RequestInput<M['apiKey']> : M['type'] extends 'response' ? ResponseInput<M['apiKey']> : object;
+
+/**
+ * A body type of an API definition: decoded ('request', 'response', records fields of type R) or
+ * as a caller writes it ('requestInput', 'responseInput').
  */
 export type BodyOf<A extends ApiDef, P extends 'request' | 'response' | 'requestInput' | 'responseInput', R = Uint8Array> =
-  P extends 'request' ? RequestBody<A['apiKey'], R>
-    : P extends 'response' ? ResponseBody<A['apiKey'], R>
-      : P extends 'requestInput' ? RequestInput<A['apiKey']> : ResponseInput<A['apiKey']>;
+  P extends 'request' ? MessageBody<A['request'], R>
+    : P extends 'response' ? MessageBody<A['response'], R>
+      : P extends 'requestInput' ? MessageInput<A['request']> : MessageInput<A['response']>;
 
 /** The type of records fields under decode options O: decoded batches when `records` is on. */
 export type RecordsField<O> = 'records' extends keyof O ? RecordsWhen<O['records' & keyof O]> : Uint8Array;

@@ -1,5 +1,7 @@
 // Must fail: the per-API entry points, typed by the definition they are given.
-import { decodeRequestFor, decodeResponseFor, encodeRequestFor, encodeResponseFor } from '../../../src/codec/by-definition.js';
+import {
+  decodeBodyFor, decodeRequestFor, decodeResponseFor, encodeBodyFor, encodeRequestFor, encodeResponseFor, newMessageFor,
+} from '../../../src/codec/by-definition.js';
 import { produceApi } from '../../../src/generated/apis/Produce.js';
 import { metadataApi } from '../../../src/generated/apis/Metadata.js';
 import { fetchApi } from '../../../src/generated/apis/Fetch.js';
@@ -19,3 +21,8 @@ decodeResponseFor(fetchApi, new Uint8Array(), 12, { records: 'yes' }); // TS2322
 decodeResponseFor(fetchApi, new Uint8Array(), 12, { recods: true }); // TS2561 'recods' does not exist in type 'MessageDecodeOptions'. Did you mean to write 'records'?
 const inlineFetch = decodeResponseFor(fetchApi, new Uint8Array(), 12, { records: true });
 encodeResponseFor(fetchApi, 12, inlineFetch.header, inlineFetch.body); // TS2345 Type 'DecodedRecordBatches' is missing the following properties from type 'Uint8Array
+newMessageFor(metadataApi.response, 12, { brokerz: [] }); // TS2561 'brokerz' does not exist in type 'MetadataResponseInput'. Did you mean to write 'brokers'?
+newMessageFor(metadataApi.request, 12).brokers; // TS2339 Property 'brokers' does not exist on type 'MetadataRequest'
+encodeBodyFor(produceApi.request, 9, { topicData: [{ partitionData: [{ index: '0' }] }] }); // TS2322 Type 'string' is not assignable to type 'number'
+decodeBodyFor(fetchApi.response, 12, new Uint8Array()).responses[0].partitions[0].records?.batches; // TS2339 Property 'batches' does not exist on type 'Uint8Array
+decodeBodyFor(fetchApi.response, 12, new Uint8Array(), { records: true }).responses[0].partitions[0].records?.subarray(0); // TS2339 Property 'subarray' does not exist on type 'DecodedRecordBatches'

@@ -3,7 +3,11 @@ import {
   ApiKey, decodeBody, decodeRequest, decodeResponse, encodeRequest, encodeResponse, newMessage,
   type FetchResponse, type MetadataResponse, type ProduceRequest,
 } from '../../../src/index.js';
-import { decodeBodyFor, decodeRequestFor, decodeResponseFor, encodeRequestFor } from '../../../src/codec/by-definition.js';
+import {
+  decodeBodyFor, decodeRequestFor, decodeResponseFor, encodeBodyFor, encodeRequestFor, newMessageFor,
+} from '../../../src/codec/by-definition.js';
+import type { MessageDef } from '../../../src/codec/schema.js';
+import { requestHeader } from '../../../src/generated/headers.js';
 import { fetchApi } from '../../../src/generated/apis/Fetch.js';
 import { metadataApi } from '../../../src/generated/apis/Metadata.js';
 import { produceApi } from '../../../src/generated/apis/Produce.js';
@@ -89,5 +93,14 @@ same<typeof perApiOff, FetchResponse>(true);
 const sent = decodeRequestFor(produceApi, frame, { records: true });
 same<typeof sent.apiKey, 0>(true);
 same<typeof sent.body, ProduceRequest<DecodedRecordBatches>>(true);
-// A bare body has no key in its MessageDef: untyped, the records option still applies at run time.
-same<ReturnType<typeof decodeBodyFor>, any>(true);
+// A bare body is typed by the message definition's key and kind; a MessageDef alone is untyped.
+same<ReturnType<typeof decodeBodyFor<typeof produceApi.request>>, ProduceRequest>(true);
+const bareInline = decodeBodyFor(produceApi.request, 9, frame, { records: true });
+same<typeof bareInline, ProduceRequest<DecodedRecordBatches>>(true);
+same<ReturnType<typeof decodeBodyFor<typeof fetchApi.response, { records: { lazy: true } }>>, FetchResponse<DecodedRecordBatches>>(true);
+const brokers = newMessageFor(metadataApi.response, 12, { brokers: [{ nodeId: 1, host: 'b1' }] });
+same<typeof brokers, MetadataResponse>(true);
+encodeBodyFor(metadataApi.response, 12, brokers);
+encodeBodyFor(produceApi.request, 3, { topicData: [{ name: 'orders', partitionData: [{ index: 0 }] }] });
+same<ReturnType<typeof decodeBodyFor<MessageDef>>, any>(true);
+same<ReturnType<typeof newMessageFor<typeof requestHeader>>, any>(true);
