@@ -151,14 +151,13 @@ function schemaImport(body, typeNames, depth) {
 
 function apiFile(api) {
   const body =
-    `export const ${api.constName}: ApiDef<${api.request.name}, ${api.response.name}, ${api.request.name}Input, ${api.response.name}Input> = {\n` +
+    `export const ${api.constName}: ApiDef<${api.apiKey}> = {\n` +
     `  apiKey: ${api.apiKey},\n` +
     `  name: ${q(api.name)},\n` +
     `  request: ${messageLiteral(api.request, 2)},\n` +
     `  response: ${messageLiteral(api.response, 2)},\n` +
     `};\n`;
-  const types = `import type { ${[api.request.name, api.response.name].flatMap((n) => [n, `${n}Input`]).join(', ')} } from '../types.js';`;
-  return `${HEADER}\n${schemaImport(body, ['ApiDef'], 2)}\n${types}\n\n${body}`;
+  return `${HEADER}\n${schemaImport(body, ['ApiDef'], 2)}\n\n${body}`;
 }
 
 function headersFile(reqHeader, respHeader) {

@@ -7,7 +7,7 @@ export {
   requestSize, responseSize, newMessage, getApi, requestHeaderVersion, responseHeaderVersion,
   findApi, type ApiKeyNumber, type CatalogueOption, type ByKeyEncodeOptions, type DecodeOptions, type RequestInput,
   type ResponseInput, type RequestBody, type ResponseBody, type BodyInput, type DecodedBody, type AnyDecodedRequest,
-  type RecordsField,
+  type RecordsField, type DecodedRequestUnder,
 } from './codec/by-key.js';
 export * from './catalogue/index.js';
 export {

@@ -55,7 +55,7 @@ async function cpuTime(fn, arg) {
   return (d.user + d.system) / CALLS;
 }
 
-function quartiles(values) {
+export function quartiles(values) {
   const s = [...values].sort((a, b) => a - b);
   const at = (q) => s[Math.min(s.length - 1, Math.floor(q * (s.length - 1) + 0.5))];
   return { q1: at(0.25), median: at(0.5), q3: at(0.75) };

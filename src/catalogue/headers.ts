@@ -15,7 +15,7 @@ export function headerFor(message: MessageDef): MessageDef {
  * `message` travelling with `header`: itself when it already does, else a shallow copy bound to
  * `header` (a copy, because plans are cached per message and others may use the original).
  */
-export function withHeader(message: MessageDef, header: MessageDef): MessageDef {
+export function withHeader<M extends MessageDef>(message: M, header: MessageDef): M {
   if (headerFor(message) === header) return message;
   const copy = { ...message };
   claimed.set(copy, header);

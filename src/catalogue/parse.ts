@@ -407,7 +407,8 @@ export function parseSchemas(schemas: Iterable<string | SchemaJson>, notes: Pars
     if (!sameRange(request.flexibleVersions, response.flexibleVersions)) {
       notes.warnings.push(`key ${key}: request flexible ${versionsText(request.flexibleVersions)} ≠ response ${versionsText(response.flexibleVersions)}`);
     }
-    result.apis.push({ apiKey: key, name, request, response });
+    // Each map holds the messages of its type (parseMessage copies the schema's).
+    result.apis.push({ apiKey: key, name, request: request as MessageDef<number, 'request'>, response: response as MessageDef<number, 'response'> });
   }
   return result;
 }

@@ -18,11 +18,13 @@ import { scanMessage } from './scan.js';
 import { leavesCodecAlone } from './hooks.js';
 import { checkRequestHeader } from './values.js';
 import type {
-  BodyOf, DecodedRequest, DecodedResponse, EncodeOptions, MessageDecodeOptions, RequestHeader, ResponseHeader,
+  BodyOf, DecodedRequest, DecodedResponse, EncodeOptions, MessageBody, MessageDecodeOptions, MessageInput, RecordsField,
+  RequestHeader, ResponseHeader,
 } from './types.js';
 
 export type {
-  BodyOf, DecodedRequest, DecodedResponse, Direction, EncodeOptions, Limits, MessageDecodeOptions, RequestHeader, ResponseHeader,
+  ApiKeyNumber, BodyOf, DecodedRequest, DecodedResponse, Direction, EncodeOptions, Limits, MessageBody, MessageDecodeOptions,
+  MessageInput, RecordsField, RequestBody, RequestHeader, RequestInput, ResponseBody, ResponseHeader, ResponseInput,
 } from './types.js';
 export { defaultLimits } from './types.js';
 export { headerVersionFor } from './plan.js';
@@ -31,11 +33,11 @@ export { headerVersionFor } from './plan.js';
  * A message with every field at its default, then `fields` laid over it at every depth (a struct
  * given in part is completed with its defaults). A property no version has throws UNKNOWN_FIELD.
  */
-export function newMessageFor<M = any>(message: MessageDef, version: number, fields?: object): M {
+export function newMessageFor<M extends MessageDef>(message: M, version: number, fields?: MessageInput<M>): MessageBody<M> {
   const body = bodyPlanFor(message, version).body;
-  if (fields === undefined) return body.create() as M;
+  if (fields === undefined) return body.create() as MessageBody<M>;
   try {
-    return completeStruct(body, fields) as M;
+    return completeStruct(body, fields) as MessageBody<M>;
   } catch (error) {
     if (error instanceof KafkaWireError) throw error.within(body.name);
     throw error;
@@ -93,23 +95,29 @@ export function peekRequest(frame: Uint8Array): { apiKey: number; apiVersion: nu
 }
 
 /**
- * Decodes a whole request frame of `api` (int32 size prefix, header, body). Bytes and records
- * fields are views into `frame`.
+ * Decodes a whole request frame of `api` (int32 size prefix, header, body). Bytes fields are views
+ * into `frame`; records fields too, or what `recordsDecoder` makes of them (typed so).
  */
-export function decodeRequestFor<A extends ApiDef>(api: A, frame: Uint8Array, options?: MessageDecodeOptions): DecodedRequest<BodyOf<A, 'request'>> {
+export function decodeRequestFor<A extends ApiDef, O extends MessageDecodeOptions = {}>(
+  api: A, frame: Uint8Array, options?: O,
+): DecodedRequest<BodyOf<A, 'request', RecordsField<O>>, A['apiKey']> {
   const { apiKey, apiVersion } = peekRequest(frame);
   if (apiKey !== api.apiKey) throw new KafkaWireError('UNSUPPORTED_API', 4, 'header.requestApiKey', `expected ${api.name} (${api.apiKey}), got ${apiKey}`);
   const { header, body } = decodeWith(planForMessage(api.request, apiVersion), frame, true, options);
-  return { apiKey, apiVersion, header, body };
+  return { apiKey: apiKey as A['apiKey'], apiVersion, header, body };
 }
 
 /** Decodes a whole response frame of `api`; the version comes from the matching request. */
-export function decodeResponseFor<A extends ApiDef>(api: A, frame: Uint8Array, apiVersion: number, options?: MessageDecodeOptions): DecodedResponse<BodyOf<A, 'response'>> {
+export function decodeResponseFor<A extends ApiDef, O extends MessageDecodeOptions = {}>(
+  api: A, frame: Uint8Array, apiVersion: number, options?: O,
+): DecodedResponse<BodyOf<A, 'response', RecordsField<O>>> {
   return decodeWith(planForMessage(api.response, apiVersion), frame, true, options);
 }
 
 /** Decodes a bare body (no size prefix, no header). */
-export function decodeBodyFor(message: MessageDef, version: number, bytes: Uint8Array, options?: MessageDecodeOptions): any {
+export function decodeBodyFor<M extends MessageDef, O extends MessageDecodeOptions = {}>(
+  message: M, version: number, bytes: Uint8Array, options?: O,
+): MessageBody<M, RecordsField<O>> {
   return decodeWith(bodyPlanFor(message, version), bytes, false, options).body;
 }
 
@@ -170,7 +178,7 @@ export function encodeResponseFor<A extends ApiDef>(api: A, apiVersion: number, 
 }
 
 /** Encodes a bare body (no size prefix, no header). */
-export function encodeBodyFor(message: MessageDef, version: number, body: object, options?: EncodeOptions): Uint8Array {
+export function encodeBodyFor<M extends MessageDef>(message: M, version: number, body: MessageInput<M>, options?: EncodeOptions): Uint8Array {
   return encodeWith(bodyPlanFor(message, version), null, body, false, false, options) as Uint8Array;
 }
 

@@ -1,7 +1,6 @@
 // The message codec by API key, over a catalogue: the built-in one (src/generated/), or the one
 // given as `{ catalogue }` in the trailing options. (by-definition.ts does the work for any one
 // API definition; use it with src/generated/apis/* to bundle only what you use.)
-import type { RequestBodies, RequestInputs, ResponseBodies, ResponseInputs } from '../generated/types.js';
 import { inVersions, type ApiDef, type MessageDef } from './schema.js';
 import { builtInCatalogue, catalogueApi, type CatalogueOption } from '../catalogue/catalogue.js';
 import {
@@ -12,29 +11,16 @@ import { headerVersionFor, planForMessage, type MessagePlan } from './plan.js';
 import { checkRequestHeader } from './values.js';
 import { codecFreeRecordsHook } from './hooks.js';
 import type {
-  DecodedRequest, DecodedResponse, Direction, EncodeOptions, Limits, MessageDecodeOptions, RequestHeader, ResponseHeader,
+  ApiKeyNumber, DecodedRequest, DecodedResponse, Direction, EncodeOptions, Limits, MessageDecodeOptions, RecordsField, RequestBody,
+  RequestHeader, RequestInput, ResponseBody, ResponseHeader, ResponseInput,
 } from './types.js';
-import { decodeRecordBatches, type DecodedRecordBatches } from '../records/decode.js';
+import { decodeRecordBatches } from '../records/decode.js';
 import type { DecodeOptions as RecordsDecodeOptions } from '../records/types.js';
+import type { RequestBodies } from '../generated/types.js';
 
 export * from './by-definition.js';
+export type { ApiKeyNumber, RecordsField, RequestBody, RequestInput, ResponseBody, ResponseInput } from './types.js';
 
-export type ApiKeyNumber = keyof RequestBodies & number;
-
-// Types by key. A key whose type is a literal (ApiKey.Produce, 0) or a union of them picks the
-// generated types; a key typed plain `number`, known only at run time (proxies, the CLI, the
-// explorer), or one the built-in catalogue lacks (a run-time catalogue's), takes any object and
-// gives `any`: the run-time checks alone apply then. No call with a built-in key can reach the
-// untyped form.
-
-/** A request body as a caller writes it for key K: any field may be left out, none unknown. */
-export type RequestInput<K extends number> = number extends K ? object : K extends ApiKeyNumber ? RequestInputs[K] : object;
-/** A response body as a caller writes it for key K. */
-export type ResponseInput<K extends number> = number extends K ? object : K extends ApiKeyNumber ? ResponseInputs[K] : object;
-/** A decoded request body of key K, records fields of type R. */
-export type RequestBody<K extends number, R = Uint8Array> = number extends K ? any : K extends ApiKeyNumber ? RequestBodies<R>[K] : any;
-/** A decoded response body of key K, records fields of type R. */
-export type ResponseBody<K extends number, R = Uint8Array> = number extends K ? any : K extends ApiKeyNumber ? ResponseBodies<R>[K] : any;
 /** A body as a caller writes it, by key and direction. */
 export type BodyInput<K extends number, D extends Direction> = D extends 'request' ? RequestInput<K> : ResponseInput<K>;
 /** A decoded body, by key and direction. */
@@ -43,9 +29,13 @@ export type DecodedBody<K extends number, D extends Direction, R = Uint8Array> =
 /** A decoded request of any API: narrowing on `apiKey` gives the body's type. */
 export type AnyDecodedRequest<R = Uint8Array> = { [K in ApiKeyNumber]: DecodedRequest<RequestBodies<R>[K], K> }[ApiKeyNumber];
 
-/** The type of records fields under decode options O: decoded batches when `records` is on. */
-export type RecordsField<O> = 'records' extends keyof O ? RecordsWhen<O['records' & keyof O]> : Uint8Array;
-type RecordsWhen<X> = X extends false | undefined ? Uint8Array : DecodedRecordBatches;
+/**
+ * What decodeRequest gives under options O: the union over the built-in keys, or, when O may carry
+ * a run-time catalogue, whose keys the compiler cannot know, the untyped form.
+ */
+export type DecodedRequestUnder<O> = 'catalogue' extends keyof O
+  ? [O['catalogue' & keyof O]] extends [undefined] ? AnyDecodedRequest<RecordsField<O>> : DecodedRequest
+  : AnyDecodedRequest<RecordsField<O>>;
 
 export type { CatalogueOption };
 
@@ -107,9 +97,9 @@ export function newMessage<K extends number, D extends Direction>(
 }
 
 /** Decodes a whole request frame of any API (int32 size prefix, header, body). */
-export function decodeRequest<O extends DecodeOptions = {}>(frame: Uint8Array, options?: O): AnyDecodedRequest<RecordsField<O>> {
+export function decodeRequest<O extends DecodeOptions = {}>(frame: Uint8Array, options?: O): DecodedRequestUnder<O> {
   // The key read from the frame picks the definition, so the body matches its apiKey.
-  return decodeRequestFor(getApi(peekRequest(frame).apiKey, options), frame, messageOptions(options)) as AnyDecodedRequest<RecordsField<O>>;
+  return decodeRequestFor(getApi(peekRequest(frame).apiKey, options), frame, messageOptions(options)) as DecodedRequestUnder<O>;
 }
 
 /** Decodes a whole response frame; the API key and version come from the matching request. */

@@ -36,16 +36,22 @@ export interface FieldDef {
   readonly default?: DefaultValue;
 }
 
+export type MessageKind = 'request' | 'response' | 'header';
+
 export interface StructDef {
   readonly name: string;
   readonly fields: readonly FieldDef[];
 }
 
-export interface MessageDef {
+/**
+ * One message's schema. K and T, its key's and kind's types, are literals in a generated
+ * definition, which gives its body types (MessageBody in types.ts); plain, it is untyped.
+ */
+export interface MessageDef<K extends number = number, T extends MessageKind = MessageKind> {
   /** e.g. "MetadataRequest", "RequestHeader". */
   readonly name: string;
-  readonly apiKey: number;
-  readonly type: 'request' | 'response' | 'header';
+  readonly apiKey: K;
+  readonly type: T;
   readonly validVersions: VersionRange;
   readonly flexibleVersions: Versions;
   /** Versions the schema marks deprecated: still valid on the wire. */
@@ -57,17 +63,16 @@ export interface MessageDef {
 }
 
 /**
- * An API's two messages; the type parameters carry the TypeScript body types: decoded (Req, Res)
- * and as a caller writes them (ReqIn, ResIn). `ApiDef` alone (any) is an API known only at run time.
+ * An API's two messages. K is its key's type: a literal (a generated definition) gives the
+ * generated body types (BodyOf in types.ts); `ApiDef` alone (number) is an API known only at run
+ * time, whose bodies are untyped.
  */
-export interface ApiDef<Req = any, Res = any, ReqIn = any, ResIn = any> {
-  /** Never set: it only carries the body types for the compiler. */
-  readonly types?: { request: Req; response: Res; requestInput: ReqIn; responseInput: ResIn };
-  readonly apiKey: number;
+export interface ApiDef<K extends number = number> {
+  readonly apiKey: K;
   /** e.g. "Metadata". */
   readonly name: string;
-  readonly request: MessageDef;
-  readonly response: MessageDef;
+  readonly request: MessageDef<K, 'request'>;
+  readonly response: MessageDef<K, 'response'>;
 }
 
 export function inVersions(range: Versions | undefined, version: number): boolean {

@@ -1,7 +1,10 @@
 // The message codec's public types and decode limits, shared by every file of the codec.
 import { DEFAULT_MAX_FRAME_SIZE } from '../limits.js';
-import type { RequestHeader, ResponseHeader } from '../generated/types.js';
-import type { ApiDef } from './schema.js';
+import type {
+  RequestBodies, RequestHeader, RequestInputs, ResponseBodies, ResponseHeader, ResponseInputs,
+} from '../generated/types.js';
+import type { ApiDef, MessageDef } from './schema.js';
+import type { DecodedRecordBatches } from '../records/decode.js';
 
 export type { RequestHeader, ResponseHeader };
 
@@ -19,11 +22,46 @@ export interface DecodedResponse<B = any> {
   body: B;
 }
 
+export type ApiKeyNumber = keyof RequestBodies & number;
+
+// Types by key. A key whose type is a literal (ApiKey.Produce, 0) or a union of them picks the
+// generated types; a key typed plain `number`, known only at run time (proxies, the CLI, the
+// explorer), or one the built-in catalogue lacks (a run-time catalogue's), takes any object and
+// gives `any`: the run-time checks alone apply then. No call with a built-in key can reach the
+// untyped form.
+
+/** A request body as a caller writes it for key K: any field may be left out, none unknown. */
+export type RequestInput<K extends number> = number extends K ? object : K extends ApiKeyNumber ? RequestInputs[K] : object;
+/** A response body as a caller writes it for key K. */
+export type ResponseInput<K extends number> = number extends K ? object : K extends ApiKeyNumber ? ResponseInputs[K] : object;
+/** A decoded request body of key K, records fields of type R. */
+export type RequestBody<K extends number, R = Uint8Array> = number extends K ? any : K extends ApiKeyNumber ? RequestBodies<R>[K] : any;
+/** A decoded response body of key K, records fields of type R. */
+export type ResponseBody<K extends number, R = Uint8Array> = number extends K ? any : K extends ApiKeyNumber ? ResponseBodies<R>[K] : any;
+
 /**
- * A body type an API definition carries: decoded ('request', 'response') or as a caller writes it
- * ('requestInput', 'responseInput'); any for a definition typed only as ApiDef (known at run time).
+ * The decoded body of a message definition, records fields of type R: the generated type for a
+ * generated definition, untyped for one typed only as MessageDef (known at run time) or a header.
  */
-export type BodyOf<A extends ApiDef, P extends keyof NonNullable<ApiDef['types']>> = NonNullable<A['types']>[P];
+export type MessageBody<M extends MessageDef, R = Uint8Array> =
+  M['type'] extends 'request' ? RequestBody<M['apiKey'], R> : M['type'] extends 'response' ? ResponseBody<M['apiKey'], R> : any;
+/** A body of a message definition as a caller writes it. */
+export type MessageInput<M extends MessageDef> =
+  M['type'] extends 'request' ? RequestInput<M['apiKey']> : M['type'] extends 'response' ? ResponseInput<M['apiKey']> : object;
+
+/**
+ * A body type of an API definition: decoded ('request', 'response', records fields of type R) or
+ * as a caller writes it ('requestInput', 'responseInput').
+ */
+export type BodyOf<A extends ApiDef, P extends 'request' | 'response' | 'requestInput' | 'responseInput', R = Uint8Array> =
+  P extends 'request' ? MessageBody<A['request'], R>
+    : P extends 'response' ? MessageBody<A['response'], R>
+      : P extends 'requestInput' ? MessageInput<A['request']> : MessageInput<A['response']>;
+
+/** The type of records fields under decode options O: decoded batches with `records`, what `recordsDecoder` returns with it. */
+export type RecordsField<O> = 'records' extends keyof O ? RecordsWhen<O['records' & keyof O]>
+  : O extends { recordsDecoder: (records: Uint8Array) => infer R } ? R : Uint8Array;
+type RecordsWhen<X> = X extends false | undefined ? Uint8Array : DecodedRecordBatches;
 
 export interface EncodeOptions {
   /**
@@ -51,8 +89,9 @@ export interface Limits {
 export interface MessageDecodeOptions extends Limits {
   /**
    * Applied to every records field as it is read (e.g. decodeRecordBatches), so a Fetch
-   * response arrives with its batches decoded; without it records fields are byte views.
-   * It may itself call the codec (decode or encode other messages).
+   * response arrives with its batches decoded, and typed as what it returns; without it records
+   * fields are byte views. It may itself call the codec (decode or encode other messages). The
+   * by-key calls' `records` option sets it.
    */
   recordsDecoder?: (records: Uint8Array) => unknown;
 }

@@ -1,10 +1,13 @@
 // Records fields decoded inline: a Fetch response whose partitions carry RecordBatches, through
-// the decode option and through `kafka-wire decode --records`.
+// the decode option of the by-key and per-API calls and through `kafka-wire decode --records`.
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
 import { decodeResponse, encodeResponse, newMessage } from '../../src/index.js';
-import { encodeRecordBatch } from '../../src/records/index.js';
+import { decodeBodyFor, decodeRequestFor, decodeResponseFor, encodeBodyFor, encodeRequestFor } from '../../src/codec/by-definition.js';
+import { fetchApi } from '../../src/generated/apis/Fetch.js';
+import { produceApi } from '../../src/generated/apis/Produce.js';
+import { decodeRecordBatches, encodeRecordBatch } from '../../src/records/index.js';
 import { toHex } from '../../src/text.js';
 
 const batch = encodeRecordBatch({
@@ -31,6 +34,28 @@ describe('records inline', () => {
     const records = decoded.batches[0].records;
     expect(records.map((r: any) => r.offset)).toEqual([100n, 101n]);
     expect(records[1].timestamp).toBe(1_700_000_000_000n + 2n ** 31n + 5n);
+  });
+
+  it('decodes records the same way through the per-API calls, with the records options', () => {
+    const byKey = decodeResponse(frame, 1, 12, { records: true }).body;
+    const perApi = decodeResponseFor(fetchApi, frame, 12, { recordsDecoder: decodeRecordBatches }).body;
+    expect(perApi).toEqual(byKey);
+    const lazy = decodeResponseFor(fetchApi, frame, 12, { recordsDecoder: (b: Uint8Array) => decodeRecordBatches(b, { lazy: true }) }).body.responses[0].partitions[0].records;
+    expect(lazy?.batches[0].recordCount).toBe(2);
+    expect(lazy?.batches[0].offsetAt(1)).toBe(101n);
+    expect(decodeResponseFor(fetchApi, frame, 12, {}).body.responses[0].partitions[0].records).toBeInstanceOf(Uint8Array);
+    // The records decoder's own limits apply: a batch of two records over a limit of one fails.
+    expect(() => decodeResponseFor(fetchApi, frame, 12, { recordsDecoder: (b: Uint8Array) => decodeRecordBatches(b, { maxRecordsPerBatch: 1 }) })).toThrow(/record/i);
+
+    const produce = encodeRequestFor(produceApi, { requestApiKey: 0, requestApiVersion: 9, correlationId: 1, clientId: null },
+      { acks: -1, topicData: [{ name: 'orders', partitionData: [{ index: 0, records: batch }] }] });
+    const sent = decodeRequestFor(produceApi, produce, { recordsDecoder: decodeRecordBatches });
+    expect(sent.apiKey).toBe(0);
+    expect(sent.body.topicData[0].partitionData[0].records).toEqual(decodeRecordBatches(batch));
+
+    const body = encodeBodyFor(produceApi.request, 9, { topicData: [{ name: 'o', partitionData: [{ index: 0, records: batch }] }] });
+    expect(decodeBodyFor(produceApi.request, 9, body, { recordsDecoder: decodeRecordBatches }).topicData[0].partitionData[0].records.batches[0].records[0].key)
+      .toEqual(new TextEncoder().encode('k1'));
   });
 
   it('prints batches from the CLI with --records', async () => {

@@ -1,9 +1,16 @@
 // Must pass: typed calls a strict project makes, with the types they must give.
+import { decodeRecordBatches } from '../../../src/records/index.js';
 import {
   ApiKey, decodeBody, decodeRequest, decodeResponse, encodeRequest, encodeResponse, newMessage,
   type FetchResponse, type MetadataResponse, type ProduceRequest,
 } from '../../../src/index.js';
-import { decodeRequestFor, encodeRequestFor } from '../../../src/codec/by-definition.js';
+import {
+  decodeBodyFor, decodeRequestFor, decodeResponseFor, encodeBodyFor, encodeRequestFor, newMessageFor,
+} from '../../../src/codec/by-definition.js';
+import type { MessageDef } from '../../../src/codec/schema.js';
+import { requestHeader } from '../../../src/generated/headers.js';
+import { fetchApi } from '../../../src/generated/apis/Fetch.js';
+import { metadataApi } from '../../../src/generated/apis/Metadata.js';
 import { produceApi } from '../../../src/generated/apis/Produce.js';
 import type { DecodedRecordBatches } from '../../../src/records/index.js';
 
@@ -71,3 +78,30 @@ if (produce.apiKey === ApiKey.Produce) {
   void records;
 }
 same<ReturnType<typeof decodeRequestFor<typeof produceApi>>['body'], ProduceRequest>(true);
+
+// The per-API calls type records fields by what their recordsDecoder returns.
+same<typeof decodeResponseFor<typeof fetchApi>, typeof decodeResponseFor<typeof fetchApi, {}>>(true);
+same<ReturnType<typeof decodeResponseFor<typeof metadataApi>>['body'], MetadataResponse>(true);
+const perApiPlain = decodeResponseFor(fetchApi, frame, 12).body;
+same<typeof perApiPlain, FetchResponse>(true);
+const perApiInline = decodeResponseFor(fetchApi, frame, 12, { recordsDecoder: decodeRecordBatches, maxDepth: 8 }).body;
+same<typeof perApiInline, FetchResponse<DecodedRecordBatches>>(true);
+same<typeof perApiInline, typeof inline>(true);
+const perApiLazy = decodeResponseFor(fetchApi, frame, 12, { recordsDecoder: (b: Uint8Array) => decodeRecordBatches(b, { lazy: true }) }).body;
+same<typeof perApiLazy.responses[number]['partitions'][number]['records'], DecodedRecordBatches | null>(true);
+const perApiOff = decodeResponseFor(fetchApi, frame, 12, {}).body;
+same<typeof perApiOff, FetchResponse>(true);
+const sent = decodeRequestFor(produceApi, frame, { recordsDecoder: decodeRecordBatches });
+same<typeof sent.apiKey, 0>(true);
+same<typeof sent.body, ProduceRequest<DecodedRecordBatches>>(true);
+// A bare body is typed by the message definition's key and kind; a MessageDef alone is untyped.
+same<ReturnType<typeof decodeBodyFor<typeof produceApi.request>>, ProduceRequest>(true);
+const bareInline = decodeBodyFor(produceApi.request, 9, frame, { recordsDecoder: decodeRecordBatches });
+same<typeof bareInline, ProduceRequest<DecodedRecordBatches>>(true);
+same<ReturnType<typeof decodeBodyFor<typeof fetchApi.response, { recordsDecoder: typeof decodeRecordBatches }>>, FetchResponse<DecodedRecordBatches>>(true);
+const brokers = newMessageFor(metadataApi.response, 12, { brokers: [{ nodeId: 1, host: 'b1' }] });
+same<typeof brokers, MetadataResponse>(true);
+encodeBodyFor(metadataApi.response, 12, brokers);
+encodeBodyFor(produceApi.request, 3, { topicData: [{ name: 'orders', partitionData: [{ index: 0 }] }] });
+same<ReturnType<typeof decodeBodyFor<MessageDef>>, any>(true);
+same<ReturnType<typeof newMessageFor<typeof requestHeader>>, any>(true);
