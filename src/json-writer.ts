@@ -1,0 +1,181 @@
+// JSON text written straight into UTF-8 bytes, for output too large to build as strings first
+// (`kafka-wire pcap`, the recording proxy): the same text JSON.stringify gives for the same
+// value, except that a Uint8Array is written as a string of lowercase hex (the JSON form of bytes)
+// and a bigint as a decimal string. Hex never exists as a JS string and the line is never
+// re-encoded from UTF-16. No Node imports: browsers use it too.
+
+const HEX_DIGITS = Uint8Array.from('0123456789abcdef', (ch) => ch.charCodeAt(0));
+/** Both hex digits of a byte as one little-endian 16-bit unit: first digit in the low byte. */
+const HEX_PAIRS = new Uint16Array(256);
+for (let i = 0; i < 256; i++) HEX_PAIRS[i] = HEX_DIGITS[i >> 4] | (HEX_DIGITS[i & 15] << 8);
+/** The four hex digits of two bytes (big-endian index) as one little-endian 32-bit unit (256 KiB). */
+const HEX_QUADS = new Uint32Array(65536);
+for (let i = 0; i < 65536; i++) HEX_QUADS[i] = HEX_PAIRS[i >> 8] | (HEX_PAIRS[i & 255] << 16);
+/** From this many bytes on, hex is written four bytes per step (about 3x faster than one). */
+const WIDE_HEX = 32;
+
+// In Node, a buffer from Buffer.allocUnsafeSlow is not zero-filled first (every byte of it is
+// written before it is read); elsewhere a plain Uint8Array.
+const NodeBuffer = (globalThis as { Buffer?: { allocUnsafeSlow(size: number): Uint8Array } }).Buffer;
+function allocate(size: number): Uint8Array {
+  return NodeBuffer !== undefined ? new Uint8Array(NodeBuffer.allocUnsafeSlow(size).buffer, 0, size) : new Uint8Array(size);
+}
+
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const COMMA = 0x2c;
+const COLON = 0x3a;
+const NEWLINE = 0x0a;
+
+const encoder = new TextEncoder();
+/** Buffers kept for reuse: enough for writes still queued on a stream. */
+const MAX_SPARE = 4;
+
+export class JsonWriter {
+  private bytes: Uint8Array;
+  private view: DataView;
+  /** Bytes written into `bytes` so far. */
+  length = 0;
+  private readonly spare: Uint8Array[] = [];
+
+  constructor(private readonly capacity = 1 << 16) {
+    this.bytes = allocate(capacity);
+    this.view = new DataView(this.bytes.buffer);
+  }
+
+  /**
+   * What was written since the last take(), as its own bytes; the writer goes on in another
+   * buffer. Give the bytes back with release() once written out, and that memory is used again.
+   */
+  take(): Uint8Array {
+    const out = this.bytes.subarray(0, this.length);
+    this.bytes = this.spare.pop() ?? allocate(this.capacity);
+    this.view = new DataView(this.bytes.buffer);
+    this.length = 0;
+    return out;
+  }
+
+  /** Bytes from take() that are no longer needed. */
+  release(taken: Uint8Array): void {
+    // Fresh buffers cost page faults and, in V8, collections driven by external memory.
+    if (taken.buffer.byteLength === this.capacity && this.spare.length < MAX_SPARE) this.spare.push(new Uint8Array(taken.buffer, 0, this.capacity));
+  }
+
+  newline(): void {
+    this.room(1);
+    this.bytes[this.length++] = NEWLINE;
+  }
+
+  /** `value` as JSON.stringify writes it (Uint8Array as hex, bigint as decimal string); undefined writes nothing. */
+  value(value: unknown): void {
+    switch (typeof value) {
+      case 'string': this.string(value); return;
+      case 'number': this.ascii(Number.isFinite(value) ? String(value) : 'null'); return;
+      case 'boolean': this.ascii(value ? 'true' : 'false'); return;
+      case 'bigint': this.room(1); this.bytes[this.length++] = QUOTE; this.ascii(value.toString()); this.room(1); this.bytes[this.length++] = QUOTE; return;
+      case 'object': break;
+      default: return;
+    }
+    if (value === null) this.ascii('null');
+    else if (value instanceof Uint8Array) this.hex(value);
+    else if (Array.isArray(value)) this.array(value);
+    else if (typeof (value as { toJSON?: unknown }).toJSON === 'function') this.value((value as { toJSON(): unknown }).toJSON());
+    else this.object(value as Record<string, unknown>);
+  }
+
+  private object(o: Record<string, unknown>): void {
+    this.room(1);
+    this.bytes[this.length++] = 0x7b;
+    let first = true;
+    for (const key in o) {
+      if (!Object.prototype.hasOwnProperty.call(o, key)) continue;
+      const v = o[key];
+      // JSON.stringify leaves out what it cannot write as a member's value.
+      if (v === undefined || typeof v === 'function' || typeof v === 'symbol') continue;
+      if (!first) { this.room(1); this.bytes[this.length++] = COMMA; }
+      first = false;
+      this.string(key);
+      this.room(1);
+      this.bytes[this.length++] = COLON;
+      this.value(v);
+    }
+    this.room(1);
+    this.bytes[this.length++] = 0x7d;
+  }
+
+  private array(a: readonly unknown[]): void {
+    this.room(1);
+    this.bytes[this.length++] = 0x5b;
+    for (let i = 0; i < a.length; i++) {
+      if (i > 0) { this.room(1); this.bytes[this.length++] = COMMA; }
+      const v = a[i];
+      // ... and writes it as null in an array.
+      if (v === undefined || typeof v === 'function' || typeof v === 'symbol') this.ascii('null');
+      else this.value(v);
+    }
+    this.room(1);
+    this.bytes[this.length++] = 0x5d;
+  }
+
+  /** A quoted string: printable ASCII copied as it is, anything else through JSON.stringify and UTF-8. */
+  private string(s: string): void {
+    const n = s.length;
+    this.room(n + 2);
+    const bytes = this.bytes;
+    const start = this.length;
+    let at = start;
+    bytes[at++] = QUOTE;
+    for (let i = 0; i < n; i++) {
+      const c = s.charCodeAt(i);
+      if (c < 0x20 || c >= 0x7f || c === QUOTE || c === BACKSLASH) {
+        // Escapes, non-ASCII, lone surrogates: JSON.stringify's own rules, then its UTF-8.
+        const quoted = JSON.stringify(s);
+        this.room(3 * quoted.length);
+        this.length = start + encoder.encodeInto(quoted, this.bytes.subarray(start)).written;
+        return;
+      }
+      bytes[at++] = c;
+    }
+    bytes[at++] = QUOTE;
+    this.length = at;
+  }
+
+  /** Bytes as a quoted string of hex: eight digits per step, then two. */
+  private hex(b: Uint8Array): void {
+    const n = b.length;
+    this.room(2 * n + 2);
+    const view = this.view;
+    let at = this.length;
+    this.bytes[at++] = QUOTE;
+    let i = 0;
+    if (n >= WIDE_HEX) {
+      const source = new DataView(b.buffer, b.byteOffset, n);
+      for (; i + 4 <= n; i += 4, at += 8) {
+        const word = source.getUint32(i);
+        view.setUint32(at, HEX_QUADS[word >>> 16], true);
+        view.setUint32(at + 4, HEX_QUADS[word & 0xffff], true);
+      }
+    }
+    for (; i < n; i++, at += 2) view.setUint16(at, HEX_PAIRS[b[i]], true);
+    this.bytes[at++] = QUOTE;
+    this.length = at;
+  }
+
+  /** Text known to be ASCII without escapes (numbers, literals). */
+  private ascii(s: string): void {
+    const n = s.length;
+    this.room(n);
+    const bytes = this.bytes;
+    for (let i = 0; i < n; i++) bytes[this.length + i] = s.charCodeAt(i);
+    this.length += n;
+  }
+
+  /** At least `n` more bytes of space. */
+  private room(n: number): void {
+    if (this.length + n <= this.bytes.length) return;
+    const grown = allocate(Math.max(2 * this.bytes.length, this.length + n));
+    grown.set(this.bytes.subarray(0, this.length));
+    this.bytes = grown;
+    this.view = new DataView(grown.buffer);
+  }
+}
