@@ -14,6 +14,6 @@ export {
 export { captureFrameToJson, captureNoteToJson, formatCaptureTime, writeCaptureFrameLine, type CaptureJsonOptions } from './json.js';
 export { JsonWriter } from '../json-writer.js';
 export {
-  CaptureFileWriter, TcpConversation, encodePacket, ipBytes,
+  CaptureFileWriter, TcpConversation, encodePacket, encodePacketHeaders, ipBytes,
   type CaptureFileOptions, type Endpoint, type Packet, type Segment,
 } from './writer.js';

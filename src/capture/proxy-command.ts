@@ -9,8 +9,9 @@ import { UsageError } from '../errors.js';
 import { parseHostPort } from '../wire/client.js';
 import { startProxy, type HostPort } from './proxy.js';
 import { CaptureFileWriter, type Packet } from './writer.js';
-import { CaptureReader } from './reader.js';
-import { captureFrameToJson } from './json.js';
+import { CaptureReader, type CaptureEvent } from './reader.js';
+import { writeCaptureFrameLine } from './json.js';
+import { JsonWriter } from '../json-writer.js';
 
 function address(text: string | undefined, option: string): HostPort {
   if (text === undefined) throw new UsageError(`${option} HOST:PORT is required`);
@@ -23,26 +24,62 @@ function address(text: string | undefined, option: string): HostPort {
   }
 }
 
-/** Where recorded packets go: a capture file, or the pcap command's JSON lines. */
+/**
+ * Where recorded packets go: a capture file, or the pcap command's JSON lines. Packets are
+ * queued as they are forwarded and written once per turn of the event loop (one writev of
+ * them all), so recording adds little to the forwarding path.
+ */
 function recorder(file: string): { write(packet: Packet): void; close(): Promise<void> } {
   const out = createWriteStream(file);
   const format = /\.pcapng$/i.test(file) ? 'pcapng' : 'pcap';
   const writer = new CaptureFileWriter({ format, nanoseconds: true });
-  if (/\.pcap(ng)?$/i.test(file)) {
-    out.write(writer.header());
-    return {
-      write: (packet) => out.write(writer.record(packet)),
-      close: async () => { out.end(); await once(out, 'close'); },
-    };
-  }
+  const asCapture = /\.pcap(ng)?$/i.test(file);
+  // JSON lines: the packets read back as a capture, each frame written as pcap writes it.
   const reader = new CaptureReader();
-  const emit = (events: ReturnType<CaptureReader['push']>) => {
-    for (const event of events) if (event.type === 'frame') out.write(JSON.stringify(captureFrameToJson(event)) + '\n');
+  const lines = new JsonWriter();
+  const emit = (events: CaptureEvent[]) => {
+    for (const event of events) if (event.type === 'frame') writeCaptureFrameLine(lines, event);
   };
-  emit(reader.push(writer.header()));
+  const writeLines = () => {
+    if (lines.length === 0) return;
+    const chunk = lines.take();
+    out.write(chunk, () => lines.release(chunk));
+  };
+  if (asCapture) out.write(writer.header());
+  else emit(reader.push(writer.header()));
+
+  let queue: Packet[] = [];
+  let scheduled = false;
+  const drain = () => {
+    scheduled = false;
+    if (queue.length === 0) return;
+    const packets = queue;
+    queue = [];
+    out.cork();
+    for (const packet of packets) {
+      if (asCapture) for (const piece of writer.recordPieces(packet)) out.write(piece);
+      else emit(reader.push(writer.record(packet)));
+    }
+    if (!asCapture) writeLines();
+    out.uncork();
+  };
   return {
-    write: (packet) => emit(reader.push(writer.record(packet))),
-    close: async () => { emit(reader.end()); out.end(); await once(out, 'close'); },
+    write: (packet) => {
+      queue.push(packet);
+      if (!scheduled) {
+        scheduled = true;
+        setImmediate(drain);
+      }
+    },
+    close: async () => {
+      drain();
+      if (!asCapture) {
+        emit(reader.end());
+        writeLines();
+      }
+      out.end();
+      await once(out, 'close');
+    },
   };
 }
 
