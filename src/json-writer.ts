@@ -3,6 +3,7 @@
 // value, except that a Uint8Array is written as a string of lowercase hex (the JSON form of bytes)
 // and a bigint as a decimal string. Hex never exists as a JS string and the line is never
 // re-encoded from UTF-16. No Node imports: browsers use it too.
+import { ByteSink } from './bytes.js';
 
 const HEX_DIGITS = Uint8Array.from('0123456789abcdef', (ch) => ch.charCodeAt(0));
 /** Both hex digits of a byte as one little-endian 16-bit unit: first digit in the low byte. */
@@ -14,13 +15,6 @@ for (let i = 0; i < 65536; i++) HEX_QUADS[i] = HEX_PAIRS[i >> 8] | (HEX_PAIRS[i 
 /** From this many bytes on, hex is written four bytes per step (about 3x faster than one). */
 const WIDE_HEX = 32;
 
-// In Node, a buffer from Buffer.allocUnsafeSlow is not zero-filled first (every byte of it is
-// written before it is read); elsewhere a plain Uint8Array.
-const NodeBuffer = (globalThis as { Buffer?: { allocUnsafeSlow(size: number): Uint8Array } }).Buffer;
-function allocate(size: number): Uint8Array {
-  return NodeBuffer !== undefined ? new Uint8Array(NodeBuffer.allocUnsafeSlow(size).buffer, 0, size) : new Uint8Array(size);
-}
-
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
 const COMMA = 0x2c;
@@ -28,39 +22,8 @@ const COLON = 0x3a;
 const NEWLINE = 0x0a;
 
 const encoder = new TextEncoder();
-/** Buffers kept for reuse: enough for writes still queued on a stream. */
-const MAX_SPARE = 4;
-
-export class JsonWriter {
-  private bytes: Uint8Array;
-  private view: DataView;
-  /** Bytes written into `bytes` so far. */
-  length = 0;
-  private readonly spare: Uint8Array[] = [];
-
-  constructor(private readonly capacity = 1 << 16) {
-    this.bytes = allocate(capacity);
-    this.view = new DataView(this.bytes.buffer);
-  }
-
-  /**
-   * What was written since the last take(), as its own bytes; the writer goes on in another
-   * buffer. Give the bytes back with release() once written out, and that memory is used again.
-   */
-  take(): Uint8Array {
-    const out = this.bytes.subarray(0, this.length);
-    this.bytes = this.spare.pop() ?? allocate(this.capacity);
-    this.view = new DataView(this.bytes.buffer);
-    this.length = 0;
-    return out;
-  }
-
-  /** Bytes from take() that are no longer needed. */
-  release(taken: Uint8Array): void {
-    // Fresh buffers cost page faults and, in V8, collections driven by external memory.
-    if (taken.buffer.byteLength === this.capacity && this.spare.length < MAX_SPARE) this.spare.push(new Uint8Array(taken.buffer, 0, this.capacity));
-  }
-
+/** A ByteSink that writes JSON values into its buffers. */
+export class JsonWriter extends ByteSink {
   newline(): void {
     this.room(1);
     this.bytes[this.length++] = NEWLINE;
@@ -168,14 +131,5 @@ export class JsonWriter {
     const bytes = this.bytes;
     for (let i = 0; i < n; i++) bytes[this.length + i] = s.charCodeAt(i);
     this.length += n;
-  }
-
-  /** At least `n` more bytes of space. */
-  private room(n: number): void {
-    if (this.length + n <= this.bytes.length) return;
-    const grown = allocate(Math.max(2 * this.bytes.length, this.length + n));
-    grown.set(this.bytes.subarray(0, this.length));
-    this.bytes = grown;
-    this.view = new DataView(grown.buffer);
   }
 }

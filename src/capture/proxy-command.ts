@@ -12,6 +12,10 @@ import { CaptureFileWriter, type Packet } from './writer.js';
 import { CaptureReader, type CaptureEvent } from './reader.js';
 import { writeCaptureFrameLine } from './json.js';
 import { JsonWriter } from '../json-writer.js';
+import { ByteSink } from '../bytes.js';
+
+/** Recorded bytes are written in chunks of about this size (from buffers with room for a packet more). */
+const RECORD_CHUNK = 1 << 20;
 
 function address(text: string | undefined, option: string): HostPort {
   if (text === undefined) throw new UsageError(`${option} HOST:PORT is required`);
@@ -26,8 +30,8 @@ function address(text: string | undefined, option: string): HostPort {
 
 /**
  * Where recorded packets go: a capture file, or the pcap command's JSON lines. Packets are
- * queued as they are forwarded and written once per turn of the event loop (one writev of
- * them all), so recording adds little to the forwarding path.
+ * queued as they are forwarded and written after, once per turn of the event loop, in chunks of
+ * a MiB, so recording adds little to the forwarding path.
  */
 function recorder(file: string): { write(packet: Packet): void; close(): Promise<void> } {
   const out = createWriteStream(file);
@@ -36,14 +40,15 @@ function recorder(file: string): { write(packet: Packet): void; close(): Promise
   const asCapture = /\.pcap(ng)?$/i.test(file);
   // JSON lines: the packets read back as a capture, each frame written as pcap writes it.
   const reader = new CaptureReader();
-  const lines = new JsonWriter();
+  const lines = new JsonWriter(2 * RECORD_CHUNK);
   const emit = (events: CaptureEvent[]) => {
     for (const event of events) if (event.type === 'frame') writeCaptureFrameLine(lines, event);
   };
-  const writeLines = () => {
-    if (lines.length === 0) return;
-    const chunk = lines.take();
-    out.write(chunk, () => lines.release(chunk));
+  const records = new ByteSink(2 * RECORD_CHUNK);
+  const writeOut = (sink: ByteSink) => {
+    if (sink.length === 0) return;
+    const chunk = sink.take();
+    out.write(chunk, () => sink.release(chunk));
   };
   if (asCapture) out.write(writer.header());
   else emit(reader.push(writer.header()));
@@ -55,13 +60,20 @@ function recorder(file: string): { write(packet: Packet): void; close(): Promise
     if (queue.length === 0) return;
     const packets = queue;
     queue = [];
-    out.cork();
-    for (const packet of packets) {
-      if (asCapture) for (const piece of writer.recordPieces(packet)) out.write(piece);
-      else emit(reader.push(writer.record(packet)));
+    if (asCapture) {
+      // Copied into reused buffers: cheaper than a write call (or a fresh buffer) per piece.
+      for (const packet of packets) {
+        for (const piece of writer.recordPieces(packet)) records.append(piece);
+        if (records.length >= RECORD_CHUNK) writeOut(records);
+      }
+      writeOut(records);
+      return;
     }
-    if (!asCapture) writeLines();
-    out.uncork();
+    for (const packet of packets) {
+      emit(reader.push(writer.record(packet)));
+      if (lines.length >= RECORD_CHUNK) writeOut(lines);
+    }
+    writeOut(lines);
   };
   return {
     write: (packet) => {
@@ -75,7 +87,7 @@ function recorder(file: string): { write(packet: Packet): void; close(): Promise
       drain();
       if (!asCapture) {
         emit(reader.end());
-        writeLines();
+        writeOut(lines);
       }
       out.end();
       await once(out, 'close');
