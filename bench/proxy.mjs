@@ -2,12 +2,14 @@
 // broker) direct and through the proxy, in interleaved rounds (the order rotates from round to
 // round); reports the median with quartiles and the proxy's cost. With --record a second,
 // recording proxy (a pcap file) joins each round, and the cost of recording is taken against the
-// plain proxy of the same round. The goal for both is under 10%. --cli runs another build's CLI.
+// plain proxy of the same round. The goal for both is under 10%. Throughput on a loaded machine
+// swings widely, so each proxy's own CPU time per MB forwarded (user + system, from /proc) is
+// reported too: it is what recording adds, whatever the load. --cli runs another build's CLI.
 //
 //   node bench/proxy.mjs [--mb 64] [--runs 7] [--record] [--cli OTHER/dist/src/cli/main.js]
 //   (after `npm run build`)
 import { spawn, execFile } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -49,8 +51,23 @@ const proxies = { proxy: await startProxy(false), ...(values.record ? { recordin
 const bootstraps = { direct: brokerAddress, ...Object.fromEntries(Object.entries(proxies).map(([name, p]) => [name, p.match[1]])) };
 const paths = Object.keys(bootstraps);
 
+/** A process's CPU time so far in ms (utime + stime, /proc ticks of 10 ms). */
+const cpuMs = (pid) => {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+};
+/** MB/s of one kcat run against `path`, and the CPU ms per MB its proxy spent meanwhile. */
+const timed = async (path, args, cpu) => {
+  const pid = proxies[path]?.child.pid;
+  const before = pid === undefined ? 0 : cpuMs(pid);
+  const rate = Number(values.mb) / await kcat(args);
+  if (pid !== undefined) cpu[path].push((cpuMs(pid) - before) / Number(values.mb));
+  return rate;
+};
+
 const rows = { produce: {}, consume: {} };
-for (const row of Object.values(rows)) for (const path of paths) row[path] = [];
+const cpu = { produce: {}, consume: {} };
+for (const table of [rows, cpu]) for (const row of Object.values(table)) for (const path of paths) row[path] = [];
 const loadBefore = loadavg();
 try {
   for (let run = 0; run < runs; run++) {
@@ -58,8 +75,8 @@ try {
     const order = paths.map((_, i) => paths[(i + run) % paths.length]);
     for (const path of order) {
       const t = `bench-${run}-${path}`;
-      rows.produce[path].push(Number(values.mb) / await kcat(['-b', bootstraps[path], '-P', '-t', t, '-l', input, '-X', 'linger.ms=5', '-X', 'batch.size=1000000']));
-      rows.consume[path].push(Number(values.mb) / await kcat(['-b', bootstraps[path], '-C', '-t', t, '-o', 'beginning', '-e', '-q', '-c', String(messages)]));
+      rows.produce[path].push(await timed(path, ['-b', bootstraps[path], '-P', '-t', t, '-l', input, '-X', 'linger.ms=5', '-X', 'batch.size=1000000'], cpu.produce));
+      rows.consume[path].push(await timed(path, ['-b', bootstraps[path], '-C', '-t', t, '-o', 'beginning', '-e', '-q', '-c', String(messages)], cpu.consume));
     }
   }
 } finally {
@@ -85,5 +102,9 @@ for (const [name, row] of Object.entries(rows)) {
   let line = `${name.padEnd(8)} direct ${mbps(row.direct)}, proxied ${mbps(row.proxy)}, proxy cost ${cost(row.proxy, row.direct)}`;
   if (row.recording !== undefined) line += `; recording ${mbps(row.recording)}, recording cost against the plain proxy ${cost(row.recording, row.proxy)}, against direct ${cost(row.recording, row.direct)}`;
   console.log(line);
+  const ms = (xs) => { const q = quartiles(xs); return `${q.median.toFixed(1)} (q1 ${q.q1.toFixed(1)}, q3 ${q.q3.toFixed(1)})`; };
+  let work = `${''.padEnd(8)} proxy CPU ms per MB: plain ${ms(cpu[name].proxy)}`;
+  if (row.recording !== undefined) work += `, recording ${ms(cpu[name].recording)}, recording's share of the recording proxy's CPU ${cost(cpu[name].proxy, cpu[name].recording)}`;
+  console.log(work);
 }
 console.log(`load average (1, 5, 15 min): before ${loadBefore.map((x) => x.toFixed(1)).join(', ')}; after ${loadAfter.map((x) => x.toFixed(1)).join(', ')}`);

@@ -65,13 +65,6 @@ export class ByteSink {
     if (taken.buffer.byteLength === this.capacity && this.spare.length < MAX_SPARE) this.spare.push(new Uint8Array(taken.buffer, 0, this.capacity));
   }
 
-  /** A copy of `piece` at the end. */
-  append(piece: Uint8Array): void {
-    this.room(piece.length);
-    this.bytes.set(piece, this.length);
-    this.length += piece.length;
-  }
-
   /** At least `n` more bytes of space. */
   protected room(n: number): void {
     if (this.length + n <= this.bytes.length) return;

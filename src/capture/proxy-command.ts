@@ -12,9 +12,8 @@ import { CaptureFileWriter, type Packet } from './writer.js';
 import { CaptureReader, type CaptureEvent } from './reader.js';
 import { writeCaptureFrameLine } from './json.js';
 import { JsonWriter } from '../json-writer.js';
-import { ByteSink } from '../bytes.js';
 
-/** Recorded bytes are written in chunks of about this size (from buffers with room for a packet more). */
+/** JSON lines are written in chunks of about this size (from buffers with room for a line more). */
 const RECORD_CHUNK = 1 << 20;
 
 function address(text: string | undefined, option: string): HostPort {
@@ -30,8 +29,8 @@ function address(text: string | undefined, option: string): HostPort {
 
 /**
  * Where recorded packets go: a capture file, or the pcap command's JSON lines. Packets are
- * queued as they are forwarded and written after, once per turn of the event loop, in chunks of
- * a MiB, so recording adds little to the forwarding path.
+ * queued as they are forwarded and written after, once per turn of the event loop, so recording
+ * adds little to the forwarding path.
  */
 function recorder(file: string): { write(packet: Packet): void; close(): Promise<void> } {
   const out = createWriteStream(file);
@@ -44,11 +43,10 @@ function recorder(file: string): { write(packet: Packet): void; close(): Promise
   const emit = (events: CaptureEvent[]) => {
     for (const event of events) if (event.type === 'frame') writeCaptureFrameLine(lines, event);
   };
-  const records = new ByteSink(2 * RECORD_CHUNK);
-  const writeOut = (sink: ByteSink) => {
-    if (sink.length === 0) return;
-    const chunk = sink.take();
-    out.write(chunk, () => sink.release(chunk));
+  const writeLines = () => {
+    if (lines.length === 0) return;
+    const chunk = lines.take();
+    out.write(chunk, () => lines.release(chunk));
   };
   if (asCapture) out.write(writer.header());
   else emit(reader.push(writer.header()));
@@ -61,19 +59,17 @@ function recorder(file: string): { write(packet: Packet): void; close(): Promise
     const packets = queue;
     queue = [];
     if (asCapture) {
-      // Copied into reused buffers: cheaper than a write call (or a fresh buffer) per piece.
-      for (const packet of packets) {
-        for (const piece of writer.recordPieces(packet)) records.append(piece);
-        if (records.length >= RECORD_CHUNK) writeOut(records);
-      }
-      writeOut(records);
+      // Corked, the pieces (the forwarded bytes themselves, not copies) leave in one writev.
+      out.cork();
+      for (const packet of packets) for (const piece of writer.recordPieces(packet)) out.write(piece);
+      out.uncork();
       return;
     }
     for (const packet of packets) {
       emit(reader.push(writer.record(packet)));
-      if (lines.length >= RECORD_CHUNK) writeOut(lines);
+      if (lines.length >= RECORD_CHUNK) writeLines();
     }
-    writeOut(lines);
+    writeLines();
   };
   return {
     write: (packet) => {
@@ -87,7 +83,7 @@ function recorder(file: string): { write(packet: Packet): void; close(): Promise
       drain();
       if (!asCapture) {
         emit(reader.end());
-        writeOut(lines);
+        writeLines();
       }
       out.end();
       await once(out, 'close');
