@@ -5,12 +5,14 @@
 // written by JsonWriter), and separately by the command itself writing to /dev/null. Runs
 // alternate; the result is the median with quartiles. With --baseline, another build's CLI
 // (say one made from an older commit) runs in the same interleaved pairs, and the speed-up is
-// taken from each pair's own ratio, so the machine's drifting load cancels.
+// taken from each pair's own ratio, so the machine's drifting load cancels. Each command run's CPU
+// time (user + system, by /usr/bin/time) gives MB per CPU second too: what one idle core would
+// do, a figure a loaded machine moves far less than wall-clock rates.
 //
 //   node bench/capture.mjs [--mb 128] [--runs 9] [--save FILE] [--baseline OTHER/dist/src/cli/main.js]
 //   (after `npm run build`)
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -99,11 +101,16 @@ const mb = bytes.length / 1e6;
 const memory = [];
 const command = [];
 const baseline = [];
-/** MB/s of one run of a CLI's pcap command over the file, output to /dev/null. */
-const commandRun = (main) => {
+const cpu = { command: [], baseline: [] };
+const times = join(dir, 'times');
+/** MB/s of one run of a CLI's pcap command over the file, output to /dev/null; its MB per CPU second into `cpuRates`. */
+const commandRun = (main, cpuRates) => {
   const start = process.hrtime.bigint();
-  execFileSync(process.execPath, [main, 'pcap', file], { stdio: ['ignore', 'ignore', 'ignore'] });
-  return mb / (Number(process.hrtime.bigint() - start) / 1e9);
+  execFileSync('/usr/bin/time', ['-f', '%U %S', '-o', times, process.execPath, main, 'pcap', file], { stdio: ['ignore', 'ignore', 'ignore'] });
+  const rate = mb / (Number(process.hrtime.bigint() - start) / 1e9);
+  const [user, system] = readFileSync(times, 'utf8').trim().split(/\s+/).slice(-2).map(Number);
+  cpuRates.push(mb / (user + system));
+  return rate;
 };
 const loadBefore = loadavg();
 try {
@@ -113,9 +120,9 @@ try {
     inMemory(bytes);
     memory.push(mb / (Number(process.hrtime.bigint() - start) / 1e9));
     // Which build goes first alternates, so neither always runs on the warmer machine.
-    if (values.baseline !== undefined && i % 2 === 0) baseline.push(commandRun(values.baseline));
-    command.push(commandRun('dist/src/cli/main.js'));
-    if (values.baseline !== undefined && i % 2 === 1) baseline.push(commandRun(values.baseline));
+    if (values.baseline !== undefined && i % 2 === 0) baseline.push(commandRun(values.baseline, cpu.baseline));
+    command.push(commandRun('dist/src/cli/main.js', cpu.command));
+    if (values.baseline !== undefined && i % 2 === 1) baseline.push(commandRun(values.baseline, cpu.baseline));
   }
 } finally {
   rmSync(dir, { recursive: true, force: true });
@@ -128,9 +135,13 @@ const row = (name, xs) => {
 console.log(`capture: ${mb.toFixed(1)} MB, goal >= 100 MB/s of capture file for JSON output without --records`);
 console.log(row('pcap → JSON lines, in memory', memory));
 console.log(row('kafka-wire pcap FILE > /dev/null (process)', command));
+console.log(row('  the same, MB per CPU second', cpu.command));
 if (values.baseline !== undefined) {
   console.log(row('the same, baseline build', baseline));
-  const { q1, median, q3 } = quartiles(command.map((x, i) => x / baseline[i]));
-  console.log(`${'speed-up over the baseline (per pair)'.padEnd(42)} ${median.toFixed(2).padStart(5)}x     (q1 ${q1.toFixed(2)}, q3 ${q3.toFixed(2)})`);
+  console.log(row('  the same, MB per CPU second', cpu.baseline));
+  for (const [name, ours, theirs] of [['speed-up over the baseline (per pair)', command, baseline], ['  in CPU time', cpu.command, cpu.baseline]]) {
+    const { q1, median, q3 } = quartiles(ours.map((x, i) => x / theirs[i]));
+    console.log(`${name.padEnd(42)} ${median.toFixed(2).padStart(5)}x     (q1 ${q1.toFixed(2)}, q3 ${q3.toFixed(2)})`);
+  }
 }
 console.log(`load average (1, 5, 15 min): before ${loadBefore.map((x) => x.toFixed(1)).join(', ')}; after ${loadAfter.map((x) => x.toFixed(1)).join(', ')}`);

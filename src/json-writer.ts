@@ -4,11 +4,8 @@
 // and a bigint as a decimal string. Hex never exists as a JS string and the line is never
 // re-encoded from UTF-16. No Node imports: browsers use it too.
 import { ByteSink } from './bytes.js';
+import { HEX_PAIRS } from './text.js';
 
-const HEX_DIGITS = Uint8Array.from('0123456789abcdef', (ch) => ch.charCodeAt(0));
-/** Both hex digits of a byte as one little-endian 16-bit unit: first digit in the low byte. */
-const HEX_PAIRS = new Uint16Array(256);
-for (let i = 0; i < 256; i++) HEX_PAIRS[i] = HEX_DIGITS[i >> 4] | (HEX_DIGITS[i & 15] << 8);
 /** The four hex digits of two bytes (big-endian index) as one little-endian 32-bit unit (256 KiB). */
 const HEX_QUADS = new Uint32Array(65536);
 for (let i = 0; i < 65536; i++) HEX_QUADS[i] = HEX_PAIRS[i >> 8] | (HEX_PAIRS[i & 255] << 16);
