@@ -1,22 +1,27 @@
 // Bench row for `kafka-wire pcap`: MB/s of capture file turned into JSON lines (no --records).
 // A synthetic capture of produce/consume traffic (Produce v9 requests and Fetch v12 responses
 // carrying 16 KiB record batches, Metadata and ApiVersions between them, TCP segments of loopback
-// size) is read in memory by the same code the command runs (reader, one JSON line per frame,
-// stringified), and separately by the command itself writing to /dev/null. Runs alternate;
-// the result is the median with quartiles.
+// size) is read in memory by the same code the command runs (reader, one JSON line per frame
+// written by JsonWriter), and separately by the command itself writing to /dev/null. Runs
+// alternate; the result is the median with quartiles. With --baseline, another build's CLI
+// (say one made from an older commit) runs in the same interleaved pairs, and the speed-up is
+// taken from each pair's own ratio, so the machine's drifting load cancels. Each command run's CPU
+// time (user + system, by /usr/bin/time) gives MB per CPU second too: what one idle core would
+// do, a figure a loaded machine moves far less than wall-clock rates.
 //
-//   node bench/capture.mjs [--mb 128] [--runs 9] [--save FILE]      (after `npm run build`)
+//   node bench/capture.mjs [--mb 128] [--runs 9] [--save FILE] [--baseline OTHER/dist/src/cli/main.js]
+//   (after `npm run build`)
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { encodeRequest, encodeResponse, newMessage } from '../dist/src/index.js';
 import { encodeRecordBatch } from '../dist/src/records/index.js';
-import { CaptureFileWriter, TcpConversation, encodePacket, readCapture, captureFrameToJson } from '../dist/src/capture/index.js';
+import { CaptureFileWriter, JsonWriter, TcpConversation, encodePacket, readCapture, writeCaptureFrameLine } from '../dist/src/capture/index.js';
 import { prng } from './lib/prng.mjs';
 
-const { values } = parseArgs({ options: { mb: { type: 'string', default: '128' }, runs: { type: 'string', default: '9' }, save: { type: 'string' } } });
+const { values } = parseArgs({ options: { mb: { type: 'string', default: '128' }, runs: { type: 'string', default: '9' }, save: { type: 'string' }, baseline: { type: 'string' } } });
 const targetBytes = Number(values.mb) * 1024 * 1024;
 const runs = Number(values.runs);
 
@@ -65,13 +70,20 @@ function captureBytes() {
   return out;
 }
 
-/** The command's work in memory: every frame to its JSON line. */
+/** The command's work in memory: every frame to its JSON line, in chunks of the command's size. */
 function inMemory(bytes) {
-  let characters = 0;
+  const lines = new JsonWriter(1 << 20);
+  let written = 0;
   for (const event of readCapture(bytes)) {
-    if (event.type === 'frame') characters += JSON.stringify(captureFrameToJson(event)).length + 1;
+    if (event.type !== 'frame') continue;
+    writeCaptureFrameLine(lines, event);
+    if (lines.length >= 1 << 20) {
+      const chunk = lines.take();
+      written += chunk.length;
+      lines.release(chunk);
+    }
   }
-  return characters;
+  return written + lines.length;
 }
 
 function quartiles(xs) {
@@ -88,19 +100,34 @@ writeFileSync(file, bytes);
 const mb = bytes.length / 1e6;
 const memory = [];
 const command = [];
+const baseline = [];
+const cpu = { command: [], baseline: [] };
+const times = join(dir, 'times');
+/** MB/s of one run of a CLI's pcap command over the file, output to /dev/null; its MB per CPU second into `cpuRates`. */
+const commandRun = (main, cpuRates) => {
+  const start = process.hrtime.bigint();
+  execFileSync('/usr/bin/time', ['-f', '%U %S', '-o', times, process.execPath, main, 'pcap', file], { stdio: ['ignore', 'ignore', 'ignore'] });
+  const rate = mb / (Number(process.hrtime.bigint() - start) / 1e9);
+  const [user, system] = readFileSync(times, 'utf8').trim().split(/\s+/).slice(-2).map(Number);
+  cpuRates.push(mb / (user + system));
+  return rate;
+};
+const loadBefore = loadavg();
 try {
   inMemory(bytes); // warm-up
   for (let i = 0; i < runs; i++) {
-    let start = process.hrtime.bigint();
+    const start = process.hrtime.bigint();
     inMemory(bytes);
     memory.push(mb / (Number(process.hrtime.bigint() - start) / 1e9));
-    start = process.hrtime.bigint();
-    execFileSync(process.execPath, ['dist/src/cli/main.js', 'pcap', file], { stdio: ['ignore', 'ignore', 'ignore'] });
-    command.push(mb / (Number(process.hrtime.bigint() - start) / 1e9));
+    // Which build goes first alternates, so neither always runs on the warmer machine.
+    if (values.baseline !== undefined && i % 2 === 0) baseline.push(commandRun(values.baseline, cpu.baseline));
+    command.push(commandRun('dist/src/cli/main.js', cpu.command));
+    if (values.baseline !== undefined && i % 2 === 1) baseline.push(commandRun(values.baseline, cpu.baseline));
   }
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }
+const loadAfter = loadavg();
 const row = (name, xs) => {
   const { q1, median, q3 } = quartiles(xs);
   return `${name.padEnd(42)} ${median.toFixed(0).padStart(5)} MB/s  (q1 ${q1.toFixed(0)}, q3 ${q3.toFixed(0)}; ${xs.length} runs)`;
@@ -108,3 +135,13 @@ const row = (name, xs) => {
 console.log(`capture: ${mb.toFixed(1)} MB, goal >= 100 MB/s of capture file for JSON output without --records`);
 console.log(row('pcap → JSON lines, in memory', memory));
 console.log(row('kafka-wire pcap FILE > /dev/null (process)', command));
+console.log(row('  the same, MB per CPU second', cpu.command));
+if (values.baseline !== undefined) {
+  console.log(row('the same, baseline build', baseline));
+  console.log(row('  the same, MB per CPU second', cpu.baseline));
+  for (const [name, ours, theirs] of [['speed-up over the baseline (per pair)', command, baseline], ['  in CPU time', cpu.command, cpu.baseline]]) {
+    const { q1, median, q3 } = quartiles(ours.map((x, i) => x / theirs[i]));
+    console.log(`${name.padEnd(42)} ${median.toFixed(2).padStart(5)}x     (q1 ${q1.toFixed(2)}, q3 ${q3.toFixed(2)})`);
+  }
+}
+console.log(`load average (1, 5, 15 min): before ${loadBefore.map((x) => x.toFixed(1)).join(', ')}; after ${loadAfter.map((x) => x.toFixed(1)).join(', ')}`);

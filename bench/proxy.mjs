@@ -1,16 +1,21 @@
 // Bench row for `kafka-wire proxy`: produce and consume throughput (kcat against the memory
-// broker) direct and through the proxy, in interleaved pairs; reports the median with quartiles
-// and the proxy's cost. The goal is under 10%. With --record it measures a recording proxy.
+// broker) direct and through the proxy, in interleaved rounds (the order rotates from round to
+// round); reports the median with quartiles and the proxy's cost. With --record a second,
+// recording proxy (a pcap file) joins each round, and the cost of recording is taken against the
+// plain proxy of the same round. The goal for both is under 10%. Throughput on a loaded machine
+// swings widely, so each proxy's own CPU time per MB forwarded (user + system, from /proc) is
+// reported too: it is what recording adds, whatever the load. --cli runs another build's CLI.
 //
-//   node bench/proxy.mjs [--mb 64] [--runs 7] [--record]      (after `npm run build`)
+//   node bench/proxy.mjs [--mb 64] [--runs 7] [--record] [--cli OTHER/dist/src/cli/main.js]
+//   (after `npm run build`)
 import { spawn, execFile } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createInterface } from 'node:readline';
 
-const { values } = parseArgs({ options: { mb: { type: 'string', default: '64' }, runs: { type: 'string', default: '7' }, record: { type: 'boolean', default: false } } });
+const { values } = parseArgs({ options: { mb: { type: 'string', default: '64' }, runs: { type: 'string', default: '7' }, record: { type: 'boolean', default: false }, cli: { type: 'string', default: 'dist/src/cli/main.js' } } });
 const runs = Number(values.runs);
 const messageSize = 1000;
 const messages = Math.round((Number(values.mb) * 1e6) / messageSize);
@@ -40,41 +45,66 @@ const broker = await start(['--input-type=module', '-e', `
   const b = await startMemoryBroker({ host: '127.0.0.1', port: 0 });
   console.log('broker ' + b.port);`], /^broker (\d+)$/);
 const brokerAddress = `127.0.0.1:${broker.match[1]}`;
-const proxy = await start(['dist/src/cli/main.js', 'proxy', '--listen', '127.0.0.1:0', '--upstream', brokerAddress,
-  ...(values.record ? ['--record', join(dir, 'record.pcap')] : [])], /proxy: (127\.0\.0\.1:\d+) ->/);
-const proxyAddress = proxy.match[1];
+const startProxy = (record) => start([values.cli, 'proxy', '--listen', '127.0.0.1:0', '--upstream', brokerAddress,
+  ...(record ? ['--record', join(dir, 'record.pcap')] : [])], /proxy: (127\.0\.0\.1:\d+) ->/);
+const proxies = { proxy: await startProxy(false), ...(values.record ? { recording: await startProxy(true) } : {}) };
+const bootstraps = { direct: brokerAddress, ...Object.fromEntries(Object.entries(proxies).map(([name, p]) => [name, p.match[1]])) };
+const paths = Object.keys(bootstraps);
 
-const rows = { produce: { direct: [], proxy: [] }, consume: { direct: [], proxy: [] } };
+/** A process's CPU time so far in ms (utime + stime, /proc ticks of 10 ms). */
+const cpuMs = (pid) => {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+};
+/** MB/s of one kcat run against `path`, and the CPU ms per MB its proxy spent meanwhile. */
+const timed = async (path, args, cpu) => {
+  const pid = proxies[path]?.child.pid;
+  const before = pid === undefined ? 0 : cpuMs(pid);
+  const rate = Number(values.mb) / await kcat(args);
+  if (pid !== undefined) cpu[path].push((cpuMs(pid) - before) / Number(values.mb));
+  return rate;
+};
+
+const rows = { produce: {}, consume: {} };
+const cpu = { produce: {}, consume: {} };
+for (const table of [rows, cpu]) for (const row of Object.values(table)) for (const path of paths) row[path] = [];
+const loadBefore = loadavg();
 try {
   for (let run = 0; run < runs; run++) {
-    const topic = `bench-${run}`;
-    // Alternate which path goes first, so drift in the machine's load is shared.
-    const order = run % 2 === 0 ? ['direct', 'proxy'] : ['proxy', 'direct'];
+    // Rotate which path goes first, so drift in the machine's load is shared.
+    const order = paths.map((_, i) => paths[(i + run) % paths.length]);
     for (const path of order) {
-      const bootstrap = path === 'direct' ? brokerAddress : proxyAddress;
-      const t = `${topic}-${path}`;
-      rows.produce[path].push(Number(values.mb) / await kcat(['-b', bootstrap, '-P', '-t', t, '-l', input, '-X', 'linger.ms=5', '-X', 'batch.size=1000000']));
-      rows.consume[path].push(Number(values.mb) / await kcat(['-b', bootstrap, '-C', '-t', t, '-o', 'beginning', '-e', '-q', '-c', String(messages)]));
+      const t = `bench-${run}-${path}`;
+      rows.produce[path].push(await timed(path, ['-b', bootstraps[path], '-P', '-t', t, '-l', input, '-X', 'linger.ms=5', '-X', 'batch.size=1000000'], cpu.produce));
+      rows.consume[path].push(await timed(path, ['-b', bootstraps[path], '-C', '-t', t, '-o', 'beginning', '-e', '-q', '-c', String(messages)], cpu.consume));
     }
   }
 } finally {
-  proxy.child.kill('SIGINT');
+  for (const p of Object.values(proxies)) p.child.kill('SIGINT');
   broker.child.kill('SIGTERM');
   rmSync(dir, { recursive: true, force: true });
 }
+const loadAfter = loadavg();
 
 function quartiles(xs) {
   const s = [...xs].sort((a, b) => a - b);
   const at = (q) => s[Math.min(s.length - 1, Math.round(q * (s.length - 1)))];
   return { q1: at(0.25), median: at(0.5), q3: at(0.75) };
 }
-console.log(`${values.mb} MB of ${messageSize}-byte messages, kcat against the memory broker, ${runs} interleaved pairs${values.record ? ', proxy recording a pcap' : ''}`);
-for (const [name, { direct, proxy: proxied }] of Object.entries(rows)) {
-  const d = quartiles(direct);
-  const p = quartiles(proxied);
-  // The cost from each pair's own ratio, so the pairs' shared load cancels.
-  const cost = quartiles(direct.map((x, i) => 1 - proxied[i] / x));
-  console.log(`${name.padEnd(8)} direct ${d.median.toFixed(0)} MB/s (q1 ${d.q1.toFixed(0)}, q3 ${d.q3.toFixed(0)}), `
-    + `proxied ${p.median.toFixed(0)} MB/s (q1 ${p.q1.toFixed(0)}, q3 ${p.q3.toFixed(0)}), `
-    + `cost ${(cost.median * 100).toFixed(1)}% (q1 ${(cost.q1 * 100).toFixed(1)}%, q3 ${(cost.q3 * 100).toFixed(1)}%)`);
+const mbps = (xs) => { const q = quartiles(xs); return `${q.median.toFixed(0)} MB/s (q1 ${q.q1.toFixed(0)}, q3 ${q.q3.toFixed(0)})`; };
+// A cost from each round's own ratio, so the round's shared load cancels.
+const cost = (of, against) => {
+  const q = quartiles(against.map((x, i) => 1 - of[i] / x));
+  return `${(q.median * 100).toFixed(1)}% (q1 ${(q.q1 * 100).toFixed(1)}%, q3 ${(q.q3 * 100).toFixed(1)}%)`;
+};
+console.log(`${values.mb} MB of ${messageSize}-byte messages, kcat against the memory broker, ${runs} interleaved rounds, CLI ${values.cli}`);
+for (const [name, row] of Object.entries(rows)) {
+  let line = `${name.padEnd(8)} direct ${mbps(row.direct)}, proxied ${mbps(row.proxy)}, proxy cost ${cost(row.proxy, row.direct)}`;
+  if (row.recording !== undefined) line += `; recording ${mbps(row.recording)}, recording cost against the plain proxy ${cost(row.recording, row.proxy)}, against direct ${cost(row.recording, row.direct)}`;
+  console.log(line);
+  const ms = (xs) => { const q = quartiles(xs); return `${q.median.toFixed(1)} (q1 ${q.q1.toFixed(1)}, q3 ${q.q3.toFixed(1)})`; };
+  let work = `${''.padEnd(8)} proxy CPU ms per MB: plain ${ms(cpu[name].proxy)}`;
+  if (row.recording !== undefined) work += `, recording ${ms(cpu[name].recording)}, recording's share of the recording proxy's CPU ${cost(cpu[name].proxy, cpu[name].recording)}`;
+  console.log(work);
 }
+console.log(`load average (1, 5, 15 min): before ${loadBefore.map((x) => x.toFixed(1)).join(', ')}; after ${loadAfter.map((x) => x.toFixed(1)).join(', ')}`);

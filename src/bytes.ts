@@ -6,14 +6,18 @@
 // .buffer holds only its own bytes; elsewhere a plain Uint8Array.
 const NodeBuffer = (globalThis as { Buffer?: { allocUnsafeSlow(size: number): Uint8Array } }).Buffer;
 
+/** `size` bytes for the caller to fill: a plain Uint8Array either way (a Buffer differs in equality and methods). */
+export function allocateBytes(size: number): Uint8Array {
+  return NodeBuffer !== undefined ? new Uint8Array(NodeBuffer.allocUnsafeSlow(size).buffer, 0, size) : new Uint8Array(size);
+}
+
 /**
  * The pieces as one plain Uint8Array of `total` bytes (their summed length). A single piece is
  * returned as it is, without a copy.
  */
 export function concatBytes(pieces: readonly Uint8Array[], total: number): Uint8Array {
   if (pieces.length === 1 && pieces[0].length === total) return pieces[0];
-  // A plain Uint8Array either way (a Buffer differs in equality and methods).
-  const out = NodeBuffer !== undefined ? new Uint8Array(NodeBuffer.allocUnsafeSlow(total).buffer, 0, total) : new Uint8Array(total);
+  const out = allocateBytes(total);
   let filled = 0;
   for (const piece of pieces) {
     out.set(piece, filled);
@@ -25,4 +29,48 @@ export function concatBytes(pieces: readonly Uint8Array[], total: number): Uint8
 /** The unsigned little-endian 32-bit integer at src[p] (gzip trailers, zstd headers). */
 export function le32(src: Uint8Array, p: number): number {
   return (src[p] | (src[p + 1] << 8) | (src[p + 2] << 16) | (src[p + 3] << 24)) >>> 0;
+}
+
+/** Buffers a ByteSink keeps for reuse: enough for writes still queued on a stream. */
+const MAX_SPARE = 4;
+
+/**
+ * Output gathered into large buffers that are handed out whole (take) and, once written, given
+ * back (release) to be filled again: fresh buffers cost page faults and, in V8, collections
+ * driven by external memory.
+ */
+export class ByteSink {
+  protected bytes: Uint8Array;
+  protected view: DataView;
+  /** Bytes gathered since the last take(). */
+  length = 0;
+  private readonly spare: Uint8Array[] = [];
+
+  constructor(private readonly capacity = 1 << 16) {
+    this.bytes = allocateBytes(capacity);
+    this.view = new DataView(this.bytes.buffer);
+  }
+
+  /** What was gathered since the last take(), as its own bytes; gathering goes on in another buffer. */
+  take(): Uint8Array {
+    const out = this.bytes.subarray(0, this.length);
+    this.bytes = this.spare.pop() ?? allocateBytes(this.capacity);
+    this.view = new DataView(this.bytes.buffer);
+    this.length = 0;
+    return out;
+  }
+
+  /** Bytes from take() that are no longer needed. */
+  release(taken: Uint8Array): void {
+    if (taken.buffer.byteLength === this.capacity && this.spare.length < MAX_SPARE) this.spare.push(new Uint8Array(taken.buffer, 0, this.capacity));
+  }
+
+  /** At least `n` more bytes of space. */
+  protected room(n: number): void {
+    if (this.length + n <= this.bytes.length) return;
+    const grown = allocateBytes(Math.max(2 * this.bytes.length, this.length + n));
+    grown.set(this.bytes.subarray(0, this.length));
+    this.bytes = grown;
+    this.view = new DataView(grown.buffer);
+  }
 }

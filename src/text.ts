@@ -101,7 +101,8 @@ export function hexByte(b: number): string {
 // Node's Buffer writes hex natively (about 10x a string built digit by digit); elsewhere each
 // byte's two digits are written as one 16-bit unit and decoded as Latin-1 in one call.
 const NodeBuffer = (globalThis as { Buffer?: { from(buffer: ArrayBufferLike, offset: number, length: number): { toString(encoding: 'hex'): string } } }).Buffer;
-const HEX_PAIRS = new Uint16Array(256);
+/** Each byte's two hex digits as one little-endian 16-bit unit: the first digit in the low byte. */
+export const HEX_PAIRS = new Uint16Array(256);
 for (let i = 0; i < 256; i++) HEX_PAIRS[i] = HEX[i].charCodeAt(0) | (HEX[i].charCodeAt(1) << 8);
 const latin1 = typeof TextDecoder === 'undefined' ? undefined : new TextDecoder('latin1');
 /** Below this many bytes a plain loop is quicker than either call. */

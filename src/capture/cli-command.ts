@@ -3,6 +3,7 @@
 // line with "ok": false; only an unreadable file makes the exit code 1.
 import { createReadStream } from 'node:fs';
 import { once } from 'node:events';
+import { Writable } from 'node:stream';
 import type { Command, Io } from '../cli/command.js';
 import { apiKeyOf, DESCRIPTION_OPTIONS, schemasDirOption } from '../cli/input.js';
 import { integerArg, stringOption, type ParsedArgs } from '../cli/options.js';
@@ -11,9 +12,10 @@ import type { Descriptions } from '../explain/descriptions.js';
 import { findApi } from '../codec/by-key.js';
 import { UsageError } from '../errors.js';
 import { CaptureReader, type CaptureEvent, type CaptureStats } from './reader.js';
-import { captureFrameToJson, captureNoteToJson } from './json.js';
+import { captureNoteToJson, writeCaptureFrameLine } from './json.js';
+import { JsonWriter } from '../json-writer.js';
 
-/** Output is gathered into chunks of about this many characters before each write. */
+/** Output is gathered into chunks of about this many bytes before each write. */
 const WRITE_CHUNK = 1 << 20;
 
 interface Totals { files: number; errors: number; stats: CaptureStats[] }
@@ -57,20 +59,20 @@ async function runPcap({ options, positionals }: ParsedArgs, io: Io): Promise<nu
   };
 
   const totals: Totals = { files: 0, errors: 0, stats: [] };
-  let pending: string[] = [];
-  let pendingLength = 0;
-  const stream = io.stdout as { cork?: () => void; uncork?: () => void; once?: unknown };
+  // Lines are written as UTF-8 bytes; a stdout that takes only text (a test's) gets them decoded.
+  const lines = new JsonWriter(WRITE_CHUNK + (WRITE_CHUNK >> 2));
+  const byteStream = io.stdout instanceof Writable ? io.stdout : undefined;
+  const text = new TextDecoder();
   const flush = async () => {
-    if (pending.length === 0) return;
-    // Corked, the lines leave in one write without first being joined into one string.
-    let ok: unknown = true;
-    stream.cork?.();
-    for (const text of pending) ok = io.stdout.write(text);
-    stream.uncork?.();
-    pending = [];
-    pendingLength = 0;
+    if (lines.length === 0) return;
+    const chunk = lines.take();
+    if (byteStream === undefined) {
+      io.stdout.write(text.decode(chunk));
+      lines.release(chunk);
+      return;
+    }
     // Respect a slow reader of stdout (a pipe into less, say) instead of buffering it all.
-    if (ok === false && typeof stream.once === 'function') await once(io.stdout as any, 'drain');
+    if (!byteStream.write(chunk, () => lines.release(chunk))) await once(byteStream, 'drain');
   };
   let code = 0;
   for (const file of positionals) {
@@ -87,13 +89,9 @@ async function runPcap({ options, positionals }: ParsedArgs, io: Io): Promise<nu
           continue;
         }
         if (apiKey !== undefined && event.apiKey !== apiKey) continue;
-        const line = captureFrameToJson(event, { records, explain, descriptions: explain ? descriptionsFor(event.apiKey, event.direction) : undefined });
+        const line = writeCaptureFrameLine(lines, event, { records, explain, descriptions: explain ? descriptionsFor(event.apiKey, event.direction) : undefined });
         if (line.ok === false) totals.errors++;
-        // The newline apart: joining it would copy the whole line once more.
-        const text = JSON.stringify(line);
-        pending.push(text, '\n');
-        pendingLength += text.length + 1;
-        if (pendingLength >= WRITE_CHUNK) await flush();
+        if (lines.length >= WRITE_CHUNK) await flush();
       }
     };
     try {

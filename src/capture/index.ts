@@ -11,8 +11,9 @@ export {
   CaptureReader, readCapture, readCaptureStream, plausibleRequest, DEFAULT_KAFKA_PORT,
   type CaptureOptions, type CaptureEvent, type CaptureFrame, type CaptureNote, type CaptureStats, type NoteKind,
 } from './reader.js';
-export { captureFrameToJson, captureNoteToJson, formatCaptureTime, type CaptureJsonOptions } from './json.js';
+export { captureFrameToJson, captureNoteToJson, formatCaptureTime, writeCaptureFrameLine, type CaptureJsonOptions } from './json.js';
+export { JsonWriter } from '../json-writer.js';
 export {
-  CaptureFileWriter, TcpConversation, encodePacket, ipBytes,
+  CaptureFileWriter, TcpConversation, encodePacket, encodePacketHeaders, ipBytes,
   type CaptureFileOptions, type Endpoint, type Packet, type Segment,
 } from './writer.js';

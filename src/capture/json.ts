@@ -1,7 +1,8 @@
 // The JSON line of one captured frame, as `kafka-wire pcap` prints it and the recording proxy
 // writes it: when, which connection and direction, the API, and the frame as `kafka-wire decode`
 // prints it (or the error that stopped its decoding). No Node imports.
-import { frameToJson } from '../codec/json.js';
+import { frameToJson, type JsonBytes } from '../codec/json.js';
+import type { JsonWriter } from '../json-writer.js';
 import { buildExplainTree } from '../explain/tree.js';
 import type { Descriptions } from '../explain/descriptions.js';
 import { KafkaWireError } from '../errors.js';
@@ -15,6 +16,8 @@ export interface CaptureJsonOptions {
   /** Add each frame's annotated tree under "explain". */
   explain?: boolean;
   descriptions?: Descriptions;
+  /** 'raw' leaves bytes fields as Uint8Array, for JsonWriter (captureFrameLine). Default 'hex'. */
+  bytes?: JsonBytes;
 }
 
 /** ISO-8601 in UTC with as many fraction digits as the capture's timestamps carry. */
@@ -26,7 +29,7 @@ export function formatCaptureTime(timeNs: bigint, digits: number): string {
   return `${whole}.${fraction}Z`;
 }
 
-/** One frame's line as an object (JSON.stringify it, or use captureFrameLine). */
+/** One frame's line as an object (JSON.stringify it, or write it with writeCaptureFrameLine). */
 export function captureFrameToJson(frame: CaptureFrame, options: CaptureJsonOptions = {}): Record<string, unknown> {
   const out: Record<string, unknown> = {
     time: formatCaptureTime(frame.timeNs, frame.timeDigits),
@@ -42,7 +45,7 @@ export function captureFrameToJson(frame: CaptureFrame, options: CaptureJsonOpti
     if (frame.apiKey === null || frame.apiVersion === null) {
       throw new KafkaWireError('INVALID_VALUE', 4, 'header.correlationId', `no request with correlation id ${frame.correlationId} on this connection: the response is unpaired`);
     }
-    const decoded = frameToJson(frame.direction, frame.bytes, frame.apiKey, frame.apiVersion, { records: options.records === true });
+    const decoded = frameToJson(frame.direction, frame.bytes, frame.apiKey, frame.apiVersion, { records: options.records === true }, options.bytes);
     out.ok = true;
     out.frame = decoded;
     if (options.explain === true) {
@@ -54,6 +57,14 @@ export function captureFrameToJson(frame: CaptureFrame, options: CaptureJsonOpti
     out.error = errorJson(error, { frame: frame.bytes, direction: frame.direction, apiKey: frame.apiKey ?? undefined, apiVersion: frame.apiVersion ?? undefined });
   }
   return out;
+}
+
+/** One frame's line and its newline, the text JSON.stringify(captureFrameToJson(frame, options)) gives; returns the line's object. */
+export function writeCaptureFrameLine(writer: JsonWriter, frame: CaptureFrame, options: CaptureJsonOptions = {}): Record<string, unknown> {
+  const line = captureFrameToJson(frame, { ...options, bytes: 'raw' });
+  writer.value(line);
+  writer.newline();
+  return line;
 }
 
 /** A note's line: when, where, what was skipped or lost and why. */

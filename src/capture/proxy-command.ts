@@ -9,8 +9,12 @@ import { UsageError } from '../errors.js';
 import { parseHostPort } from '../wire/client.js';
 import { startProxy, type HostPort } from './proxy.js';
 import { CaptureFileWriter, type Packet } from './writer.js';
-import { CaptureReader } from './reader.js';
-import { captureFrameToJson } from './json.js';
+import { CaptureReader, type CaptureEvent } from './reader.js';
+import { writeCaptureFrameLine } from './json.js';
+import { JsonWriter } from '../json-writer.js';
+
+/** JSON lines are written in chunks of about this size (from buffers with room for a line more). */
+const RECORD_CHUNK = 1 << 20;
 
 function address(text: string | undefined, option: string): HostPort {
   if (text === undefined) throw new UsageError(`${option} HOST:PORT is required`);
@@ -23,26 +27,67 @@ function address(text: string | undefined, option: string): HostPort {
   }
 }
 
-/** Where recorded packets go: a capture file, or the pcap command's JSON lines. */
+/**
+ * Where recorded packets go: a capture file, or the pcap command's JSON lines. Packets are
+ * queued as they are forwarded and written after, once per turn of the event loop, so recording
+ * adds little to the forwarding path.
+ */
 function recorder(file: string): { write(packet: Packet): void; close(): Promise<void> } {
   const out = createWriteStream(file);
   const format = /\.pcapng$/i.test(file) ? 'pcapng' : 'pcap';
   const writer = new CaptureFileWriter({ format, nanoseconds: true });
-  if (/\.pcap(ng)?$/i.test(file)) {
-    out.write(writer.header());
-    return {
-      write: (packet) => out.write(writer.record(packet)),
-      close: async () => { out.end(); await once(out, 'close'); },
-    };
-  }
+  const asCapture = /\.pcap(ng)?$/i.test(file);
+  // JSON lines: the packets read back as a capture, each frame written as pcap writes it.
   const reader = new CaptureReader();
-  const emit = (events: ReturnType<CaptureReader['push']>) => {
-    for (const event of events) if (event.type === 'frame') out.write(JSON.stringify(captureFrameToJson(event)) + '\n');
+  const lines = new JsonWriter(2 * RECORD_CHUNK);
+  const emit = (events: CaptureEvent[]) => {
+    for (const event of events) if (event.type === 'frame') writeCaptureFrameLine(lines, event);
   };
-  emit(reader.push(writer.header()));
+  const writeLines = () => {
+    if (lines.length === 0) return;
+    const chunk = lines.take();
+    out.write(chunk, () => lines.release(chunk));
+  };
+  if (asCapture) out.write(writer.header());
+  else emit(reader.push(writer.header()));
+
+  let queue: Packet[] = [];
+  let scheduled = false;
+  const drain = () => {
+    scheduled = false;
+    if (queue.length === 0) return;
+    const packets = queue;
+    queue = [];
+    if (asCapture) {
+      // Corked, the pieces (the forwarded bytes themselves, not copies) leave in one writev.
+      out.cork();
+      for (const packet of packets) for (const piece of writer.recordPieces(packet)) out.write(piece);
+      out.uncork();
+      return;
+    }
+    for (const packet of packets) {
+      emit(reader.push(writer.record(packet)));
+      if (lines.length >= RECORD_CHUNK) writeLines();
+    }
+    writeLines();
+  };
   return {
-    write: (packet) => emit(reader.push(writer.record(packet))),
-    close: async () => { emit(reader.end()); out.end(); await once(out, 'close'); },
+    write: (packet) => {
+      queue.push(packet);
+      if (!scheduled) {
+        scheduled = true;
+        setImmediate(drain);
+      }
+    },
+    close: async () => {
+      drain();
+      if (!asCapture) {
+        emit(reader.end());
+        writeLines();
+      }
+      out.end();
+      await once(out, 'close');
+    },
   };
 }
 

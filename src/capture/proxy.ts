@@ -8,7 +8,7 @@ import { connect as connectTls, type ConnectionOptions } from 'node:tls';
 import { decodeResponse, encodeResponse, findApi, planFor } from '../codec/by-key.js';
 import { KafkaWireError } from '../errors.js';
 import { ARRAY, STRUCT, type CompiledStruct } from '../codec/plan.js';
-import { TcpConversation, encodePacket, type Packet } from './writer.js';
+import { TcpConversation, encodePacketHeaders, type Packet } from './writer.js';
 import { LINKTYPE_ETHERNET } from './packet.js';
 import { DEFAULT_MAX_FRAME_SIZE } from '../limits.js';
 
@@ -21,7 +21,11 @@ export interface ProxyOptions {
   upstream: HostPort;
   /** TLS to the upstream brokers (the client side stays plain). */
   upstreamTls?: ConnectionOptions;
-  /** Each packet of a synthetic capture of what the clients sent and received (link type Ethernet). */
+  /**
+   * Each packet of a synthetic capture of what the clients sent and received (link type
+   * Ethernet), called as bytes are forwarded: its payload is a view of them (not a copy), so
+   * keep the packet rather than copy it, and do slow work later.
+   */
   record?: (packet: Packet) => void;
   /** A listener was opened for an upstream broker. */
   onListener?: (upstream: HostPort, local: HostPort) => void;
@@ -235,7 +239,7 @@ export async function startProxy(options: ProxyOptions): Promise<KafkaProxy> {
       const time = nowNs();
       const segments = fromClient === undefined ? (bytes === undefined ? conversation.close(time) : conversation.open(time)) : conversation.send(fromClient, bytes!, time);
       // No TCP checksums: a pass over every byte the proxy forwards, for a field readers do not check.
-      for (const s of segments) options.record!({ timeNs: s.timeNs, data: encodePacket(LINKTYPE_ETHERNET, s, false) });
+      for (const s of segments) options.record!({ timeNs: s.timeNs, data: encodePacketHeaders(LINKTYPE_ETHERNET, s, false), payload: s.payload });
     };
     record(undefined, new Uint8Array(0));
 

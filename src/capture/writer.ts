@@ -8,6 +8,7 @@ import {
   TCP_ACK, TCP_FIN, TCP_SYN,
 } from './packet.js';
 import { KafkaWireError } from '../errors.js';
+import { concatBytes } from '../bytes.js';
 
 export interface Endpoint { ip: string; port: number }
 
@@ -21,7 +22,13 @@ export interface Segment {
   timeNs: bigint;
 }
 
-export interface Packet { timeNs: bigint; data: Uint8Array }
+export interface Packet {
+  timeNs: bigint;
+  /** The packet's bytes from its link layer down; with `payload`, only those before it. */
+  data: Uint8Array;
+  /** The packet's last bytes kept apart, so a recorder writes forwarded bytes without copying them. */
+  payload?: Uint8Array;
+}
 
 export interface CaptureFileOptions {
   format?: 'pcap' | 'pcapng';
@@ -83,6 +90,16 @@ function internetChecksum(parts: Uint8Array[]): number {
  * hosts show it (Wireshark does not check it by default); it costs a pass over the payload.
  */
 export function encodePacket(linkType: number, s: Segment, tcpChecksum = true): Uint8Array {
+  return encodeHeaders(linkType, s, tcpChecksum, s.payload.length);
+}
+
+/** The packet's bytes before its payload (link layer, IP, TCP), for a Packet with the payload apart. */
+export function encodePacketHeaders(linkType: number, s: Segment, tcpChecksum = true): Uint8Array {
+  return encodeHeaders(linkType, s, tcpChecksum, 0);
+}
+
+/** The headers, and as many of the payload's bytes (all or none) after them. */
+function encodeHeaders(linkType: number, s: Segment, tcpChecksum: boolean, payloadRoom: number): Uint8Array {
   const source = ipBytes(s.source.ip);
   const destination = ipBytes(s.destination.ip);
   const v6 = source.length === 16;
@@ -90,7 +107,7 @@ export function encodePacket(linkType: number, s: Segment, tcpChecksum = true): 
   const ipLength = v6 ? 40 : 20;
   const tcpLength = 20 + s.payload.length;
   if (!v6 && ipLength + tcpLength > 0xffff) throw new KafkaWireError('INVALID_VALUE', -1, 'payload', `a ${s.payload.length}-byte segment does not fit an IPv4 packet`);
-  const out = new Uint8Array(link.length + ipLength + tcpLength);
+  const out = new Uint8Array(link.length + ipLength + 20 + payloadRoom);
   out.set(link, 0);
   const ip = out.subarray(link.length, link.length + ipLength);
   const tcp = out.subarray(link.length + ipLength);
@@ -102,14 +119,14 @@ export function encodePacket(linkType: number, s: Segment, tcpChecksum = true): 
   tcp[12] = 5 << 4;
   tcp[13] = s.flags;
   tv.setUint16(14, 65535);
-  tcp.set(s.payload, 20);
+  if (payloadRoom > 0) tcp.set(s.payload, 20);
   if (tcpChecksum) {
     const pseudo = new Uint8Array(v6 ? 40 : 12);
     const pv = new DataView(pseudo.buffer);
     pseudo.set(source, 0);
     pseudo.set(destination, source.length);
     if (v6) { pv.setUint32(32, tcpLength); pseudo[39] = 6; } else { pseudo[9] = 6; pv.setUint16(10, tcpLength); }
-    tv.setUint16(16, internetChecksum([pseudo, tcp]));
+    tv.setUint16(16, internetChecksum(payloadRoom > 0 ? [pseudo, tcp] : [pseudo, tcp, s.payload]));
   }
 
   const iv = new DataView(ip.buffer, ip.byteOffset, ip.byteLength);
@@ -228,27 +245,45 @@ export class CaptureFileWriter {
 
   /** One packet's record. */
   record(packet: Packet): Uint8Array {
+    const pieces = this.recordPieces(packet);
+    return pieces.length === 1 ? pieces[0] : concatBytes(pieces, pieces.reduce((n, p) => n + p.length, 0));
+  }
+
+  /**
+   * One packet's record as pieces to write one after the other: the record's header with the
+   * packet's `data`, then its `payload` as it is (not copied), then what follows it (pcapng).
+   */
+  recordPieces(packet: Packet): Uint8Array[] {
     const units = this.nanoseconds ? packet.timeNs : packet.timeNs / 1000n;
     const data = packet.data;
+    const payload = packet.payload;
+    const length = data.length + (payload?.length ?? 0);
     if (this.format === 'pcap') {
       const perSecond = this.nanoseconds ? NS_PER_SECOND : 1_000_000n;
       const r = new Uint8Array(16 + data.length);
       const v = new DataView(r.buffer);
       v.setUint32(0, Number(units / perSecond), this.little);
       v.setUint32(4, Number(units % perSecond), this.little);
-      v.setUint32(8, data.length, this.little);
-      v.setUint32(12, data.length, this.little);
+      v.setUint32(8, length, this.little);
+      v.setUint32(12, length, this.little);
       r.set(data, 16);
-      return r;
+      return payload === undefined || payload.length === 0 ? [r] : [r, payload];
     }
-    return this.block(6, 20 + ((data.length + 3) & ~3), (v, b) => {
-      v.setUint32(8, 0, this.little);
-      v.setUint32(12, Number(units >> 32n), this.little);
-      v.setUint32(16, Number(units & 0xffffffffn), this.little);
-      v.setUint32(20, data.length, this.little);
-      v.setUint32(24, data.length, this.little);
-      b.set(data, 28);
-    });
+    // An enhanced packet block: its fixed fields, the packet padded to 4 bytes, the length again.
+    const total = 32 + ((length + 3) & ~3);
+    const head = new Uint8Array(28 + data.length);
+    const v = new DataView(head.buffer);
+    v.setUint32(0, 6, this.little);
+    v.setUint32(4, total, this.little);
+    v.setUint32(8, 0, this.little);
+    v.setUint32(12, Number(units >> 32n), this.little);
+    v.setUint32(16, Number(units & 0xffffffffn), this.little);
+    v.setUint32(20, length, this.little);
+    v.setUint32(24, length, this.little);
+    head.set(data, 28);
+    const tail = new Uint8Array(total - 28 - length);
+    new DataView(tail.buffer).setUint32(tail.length - 4, total, this.little);
+    return payload === undefined || payload.length === 0 ? [head, tail] : [head, payload, tail];
   }
 
   /** A whole file of these packets. */

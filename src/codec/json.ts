@@ -12,34 +12,44 @@ import { ARRAY, BYTES, FLOAT64, INT64, RECORDS, STRUCT, type CompiledField, type
 import { checkKnownFields } from './known-fields.js';
 import { fromHex, toHex } from '../text.js';
 
-export function structToJson(s: CompiledStruct, o: any): Record<string, unknown> {
+/**
+ * How bytes and records appear in the JSON form: 'hex' strings (for JSON.stringify), or left as
+ * Uint8Array for JsonWriter, which writes them as the same hex without making strings of them.
+ */
+export type JsonBytes = 'hex' | 'raw';
+
+export function structToJson(s: CompiledStruct, o: any, bytes: JsonBytes = 'hex'): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const f of s.fields) {
-    if (f.present) out[f.name] = fieldToJson(f, o[f.name]);
+    if (f.present) out[f.name] = fieldToJson(f, o[f.name], bytes);
   }
   const unknown: Record<number, Uint8Array> | undefined = o._unknownTaggedFields;
   if (unknown !== undefined) {
-    const tags: Record<string, string> = {};
-    for (const tag of Object.keys(unknown)) tags[tag] = toHex(unknown[tag as any]);
+    const tags: Record<string, unknown> = {};
+    for (const tag of Object.keys(unknown)) tags[tag] = bytesToJson(unknown[tag as any], bytes);
     out._unknownTaggedFields = tags;
   }
   return out;
 }
 
-function fieldToJson(f: CompiledField, v: any): unknown {
-  if (v === null || v === undefined) return null;
-  if (f.kind === ARRAY) return (v as unknown[]).map((item) => valueToJson(f.elementKind, f.struct, item));
-  return valueToJson(f.kind, f.struct, v);
+function bytesToJson(v: Uint8Array, bytes: JsonBytes): unknown {
+  return bytes === 'raw' ? v : toHex(v);
 }
 
-function valueToJson(kind: number, struct: CompiledStruct | null, v: any): unknown {
+function fieldToJson(f: CompiledField, v: any, bytes: JsonBytes): unknown {
+  if (v === null || v === undefined) return null;
+  if (f.kind === ARRAY) return (v as unknown[]).map((item) => valueToJson(f.elementKind, f.struct, item, bytes));
+  return valueToJson(f.kind, f.struct, v, bytes);
+}
+
+function valueToJson(kind: number, struct: CompiledStruct | null, v: any, bytes: JsonBytes): unknown {
   switch (kind) {
     case INT64: return v.toString();
     case FLOAT64: return Number.isFinite(v) ? v : String(v);
-    case BYTES: return toHex(v);
+    case BYTES: return bytesToJson(v, bytes);
     // Records decoded inline (decode option `records`) print as their batches.
-    case RECORDS: return v instanceof Uint8Array ? toHex(v) : recordBatchesToJson((v as DecodedRecordBatches).batches);
-    case STRUCT: return v === null ? null : structToJson(struct!, v);
+    case RECORDS: return v instanceof Uint8Array ? bytesToJson(v, bytes) : recordBatchesToJson((v as DecodedRecordBatches).batches);
+    case STRUCT: return v === null ? null : structToJson(struct!, v, bytes);
     default: return v;
   }
 }
@@ -117,7 +127,7 @@ export interface FrameJson {
 }
 
 /** Decodes a frame to its JSON form. Responses need the API key and version of their request. */
-export function frameToJson(direction: Direction, frame: Uint8Array, apiKey?: number, apiVersion?: number, options?: DecodeOptions): FrameJson {
+export function frameToJson(direction: Direction, frame: Uint8Array, apiKey?: number, apiVersion?: number, options?: DecodeOptions, bytes: JsonBytes = 'hex'): FrameJson {
   let key: number;
   let version: number;
   let decoded: { header: any; body: any };
@@ -136,8 +146,8 @@ export function frameToJson(direction: Direction, frame: Uint8Array, apiKey?: nu
     apiKey: key,
     apiVersion: version,
     direction,
-    header: structToJson(plan.header, decoded.header),
-    body: structToJson(plan.body, decoded.body),
+    header: structToJson(plan.header, decoded.header, bytes),
+    body: structToJson(plan.body, decoded.body, bytes),
   };
 }
 

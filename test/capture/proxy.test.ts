@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createServer, connect as connectTcp, type AddressInfo, type Socket } from 'node:net';
 import { startProxy, type KafkaProxy } from '../../src/capture/proxy.js';
-import { CaptureFileWriter, readCapture, type CaptureFrame, type Packet } from '../../src/capture/index.js';
+import { CaptureFileWriter, captureFrameToJson, readCapture, type CaptureFrame, type Packet } from '../../src/capture/index.js';
 import { startServer, connect } from '../../src/wire/index.js';
 import { decodeResponse, encodeRequest, encodeResponse } from '../../src/codec/by-key.js';
 import { startMemoryBroker } from '../../src/wire/memory-broker.js';
@@ -178,13 +178,13 @@ describe('TLS to the upstream', () => {
 });
 
 describe('kafka-wire proxy', () => {
-  it('runs until interrupted and records JSON lines as kafka-wire pcap prints them', async () => {
+  for (const name of ['record.jsonl', 'record.pcap', 'record.pcapng']) it(`runs until interrupted and records ${name}: JSON lines as kafka-wire pcap prints them, or a capture`, async () => {
     const server = await startServer({ handler: (req) => (req.apiKey === 3 ? { brokers: [], topics: [] } : undefined) });
     const dir = mkdtempSync(join(tmpdir(), 'kafka-wire-proxy-'));
     const abort = new AbortController();
     let stderr = '';
     try {
-      const file = join(dir, 'record.jsonl');
+      const file = join(dir, name);
       const done = main(['proxy', '--listen', '127.0.0.1:0', '--upstream', `127.0.0.1:${server.port}`, '--record', file], {
         stdin: [] as any, stdout: { write: () => true }, stderr: { write: (t: string) => { stderr += t; return true; } }, signal: abort.signal,
       });
@@ -196,7 +196,9 @@ describe('kafka-wire proxy', () => {
       await new Promise((r) => setTimeout(r, 100));
       abort.abort();
       expect(await done).toBe(0);
-      const lines = readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+      const lines = name.endsWith('.jsonl')
+        ? readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l))
+        : [...readCapture(new Uint8Array(readFileSync(file)))].filter((e): e is CaptureFrame => e.type === 'frame').map((f) => JSON.parse(JSON.stringify(captureFrameToJson(f))));
       const metadata = lines.filter((l) => l.apiKey === 3);
       expect(metadata.map((l) => [l.direction, l.apiVersion, l.ok])).toEqual([['request', 12, true], ['response', 12, true]]);
       expect(metadata[1].latencyMs).toBeGreaterThan(0);

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import {
   CaptureFileWriter, LINKTYPE_ETHERNET, LINKTYPE_IPV4, LINKTYPE_IPV6, LINKTYPE_LINUX_SLL, LINKTYPE_LINUX_SLL2, LINKTYPE_LOOP,
-  LINKTYPE_NULL, LINKTYPE_RAW, TcpConversation, encodePacket, readCapture, readCaptureStream, formatCaptureTime, type Segment,
+  LINKTYPE_NULL, LINKTYPE_RAW, TcpConversation, encodePacket, encodePacketHeaders, readCapture, readCaptureStream, formatCaptureTime, type Segment,
 } from '../../src/capture/index.js';
 import { KafkaWireError } from '../../src/errors.js';
 import { encodeRequest, encodeResponse } from '../../src/codec/by-key.js';
@@ -95,6 +95,22 @@ describe('file formats', () => {
       const fromWeb = [];
       for await (const e of readCaptureStream(web)) fromWeb.push(e);
       expect(fromWeb).toEqual(whole);
+    }
+  });
+
+  it('writes a packet whose payload is kept apart (the proxy\'s) as the same bytes as the whole packet', () => {
+    const { segments } = conversationSegments(exchanges, { maxSegment: 333 });
+    for (const options of [{ format: 'pcap' as const }, { format: 'pcapng' as const, bigEndian: true }, { format: 'pcapng' as const, nanoseconds: true }]) {
+      const writer = new CaptureFileWriter(options);
+      for (const s of segments) {
+        for (const linkType of [LINKTYPE_ETHERNET, LINKTYPE_IPV4]) {
+          const whole = writer.record({ timeNs: s.timeNs, data: encodePacket(linkType, s) });
+          const pieces = writer.recordPieces({ timeNs: s.timeNs, data: encodePacketHeaders(linkType, s), payload: s.payload });
+          if (s.payload.length > 0) expect(pieces).toContain(s.payload);
+          expect(writer.record({ timeNs: s.timeNs, data: encodePacketHeaders(linkType, s), payload: s.payload })).toEqual(whole);
+          expect(Uint8Array.from(pieces.flatMap((p) => [...p]))).toEqual(whole);
+        }
+      }
     }
   });
 });
