@@ -10,6 +10,7 @@ import { fromHex, toHex } from './text.js';
 import type { Direction } from './codec.js';
 import { WIRE_USAGE, wireCommands } from './wire/cli-commands.js';
 import { runExplain, runSample, runSite } from './explain/cli-commands.js';
+import { BROKER_USAGE, brokerCommand } from './wire/broker-command.js';
 
 export interface Io {
   signal?: AbortSignal;
@@ -33,7 +34,7 @@ const USAGE = `usage: kafka-wire <command> [options]
   sample --all                                          every key/version/direction as JSON lines
   site OUTDIR [--schemas DIR]                           the static explorer site
   demo                                                  explain the reference pages' messages
-${WIRE_USAGE}`;
+${WIRE_USAGE}${BROKER_USAGE}`;
 
 export function errorJson(error: unknown): { name: string; message: string; offset: number; path: string } {
   if (error instanceof KafkaWireError) {
@@ -147,6 +148,7 @@ const demo: Command = async (_args, io) => {
 
 export const commands: Record<string, Command> = {
   decode, encode, explain: runExplain, sample: runSample, site: runSite, demo, ...wireCommands,
+  broker: brokerCommand,
 };
 
 export async function main(argv: string[], io: Io): Promise<number> {
@@ -169,9 +171,10 @@ function invokedDirectly(): boolean {
 }
 
 if (invokedDirectly()) {
-  // Ctrl-C ends a long-running consume cleanly (its connection closed, its output flushed).
+  // Ctrl-C (or SIGTERM) ends a long-running consume or broker cleanly (connections closed, output flushed).
   const abort = new AbortController();
   process.once('SIGINT', () => abort.abort());
+  process.once('SIGTERM', () => abort.abort());
   main(process.argv.slice(2), { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr, signal: abort.signal })
     .then((code) => { process.exitCode = code; })
     .catch((error) => {
