@@ -15,7 +15,8 @@ import { BROKER_USAGE, brokerCommand } from './wire/broker-command.js';
 export interface Io {
   signal?: AbortSignal;
   stdin: NodeJS.ReadableStream;
-  stdout: { write(text: string): unknown };
+  /** Text, or UTF-8 bytes (consume writes its JSON lines as bytes). */
+  stdout: { write(data: string | Uint8Array): unknown };
   stderr: { write(text: string): unknown };
 }
 

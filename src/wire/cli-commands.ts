@@ -22,7 +22,8 @@ import { UsageError } from '../errors.js';
 
 export interface WireIo {
   stdin: NodeJS.ReadableStream;
-  stdout: { write(text: string): unknown };
+  /** Text, or UTF-8 bytes (consume writes its JSON lines as bytes). */
+  stdout: { write(data: string | Uint8Array): unknown };
   stderr: { write(text: string): unknown };
   /** Stops a consume that runs without -e / -c (the CLI wires SIGINT to it). */
   signal?: AbortSignal;
@@ -285,7 +286,7 @@ export const consumeCommand: WireCommand = (args, io) => run(io, WIRE_USAGE, asy
       throw new Error(`topic ${topic} has no partition ${only} (it has ${info.partitions.length})`);
     }
     const start = await resolveOffsets(client, info, partitions, offsetArg);
-    await consumeLoop(client, info, { start, exitAtEnd, limit, encoding, signal, write: (text) => io.stdout.write(text) });
+    await consumeLoop(client, info, { start, exitAtEnd, limit, encoding, signal, write: (bytes) => io.stdout.write(bytes) });
     return 0;
   } finally {
     await client.close();

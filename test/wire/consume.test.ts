@@ -11,7 +11,7 @@ import { runCli, jsonLines } from './cli-io.js';
 
 function written(fill: (w: JsonLinesWriter) => void): string {
   let text = '';
-  const w = new JsonLinesWriter((t) => { text += t; });
+  const w = new JsonLinesWriter((t) => { text += Buffer.from(t).toString('utf8'); });
   fill(w);
   w.flush();
   return text;
@@ -40,7 +40,7 @@ describe('JsonLinesWriter', () => {
     expect(written((w) => w.bytes(b, 0, 4, 'base64'))).toBe(JSON.stringify(Buffer.from(b).toString('base64')));
     const big = new Uint8Array(3 << 20).fill(0x41);
     const chunks: string[] = [];
-    const w = new JsonLinesWriter((t) => { chunks.push(t); });
+    const w = new JsonLinesWriter((t) => { chunks.push(Buffer.from(t).toString('latin1')); });
     for (let i = 0; i < 3; i++) w.utf8(big, 0, big.length);
     w.flush();
     expect(chunks.join('')).toBe(`"${'A'.repeat(3 << 20)}"`.repeat(3));
