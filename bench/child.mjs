@@ -95,7 +95,7 @@ async function profileLoop(p, ms) {
 /**
  * What one call allocates on the JavaScript heap: V8's sampling heap profiler with a 1-byte
  * interval samples every allocation, including objects a scavenge or a full GC has already freed
- * by the end of the call; the median of 5 calls. ArrayBuffer backing stores outside the heap are
+ * by the end of the call; the median of 3 calls. ArrayBuffer backing stores outside the heap are
  * not counted (the records' bytes are views of the frame in every contender).
  */
 async function allocation(p) {
@@ -105,17 +105,17 @@ async function allocation(p) {
   session.connect();
   await session.post('HeapProfiler.enable');
   const runs = [];
-  for (let i = 0; i < 5; i++) {
+  for (let i = 0; i < 3; i++) {
     gc();
     await session.post('HeapProfiler.startSampling', { samplingInterval: 1, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true });
-    const out = p.isAsync ? await p.fn() : p.fn();
+    if (p.isAsync) await p.fn(); else p.fn();
     const { profile } = await session.post('HeapProfiler.stopSampling');
     let bytes = 0;
     for (const s of profile.samples) bytes += s.size;
-    runs.push({ bytes, objects: profile.samples.length, keep: out !== undefined });
+    runs.push({ bytes, objects: profile.samples.length });
   }
   session.disconnect();
-  const mid = (k) => runs.map((x) => x[k]).sort((a, b) => a - b)[2];
+  const mid = (k) => runs.map((x) => x[k]).sort((a, b) => a - b)[1];
   return { bytes: mid('bytes'), objects: mid('objects') };
 }
 
