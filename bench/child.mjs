@@ -3,9 +3,13 @@
 // tinybench and writes the results as JSON. Run by bench/run.mjs (and bench/profile.mjs); not
 // meant to be run by hand.
 //   node bench/child.mjs --data DIR --tasks ID[,ID...] --out FILE [--time MS --warmup-time MS
-//     --iterations N --warmup-iterations N] [--profile SECONDS]
+//     --iterations N --warmup-iterations N] [--profile SECONDS] [--alloc]
+// --alloc: after timing, measures one call's allocation (bytes and objects; see allocation()).
 import { writeFileSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { Session } from 'node:inspector/promises';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { Bench } from 'tinybench';
 import { allTasks } from './lib/tasks.mjs';
 
@@ -73,6 +77,7 @@ if (args.profile) {
     r.rme = res.latency.rme;
     r.samples = res.latency.samplesCount ?? res.latency.samples?.length;
   }
+  if (args.alloc) for (const [i, { p }] of prepared.entries()) results[i].alloc = await allocation(p);
 }
 writeFileSync(args.out, JSON.stringify({ pid: process.pid, results }, null, 1));
 
@@ -85,6 +90,33 @@ async function profileLoop(p, ms) {
     n++;
   }
   return n;
+}
+
+/**
+ * What one call allocates on the JavaScript heap: V8's sampling heap profiler with a 1-byte
+ * interval samples every allocation, including objects a scavenge or a full GC has already freed
+ * by the end of the call; the median of 3 calls. ArrayBuffer backing stores outside the heap are
+ * not counted (the records' bytes are views of the frame in every contender).
+ */
+async function allocation(p) {
+  setFlagsFromString('--expose-gc');
+  const gc = runInNewContext('gc');
+  const session = new Session();
+  session.connect();
+  await session.post('HeapProfiler.enable');
+  const runs = [];
+  for (let i = 0; i < 3; i++) {
+    gc();
+    await session.post('HeapProfiler.startSampling', { samplingInterval: 1, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true });
+    if (p.isAsync) await p.fn(); else p.fn();
+    const { profile } = await session.post('HeapProfiler.stopSampling');
+    let bytes = 0;
+    for (const s of profile.samples) bytes += s.size;
+    runs.push({ bytes, objects: profile.samples.length });
+  }
+  session.disconnect();
+  const mid = (k) => runs.map((x) => x[k]).sort((a, b) => a - b)[1];
+  return { bytes: mid('bytes'), objects: mid('objects') };
 }
 
 function parseArgs(argv) {

@@ -10,6 +10,8 @@ import { prng } from './prng.mjs';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 export const DIST = join(ROOT, 'dist');
+/** Benchmark-only peers live here (bench/package.json, installed by npm run bench). */
+export const BENCH_MODULES = join(ROOT, 'bench/node_modules');
 export const FIXTURES = fileURLToPath(new URL('../fixtures/', import.meta.url));
 
 export const RECORDS_PER_BATCH = 1000;

@@ -1,5 +1,5 @@
 // Aggregation (medians over rounds, ratios, goals) and the text / markdown tables.
-import { WORKLOADS, WORKLOAD_TITLES, FETCH_CASES, PEERS } from './tasks.mjs';
+import { WORKLOADS, WORKLOAD_TITLES, FETCH_CASES, PEERS, KEPT_RESULTS } from './tasks.mjs';
 
 export function median(xs) {
   const s = [...xs].sort((a, b) => a - b);
@@ -10,14 +10,44 @@ export function median(xs) {
 
 const CASE_TITLES = { ...FETCH_CASES, decode: 'decode', encode: 'encode', stream: '', '1MiB': '', none_produce: '' };
 
-/** Fills per-row statistics and ratios; returns the rows grouped as [workload, case, rows]. */
+/** The q-quantile of xs (linear interpolation between order statistics). */
+export function quantile(xs, q) {
+  const s = [...xs].sort((a, b) => a - b);
+  if (s.length === 0) return NaN;
+  const pos = (s.length - 1) * q;
+  const lo = Math.floor(pos);
+  return s[lo] + (s[Math.min(lo + 1, s.length - 1)] - s[lo]) * (pos - lo);
+}
+
+/** Summary of per-pair ratios: median, quartiles, range, and the pairs themselves. */
+export function ratioStats(pairs) {
+  return { median: median(pairs), q1: quantile(pairs, 0.25), q3: quantile(pairs, 0.75), min: Math.min(...pairs), max: Math.max(...pairs), pairs };
+}
+
+/** Per-round ratios a[i] / b[i] over the rounds both rows ran (the rounds are the pairs). */
+export function pairRatios(a, b) {
+  const out = [];
+  for (let i = 0; i < Math.min(a.length, b.length); i++) out.push(a[i] / b[i]);
+  return out;
+}
+
+/**
+ * Fills per-row statistics and ratios; returns the rows grouped as [workload, case, rows]. A row's
+ * ratio is paired: in every round each row of a group ran in its own fresh process next to the
+ * others, so round i of the fastest peer (same mode, lowest median time) divided by round i of
+ * this row is one pair; the row reports the median of those ratios with its quartiles.
+ */
 export function aggregate(rows) {
   for (const r of rows) {
     if (r.na || !r.roundsMs?.length) continue;
     r.medianMs = median(r.roundsMs);
-    r.spreadPct = r.roundsMs.length > 1 ? (100 * (Math.max(...r.roundsMs) - Math.min(...r.roundsMs))) / r.medianMs : undefined;
+    r.spreadPct = r.roundsMs.length > 1 ? (100 * (quantile(r.roundsMs, 0.75) - quantile(r.roundsMs, 0.25))) / r.medianMs : undefined;
     r.nsPerUnit = (r.medianMs * 1e6) / r.units;
     r.mbPerSec = r.bytes / (r.medianMs / 1000) / 1e6;
+    if (r.alloc) {
+      r.allocBytesPerUnit = r.alloc.bytes / r.units;
+      r.allocObjectsPerUnit = r.alloc.objects / r.units;
+    }
     if (r.mixedMs?.length) {
       r.mixedMedianMs = median(r.mixedMs);
       r.mixedRatio = r.mixedMedianMs / r.medianMs;
@@ -28,64 +58,69 @@ export function aggregate(rows) {
     const cases = [...new Set(rows.filter((r) => r.workload === w).map((r) => r.case))];
     for (const c of cases) {
       const g = rows.filter((r) => r.workload === w && r.case === c);
-      const peers = g.filter((r) => PEERS.includes(r.contender) && r.medianMs !== undefined);
-      const fastest = peers.sort((a, b) => a.medianMs - b.medianMs)[0];
       for (const r of g) {
-        if (fastest && r.medianMs !== undefined && r.contender !== 'reference') {
-          r.fastestPeer = fastest.id;
-          r.ratioToFastestPeer = fastest.medianMs / r.medianMs;
-        }
+        if (r.medianMs === undefined || !['eager', 'kept'].includes(r.mode)) continue;
+        const peers = g.filter((p) => PEERS.includes(p.contender) && p.mode === r.mode && p.medianMs !== undefined);
+        const fastest = peers.sort((a, b) => a.medianMs - b.medianMs)[0];
+        if (!fastest) continue;
+        r.fastestPeer = fastest.id;
+        r.fastestPeerLabel = fastest.label;
+        r.ratio = ratioStats(pairRatios(fastest.roundsMs, r.roundsMs));
       }
-      groups.push([w, c, g, fastest]);
+      groups.push([w, c, g]);
     }
   }
   return groups;
 }
 
-/** The issue's speed goals, each against the row it names. */
-export function goals(rows) {
+/** The issue's speed goals, each against the row it names; `holds` is true, false or null (n/a). */
+export function goals(rows, extra = []) {
   const byId = (id) => rows.find((r) => r.id === id);
   const out = [];
-  const vsPeer = (name, target, ours, fastestFor) => {
-    const fastest = fastestFor && byId(fastestFor);
-    if (!ours || ours.medianMs === undefined) return;
-    if (!fastest) {
-      out.push({ goal: name, target: `>= ${target}x fastest peer`, value: null, holds: null, row: ours.id, note: 'no peer implements it' });
-      return;
-    }
-    const ratio = fastest.medianMs / ours.medianMs;
-    out.push({ goal: name, target: `>= ${target}x fastest peer`, value: ratio, display: `${ratio.toFixed(2)}x vs ${fastest.label}`, holds: ratio >= target, row: ours.id, peer: fastest.id });
-  };
-  const sameVersion = (ids, fastestId) => {
-    const f = fastestId && byId(fastestId);
-    const cands = ids.map(byId).filter((r) => r && r.medianMs !== undefined);
+  // The kafka-wire row of the fastest peer's version (each peer decodes its own version).
+  const ours = (prefix, mode) => {
+    const cands = rows.filter((r) => r.id.startsWith(prefix) && r.contender === 'kafka-wire' && r.mode === mode && r.ratio);
+    const f = cands[0] && byId(cands[0].fastestPeer);
     return (f && cands.find((r) => r.version === f.version)) ?? cands[0];
   };
-  const fetchFastest = byId('fetch/none/kafka-wire/eager-v12')?.fastestPeer;
-  vsPeer('Fetch decode, eager (1 batch, uncompressed)', 2, sameVersion(['fetch/none/kafka-wire/eager-v12', 'fetch/none/kafka-wire/eager-v11'], fetchFastest), fetchFastest);
-  vsPeer('Fetch decode, lazy (1 batch, uncompressed)', 4, byId('fetch/none/kafka-wire/lazy-v12'), fetchFastest);
-  vsPeer('Produce encode', 5, byId('produce/none/kafka-wire/v7'), byId('produce/none/kafka-wire/v7')?.fastestPeer);
-  const mdFastest = byId('metadata/decode/kafka-wire/v12')?.fastestPeer;
-  vsPeer('Metadata decode', 3, sameVersion(['metadata/decode/kafka-wire/v12', 'metadata/decode/kafka-wire/v6'], mdFastest), mdFastest);
-  vsPeer('Metadata encode', 3, byId('metadata/encode/kafka-wire/v12'), byId('metadata/encode/kafka-wire/v12')?.fastestPeer);
+  const vsPeer = (name, target, row, minShare) => {
+    if (!row) return;
+    const { median: m, q1, q3, pairs } = row.ratio;
+    let holds = m >= target;
+    let display = `${m.toFixed(2)}x [${q1.toFixed(2)}-${q3.toFixed(2)}] vs ${row.fastestPeerLabel}, ${pairs.length} pairs`;
+    if (minShare) {
+      const share = pairs.filter((x) => x >= minShare.at).length / pairs.length;
+      holds &&= share >= minShare.share;
+      display += `; ${(100 * share).toFixed(0)}% of pairs >= ${minShare.at}x`;
+    }
+    out.push({ goal: name, target: `>= ${target}x fastest peer${minShare ? `, >= ${minShare.at}x in ${100 * minShare.share}% of pairs` : ''}`, value: m, display, holds, row: row.id, peer: row.fastestPeer });
+  };
+  vsPeer('Fetch eager, 1 batch (keys, values, headers read; CRC verified)', 3, ours('fetch/none/', 'eager'));
+  vsPeer('Fetch eager, 10 batches', 3, ours('fetch/none10/', 'eager'));
+  vsPeer(`Fetch eager, 1 batch, last ${KEPT_RESULTS} kept alive`, 2.5, ours('fetch/none/', 'kept'));
+  vsPeer(`Fetch eager, 10 batches, last ${KEPT_RESULTS} kept alive`, 2.5, ours('fetch/none10/', 'kept'));
+  for (const v of [6, 12]) vsPeer(`Metadata decode, v${v}`, 4, byId(`metadata/decode/kafka-wire/v${v}`)?.ratio && byId(`metadata/decode/kafka-wire/v${v}`), { at: 3, share: 0.9 });
+  vsPeer('Produce encode', 8, byId('produce/none/kafka-wire/v7')?.ratio && byId('produce/none/kafka-wire/v7'));
+  const crc = byId('crc/1MiB/kafka-wire/wasm');
+  if (crc?.mbPerSec) out.push({ goal: 'CRC-32C in WebAssembly, copy in included', target: '>= 3 GB/s', value: crc.mbPerSec / 1000, display: `${(crc.mbPerSec / 1000).toFixed(2)} GB/s (quartiles ${fmtGB(crc, 0.75)}-${fmtGB(crc, 0.25)})`, holds: crc.mbPerSec >= 3000, row: crc.id });
   const fr = byId('frames/stream/kafka-wire/splitter');
   const mc = byId('crc/1MiB/reference/memcpy');
-  const ms = byId('frames/stream/reference/memcpy');
-  const fe = byId('frames/stream/kafka-wire/splitter-reuse');
   if (fr?.mbPerSec && mc?.mbPerSec) {
-    const f = fr.mbPerSec / mc.mbPerSec;
-    const stream = ms?.mbPerSec ? `; ${(100 * fr.mbPerSec / ms.mbPerSec).toFixed(1)}% of the 64 MiB chunk copy (${fmtMB(ms.mbPerSec)} MB/s)` : '';
-    const reuse = fe?.mbPerSec ? `; with { reuse: true } ${(100 * fe.mbPerSec / mc.mbPerSec).toFixed(1)}% (${fmtMB(fe.mbPerSec)} MB/s)` : '';
-    out.push({ goal: 'Frame splitting', target: '>= 25% of memcpy (1 MiB) throughput', value: f, display: `${(100 * f).toFixed(1)}% (${fmtMB(fr.mbPerSec)} vs ${fmtMB(mc.mbPerSec)} MB/s)${stream}${reuse}`, holds: f >= 0.25, row: fr.id });
+    // Per round: splitter throughput / memcpy throughput (both ran in that round).
+    const st = ratioStats(pairRatios(mc.roundsMs, fr.roundsMs).map((x) => (x * fr.bytes) / mc.bytes));
+    out.push({ goal: 'Frame splitting, default mode', target: '>= 25% of memcpy (1 MiB)', value: st.median, display: `${(100 * st.median).toFixed(1)}% [${(100 * st.q1).toFixed(1)}-${(100 * st.q3).toFixed(1)}] (${fmtMB(fr.mbPerSec)} vs ${fmtMB(mc.mbPerSec)} MB/s)`, holds: st.median >= 0.25, row: fr.id });
   }
-  const crc = byId('crc/1MiB/kafka-wire/wasm');
-  if (crc?.mbPerSec) out.push({ goal: 'CRC-32C', target: '>= 2 GB/s', value: crc.mbPerSec / 1000, display: `${(crc.mbPerSec / 1000).toFixed(2)} GB/s`, holds: crc.mbPerSec >= 2000, row: crc.id });
-  for (const r of rows) {
-    if (r.contender === 'kafka-wire' && r.mixedRatio !== undefined) {
-      out.push({ goal: `Mixed run: ${r.id}`, target: 'mixed/isolated <= 1.25', value: r.mixedRatio, display: `${r.mixedRatio.toFixed(2)}`, holds: r.mixedRatio <= 1.25, row: r.id, mixed: true });
-    }
+  out.push(...extra);
+  const mixed = rows.filter((r) => r.mixedRatio !== undefined);
+  if (mixed.length) {
+    const over = mixed.filter((r) => r.mixedRatio > 1.25);
+    out.push({ goal: 'Every row within 1.25x between isolated and mixed runs', target: 'mixed/isolated <= 1.25', value: Math.max(...mixed.map((r) => r.mixedRatio)), display: `${mixed.length - over.length}/${mixed.length} rows${over.length ? `; over: ${over.map((r) => `${r.id} ${r.mixedRatio.toFixed(2)}`).join(', ')}` : ''}`, holds: over.length === 0 });
   }
   return out;
+}
+
+function fmtGB(r, q) {
+  return ((r.bytes / quantile(r.roundsMs, q)) / 1e6).toFixed(2);
 }
 
 function fmtNs(x) {
@@ -103,25 +138,29 @@ function fmtMB(x) {
 
 function fmtRatio(r) {
   if (r.na) return 'n/a';
-  if (r.ratioToFastestPeer === undefined) return r.contender === 'reference' ? '(reference)' : '—';
-  return `${r.ratioToFastestPeer.toFixed(2)}x`;
+  if (r.mode === 'positions') return '(own category)';
+  if (!r.ratio) return r.contender === 'reference' ? '(reference)' : '—';
+  return `${r.ratio.median.toFixed(2)}x [${r.ratio.q1.toFixed(2)}-${r.ratio.q3.toFixed(2)}]`;
 }
 
 function rowCells(r) {
-  if (r.na) return [r.label, 'n/a', 'n/a', 'n/a', '', '', r.na];
+  if (r.na) return [r.label, 'n/a', 'n/a', '', '', 'n/a', '', '', r.na];
   const check = r.verified === false ? ' MISMATCH' : '';
   return [
     r.label + check,
     `${fmtNs(r.nsPerUnit)} ns/${r.unit}`,
     fmtMB(r.mbPerSec),
+    r.allocBytesPerUnit === undefined ? '' : fmtNs(r.allocBytesPerUnit),
+    r.allocObjectsPerUnit === undefined ? '' : fmtNs(r.allocObjectsPerUnit),
     fmtRatio(r),
     r.spreadPct === undefined ? '' : `${r.spreadPct.toFixed(1)}%`,
     r.mixedRatio === undefined ? '' : r.mixedRatio.toFixed(2),
-    r.note ?? (r.info && r.contender === 'kafka-wire' && r.workload === 'fetch' && r.case === 'none' ? r.info : ''),
+    r.note ?? (r.info && r.contender === 'kafka-wire' && r.workload === 'fetch' && r.case === 'none' && r.mode === 'eager' ? r.info : ''),
   ];
 }
 
-const HEAD = ['contender', 'time', 'MB/s', 'vs fastest peer', 'spread', 'mixed/iso', 'notes'];
+const HEAD = ['contender', 'time', 'MB/s', 'alloc B/unit', 'objects/unit', 'vs fastest peer (paired median [quartiles])', 'IQR/median', 'mixed/iso', 'notes'];
+const LEFT = new Set([0, HEAD.length - 1]);
 
 export function textTables(groups) {
   const lines = [];
@@ -132,35 +171,30 @@ export function textTables(groups) {
     if (title && w !== 'produce') lines.push(`-- ${title}`);
     const cells = [HEAD, ...g.map(rowCells)];
     const widths = HEAD.map((_, i) => Math.max(...cells.map((row) => String(row[i]).length)));
-    for (const row of cells) lines.push('  ' + row.map((x, i) => (i === 0 || i === 6 ? String(x).padEnd(widths[i]) : String(x).padStart(widths[i]))).join('  ').trimEnd());
+    for (const row of cells) lines.push('  ' + row.map((x, i) => (LEFT.has(i) ? String(x).padEnd(widths[i]) : String(x).padStart(widths[i]))).join('  ').trimEnd());
   }
   return lines.join('\n');
 }
 
-export function markdown({ machine, params, groups, goalRows, bundle, notes, command }) {
+export function markdown({ machine, params, groups, goalRows, bundle, notes, command, importLines = [] }) {
   const L = [];
   L.push('# kafka-wire benchmark results', '');
   L.push(`Machine: ${machine.cpu}, ${machine.cores} cores, ${(machine.memoryBytes / 2 ** 30).toFixed(0)} GiB; Node ${machine.node} (V8 ${machine.v8}), ${machine.os}; ${machine.date}.`, '');
-  L.push(`Command: \`${command}\` — ${params.rounds} round${params.rounds === 1 ? '' : 's'}, each contender in its own fresh process per round (alternating order), tinybench time ${params.time} ms / warmup ${params.warmupTime} ms per task; figures are medians over rounds of the per-round mean. "vs fastest peer" = fastest peer's time / this row's time (above 1: faster than every peer). "spread" = (max - min) / median over rounds. "mixed/iso" = time in one process running every workload and contender / isolated time.`, '');
+  L.push(`Command: \`${command}\` — ${params.rounds} rounds; in every round each row of a table runs in its own fresh process, the rows of one table one after another (the order rotates from round to round), tinybench time ${params.time} ms / warmup ${params.warmupTime} ms per process. "time" = median over rounds. "vs fastest peer" = median over rounds of (fastest peer's time in that round / this row's time in that round), with the quartiles of those per-round ratios in brackets; the fastest peer is the one with the lowest median time among the peers' rows of the same kind (eager with eager, kept alive with kept alive); above 1: faster than every peer. Positions rows (lazy access, no object per record) are their own category with no ratio. "alloc B/unit" and "objects/unit" = JavaScript heap allocation of one call per unit (V8's sampling heap profiler sampling every allocation, median of 3 calls; ArrayBuffer backing stores not counted). "IQR/median" = interquartile range of the round times over their median. "mixed/iso" = time in one process running every row / isolated time.`, '');
   if (machine.git) L.push(`Code: commit ${machine.git.head}${machine.git.dirtySourceFiles ? ` plus ${machine.git.dirtySourceFiles} uncommitted source files` : ''}, dist/ built ${machine.distBuilt}. Load average at start: ${machine.loadAverage.map((x) => x.toFixed(2)).join(', ')}${machine.loadAverageEnd ? `; at end: ${machine.loadAverageEnd.map((x) => x.toFixed(2)).join(', ')}` : ''}.`, '');
-  L.push(`Peers: kafkajs ${machine.versions.kafkajs}, @platformatic/kafka ${machine.versions.platformatic}; tinybench ${machine.versions.tinybench}.`, '');
+  L.push(`Peers: ${Object.entries(machine.versions).map(([k, v]) => `${k} ${v}`).join(', ')}.`, '');
   let lastW = '';
   for (const [w, c, g] of groups) {
     if (w !== lastW) { L.push(`## ${WORKLOAD_TITLES[w]}`, ''); lastW = w; }
     const title = CASE_TITLES[c];
     if (title && w !== 'produce') L.push(`**${title}**`, '');
-    L.push(`| ${HEAD.join(' | ')} |`, `|${HEAD.map((_, i) => (i === 0 || i === 6 ? ' --- ' : ' ---: ')).join('|')}|`);
+    L.push(`| ${HEAD.join(' | ')} |`, `|${HEAD.map((_, i) => (LEFT.has(i) ? ' --- ' : ' ---: ')).join('|')}|`);
     for (const r of g) L.push(`| ${rowCells(r).map((x) => String(x).replaceAll('|', '\\|')).join(' | ')} |`);
     L.push('');
   }
-  L.push('## Goals (isolated runs)', '', '| goal | target | measured | holds |', '| --- | --- | --- | --- |');
-  for (const g of goalRows.filter((x) => !x.mixed)) L.push(`| ${g.goal} | ${g.target} | ${g.display ?? g.note ?? ''} | ${g.holds === null ? 'n/a' : g.holds ? 'yes' : '**no**'} |`);
-  const mixed = goalRows.filter((x) => x.mixed);
-  if (mixed.length) {
-    const worst = mixed.reduce((a, b) => (b.value > a.value ? b : a));
-    const failing = mixed.filter((x) => !x.holds);
-    L.push('', `Mixed run (goal: kafka-wire loses at most 25%, mixed/iso <= 1.25): ${mixed.length - failing.length} of ${mixed.length} kafka-wire rows hold; worst ${worst.row} at ${worst.display}.${failing.length ? ` Over: ${failing.map((x) => `${x.row} (${x.display})`).join(', ')}.` : ''}`);
-  }
+  if (importLines.length) L.push(...importLines, '');
+  L.push('## Goals', '', '| goal | target | measured | holds |', '| --- | --- | --- | --- |');
+  for (const g of goalRows) L.push(`| ${g.goal} | ${g.target} | ${g.display ?? g.note ?? ''} | ${g.holds === null ? 'n/a' : g.holds ? 'yes' : '**no**'} |`);
   if (bundle) {
     L.push('', '## Bundle size', '', `dist/browser/kafka-wire.js: ${bundle.raw} bytes raw, ${bundle.gzip} bytes gzip -9.`);
   }

@@ -2,8 +2,13 @@
 // including the n/a rows (a peer without the feature), with how to count units and bytes.
 
 export const WORKLOADS = ['fetch', 'produce', 'metadata', 'frames', 'crc'];
-export const CONTENDERS = ['kafka-wire', 'kafkajs', 'platformatic', 'reference'];
-export const PEERS = ['kafkajs', 'platformatic'];
+export const CONTENDERS = ['kafka-wire', 'kafkajs', 'platformatic', 'platformatic1', 'reference'];
+export const PEERS = ['kafkajs', 'platformatic', 'platformatic1'];
+/** The peer's package as bench/package.json names it, and how the tables name it. */
+export const PEER_PACKAGES = { platformatic: '@platformatic/kafka', platformatic1: 'platformatic-kafka-1' };
+export const PEER_NAMES = { kafkajs: 'kafkajs', platformatic: '@platformatic/kafka 2.x', platformatic1: '@platformatic/kafka 1.x' };
+/** How many decoded Fetch results a "kept alive" row holds, like a pipelined consumer. */
+export const KEPT_RESULTS = 8;
 
 export const WORKLOAD_TITLES = {
   fetch: 'Fetch response decode (records materialized)',
@@ -26,46 +31,61 @@ function t(workload, kase, contender, variant, version, label, extra = {}) {
   return { id: `${workload}/${kase}/${contender}/${variant}`, workload, case: kase, contender, variant, version, label, ...extra };
 }
 
+/**
+ * Every row. `mode` groups what is compared: "eager" and "kept" rows are paired with the peers'
+ * rows of the same mode; "positions" rows (kafka-wire's lazy access, no object per record) are
+ * their own category with no ratio; other workloads have one mode.
+ */
 export function allTasks() {
   const tasks = [];
-  // ---- fetch ----
+  // ---- fetch: every row reads each record's key, value and headers ----
+  const peerFetch = (kase, mode, suffix) => {
+    const builtIn = kase === 'none' || kase === 'none10' || kase === 'gzip';
+    tasks.push(t('fetch', kase, 'kafkajs', `${mode}-v11`, 11, `kafkajs, v11${suffix}`, { mode, ...(builtIn ? {} : { na: `kafkajs has no built-in ${kase} codec (needs a plugin package)` }) }));
+    for (const c of ['platformatic', 'platformatic1']) {
+      tasks.push(t('fetch', kase, c, `${mode}-v12`, 12, `${PEER_NAMES[c]}, v12${suffix}`, { mode, ...(kase === 'zstd' ? { na: 'zstd needs node:zlib zstd (Node >= 22.15); not on Node 20' } : {}) }));
+    }
+  };
   for (const kase of Object.keys(FETCH_CASES)) {
-    tasks.push(t('fetch', kase, 'kafka-wire', 'eager-v12', 12, 'kafka-wire eager, v12', { goal: kase === 'none' ? 'fetch-eager' : undefined }));
-    tasks.push(t('fetch', kase, 'kafka-wire', 'lazy-v12', 12, 'kafka-wire lazy, v12', { goal: kase === 'none' ? 'fetch-lazy' : undefined }));
-    if (kase === 'none' || kase === 'none10' || kase === 'gzip') tasks.push(t('fetch', kase, 'kafka-wire', 'eager-v11', 11, 'kafka-wire eager, v11'));
-    if (kase === 'none' || kase === 'none10' || kase === 'gzip') tasks.push(t('fetch', kase, 'kafkajs', 'eager-v11', 11, 'kafkajs, v11'));
-    else tasks.push(t('fetch', kase, 'kafkajs', 'eager-v11', 11, 'kafkajs', { na: `kafkajs has no built-in ${kase} codec (needs a plugin package)` }));
-    if (kase === 'zstd') tasks.push(t('fetch', kase, 'platformatic', 'eager-v12', 12, '@platformatic/kafka', { na: 'zstd needs node:zlib zstd (Node >= 22.15); not on Node 20' }));
-    else tasks.push(t('fetch', kase, 'platformatic', 'eager-v12', 12, '@platformatic/kafka, v12'));
+    const uncompressed = kase === 'none' || kase === 'none10';
+    tasks.push(t('fetch', kase, 'kafka-wire', 'eager-v12', 12, 'kafka-wire, v12', { mode: 'eager' }));
+    // kafka-wire at kafkajs's version too, once (the same decoder: the ratios use v12 elsewhere).
+    if (kase === 'none') tasks.push(t('fetch', kase, 'kafka-wire', 'eager-v11', 11, 'kafka-wire, v11', { mode: 'eager' }));
+    peerFetch(kase, 'eager', '');
+    if (uncompressed) {
+      tasks.push(t('fetch', kase, 'kafka-wire', 'kept-v12', 12, `kafka-wire, v12, last ${KEPT_RESULTS} kept`, { mode: 'kept' }));
+      peerFetch(kase, 'kept', `, last ${KEPT_RESULTS} kept`);
+    }
+    tasks.push(t('fetch', kase, 'kafka-wire', 'lazy-v12', 12, 'kafka-wire lazy (positions only), v12', { mode: 'positions' }));
   }
   for (const x of tasks) if (x.workload === 'fetch') x.unit = 'record';
   // ---- produce ----
-  for (const c of ['kafka-wire', 'kafkajs', 'platformatic']) {
-    tasks.push(t('produce', 'none', c, 'v7', 7, `${c === 'platformatic' ? '@platformatic/kafka' : c}, v7`, { unit: 'record', goal: c === 'kafka-wire' ? 'produce' : undefined }));
+  for (const c of ['kafka-wire', 'kafkajs', 'platformatic', 'platformatic1']) {
+    tasks.push(t('produce', 'none', c, 'v7', 7, `${PEER_NAMES[c] ?? c}, v7`, { unit: 'record' }));
   }
   // ---- metadata ----
   tasks.push(t('metadata', 'decode', 'kafka-wire', 'v6', 6, 'kafka-wire decode, v6', { unit: 'partition' }));
   tasks.push(t('metadata', 'decode', 'kafka-wire', 'v12', 12, 'kafka-wire decode, v12', { unit: 'partition' }));
   tasks.push(t('metadata', 'decode', 'kafkajs', 'v6', 6, 'kafkajs decode, v6', { unit: 'partition' }));
-  tasks.push(t('metadata', 'decode', 'platformatic', 'v12', 12, '@platformatic/kafka decode, v12', { unit: 'partition' }));
+  for (const c of ['platformatic', 'platformatic1']) tasks.push(t('metadata', 'decode', c, 'v12', 12, `${PEER_NAMES[c]} decode, v12`, { unit: 'partition' }));
   tasks.push(t('metadata', 'encode', 'kafka-wire', 'v6', 6, 'kafka-wire encode, v6', { unit: 'partition' }));
   tasks.push(t('metadata', 'encode', 'kafka-wire', 'v12', 12, 'kafka-wire encode, v12', { unit: 'partition' }));
   tasks.push(t('metadata', 'encode', 'kafkajs', 'v6', 6, 'kafkajs encode', { unit: 'partition', na: 'kafkajs has response decoders only' }));
   tasks.push(t('metadata', 'encode', 'platformatic', 'v12', 12, '@platformatic/kafka encode', { unit: 'partition', na: '@platformatic/kafka has response parsers only' }));
-  for (const x of tasks) if (x.workload === 'metadata') x.goal = x.contender === 'kafka-wire' ? `metadata-${x.case}` : undefined;
   // ---- frames ----
-  tasks.push(t('frames', 'stream', 'kafka-wire', 'splitter', null, 'kafka-wire FrameSplitter', { unit: 'byte', goal: 'frames' }));
+  tasks.push(t('frames', 'stream', 'kafka-wire', 'splitter', null, 'kafka-wire FrameSplitter', { unit: 'byte' }));
   tasks.push(t('frames', 'stream', 'kafka-wire', 'splitter-reuse', null, 'kafka-wire FrameSplitter { reuse: true }', { unit: 'byte' }));
   tasks.push(t('frames', 'stream', 'kafkajs', 'connection', null, 'kafkajs Connection#processData', { unit: 'byte' }));
   tasks.push(t('frames', 'stream', 'platformatic', 'connection', null, '@platformatic/kafka', { unit: 'byte', na: 'splitting is inside the private Connection#onData (no callable equivalent)' }));
   tasks.push(t('frames', 'stream', 'reference', 'memcpy', null, 'memcpy of the 64 KiB chunks into one 64 MiB buffer', { unit: 'byte' }));
   // ---- crc ----
-  tasks.push(t('crc', '1MiB', 'kafka-wire', 'wasm', null, 'kafka-wire crc32c (WASM, incl. copy in)', { unit: 'byte', goal: 'crc' }));
+  tasks.push(t('crc', '1MiB', 'kafka-wire', 'wasm', null, 'kafka-wire crc32c (WASM, incl. copy in)', { unit: 'byte' }));
   tasks.push(t('crc', '1MiB', 'kafkajs', 'js', null, 'kafkajs crc32C (JS table)', { unit: 'byte' }));
   tasks.push(t('crc', '1MiB', 'platformatic', 'default', null, '@platformatic/kafka crc32c (default: native @node-rs/crc32)', { unit: 'byte' }));
   tasks.push(t('crc', '1MiB', 'platformatic', 'wasm', null, '@platformatic/wasm-utils crc32c (WASM fallback)', { unit: 'byte' }));
   tasks.push(t('crc', '1MiB', 'platformatic', 'js', null, '@platformatic/kafka jsCRC32C (JS table)', { unit: 'byte' }));
   tasks.push(t('crc', '1MiB', 'reference', 'memcpy', null, 'memcpy 1 MiB (Uint8Array.set)', { unit: 'byte' }));
+  for (const x of tasks) x.mode ??= x.contender === 'reference' ? 'reference' : 'eager';
   return tasks;
 }
 

@@ -5,7 +5,8 @@ import type { OptionSpec, ParsedArgs } from './options.js';
 
 export interface Io {
   stdin: NodeJS.ReadableStream;
-  stdout: { write(text: string): unknown; isTTY?: boolean };
+  /** Text, or UTF-8 bytes (consume and pcap write their JSON lines as bytes). */
+  stdout: { write(data: string | Uint8Array): unknown; isTTY?: boolean };
   stderr: { write(text: string): unknown };
   /** The environment colour and debug output read (NO_COLOR, KAFKA_WIRE_DEBUG); process.env in the bin. */
   env?: Record<string, string | undefined>;

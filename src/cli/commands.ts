@@ -6,6 +6,7 @@ import { demo, explain, sample, site } from './explain.js';
 import { consume, metadata, produce } from './network.js';
 import { pcap } from '../capture/cli-command.js';
 import { proxy } from '../capture/proxy-command.js';
+import { broker } from '../wire/broker-command.js';
 
 export const COMMANDS: readonly Command[] = [
   decode,
@@ -17,6 +18,7 @@ export const COMMANDS: readonly Command[] = [
   metadata,
   produce,
   consume,
+  broker,
   pcap,
   proxy,
 ];

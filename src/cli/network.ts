@@ -5,7 +5,8 @@ import { KafkaClient, type TopicInfo } from '../wire/client.js';
 import type { Connection, ConnectOptions } from '../wire/connection.js';
 import { kafkaErrorName } from '../wire/errors.js';
 import { partitionForKey } from '../wire/partitioner.js';
-import { decodeRecordBatches, encodeRecordBatch, initZstd, COMPRESSION_NAMES, type CompressionName, type RecordInput, type RecordBatch } from '../records/index.js';
+import { encodeRecordBatch, initZstd, COMPRESSION_NAMES, type CompressionName, type RecordInput } from '../records/index.js';
+import { consumeLoop, byLeader, type Encoding } from '../wire/consume.js';
 import { ZERO_UUID } from '../wire/versions.js';
 import { UsageError } from '../errors.js';
 import type { Command, Io } from './command.js';
@@ -191,10 +192,7 @@ async function sendBatch(client: KafkaClient, info: TopicInfo, partition: number
   }
 }
 
-// ---- consume ----
-
-type Encoding = 'utf8' | 'base64' | 'hex';
-
+// ---- consume (the loop: consume.ts) ----
 
 const ENCODINGS: readonly Encoding[] = ['utf8', 'base64', 'hex'];
 
@@ -232,68 +230,12 @@ async function runConsume({ options: values, positionals }: ParsedArgs, io: Io):
     if (only !== undefined && !info.partitions.some((p) => p.partition === only)) {
       throw new Error(`topic ${topic} has no partition ${only} (it has ${info.partitions.length})`);
     }
-    const state = new Map<number, { next: bigint; highWatermark: bigint; done: boolean }>();
     const start = await resolveOffsets(client, info, partitions, offsetArg);
-    for (const p of partitions) state.set(p, { next: start.get(p)!.offset, highWatermark: start.get(p)!.end, done: false });
-    if (exitAtEnd) for (const s of state.values()) s.done = s.next >= s.highWatermark;
-
-    let printed = 0;
-    const decoder = new TextDecoder();
-    const text = (b: Uint8Array | null): string | null => b === null ? null
-      : encoding === 'utf8' ? decoder.decode(b) : encoding === 'hex' ? Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString('hex')
-        : Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString('base64');
-
-    while (printed < limit && !signal?.aborted) {
-      const active = partitions.filter((p) => !state.get(p)!.done);
-      if (active.length === 0) break;
-      // One Fetch per leader, all of its partitions at once.
-      const rounds = byLeader(info, active).map(async (ps) => {
-        const conn = await client.leader(topic, ps[0]!);
-        return { ps, res: await fetchOnce(conn, info, ps.map((p) => [p, state.get(p)!.next] as const), exitAtEnd ? 100 : 500) };
-      });
-      for (const { res } of await Promise.all(rounds)) {
-        for (const part of res) {
-          const s = state.get(part.partition)!;
-          if (part.errorCode !== 0) throw new Error(`Fetch ${topic}/${part.partition} at ${s.next}: ${kafkaErrorName(part.errorCode)}`);
-          s.highWatermark = part.highWatermark;
-          for (const batch of part.batches) {
-            if (!batch.isControl) {
-              for (let i = 0; i < batch.recordCount && printed < limit; i++) {
-                const offset = batch.offsetAt(i);
-                if (offset < s.next) continue;
-                const headers = batch.headersAt(i).map((h) => ({ key: h.key, value: text(h.value) }));
-                io.stdout.write(JSON.stringify({
-                  topic, partition: part.partition,
-                  offset: offset <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(offset) : String(offset),
-                  timestamp: Number(batch.timestampAt(i)),
-                  key: text(batch.keyAt(i)), value: text(batch.valueAt(i)), headers,
-                }) + '\n');
-                printed++;
-                s.next = offset + 1n;
-              }
-            }
-            if (printed >= limit) break;
-            const after = batch.baseOffset + BigInt(batch.lastOffsetDelta) + 1n;
-            if (after > s.next) s.next = after;
-          }
-          if (exitAtEnd && s.next >= s.highWatermark) s.done = true;
-        }
-      }
-    }
+    await consumeLoop(client, info, { start, exitAtEnd, limit, encoding, signal, write: (bytes) => io.stdout.write(bytes) });
     return 0;
   } finally {
     await client.close();
   }
-}
-
-/** The partitions grouped by their leader, one list per leader. */
-function byLeader(info: TopicInfo, partitions: number[]): number[][] {
-  const groups = new Map<number, number[]>();
-  for (const p of partitions) {
-    const leader = info.partitions.find((x) => x.partition === p)!.leader;
-    groups.set(leader, [...(groups.get(leader) ?? []), p]);
-  }
-  return [...groups.values()];
 }
 
 async function resolveOffsets(client: KafkaClient, info: TopicInfo, partitions: number[], spec: string):
@@ -336,29 +278,3 @@ async function listOffsets(conn: Connection, topic: string, partitions: number[]
   return out;
 }
 
-interface FetchedPartition { partition: number; errorCode: number; highWatermark: bigint; batches: RecordBatch[] }
-
-async function fetchOnce(conn: Connection, info: TopicInfo, positions: ReadonlyArray<readonly [number, bigint]>, maxWaitMs: number): Promise<FetchedPartition[]> {
-  const version = conn.versionFor(1);
-  if (version === undefined || version < 4) throw new Error(`broker ${conn.host}:${conn.port} lacks Fetch v4+ (record batches v2)`);
-  const res = await conn.request(1, version, {
-    replicaId: -1,
-    maxWaitMs,
-    minBytes: 1,
-    maxBytes: 52_428_800,
-    isolationLevel: 0,
-    topics: [{
-      ...(version >= 13 ? { topicId: info.topicId } : { topic: info.name }),
-      partitions: positions.map(([partition, fetchOffset]) => ({ partition, fetchOffset, partitionMaxBytes: 1_048_576 })),
-    }],
-  }, { timeoutMs: Math.max(conn.requestTimeoutMs, maxWaitMs + 10_000) });
-  if (res.errorCode) throw new Error(`Fetch ${info.name}: ${kafkaErrorName(res.errorCode)}`);
-  const out: FetchedPartition[] = [];
-  for (const t of res.responses) {
-    for (const p of t.partitions) {
-      const batches = p.records && p.records.length > 0 ? decodeRecordBatches(p.records).batches : [];
-      out.push({ partition: p.partitionIndex, errorCode: p.errorCode, highWatermark: p.highWatermark, batches });
-    }
-  }
-  return out;
-}

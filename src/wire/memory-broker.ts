@@ -50,6 +50,12 @@ export interface MemoryBroker {
   readonly bootstrap: string;
   readonly topics: ReadonlyMap<string, MemoryTopic>;
   createTopic(name: string, partitions?: number): void;
+  /**
+   * Appends v2 record batches to a partition as a Produce does (base offsets assigned, consumers
+   * waiting in a Fetch woken); returns the first offset. Throws on an unknown partition or a
+   * malformed batch.
+   */
+  append(topic: string, partition: number, records: Uint8Array): bigint;
   /** Requests served, by API key (for tests). */
   readonly requestCounts: ReadonlyMap<number, number>;
   close(): Promise<void>;
@@ -236,6 +242,14 @@ export async function startMemoryBroker(options: MemoryBrokerOptions = {}): Prom
     topics,
     requestCounts: counts,
     createTopic: (name, partitions) => { createTopic(name, partitions); },
+    append(topic, partition, records) {
+      const log = topics.get(topic)?.partitions[partition];
+      if (!log) throw new Error(`no partition ${topic}/${partition}`);
+      const base = append(log, records);
+      if (base < 0n) throw new Error(`malformed record batches for ${topic}/${partition}`);
+      for (const w of [...waiters]) w();
+      return base;
+    },
     async close() {
       for (const w of [...waiters]) w();
       await server.close();

@@ -9,7 +9,7 @@ export async function runCli(command: string, args: string[], stdin = '', signal
   let stderr = '';
   const code = await main([command, ...args], {
     stdin: Readable.from([Buffer.from(stdin)]),
-    stdout: { write: (t: string) => { stdout += t; } },
+    stdout: { write: (t: string | Uint8Array) => { stdout += typeof t === 'string' ? t : Buffer.from(t).toString('utf8'); } },
     stderr: { write: (t: string) => { stderr += t; } },
     signal,
   });

@@ -2,6 +2,7 @@
 import { join } from 'node:path';
 import { DIST, TOPIC, CHUNK_BYTES, makeRecords, load } from '../data.mjs';
 import { RecordsDigest, metadataDigest } from '../digest.mjs';
+import { fetchLoop, readKafkaWire } from '../consume.mjs';
 
 const { decodeResponse, encodeResponse, encodeRequest } = await import(join(DIST, 'src/index.js'));
 const { decodeRecordBatches, encodeRecordBatch, crc32c } = await import(join(DIST, 'src/records/index.js'));
@@ -37,7 +38,7 @@ export async function setup(task, dir) {
     case 'fetch': {
       const v = task.version;
       const frame = load(dir, `fetch-${kase}-v${v}.bin`);
-      const lazy = task.variant.startsWith('lazy');
+      const lazy = task.mode === 'positions';
       // Records decoded inline by decodeResponse({ records }) where this build has the option,
       // else decodeRecordBatches on each partition's records.
       const options = { records: lazy ? { lazy: true } : true };
@@ -56,7 +57,7 @@ export async function setup(task, dir) {
           for (const t of body.responses) for (const p of t.partitions) if (p.records !== null) out.push(decodeRecordBatches(p.records, lazy ? { lazy: true } : undefined).batches);
           return out;
         };
-      if (!lazy) return { fn: decode, digest: recordsDigest, info };
+      if (!lazy) return { fn: fetchLoop(task, decode, readKafkaWire), digest: recordsDigest, info };
       // Lazy: no object per record; every record's offset/timestamp deltas, key and value
       // positions and sizes (in batch.data) and header count are read through the columnar
       // accessors (headers are not materialized).

@@ -3,6 +3,7 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { ROOT, TOPIC, CHUNK_BYTES, makeRecords, load } from '../data.mjs';
 import { RecordsDigest, MetadataDigest } from '../digest.mjs';
+import { fetchLoop, readKafkajs } from '../consume.mjs';
 
 const require = createRequire(join(ROOT, 'package.json'));
 
@@ -15,7 +16,7 @@ export async function setup(task, dir) {
       const payload = load(dir, `fetch-${kase}-v${task.version}.bin`).subarray(8);
       return {
         isAsync: true,
-        fn: () => decode(payload),
+        fn: fetchLoop(task, () => decode(payload), readKafkajs, true),
         digest(res) {
           const d = new RecordsDigest();
           for (const t of res.responses) {

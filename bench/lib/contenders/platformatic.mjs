@@ -1,15 +1,19 @@
-// @platformatic/kafka 1.35.0: its protocol functions (per-API createRequest/parseResponse, record
-// batch helpers, crc32c), loaded from its dist/ by path (its package exports only dist/index.js).
+// @platformatic/kafka 2.x (contender "platformatic") and 1.x ("platformatic1", through
+// platformatic1.mjs): its protocol functions (per-API createRequest/parseResponse, record batch
+// helpers, crc32c), loaded from its dist/ by path (its package exports only dist/index.js), from
+// bench/node_modules (bench/package.json).
 import { join } from 'node:path';
-import { ROOT, TOPIC, makeRecords, load } from '../data.mjs';
+import { createRequire } from 'node:module';
+import { BENCH_MODULES, TOPIC, makeRecords, load } from '../data.mjs';
 import { RecordsDigest, metadataDigest } from '../digest.mjs';
-
-const PLT = join(ROOT, 'node_modules/@platformatic/kafka/dist');
-const { Reader } = await import(join(PLT, 'protocol/reader.js'));
-const { Writer } = await import(join(PLT, 'protocol/writer.js'));
+import { fetchLoop, readPlatformatic } from '../consume.mjs';
+import { PEER_PACKAGES } from '../tasks.mjs';
 
 export async function setup(task, dir) {
   const [workload, kase] = task.id.split('/');
+  const PLT = join(BENCH_MODULES, PEER_PACKAGES[task.contender], 'dist');
+  const { Reader } = await import(join(PLT, 'protocol/reader.js'));
+  const { Writer } = await import(join(PLT, 'protocol/writer.js'));
   switch (workload) {
     case 'fetch': {
       const { parseResponse } = await import(join(PLT, `apis/consumer/fetch-v${task.version}.js`));
@@ -17,7 +21,7 @@ export async function setup(task, dir) {
       // response header's tagged fields.
       const body = load(dir, `fetch-${kase}-v${task.version}.bin`).subarray(9);
       return {
-        fn: () => parseResponse(7, 1, task.version, Reader.from(body)),
+        fn: fetchLoop(task, () => parseResponse(7, 1, task.version, Reader.from(body)), readPlatformatic),
         digest(res) {
           const d = new RecordsDigest();
           for (const t of res.responses) {
@@ -61,7 +65,7 @@ export async function setup(task, dir) {
       let fn;
       if (task.variant === 'default') fn = (await import(join(PLT, 'protocol/crc32c.js'))).crc32c;
       else if (task.variant === 'js') fn = (await import(join(PLT, 'protocol/crc32c.js'))).jsCRC32C;
-      else if (task.variant === 'wasm') fn = (await import('@platformatic/wasm-utils')).crc32c;
+      else if (task.variant === 'wasm') fn = (await import(createRequire(join(PLT, '..', 'package.json')).resolve('@platformatic/wasm-utils'))).crc32c;
       return { fn: () => fn(buf), digest: (c) => c >>> 0 };
     }
   }

@@ -1,0 +1,174 @@
+// The import benchmark: consume N records (100-byte values, uncompressed and lz4) from a
+// `kafka-wire broker` process over loopback, as JSON lines to /dev/null, with `kafka-wire consume`,
+// `kcat -C -J` (librdkafka, C), and small kafkajs and @platformatic/kafka 2.x / 1.x consumer
+// scripts (bench/import/). Each run is a fresh process timed by wall clock; in each round every
+// contender runs once (order rotating), so ratios are medians of per-round pairs. Before timing,
+// each contender's output is checked once: N lines, and the JavaScript contenders' lines the same
+// bytes as kafka-wire's.
+//   node bench/import.mjs [--records N] [--pairs N] [--partitions N]   (run.mjs --only import calls runImport)
+import { spawn, spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { closeSync, createReadStream, mkdtempSync, openSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { DIST } from './lib/data.mjs';
+import { median, ratioStats, pairRatios } from './lib/report.mjs';
+
+const HERE = fileURLToPath(new URL('.', import.meta.url));
+const CLI = join(DIST, 'src/cli/main.js');
+const TOPIC = 'import';
+export const IMPORT_CODECS = ['none', 'lz4'];
+export const VALUE_BYTES = 100;
+
+/** The contenders: each a command line reading every partition of TOPIC from ADDRESS to its end. */
+const CONTENDERS = [
+  { id: 'kafka-wire', label: 'kafka-wire consume', argv: (a) => [process.execPath, CLI, 'consume', '-b', a, '-t', TOPIC, '-e'], js: true },
+  { id: 'kcat', label: 'kcat -C -J (librdkafka)', argv: (a) => ['kcat', '-C', '-b', a, '-t', TOPIC, '-o', 'beginning', '-e', '-J', '-q'], peer: 'c' },
+  { id: 'kafkajs', label: 'kafkajs script', argv: (a) => [process.execPath, join(HERE, 'import/kafkajs.mjs'), a, TOPIC], js: true, peer: 'js' },
+  { id: 'platformatic', label: '@platformatic/kafka 2.x script', argv: (a) => [process.execPath, join(HERE, 'import/platformatic.mjs'), a, TOPIC], js: true, peer: 'js' },
+  { id: 'platformatic1', label: '@platformatic/kafka 1.x script', argv: (a) => [process.execPath, join(HERE, 'import/platformatic.mjs'), a, TOPIC], env: { PACKAGE: 'platformatic-kafka-1' }, js: true, peer: 'js' },
+];
+
+export function kcatAvailable() {
+  return spawnSync('kcat', ['-V'], { stdio: 'ignore' }).status === 0;
+}
+
+/** Starts `kafka-wire broker` filled with `records` records; resolves with its address and a stop function. */
+async function startBroker(records, partitions, codec) {
+  const child = spawn(process.execPath, [CLI, 'broker', '--listen', '127.0.0.1:0', '--topic', `${TOPIC}:${partitions}`,
+    '--fill', String(records), '--value-size', String(VALUE_BYTES), '--compression', codec], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const address = await new Promise((resolve, reject) => {
+    let out = '';
+    child.stdout.on('data', (d) => { out += d; if (out.includes('\n')) resolve(out.trim()); });
+    child.on('exit', (code) => reject(new Error(`kafka-wire broker exited ${code} before listening`)));
+  });
+  return {
+    address,
+    stop: () => new Promise((resolve) => { child.on('exit', resolve); child.kill('SIGTERM'); }),
+  };
+}
+
+/** Runs one contender with stdout to `file`; resolves with the wall time in ms. */
+function timed(c, address, file) {
+  const fd = openSync(file, 'w');
+  const t0 = process.hrtime.bigint();
+  const [cmd, ...args] = c.argv(address);
+  return new Promise((resolve, reject) => {
+    const child = spawn(cmd, args, { stdio: ['ignore', fd, 'inherit'], env: { ...process.env, ...c.env } });
+    child.on('error', reject);
+    child.on('exit', (code) => {
+      closeSync(fd);
+      if (code !== 0) reject(new Error(`${c.id} exited ${code}`));
+      else resolve(Number(process.hrtime.bigint() - t0) / 1e6);
+    });
+  });
+}
+
+/**
+ * Line count and an order-independent digest of the lines (the sum of their SHA-256 prefixes):
+ * contenders interleave partitions differently, each partition's records are the same.
+ */
+async function linesAndHash(file) {
+  let lines = 0;
+  let sum = 0n;
+  let rest = Buffer.alloc(0);
+  for await (const chunk of createReadStream(file)) {
+    const buf = rest.length ? Buffer.concat([rest, chunk]) : chunk;
+    let start = 0;
+    for (let i = buf.indexOf(10); i >= 0; start = i + 1, i = buf.indexOf(10, start)) {
+      sum += createHash('sha256').update(buf.subarray(start, i)).digest().readBigUInt64BE(0);
+      lines++;
+    }
+    rest = buf.subarray(start);
+  }
+  return { lines, sha256: BigInt.asUintN(64, sum).toString(16) };
+}
+
+/** The whole import benchmark; returns { records, partitions, pairs, codecs: { codec: rows } }. */
+export async function runImport({ records = 1_000_000, pairs = 3, partitions = 4, log = console.log } = {}) {
+  const contenders = CONTENDERS.filter((c) => c.id !== 'kcat' || kcatAvailable());
+  const dir = mkdtempSync(join(tmpdir(), 'kafka-wire-import-'));
+  const result = { records, partitions, valueBytes: VALUE_BYTES, pairs, codecs: {} };
+  try {
+    for (const codec of IMPORT_CODECS) {
+      const t0 = Date.now();
+      const broker = await startBroker(records, partitions, codec);
+      log(`import/${codec}: broker at ${broker.address} filled with ${records} records in ${Date.now() - t0} ms`);
+      try {
+        const rows = contenders.map((c) => ({ id: c.id, label: c.label, peer: c.peer, runsMs: [] }));
+        // The check (and a warm-up of the broker and the file cache): every contender once, to a file.
+        let reference;
+        for (const [i, c] of contenders.entries()) {
+          const file = join(dir, `${c.id}.jsonl`);
+          await timed(c, broker.address, file);
+          const { lines, sha256 } = await linesAndHash(file);
+          rmSync(file);
+          rows[i].verified = lines === records && (!c.js || (reference ??= sha256) === sha256);
+          if (!rows[i].verified) log(`import/${codec}/${c.id}: ${lines} lines${c.js ? `, sha256 ${sha256} (kafka-wire: ${reference})` : ''}: CHECK FAILED`);
+        }
+        for (let round = 0; round < pairs; round++) {
+          for (let k = 0; k < contenders.length; k++) {
+            const i = (k + round) % contenders.length;
+            const ms = await timed(contenders[i], broker.address, '/dev/null');
+            rows[i].runsMs.push(ms);
+            log(`[import ${round + 1}/${pairs}] ${codec.padEnd(5)} ${contenders[i].id.padEnd(14)} ${ms.toFixed(0).padStart(7)} ms  ${(records / ms * 1000).toFixed(0).padStart(9)} records/s`);
+          }
+        }
+        const ours = rows[0];
+        for (const r of rows) {
+          r.medianMs = median(r.runsMs);
+          r.recordsPerSec = records / (r.medianMs / 1000);
+          r.ratio = ratioStats(pairRatios(r.runsMs, ours.runsMs)); // this row's time / ours: above 1, ours is faster
+        }
+        result.codecs[codec] = rows;
+      } finally {
+        await broker.stop();
+      }
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+  return result;
+}
+
+/** The import goals: at least 2x the faster JavaScript peer, and at least kcat's records per second. */
+export function importGoals(result) {
+  const out = [];
+  for (const [codec, rows] of Object.entries(result.codecs)) {
+    const js = rows.filter((r) => r.peer === 'js').sort((a, b) => a.medianMs - b.medianMs)[0];
+    const c = rows.find((r) => r.peer === 'c');
+    const show = (r) => `${r.ratio.median.toFixed(2)}x [${r.ratio.q1.toFixed(2)}-${r.ratio.q3.toFixed(2)}] vs ${r.label} (${fmt(rows[0].recordsPerSec)} vs ${fmt(r.recordsPerSec)} records/s, ${r.ratio.pairs.length} pairs)`;
+    if (js) out.push({ goal: `Import end to end, ${codec}: kafka-wire consume vs the fastest JavaScript client`, target: '>= 2x', value: js.ratio.median, display: show(js), holds: js.ratio.median >= 2 && rows.every((r) => r.verified) });
+    if (c) out.push({ goal: `Import end to end, ${codec}: kafka-wire consume vs kcat`, target: '>= 1x', value: c.ratio.median, display: show(c), holds: c.ratio.median >= 1 && rows.every((r) => r.verified) });
+    else out.push({ goal: `Import end to end, ${codec}: kafka-wire consume vs kcat`, target: '>= 1x', value: null, display: 'kcat not installed', holds: null });
+  }
+  return out;
+}
+
+const fmt = (x) => (x >= 1e6 ? `${(x / 1e6).toFixed(2)} M` : `${(x / 1e3).toFixed(0)} k`);
+
+/** The import table, as text lines (or markdown). */
+export function importTable(result, markdown = false) {
+  const head = ['contender', 'records/s (median)', 'time (median)', 'kafka-wire vs this (paired median [quartiles])', 'checked'];
+  const L = [markdown ? `## Import end to end: ${result.records} records (${result.valueBytes}-byte values, ${result.partitions} partitions) from kafka-wire broker over loopback, JSON lines to /dev/null` : `== Import end to end: ${result.records} records, ${result.partitions} partitions, JSON lines to /dev/null ==`];
+  for (const [codec, rows] of Object.entries(result.codecs)) {
+    const cells = [head, ...rows.map((r) => [r.label, fmt(r.recordsPerSec), `${(r.medianMs / 1000).toFixed(2)} s`, r.id === 'kafka-wire' ? '' : `${r.ratio.median.toFixed(2)}x [${r.ratio.q1.toFixed(2)}-${r.ratio.q3.toFixed(2)}]`, r.verified ? 'yes' : 'MISMATCH'])];
+    if (markdown) {
+      L.push('', `**${codec}**`, '', `| ${head.join(' | ')} |`, `| --- | ${head.slice(1).map(() => '---:').join(' | ')} |`);
+      for (const row of cells.slice(1)) L.push(`| ${row.join(' | ')} |`);
+    } else {
+      L.push(`-- ${codec}`);
+      const w = head.map((_, i) => Math.max(...cells.map((row) => String(row[i]).length)));
+      for (const row of cells) L.push('  ' + row.map((x, i) => (i === 0 ? String(x).padEnd(w[i]) : String(x).padStart(w[i]))).join('  '));
+    }
+  }
+  return L;
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const opt = (n, d) => { const i = process.argv.indexOf(n); return i >= 0 ? Number(process.argv[i + 1]) : d; };
+  const result = await runImport({ records: opt('--records', 1_000_000), pairs: opt('--pairs', 3), partitions: opt('--partitions', 4) });
+  console.log(importTable(result).join('\n'));
+  for (const g of importGoals(result)) console.log(`  ${g.holds === null ? 'n/a     ' : g.holds ? 'held    ' : 'NOT HELD'} ${g.goal}: ${g.display} (target ${g.target})`);
+}

@@ -1,0 +1,273 @@
+// The loop behind `kafka-wire consume`: every requested partition read from its leader, one
+// Fetch kept in flight per leader while the previous response is formatted (so the broker and the
+// network work while we print), records written as JSON lines, one write per response.
+
+import type { KafkaClient, TopicInfo } from './client.js';
+import type { Connection } from './connection.js';
+import { kafkaErrorName } from './errors.js';
+import { decodeRecordBatches, type RecordBatch } from '../records/index.js';
+
+export type Encoding = 'utf8' | 'base64' | 'hex';
+
+/**
+ * Fetch sizes: up to 2 MiB per partition (responses small enough that formatting one overlaps the
+ * broker building the next; 8 MiB measured slower) and 64 MiB in all.
+ */
+export const FETCH_PARTITION_MAX_BYTES = 2 << 20;
+export const FETCH_MAX_BYTES = 64 << 20;
+
+export interface ConsumeLoopOptions {
+  /** Partition → first offset to print and the high watermark known at the start. */
+  start: ReadonlyMap<number, { offset: bigint; end: bigint }>;
+  /** Stop each partition once it reached the high watermark (-e). */
+  exitAtEnd: boolean;
+  /** Records to print at most. */
+  limit: number;
+  encoding: Encoding;
+  signal?: AbortSignal;
+  /** Receives the JSON lines as UTF-8 bytes, a buffer's worth at a time (its own copy). */
+  write(bytes: Uint8Array): unknown;
+}
+
+interface PartitionState { next: bigint; highWatermark: bigint; done: boolean }
+
+/** Prints records until the limit, the end (with exitAtEnd) or the signal; returns how many. */
+export async function consumeLoop(client: KafkaClient, info: TopicInfo, options: ConsumeLoopOptions): Promise<number> {
+  const { exitAtEnd, limit, signal } = options;
+  const state = new Map<number, PartitionState>();
+  for (const [p, s] of options.start) state.set(p, { next: s.offset, highWatermark: s.end, done: exitAtEnd && s.offset >= s.end });
+  const format = recordFormatter(info.name, options.encoding);
+  const out = new JsonLinesWriter(options.write);
+  let printed = 0;
+  const stopped = () => printed >= limit || signal?.aborted === true;
+
+  const leaderLoop = async (partitions: number[]) => {
+    const conn = await client.leader(info.name, partitions[0]!);
+    const request = () => {
+      const active = partitions.filter((p) => !state.get(p)!.done);
+      if (active.length === 0 || stopped()) return null;
+      return fetchOnce(conn, info, active.map((p) => [p, state.get(p)!.next] as const), exitAtEnd ? 100 : 500);
+    };
+    let inflight = request();
+    try {
+      while (inflight !== null) {
+        const parts = await inflight;
+        // Advance every partition past what this response holds, ask for what follows, then print.
+        const from = new Map<number, bigint>();
+        for (const part of parts) {
+          const s = state.get(part.partition)!;
+          if (part.errorCode !== 0) throw new Error(`Fetch ${info.name}/${part.partition} at ${s.next}: ${kafkaErrorName(part.errorCode)}`);
+          from.set(part.partition, s.next);
+          s.highWatermark = part.highWatermark;
+          const last = part.batches[part.batches.length - 1];
+          if (last !== undefined) {
+            const after = last.baseOffset + BigInt(last.lastOffsetDelta) + 1n;
+            if (after > s.next) s.next = after;
+          }
+          if (exitAtEnd && s.next >= s.highWatermark) s.done = true;
+        }
+        inflight = request();
+        for (const part of parts) {
+          if (stopped()) return;
+          const first = from.get(part.partition)!;
+          for (const batch of part.batches) {
+            if (batch.isControl) continue;
+            // Offsets as Numbers while they are safe integers (always, in practice), else bigints.
+            const safe = batch.baseOffset + BigInt(batch.lastOffsetDelta) <= MAX_SAFE;
+            const base = Number(batch.baseOffset);
+            const skip = first - batch.baseOffset; // records before the fetch offset: skipped
+            for (let i = 0; i < batch.recordCount && printed < limit; i++) {
+              const delta = batch.offsetDeltaAt(i);
+              if (delta < skip) continue;
+              format(out, part.partition, batch, i, safe ? base + delta : batch.offsetAt(i));
+              printed++;
+            }
+          }
+          out.flush();
+        }
+      }
+    } finally {
+      // Stopped early (limit, signal, error): the request still in flight fails when the client closes.
+      inflight?.catch(() => {});
+    }
+  };
+  await Promise.all(byLeader(info, [...state.keys()]).map(leaderLoop));
+  return printed;
+}
+
+/** The partitions grouped by their leader, one list per leader. */
+export function byLeader(info: TopicInfo, partitions: number[]): number[][] {
+  const groups = new Map<number, number[]>();
+  for (const p of partitions) {
+    const leader = info.partitions.find((x) => x.partition === p)!.leader;
+    groups.set(leader, [...(groups.get(leader) ?? []), p]);
+  }
+  return [...groups.values()];
+}
+
+const WRITER_BUFFER_BYTES = 1 << 20;
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const HEX = '0123456789abcdef';
+
+/**
+ * Builds JSON lines as UTF-8 bytes in a buffer and hands each full buffer on (then starts a new
+ * one): no string or view per field, so a million records make little garbage. Keys and
+ * values are escaped byte by byte while they are ASCII; any other byte sends that field through
+ * TextDecoder-equivalent decoding and JSON.stringify (invalid UTF-8 becomes U+FFFD, as before).
+ */
+export class JsonLinesWriter {
+  private buf = Buffer.allocUnsafe(WRITER_BUFFER_BYTES);
+  private pos = 0;
+
+  constructor(private readonly sink: (bytes: Uint8Array) => unknown) {}
+
+  /** Hands on what is buffered (the sink keeps it: the writer continues in a new buffer). */
+  flush(): void {
+    if (this.pos === 0) return;
+    this.sink(this.buf.subarray(0, this.pos));
+    // What is left of this buffer is still free to use; a new one once little is.
+    this.buf = this.buf.length - this.pos >= WRITER_BUFFER_BYTES / 8 ? this.buf.subarray(this.pos) : Buffer.allocUnsafe(WRITER_BUFFER_BYTES);
+    this.pos = 0;
+  }
+
+  private room(n: number): void {
+    if (this.pos + n <= this.buf.length) return;
+    this.flush();
+    if (n > this.buf.length) this.buf = Buffer.allocUnsafe(n);
+  }
+
+  /** Bytes copied as they are (JSON syntax and text already escaped). */
+  raw(bytes: Uint8Array): void {
+    const n = bytes.length;
+    this.room(n);
+    if (n > 32) this.buf.set(bytes, this.pos); // short ones: a loop beats set()'s call cost
+    else for (let i = 0, buf = this.buf, p = this.pos; i < n; i++) buf[p + i] = bytes[i]!;
+    this.pos += n;
+  }
+
+  /** A JavaScript string as a JSON string. */
+  string(text: string): void {
+    const json = JSON.stringify(text);
+    this.room(json.length * 3);
+    this.pos += this.buf.write(json, this.pos, 'utf8');
+  }
+
+  /** An integer (a safe Number) in decimal. */
+  int(n: number): void {
+    this.room(24);
+    const buf = this.buf;
+    if (n < 0) { buf[this.pos++] = 0x2d; n = -n; }
+    let digits = 1;
+    for (let x = n; x >= 10; x = Math.floor(x / 10)) digits++;
+    let p = this.pos + digits;
+    this.pos = p;
+    do { buf[--p] = 0x30 + (n % 10); n = Math.floor(n / 10); } while (n > 0);
+  }
+
+  /** data[offset, offset + size) as a JSON string of its UTF-8 text, or null when size < 0. */
+  utf8(data: Uint8Array, offset: number, size: number): void {
+    if (size < 0) { this.raw(NULL); return; }
+    this.room(2 + 6 * size);
+    const buf = this.buf;
+    const start = this.pos;
+    let p = start;
+    buf[p++] = QUOTE;
+    for (let i = offset, end = offset + size; i < end; i++) {
+      const c = data[i]!;
+      if (c >= 0x20 && c !== QUOTE && c !== BACKSLASH) {
+        if (c >= 0x80) { this.pos = start; this.string(Buffer.from(data.buffer, data.byteOffset + offset, size).toString('utf8')); return; }
+        buf[p++] = c;
+      } else if (c === QUOTE || c === BACKSLASH) {
+        buf[p++] = BACKSLASH;
+        buf[p++] = c;
+      } else {
+        const short = c === 0x0a ? 0x6e : c === 0x0d ? 0x72 : c === 0x09 ? 0x74 : c === 0x08 ? 0x62 : c === 0x0c ? 0x66 : 0;
+        buf[p++] = BACKSLASH;
+        if (short !== 0) buf[p++] = short;
+        else { buf[p++] = 0x75; buf[p++] = 0x30; buf[p++] = 0x30; buf[p++] = HEX.charCodeAt(c >> 4); buf[p++] = HEX.charCodeAt(c & 15); }
+      }
+    }
+    buf[p++] = QUOTE;
+    this.pos = p;
+  }
+
+  /** Bytes as a JSON string in the given encoding (or null when size < 0). */
+  bytes(data: Uint8Array, offset: number, size: number, encoding: Encoding): void {
+    if (encoding === 'utf8' || size < 0) { this.utf8(data, offset, size); return; }
+    const text = Buffer.from(data.buffer, data.byteOffset + offset, size).toString(encoding);
+    this.room(text.length + 2);
+    this.buf[this.pos++] = QUOTE;
+    this.pos += this.buf.write(text, this.pos, 'latin1');
+    this.buf[this.pos++] = QUOTE;
+  }
+}
+
+const ascii = (text: string) => Buffer.from(text, 'latin1');
+const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
+const NULL = ascii('null');
+
+/**
+ * Writes one record as a JSON line {topic, partition, offset, timestamp, key, value, headers}
+ * (the shape `kafka-wire broker --load` reads), straight from the batch's positions.
+ */
+function recordFormatter(topic: string, encoding: Encoding): (out: JsonLinesWriter, partition: number, batch: RecordBatch, i: number, offset: number | bigint) => void {
+  const head = Buffer.from(`{"topic":${JSON.stringify(topic)},"partition":`, 'utf8');
+  const [offsetKey, timestampKey, keyKey, valueKey, headersKey, end] = [',"offset":', ',"timestamp":', ',"key":', ',"value":', ',"headers":', '}\n'].map(ascii);
+  const [noHeaders, open, headerKey, headerValue, headerEnd, comma, close] = ['[]', '[', '{"key":', ',"value":', '}', ',', ']'].map(ascii);
+  const fieldBytes = (out: JsonLinesWriter, b: Uint8Array | null) => (b === null ? out.raw(NULL) : out.bytes(b, 0, b.length, encoding));
+  return (out, partition, batch, i, offset) => {
+    out.raw(head);
+    out.int(partition);
+    out.raw(offsetKey);
+    if (typeof offset === 'number') out.int(offset); else out.string(String(offset));
+    out.raw(timestampKey);
+    out.int(Number(batch.timestampAt(i)));
+    const data = batch.data;
+    out.raw(keyKey);
+    out.bytes(data, batch.keyOffsetAt(i), batch.keySizeAt(i), encoding);
+    out.raw(valueKey);
+    out.bytes(data, batch.valueOffsetAt(i), batch.valueSizeAt(i), encoding);
+    out.raw(headersKey);
+    if (batch.headerCountAt(i) === 0) out.raw(noHeaders);
+    else {
+      batch.headersAt(i).forEach((h, n) => {
+        out.raw(n === 0 ? open : comma);
+        out.raw(headerKey);
+        out.string(h.key);
+        out.raw(headerValue);
+        fieldBytes(out, h.value);
+        out.raw(headerEnd);
+      });
+      out.raw(close);
+    }
+    out.raw(end);
+  };
+}
+
+interface FetchedPartition { partition: number; errorCode: number; highWatermark: bigint; batches: RecordBatch[] }
+
+async function fetchOnce(conn: Connection, info: TopicInfo, positions: ReadonlyArray<readonly [number, bigint]>, maxWaitMs: number): Promise<FetchedPartition[]> {
+  const version = conn.versionFor(1);
+  if (version === undefined || version < 4) throw new Error(`broker ${conn.host}:${conn.port} lacks Fetch v4+ (record batches v2)`);
+  const res = await conn.request(1, version, {
+    replicaId: -1,
+    maxWaitMs,
+    minBytes: 1,
+    maxBytes: FETCH_MAX_BYTES,
+    isolationLevel: 0,
+    topics: [{
+      ...(version >= 13 ? { topicId: info.topicId } : { topic: info.name }),
+      partitions: positions.map(([partition, fetchOffset]) => ({ partition, fetchOffset, partitionMaxBytes: FETCH_PARTITION_MAX_BYTES })),
+    }],
+  }, { timeoutMs: Math.max(conn.requestTimeoutMs, maxWaitMs + 10_000) });
+  if (res.errorCode) throw new Error(`Fetch ${info.name}: ${kafkaErrorName(res.errorCode)}`);
+  const out: FetchedPartition[] = [];
+  for (const t of res.responses) {
+    for (const p of t.partitions) {
+      const batches = p.records && p.records.length > 0 ? decodeRecordBatches(p.records, { lazy: true }).batches : [];
+      out.push({ partition: p.partitionIndex, errorCode: p.errorCode, highWatermark: p.highWatermark, batches });
+    }
+  }
+  return out;
+}

@@ -1,0 +1,83 @@
+// The consume loop: JSON lines built as bytes (checked against JSON.stringify of the decoded text
+// for arbitrary bytes), every partition read without -p with a Fetch in flight per leader, -e
+// stopping at every partition's end, -c stopping mid-response.
+import { describe, it, expect } from 'vitest';
+import fc from 'fast-check';
+import { JsonLinesWriter } from '../../src/wire/consume.js';
+import { startMemoryBroker } from '../../src/wire/memory-broker.js';
+import { encodeRecordBatch } from '../../src/records/index.js';
+import { runCli, jsonLines } from './cli-io.js';
+
+function written(fill: (w: JsonLinesWriter) => void): string {
+  let text = '';
+  const w = new JsonLinesWriter((t) => { text += Buffer.from(t).toString('utf8'); });
+  fill(w);
+  w.flush();
+  return text;
+}
+
+describe('JsonLinesWriter', () => {
+  it('writes any bytes as JSON.stringify writes their UTF-8 decoding', () => {
+    const decoder = new TextDecoder();
+    fc.assert(fc.property(fc.uint8Array({ maxLength: 64 }), fc.nat(8), (bytes, at) => {
+      const data = new Uint8Array(bytes.length + at);
+      data.set(bytes, at);
+      const text = written((w) => w.utf8(data, at, bytes.length));
+      expect(text).toBe(JSON.stringify(decoder.decode(bytes)));
+    }), { numRuns: 2000 });
+    const control = Uint8Array.from({ length: 128 }, (_, i) => i);
+    expect(written((w) => w.utf8(control, 0, 128))).toBe(JSON.stringify(decoder.decode(control)));
+    expect(written((w) => w.utf8(control, 0, -1))).toBe('null');
+  });
+
+  it('writes integers, hex and base64, and spills over its buffer', () => {
+    for (const n of [0, 7, 10, 99, 100, 4294967295, 4294967296, 1_700_000_000_123, Number.MAX_SAFE_INTEGER, -1, -1_700_000_000_123]) {
+      expect(written((w) => w.int(n))).toBe(String(n));
+    }
+    const b = Uint8Array.of(0, 1, 0xfe, 0xff);
+    expect(written((w) => w.bytes(b, 1, 3, 'hex'))).toBe('"01feff"');
+    expect(written((w) => w.bytes(b, 0, 4, 'base64'))).toBe(JSON.stringify(Buffer.from(b).toString('base64')));
+    const big = new Uint8Array(3 << 20).fill(0x41);
+    const chunks: string[] = [];
+    const w = new JsonLinesWriter((t) => { chunks.push(Buffer.from(t).toString('latin1')); });
+    for (let i = 0; i < 3; i++) w.utf8(big, 0, big.length);
+    w.flush();
+    expect(chunks.join('')).toBe(`"${'A'.repeat(3 << 20)}"`.repeat(3));
+  });
+});
+
+describe('kafka-wire consume', () => {
+  it('reads every partition without -p and exits at their ends with -e', async () => {
+    const broker = await startMemoryBroker({ topics: { all: 4 } });
+    try {
+      let n = 0;
+      for (let p = 0; p < 4; p++) {
+        for (let b = 0; b < 3 + p; b++) { // several responses per partition (FETCH sizes cut them)
+          broker.append('all', p, encodeRecordBatch({ compression: p % 2 ? 'lz4' : 'none', records: Array.from({ length: 500 }, () => ({ key: `k${n}`, value: `v${n++}`.padEnd(3000, '.'), headers: [{ key: 'h', value: 'x' }] })) }));
+        }
+      }
+      const got = jsonLines((await runCli('consume', ['-b', broker.bootstrap, '-t', 'all', '-e'])).stdout);
+      expect(got.length).toBe(n);
+      expect(new Set(got.map((r) => r.key)).size).toBe(n);
+      for (let p = 0; p < 4; p++) {
+        const offsets = got.filter((r) => r.partition === p).map((r) => r.offset);
+        expect(offsets).toEqual(Array.from({ length: (3 + p) * 500 }, (_, i) => i));
+      }
+      expect(got[0].headers).toEqual([{ key: 'h', value: 'x' }]);
+      const limited = jsonLines((await runCli('consume', ['-b', broker.bootstrap, '-t', 'all', '-e', '-c', '1234'])).stdout);
+      expect(limited.length).toBe(1234);
+      // Empty partitions and -o end: exits at once with nothing.
+      expect((await runCli('consume', ['-b', broker.bootstrap, '-t', 'all', '-e', '-o', 'end'])).stdout).toBe('');
+      // Records produced while consuming (no -e) arrive; the signal stops it.
+      const ac = new AbortController();
+      const running = runCli('consume', ['-b', broker.bootstrap, '-t', 'all', '-o', 'end'], '', ac.signal);
+      await new Promise((r) => setTimeout(r, 100));
+      await runCli('produce', ['-b', broker.bootstrap, '-t', 'all', '-p', '2'], 'late\n');
+      await new Promise((r) => setTimeout(r, 300));
+      ac.abort();
+      expect(jsonLines((await running).stdout).map((r) => [r.partition, r.value])).toEqual([[2, 'late']]);
+    } finally {
+      await broker.close();
+    }
+  });
+});
