@@ -3,8 +3,9 @@
 //   scan: walk a whole frame, check everything Kafka's reader would reject (and the input it
 //         could never have meant), and write a tape of i32 words the facade turns into objects;
 //   emit: walk the same program over a tape the facade filled from objects, writing the frame.
-// Errors trap (unreachable) after recording code, offset and field path in globals; a trap
-// leaves the instance usable, and every call resets the state it reads.
+// Errors trap (unreachable) after writing code, offset and depth to the status block and the
+// field path to its path arrays (src/wasm/abi.ts); a trap leaves the instance usable, and every
+// call resets the state it reads.
 
 import {
   BOOL, INT8, INT16, UINT16, INT32, UINT32, INT64, FLOAT64, UUID, STRING, BYTES, RECORDS, STRUCT, ARRAY,

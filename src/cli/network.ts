@@ -117,10 +117,16 @@ export const produce: Command = {
   run: runProduce,
 };
 
-async function runProduce({ options: values, positionals }: ParsedArgs, io: Io): Promise<number> {
-  noPositionals(positionals);
+/** The -t TOPIC that produce and consume need. */
+function requiredTopic(values: OptionValues): string {
   const topic = stringOption(values, 'topic');
   if (!topic) throw new UsageError('-t TOPIC is required');
+  return topic;
+}
+
+async function runProduce({ options: values, positionals }: ParsedArgs, io: Io): Promise<number> {
+  noPositionals(positionals);
+  const topic = requiredTopic(values);
   const partition = partitionArg(values);
   const compression = (stringOption(values, 'compression') ?? 'none') as CompressionName;
   if (!COMPRESSION_NAMES.includes(compression)) throw new UsageError(`unknown compression ${compression} (${COMPRESSION_NAMES.join(', ')})`);
@@ -212,8 +218,7 @@ export const consume: Command = {
 
 async function runConsume({ options: values, positionals }: ParsedArgs, io: Io): Promise<number> {
   noPositionals(positionals);
-  const topic = stringOption(values, 'topic');
-  if (!topic) throw new UsageError('-t TOPIC is required');
+  const topic = requiredTopic(values);
   const only = partitionArg(values);
   const offsetArg = stringOption(values, 'offset') ?? 'beginning';
   if (!/^(beginning|end|-?\d+)$/.test(offsetArg)) throw new UsageError(`bad offset ${offsetArg} (beginning, end, N or -N)`);

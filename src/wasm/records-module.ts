@@ -103,28 +103,24 @@ export function statusError(thrown: unknown, pathPrefix = '', offsetBase = 0, co
   return recordsError(known, I[s + STATUS_OFFSET] + offsetBase, path, detail);
 }
 
-/** CRC-32C (Castagnoli) of bytes; `prev` continues a previous result. */
-export function crc32c(bytes: Uint8Array, prev = 0): number {
-  const w = wasm();
+/** Runs a checksum of the module over a copy of `bytes` in its memory. */
+function checksum(run: (ptr: number, length: number, prev: number) => number, bytes: Uint8Array, prev: number): number {
   const mark = top;
   try {
-    const p = copyIn(bytes);
-    return w.crc32c(p, bytes.length, prev) >>> 0;
+    return run(copyIn(bytes), bytes.length, prev) >>> 0;
   } finally {
     top = mark;
   }
 }
 
+/** CRC-32C (Castagnoli) of bytes; `prev` continues a previous result. */
+export function crc32c(bytes: Uint8Array, prev = 0): number {
+  return checksum(wasm().crc32c, bytes, prev);
+}
+
 /** CRC-32 (IEEE, as in zlib/gzip) of bytes; `prev` continues a previous result. */
 export function crc32(bytes: Uint8Array, prev = 0): number {
-  const w = wasm();
-  const mark = top;
-  try {
-    const p = copyIn(bytes);
-    return w.crc32(p, bytes.length, prev) >>> 0;
-  } finally {
-    top = mark;
-  }
+  return checksum(wasm().crc32, bytes, prev);
 }
 
 export { RecordsError };
