@@ -2,7 +2,8 @@
 // plain loop beats TextDecoder/TextEncoder's call overhead; anything else goes to them.
 
 const decoder = new TextDecoder();
-const encoder = new TextEncoder();
+// Tables built at load time are marked pure, so bundles leave out those their code never reads.
+const encoder = /* @__PURE__ */ new TextEncoder();
 
 /** Decodes UTF-8 already validated by the scan. */
 export function decodeUtf8(bytes: Uint8Array, offset: number, length: number): string {
@@ -43,8 +44,12 @@ export function encodeUtf8Into(text: string, out: Uint8Array, offset: number): n
 
 const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
 const CODES = Uint8Array.from(ALPHABET, (ch) => ch.charCodeAt(0));
-const VALUES = new Int8Array(128).fill(-1);
-for (let i = 0; i < 64; i++) VALUES[ALPHABET.charCodeAt(i)] = i;
+/** Each base64url character's value, -1 for the rest of ASCII. */
+const VALUES = /* @__PURE__ */ (() => {
+  const values = new Int8Array(128).fill(-1);
+  for (let i = 0; i < 64; i++) values[ALPHABET.charCodeAt(i)] = i;
+  return values;
+})();
 
 /** Kafka's Uuid.toString: 16 bytes as unpadded base64url, 22 characters. */
 export function bytesToBase64Url(bytes: Uint8Array, offset: number): string {
@@ -90,8 +95,7 @@ export function base64UrlToBytes(text: string, out: Uint8Array, offset: number):
   return (acc & ((1 << bits) - 1)) === 0;
 }
 
-const HEX: string[] = [];
-for (let i = 0; i < 256; i++) HEX.push(i.toString(16).padStart(2, '0'));
+const HEX: readonly string[] = /* @__PURE__ */ Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
 
 /** One byte as two lowercase hex digits. */
 export function hexByte(b: number): string {
@@ -102,9 +106,8 @@ export function hexByte(b: number): string {
 // byte's two digits are written as one 16-bit unit and decoded as Latin-1 in one call.
 const NodeBuffer = (globalThis as { Buffer?: { from(buffer: ArrayBufferLike, offset: number, length: number): { toString(encoding: 'hex'): string } } }).Buffer;
 /** Each byte's two hex digits as one little-endian 16-bit unit: the first digit in the low byte. */
-export const HEX_PAIRS = new Uint16Array(256);
-for (let i = 0; i < 256; i++) HEX_PAIRS[i] = HEX[i].charCodeAt(0) | (HEX[i].charCodeAt(1) << 8);
-const latin1 = typeof TextDecoder === 'undefined' ? undefined : new TextDecoder('latin1');
+export const HEX_PAIRS = /* @__PURE__ */ Uint16Array.from(HEX, (pair) => pair.charCodeAt(0) | (pair.charCodeAt(1) << 8));
+const latin1 = typeof TextDecoder === 'undefined' ? undefined : /* @__PURE__ */ new TextDecoder('latin1');
 /** Below this many bytes a plain loop is quicker than either call. */
 const SHORT_HEX = 32;
 

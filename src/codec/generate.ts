@@ -10,7 +10,7 @@ import {
 } from './plan.js';
 import { checkKnownFields } from './known-fields.js';
 import { bytesToBase64Url, decodeUtf8 } from '../text.js';
-import { KINDS } from './kinds.js';
+import { KIND_CHECKS, KINDS } from './kinds.js';
 import { b, tapeRoom } from './encode-buffers.js';
 import { asValueError, badValue, describe, invalid, isDefault, notInVersion } from './values.js';
 import { writeBytes, writeString, writeTaggedFields, writeUuid } from './write.js';
@@ -209,7 +209,7 @@ export function generateReader(root: CompiledStruct): TapeReader {
 /** Statements writing `v` (already defaulted) to the tape; may reference helpers below. */
 function writeStatements(kind: number, nullable: boolean, compact: boolean, struct: CompiledStruct | null,
   index: Map<CompiledStruct, number>): string {
-  const accepts = KINDS[kind]?.acceptsSource;
+  const accepts = KIND_CHECKS[kind]?.acceptsSource;
   const guard = accepts === undefined ? '' : `if (!(${accepts})) bad(${kind}, v); `;
   switch (kind) {
     case BOOL: return `${guard}b.tape[b.t++] = v ? 1 : 0;`;

@@ -2,7 +2,7 @@
 // and the generated writers: defaults, type errors and their wording.
 import { KafkaWireError } from '../errors.js';
 import { ARRAY, BYTES, FLOAT64, STRUCT, type CompiledField, type CompiledStruct } from './plan.js';
-import { KINDS } from './kinds.js';
+import { KIND_CHECKS } from './kinds.js';
 
 export function invalid(detail: string): KafkaWireError {
   return new KafkaWireError('INVALID_VALUE', -1, '', detail);
@@ -10,7 +10,7 @@ export function invalid(detail: string): KafkaWireError {
 
 /** Throws INVALID_VALUE: `v` is not a value of `kind`. */
 export function badValue(kind: number, v: unknown): never {
-  throw invalid(`expected ${KINDS[kind]!.expected}, got ${describe(v)}`);
+  throw invalid(`expected ${KIND_CHECKS[kind]!.expected}, got ${describe(v)}`);
 }
 
 /**
@@ -19,8 +19,8 @@ export function badValue(kind: number, v: unknown): never {
  * here, on the failure path, so the checks themselves stay one expression.
  */
 export function asValueError(e: unknown, kind: number, v: unknown): unknown {
-  return e instanceof TypeError && typeof v === 'bigint' && KINDS[kind]?.accepts !== undefined
-    ? invalid(`expected ${KINDS[kind]!.expected}, got ${describe(v)}`) : e;
+  return e instanceof TypeError && typeof v === 'bigint' && KIND_CHECKS[kind]?.accepts !== undefined
+    ? invalid(`expected ${KIND_CHECKS[kind]!.expected}, got ${describe(v)}`) : e;
 }
 
 /** A short description of a value for error messages. */

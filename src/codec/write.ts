@@ -10,7 +10,7 @@ import {
 } from './plan.js';
 import { checkKnownFields } from './known-fields.js';
 import { asValueError, badValue, describe, invalid, isDefault, notInVersion } from './values.js';
-import { KINDS } from './kinds.js';
+import { KIND_CHECKS } from './kinds.js';
 
 const scratch64 = new DataView(new ArrayBuffer(8));
 
@@ -126,7 +126,7 @@ function writeValue(kind: number, nullable: boolean, compact: boolean, struct: C
   tapeRoom(2);
   switch (kind) {
     case BOOL: case INT8: case INT16: case UINT16: case INT32: case UINT32: case INT64: case FLOAT64:
-      if (!KINDS[kind]!.accepts!(v)) badValue(kind, v);
+      if (!KIND_CHECKS[kind]!.accepts!(v)) badValue(kind, v);
   }
   switch (kind) {
     case BOOL:
