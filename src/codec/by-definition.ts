@@ -14,7 +14,7 @@ import { codegenAvailable, generateReader, generateWriter, type TapeReader, type
 import { interpretRoot, interpretedEnd } from './read.js';
 import { writeStruct } from './write.js';
 import { b } from './encode-buffers.js';
-import { scanMessage } from './scan.js';
+import { peekRequest, scanMessage } from './scan.js';
 import { leavesCodecAlone } from './hooks.js';
 import { checkRequestHeader } from './values.js';
 import type {
@@ -82,16 +82,6 @@ function decodeWith(plan: { header: CompiledStruct | null; body: CompiledStruct 
   const header = plan.header === null ? null : readRoot(plan.header, tape, start, input, inputView, recordsDecoder);
   const body = readRoot(plan.body, tape, plan.header === null ? start : rootEnd, input, inputView, recordsDecoder);
   return { header, body };
-}
-
-function peekInt16(frame: Uint8Array, at: number): number {
-  return ((frame[at] << 24) | (frame[at + 1] << 16)) >> 16;
-}
-
-/** The API key and version a request frame announces (bytes 4-8). */
-export function peekRequest(frame: Uint8Array): { apiKey: number; apiVersion: number } {
-  if (frame.length < 8) throw new KafkaWireError('TRUNCATED', frame.length, 'header', 'a request frame needs at least 8 bytes');
-  return { apiKey: peekInt16(frame, 4), apiVersion: peekInt16(frame, 6) };
 }
 
 /**

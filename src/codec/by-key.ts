@@ -5,8 +5,9 @@ import { inVersions, type ApiDef, type MessageDef } from './schema.js';
 import { builtInCatalogue, catalogueApi, type CatalogueOption } from '../catalogue/catalogue.js';
 import {
   decodeBodyFor, decodeRequestFor, decodeResponseFor, encodeBodyFor, encodeRequestFor, encodeResponseFor,
-  newMessageFor, peekRequest, requestSizeFor, responseSizeFor,
+  newMessageFor, requestSizeFor, responseSizeFor,
 } from './by-definition.js';
+import { peekRequest } from './scan.js';
 import { headerVersionFor, planForMessage, type MessagePlan } from './plan.js';
 import { checkRequestHeader } from './values.js';
 import { codecFreeRecordsHook } from './hooks.js';
@@ -19,6 +20,7 @@ import type { DecodeOptions as RecordsDecodeOptions } from '../records/types.js'
 import type { RequestBodies } from '../generated/types.js';
 
 export * from './by-definition.js';
+export { peekRequest } from './scan.js';
 export type { ApiKeyNumber, RecordsField, RequestBody, RequestInput, ResponseBody, ResponseInput } from './types.js';
 
 /** A body as a caller writes it, by key and direction. */

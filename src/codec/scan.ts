@@ -8,6 +8,16 @@ import { E_TAPE_FULL, STATUS_CODE, STATUS_DEPTH, STATUS_OFFSET } from '../wasm/a
 import { defaultLimits, type Limits } from './types.js';
 import { failedStatus } from '../wasm/status.js';
 
+function peekInt16(frame: Uint8Array, at: number): number {
+  return ((frame[at] << 24) | (frame[at + 1] << 16)) >> 16;
+}
+
+/** The API key and version a request frame announces (bytes 4-8). */
+export function peekRequest(frame: Uint8Array): { apiKey: number; apiVersion: number } {
+  if (frame.length < 8) throw new KafkaWireError('TRUNCATED', frame.length, 'header', 'a request frame needs at least 8 bytes');
+  return { apiKey: peekInt16(frame, 4), apiVersion: peekInt16(frame, 6) };
+}
+
 /** Where a finished scan left its tape. */
 export interface ScanResult {
   /** Word index of the tape's first word in the `i32` view. */

@@ -20,7 +20,6 @@ export const STATUS_RECORD = 3;
 export const STATUS_HEADER = 4;
 export const STATUS_FIELD = 5;
 export const STATUS_AUX0 = 6;
-export const STATUS_AUX1 = 7;
 
 // ---- message codec (assembly/codec.ts, src/codec/) ----
 
