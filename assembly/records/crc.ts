@@ -84,46 +84,65 @@ function sliced(p: usize, len: usize, crc: u32): u32 {
 // 209 words is the least span of a six-term multiple). A message and its remainder modulo Q have
 // the same CRC, and dividing by Q word by word needs no bit shifts: each 64-bit word of the
 // quotient is the input word XOR the quotient words 209, 195, 170, 155 and 65 places back (the
-// span minus each lower exponent). Five loads and XORs per 8 bytes instead of slicing's 36
-// operations; the 209-word remainder then gets an ordinary CRC. Bit order needs no care: the
-// reflected CRC reads words as polynomials too, and whole words are only XORed.
+// span minus each lower exponent). Six loads, five XORs and a store per word instead of
+// slicing's ~35 operations per 8 bytes; the 209-word remainder then gets an ordinary CRC. Bit
+// order needs no care: the reflected CRC reads words as polynomials too, and whole words are
+// only XORed. Squaring is linear over GF(2), so the same exponents hold for Y = x^128: long
+// inputs fold in 128-bit SIMD words first, and their 418-word remainder folds again in 64-bit words.
 const SPAN: usize = 209;
-// The lower exponents of Q except 0, as byte offsets (a load at sp + 8e reads quotient word i - SPAN + e).
-const E1: usize = 14 * 8, E2: usize = 39 * 8, E3: usize = 54 * 8, E4: usize = 144 * 8;
-// Quotient words are written to a linear scratch area, CHUNK words at a time after SPAN words of
+// The lower exponents of Q except 0 (a load at sp + e words reads quotient word i - SPAN + e).
+const E1: usize = 14, E2: usize = 39, E3: usize = 54, E4: usize = 144;
+// Quotient words are written to a linear scratch area, a chunk at a time after SPAN words of
 // history, then the history slides down: one short copy per chunk instead of ring indexing.
-const CHUNK: usize = 2048;
-const SCRATCH: usize = memory.data(<i32>((SPAN + CHUNK) * 8), 16);
-// The remainder is built after 2 * SPAN words: its step reads quotient history up to SPAN words
-// past the history, which must read as zero (nothing of the remainder is fed back).
-if ((SPAN + CHUNK) < 3 * SPAN) unreachable();
+const CHUNK_BYTES: usize = 16 * 1024;
+const SCRATCH_BYTES: usize = SPAN * 16 + CHUNK_BYTES;
+const SCRATCH: usize = memory.data(<i32>SCRATCH_BYTES, 16);
+// A pass's remainder is built after two spans: its step reads quotient history up to a span past
+// the history, which must read as zero (nothing of the remainder is fed back). The 64-bit pass
+// over the 128-bit remainder must not reach that remainder's bytes.
+if (SCRATCH_BYTES < 3 * SPAN * 16 || 3 * SPAN * 8 > 2 * SPAN * 16) unreachable();
 // Below two spans the remainder's step would reach quotient words before the first; above it,
-// folding is faster than slicing everything (measured: it wins from about 3 KiB).
-export const FOLD_MIN_BYTES: usize = 2 * SPAN * 8;
+// folding is already faster than slicing everything (measured: 1.1x at the threshold). The
+// 128-bit pass's longer remainder pays for itself from about 9 KiB on (measured), so three spans.
+const FOLD_MIN_BYTES: usize = 2 * SPAN * 8;
+const WIDE_FOLD_MIN_BYTES: usize = 3 * SPAN * 16;
+
+// @ts-ignore: decorator
+@inline function xor<W>(a: W, b: W): W {
+  if (isVector<W>()) {
+    return <W>v128.xor(<v128>a, <v128>b);
+  } else {
+    return a ^ b;
+  }
+}
 
 /** Input word at p XOR the quotient words SPAN - e back, for each exponent e of Q below SPAN. */
 // @ts-ignore: decorator
-@inline function foldStep(p: usize, sp: usize): u64 {
-  return load<u64>(p) ^ ((load<u64>(sp) ^ load<u64>(sp, E1)) ^ (load<u64>(sp, E2) ^ (load<u64>(sp, E3) ^ load<u64>(sp, E4))));
+@inline function foldStep<W>(p: usize, sp: usize): W {
+  return xor<W>(load<W>(p), xor<W>(xor<W>(load<W>(sp), load<W>(sp, E1 * sizeof<W>())),
+    xor<W>(load<W>(sp, E2 * sizeof<W>()), xor<W>(load<W>(sp, E3 * sizeof<W>()), load<W>(sp, E4 * sizeof<W>())))));
 }
 
-/** Like sliced(), for len >= FOLD_MIN_BYTES: folds modulo Q, then slices the remainder and the tail. */
-function folded(p: usize, len: usize, crc: u32): u32 {
-  const words = len >>> 3;
-  const history = SPAN * 8;
-  // The initial register XORs into the first four bytes; history slot 0 is read by word 0 only,
-  // so putting it there does the same without writing the input.
+/**
+ * Divides the `words` W-sized words at p (at least two spans), with register `crc` XORed into
+ * their first four bytes, by Q; returns the address of the SPAN-word remainder (in SCRATCH).
+ */
+// @ts-ignore: decorator
+@inline function foldPass<W>(p: usize, words: usize, crc: u32): usize {
+  const history = SPAN * sizeof<W>();
+  // History slot 0 is read by word 0 only, so the register put there XORs into it without
+  // writing the input.
   memory.fill(SCRATCH, 0, history);
   store<u32>(SCRATCH, crc);
-  const quotientEnd = p + (words - SPAN) * 8;
+  const quotientEnd = p + (words - SPAN) * sizeof<W>();
   while (p < quotientEnd) {
-    let chunkEnd = p + CHUNK * 8;
+    let chunkEnd = p + CHUNK_BYTES;
     if (chunkEnd > quotientEnd) chunkEnd = quotientEnd;
     let sp = SCRATCH;
     while (p < chunkEnd) {
-      store<u64>(sp, foldStep(p, sp), history);
-      p += 8;
-      sp += 8;
+      store<W>(sp, foldStep<W>(p, sp), history);
+      p += sizeof<W>();
+      sp += sizeof<W>();
     }
     memory.copy(SCRATCH, sp, history);
   }
@@ -131,8 +150,20 @@ function folded(p: usize, len: usize, crc: u32): u32 {
   // beyond the last quotient word read the zeroed span after the history.
   const remainder = SCRATCH + 2 * history;
   memory.fill(SCRATCH + history, 0, history);
-  for (let t: usize = 0; t < history; t += 8) store<u64>(remainder + t, foldStep(p + t, SCRATCH + t));
-  return sliced(p + history, len & 7, sliced(remainder, history, 0));
+  for (let t: usize = 0; t < history; t += sizeof<W>()) store<W>(remainder + t, foldStep<W>(p + t, SCRATCH + t));
+  return remainder;
+}
+
+/** Like sliced(), for len >= FOLD_MIN_BYTES: folds modulo Q, then slices the remainder and the tail. */
+function folded(p: usize, len: usize, crc: u32): u32 {
+  if (len < WIDE_FOLD_MIN_BYTES) {
+    const words = len >>> 3;
+    return sliced(p + words * 8, len & 7, sliced(foldPass<u64>(p, words, crc), SPAN * 8, 0));
+  }
+  const words = len >>> 4;
+  // The 128-bit pass's remainder is exactly two spans of 64-bit words.
+  const remainder = foldPass<u64>(foldPass<v128>(p, words, crc), 2 * SPAN, 0);
+  return sliced(p + words * 16, len & 15, sliced(remainder, SPAN * 8, 0));
 }
 
 /** CRC-32 (IEEE 802.3, as in zlib) of [p, p+len). `prev` continues a previous result (0 to start). */
