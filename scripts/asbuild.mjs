@@ -8,8 +8,9 @@ import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const entries = ['assembly/codec.ts', 'assembly/records.ts'];
-// Per-entry flags: the records module keeps its CRC-32C table at [1024, 17408), below static data.
-const extraFlags = { records: ['--memoryBase', '17408'] };
+// Per-entry flags: the records module keeps its CRC-32C table at [1024, 17408), below static data,
+// and folds long CRC-32C inputs in 128-bit SIMD words.
+const extraFlags = { records: ['--memoryBase', '17408', '--enable', 'simd'] };
 const asc = join(root, 'node_modules', 'assemblyscript', 'bin', 'asc.js');
 mkdirSync(join(root, 'build'), { recursive: true });
 mkdirSync(join(root, 'src', 'wasm'), { recursive: true });

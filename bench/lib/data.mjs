@@ -161,15 +161,21 @@ export async function buildData(dir, { zstdFixture = join(FIXTURES, 'records-100
   manifest.expected.frames = fd;
 
   // ---- 1 MiB for CRC-32C and memcpy ----
-  const crcBuf = Buffer.alloc(CRC_BYTES);
-  const crnd = prng(3);
-  for (let i = 0; i < CRC_BYTES; i += 4) crcBuf.writeUInt32LE(Math.floor(crnd() * 4294967296), i);
+  const crcBuf = crcBytes();
   put('crc.bin', crcBuf);
   manifest.crc = { bytes: CRC_BYTES };
   manifest.expected.crc = bitwiseCrc32c(crcBuf);
 
   writeFileSync(join(dir, 'manifest.json'), JSON.stringify(manifest, null, 2));
   return manifest;
+}
+
+/** The 1 MiB of random bytes the CRC-32C rows checksum (the tests check the same bytes). */
+export function crcBytes() {
+  const buf = Buffer.alloc(CRC_BYTES);
+  const rnd = prng(3);
+  for (let i = 0; i < CRC_BYTES; i += 4) buf.writeUInt32LE(Math.floor(rnd() * 4294967296), i);
+  return buf;
 }
 
 /** The digest every contender's decode of batches `bs` must produce. */

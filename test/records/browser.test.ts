@@ -9,7 +9,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserContext } from 'playwright-core';
-import { kafkajsBatch } from './helpers.js';
+import { crc32cRef, kafkajsBatch } from './helpers.js';
 import { compress } from '../../src/records/index.js';
 // @ts-expect-error: plain JavaScript module shared with the benchmarks
 import { jsonEvents } from '../../bench/lib/events.mjs';
@@ -80,6 +80,8 @@ describe('records in chromium', () => {
         out[compression] = [b.compression, b.records.length, String(b.records[1].offset), b.records[0].value.length, b.records[0].headers[0].key];
       }
       out.crc = R.crc32c(new TextEncoder().encode('123456789'));
+      // Long inputs take the folding paths (64- and 128-bit words) rather than slicing.
+      out.longCrcs = [5000, 100_003].map((n) => R.crc32c(new Uint8Array(n).map((_, i) => (i * 131 + 7) & 255)));
       out.kafkajs = R.recordBatchToJson(R.decodeRecordBatches(fromHex(refHex)).batches[0]).records.map((r: any) => [r.offset, r.value]);
       try { R.decodeRecordBatches(new Uint8Array([0, 0, 0, 0, 0, 0, 0, 0, 255, 255, 255, 255, 0, 0, 0, 0, 2])); } catch (e: any) { out.error = [e.name, e.code]; }
       return out;
@@ -88,6 +90,7 @@ describe('records in chromium', () => {
     expect(result.beforeInit).toBe('NOT_INITIALIZED');
     for (const c of ['none', 'gzip', 'snappy', 'lz4', 'zstd']) expect(result[c]).toEqual([c, 2, '43', 500, 'h']);
     expect(result.crc).toBe(0xe3069283);
+    expect(result.longCrcs).toEqual([5000, 100_003].map((n) => crc32cRef(new Uint8Array(n).map((_, i) => (i * 131 + 7) & 255))));
     expect(result.kafkajs).toEqual([['0', Buffer.from('hello').toString('hex')], ['1', Buffer.from('world').toString('hex')]]);
     expect(result.error).toEqual(['RecordsError', 'INVALID_LENGTH']);
     await page.close();
