@@ -74,5 +74,4 @@ describe('a capture file read in chunks', () => {
     const bytes = files.pcap.subarray(0, files.pcap.length - 5);
     expect(() => readInChunks(bytes, () => 3)).toThrow(/TRUNCATED|ends \d+ bytes into the packet/);
   });
-
 });
