@@ -1,7 +1,7 @@
 // The recording proxy: kcat and kafkajs against librdkafka's 3-broker mock cluster through it
 // (every broker address they learn is one of the proxy's listeners; produce and consume work);
 // address rewriting in FindCoordinator and DescribeCluster against a scripted server; and the
-// recording read back as a capture.
+// recording read back as a capture, by kafka-wire and by tshark.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -16,6 +16,8 @@ import { startMemoryBroker } from '../../src/wire/memory-broker.js';
 import { mockClusterAvailable, startMockCluster, type MockCluster } from '../wire/mock-cluster.js';
 import { makeCert } from '../wire/tls-cert.js';
 import { kcatAvailable, kcatOk } from '../wire/kcat.js';
+import { tsharkInfo } from '../peers/tshark.js';
+import { asTsharkPdus, runCommand, tsharkPdus } from './helpers.js';
 
 const avail = await mockClusterAvailable();
 const haveKcat = kcatAvailable();
@@ -207,6 +209,45 @@ describe('kafka-wire proxy', () => {
       abort.abort();
       rmSync(dir, { recursive: true, force: true });
       await server.close();
+    }
+  });
+});
+
+describe.skipIf(!haveKcat || !tsharkInfo().ok)('a recording of kcat through the proxy to the memory broker', () => {
+  // Megabytes of 1000-byte messages each way: frames longer than a segment, records filling the
+  // recorder's buffers several times over.
+  const messages = 3000;
+  const input = Array.from({ length: messages }, (_, i) => `${String(i).padStart(6, '0')}${'m'.repeat(993)}`).join('\n') + '\n';
+  for (const name of ['record.pcap', 'record.pcapng']) it(`${name}: what tshark reads is what kafka-wire pcap reads, and nothing is lost`, async () => {
+    const broker = await startMemoryBroker({ host: '127.0.0.1', port: 0 });
+    const dir = mkdtempSync(join(tmpdir(), 'kafka-wire-proxy-'));
+    const abort = new AbortController();
+    let stderr = '';
+    try {
+      const file = join(dir, name);
+      const done = main(['proxy', '--listen', '127.0.0.1:0', '--upstream', `127.0.0.1:${broker.port}`, '--record', file], {
+        stdin: [] as any, stdout: { write: () => true }, stderr: { write: (t: string) => { stderr += t; return true; } }, signal: abort.signal,
+      });
+      while (!/proxy: 127\.0\.0\.1:\d+ ->/.test(stderr)) await new Promise((r) => setTimeout(r, 20));
+      const bootstrap = /proxy: (127\.0\.0\.1:\d+) ->/.exec(stderr)![1];
+      await kcatOk(['-b', bootstrap, '-P', '-t', 'recorded', '-X', 'linger.ms=5'], input, 60_000);
+      const consumed = await kcatOk(['-b', bootstrap, '-C', '-t', 'recorded', '-o', 'beginning', '-e', '-q', '-c', String(messages)], undefined, 60_000);
+      expect(consumed).toBe(input);
+      abort.abort();
+      expect(await done).toBe(0);
+
+      const bytes = new Uint8Array(readFileSync(file));
+      expect(bytes.length).toBeGreaterThan(2 * input.length);
+      const frames = [...readCapture(bytes)].filter((e): e is CaptureFrame => e.type === 'frame');
+      expect(frames.filter((f) => f.apiKey === 0).length).toBeGreaterThan(0);
+      expect(asTsharkPdus(frames)).toEqual(tsharkPdus(file, Number(bootstrap.split(':')[1])));
+      const pcap = await runCommand(((args: string[], io: any) => main(['pcap', ...args], io)), [file]);
+      expect(pcap.stderr).toMatch(/, 0 decode errors, 0 gaps \(0 bytes lost\), 0 retransmitted segments, 0 unpaired responses/);
+      expect(pcap.lines.length).toBe(frames.length);
+    } finally {
+      abort.abort();
+      rmSync(dir, { recursive: true, force: true });
+      await broker.close();
     }
   });
 });
