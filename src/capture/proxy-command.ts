@@ -1,7 +1,7 @@
 // `kafka-wire proxy --listen HOST:PORT --upstream HOST:PORT [--record FILE]`: a recording Kafka
 // proxy that runs until interrupted. --record FILE.pcap / FILE.pcapng writes a capture of what the
 // clients saw; any other name gets the JSON lines `kafka-wire pcap` would print for that capture.
-import { closeSync, createWriteStream, openSync, readFileSync, write as writeFile } from 'node:fs';
+import { createWriteStream, readFileSync } from 'node:fs';
 import { once } from 'node:events';
 import type { Command, Io } from '../cli/command.js';
 import { stringOption, type ParsedArgs } from '../cli/options.js';
@@ -9,6 +9,7 @@ import { UsageError } from '../errors.js';
 import { parseHostPort } from '../wire/client.js';
 import { startProxy, type HostPort } from './proxy.js';
 import { CaptureFileWriter, type Packet } from './writer.js';
+import { CaptureRecordFile } from './record-file.js';
 import { CaptureReader, type CaptureEvent } from './reader.js';
 import { writeCaptureFrameLine } from './json.js';
 import { JsonWriter } from '../json-writer.js';
@@ -29,77 +30,6 @@ function address(text: string | undefined, option: string): HostPort {
 
 /** Where recorded packets go. */
 interface Recorder { write(packet: Packet): void; close(): Promise<void> }
-
-/** Capture records are copied into buffers of this size, each written with one call when full. */
-const CAPTURE_CHUNK = 1 << 20;
-/** A buffer holding records is written after this long even when not full, so a quiet recording reaches the file. */
-const CAPTURE_FLUSH_MS = 200;
-
-/**
- * A capture file written from large reused buffers: a record is copied into the current buffer
- * as its bytes are forwarded (so the forwarded chunks are not kept), and the buffer is written at
- * its own file position once the next record would not fit, or after CAPTURE_FLUSH_MS. Thousands
- * of pieces a second through a stream cost more than the copy.
- */
-class CaptureFileRecorder implements Recorder {
-  private readonly writer: CaptureFileWriter;
-  private readonly fd: number;
-  private buffer: Uint8Array = new Uint8Array(CAPTURE_CHUNK);
-  private fill = 0;
-  private position = 0;
-  private readonly free: Uint8Array[] = [];
-  private writing = 0;
-  private written: (() => void) | undefined;
-  private failure: Error | undefined;
-  private timer: ReturnType<typeof setTimeout> | undefined;
-
-  constructor(file: string, format: 'pcap' | 'pcapng', private readonly onError: (error: Error) => void) {
-    this.fd = openSync(file, 'w');
-    this.writer = new CaptureFileWriter({ format, nanoseconds: true });
-    const header = this.writer.header();
-    this.room(header.length).set(header, this.fill);
-    this.fill += header.length;
-  }
-
-  write(packet: Packet): void {
-    const buffer = this.room(this.writer.recordLength(packet));
-    this.fill = this.writer.writeRecord(packet, buffer, this.fill);
-    this.timer ??= setTimeout(() => this.flush(), CAPTURE_FLUSH_MS).unref();
-  }
-
-  async close(): Promise<void> {
-    this.flush();
-    while (this.writing > 0) await new Promise<void>((resolve) => { this.written = resolve; });
-    closeSync(this.fd);
-    if (this.failure !== undefined) throw this.failure;
-  }
-
-  /** The current buffer, written first if `n` more bytes would not fit. */
-  private room(n: number): Uint8Array {
-    if (this.fill + n > this.buffer.length) this.flush();
-    if (n > this.buffer.length) this.buffer = new Uint8Array(n);
-    return this.buffer;
-  }
-
-  private flush(): void {
-    clearTimeout(this.timer);
-    this.timer = undefined;
-    if (this.fill === 0) return;
-    const buffer = this.buffer;
-    writeFile(this.fd, buffer, 0, this.fill, this.position, (error) => {
-      if (error !== null && this.failure === undefined) {
-        this.failure = error;
-        this.onError(error);
-      }
-      if (buffer.length === CAPTURE_CHUNK) this.free.push(buffer);
-      if (--this.writing === 0) this.written?.();
-    });
-    this.writing++;
-    this.position += this.fill;
-    this.buffer = this.free.pop() ?? new Uint8Array(CAPTURE_CHUNK);
-    this.fill = 0;
-  }
-}
 
 /**
  * The pcap command's JSON lines for the recorded packets: they are queued as they are
@@ -153,7 +83,7 @@ function jsonLinesRecorder(file: string): Recorder {
 /** FILE.pcap / FILE.pcapng: a capture; any other name: JSON lines. */
 function recorder(file: string, onError: (error: Error) => void): Recorder {
   const capture = /\.(pcap(ng)?)$/i.exec(file);
-  return capture === null ? jsonLinesRecorder(file) : new CaptureFileRecorder(file, capture[1].toLowerCase() as 'pcap' | 'pcapng', onError);
+  return capture === null ? jsonLinesRecorder(file) : new CaptureRecordFile(file, { format: capture[1].toLowerCase() as 'pcap' | 'pcapng', onError });
 }
 
 export const proxy: Command = {
