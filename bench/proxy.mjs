@@ -85,6 +85,8 @@ const writeFloor = (bytes, name) => {
   return (spent.user + spent.system) / 1000 / (bytes / 1e6);
 };
 const floor = [];
+/** The recording's size so far (its file may not be open yet). */
+const recordedBytes = () => { try { return statSync(recordFile).size; } catch { return 0; } };
 
 const rows = { produce: {}, consume: {} };
 const cpu = { produce: {}, consume: {} };
@@ -95,13 +97,13 @@ try {
   for (let run = 0; run < runs; run++) {
     // Rotate which path goes first, so drift in the machine's load is shared.
     const order = paths.map((_, i) => paths[(i + run) % paths.length]);
-    const recorded = values.record ? statSync(recordFile).size : 0;
+    const recorded = recordedBytes();
     for (const path of order) {
       const t = `bench-${run}-${path}`;
       rows.produce[path].push(await timed(path, ['-b', bootstraps[path], '-P', '-t', t, '-l', input, '-X', 'linger.ms=5', '-X', 'batch.size=1000000'], cpu.produce, system.produce));
       rows.consume[path].push(await timed(path, ['-b', bootstraps[path], '-C', '-t', t, '-o', 'beginning', '-e', '-q', '-c', String(messages)], cpu.consume, system.consume));
     }
-    if (values.record) floor.push(writeFloor(statSync(recordFile).size - recorded, `floor-${run}`));
+    if (values.record) floor.push(writeFloor(recordedBytes() - recorded, `floor-${run}`));
   }
 } finally {
   for (const p of Object.values(proxies)) p.child.kill('SIGINT');
