@@ -179,25 +179,36 @@ describe('TLS to the upstream', () => {
   });
 });
 
+/** Runs `kafka-wire proxy --record file` in-process against `upstreamPort` around `use(bootstrap)`, then interrupts it. */
+async function recordingProxy(upstreamPort: number, file: string, use: (bootstrap: string) => Promise<void>): Promise<void> {
+  const abort = new AbortController();
+  let stderr = '';
+  const done = main(['proxy', '--listen', '127.0.0.1:0', '--upstream', `127.0.0.1:${upstreamPort}`, '--record', file], {
+    stdin: [] as any, stdout: { write: () => true }, stderr: { write: (t: string) => { stderr += t; return true; } }, signal: abort.signal,
+  });
+  try {
+    while (!/proxy: 127\.0\.0\.1:\d+ ->/.test(stderr)) await new Promise((r) => setTimeout(r, 20));
+    await use(/proxy: (127\.0\.0\.1:\d+) ->/.exec(stderr)![1]);
+  } finally {
+    abort.abort();
+    expect(await done).toBe(0);
+  }
+}
+
 describe('kafka-wire proxy', () => {
   for (const name of ['record.jsonl', 'record.pcap', 'record.pcapng']) it(`runs until interrupted and records ${name}: JSON lines as kafka-wire pcap prints them, or a capture`, async () => {
     const server = await startServer({ handler: (req) => (req.apiKey === 3 ? { brokers: [], topics: [] } : undefined) });
     const dir = mkdtempSync(join(tmpdir(), 'kafka-wire-proxy-'));
-    const abort = new AbortController();
-    let stderr = '';
+    let port = 0;
     try {
       const file = join(dir, name);
-      const done = main(['proxy', '--listen', '127.0.0.1:0', '--upstream', `127.0.0.1:${server.port}`, '--record', file], {
-        stdin: [] as any, stdout: { write: () => true }, stderr: { write: (t: string) => { stderr += t; return true; } }, signal: abort.signal,
+      await recordingProxy(server.port, file, async (bootstrap) => {
+        port = Number(bootstrap.split(':')[1]);
+        const connection = await connect({ host: '127.0.0.1', port, negotiateVersions: false });
+        await connection.request(3, 12, { topics: null });
+        connection.close();
+        await new Promise((r) => setTimeout(r, 100));
       });
-      while (!/proxy: 127\.0\.0\.1:\d+ ->/.test(stderr)) await new Promise((r) => setTimeout(r, 20));
-      const port = Number(/proxy: 127\.0\.0\.1:(\d+) ->/.exec(stderr)![1]);
-      const connection = await connect({ host: '127.0.0.1', port, negotiateVersions: false });
-      await connection.request(3, 12, { topics: null });
-      connection.close();
-      await new Promise((r) => setTimeout(r, 100));
-      abort.abort();
-      expect(await done).toBe(0);
       const lines = name.endsWith('.jsonl')
         ? readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l))
         : [...readCapture(new Uint8Array(readFileSync(file)))].filter((e): e is CaptureFrame => e.type === 'frame').map((f) => JSON.parse(JSON.stringify(captureFrameToJson(f))));
@@ -206,7 +217,6 @@ describe('kafka-wire proxy', () => {
       expect(metadata[1].latencyMs).toBeGreaterThan(0);
       expect(metadata[0].conn).toMatch(new RegExp(`^127\\.0\\.0\\.1:\\d+->127\\.0\\.0\\.1:${port}$`));
     } finally {
-      abort.abort();
       rmSync(dir, { recursive: true, force: true });
       await server.close();
     }
@@ -221,20 +231,15 @@ describe.skipIf(!haveKcat || !tsharkInfo().ok)('a recording of kcat through the 
   for (const name of ['record.pcap', 'record.pcapng']) it(`${name}: what tshark reads is what kafka-wire pcap reads, and nothing is lost`, async () => {
     const broker = await startMemoryBroker({ host: '127.0.0.1', port: 0 });
     const dir = mkdtempSync(join(tmpdir(), 'kafka-wire-proxy-'));
-    const abort = new AbortController();
-    let stderr = '';
+    let bootstrap = '';
     try {
       const file = join(dir, name);
-      const done = main(['proxy', '--listen', '127.0.0.1:0', '--upstream', `127.0.0.1:${broker.port}`, '--record', file], {
-        stdin: [] as any, stdout: { write: () => true }, stderr: { write: (t: string) => { stderr += t; return true; } }, signal: abort.signal,
+      await recordingProxy(broker.port, file, async (address) => {
+        bootstrap = address;
+        await kcatOk(['-b', bootstrap, '-P', '-t', 'recorded', '-X', 'linger.ms=5'], input, 60_000);
+        const consumed = await kcatOk(['-b', bootstrap, '-C', '-t', 'recorded', '-o', 'beginning', '-e', '-q', '-c', String(messages)], undefined, 60_000);
+        expect(consumed).toBe(input);
       });
-      while (!/proxy: 127\.0\.0\.1:\d+ ->/.test(stderr)) await new Promise((r) => setTimeout(r, 20));
-      const bootstrap = /proxy: (127\.0\.0\.1:\d+) ->/.exec(stderr)![1];
-      await kcatOk(['-b', bootstrap, '-P', '-t', 'recorded', '-X', 'linger.ms=5'], input, 60_000);
-      const consumed = await kcatOk(['-b', bootstrap, '-C', '-t', 'recorded', '-o', 'beginning', '-e', '-q', '-c', String(messages)], undefined, 60_000);
-      expect(consumed).toBe(input);
-      abort.abort();
-      expect(await done).toBe(0);
 
       const bytes = new Uint8Array(readFileSync(file));
       expect(bytes.length).toBeGreaterThan(2 * input.length);
@@ -245,7 +250,6 @@ describe.skipIf(!haveKcat || !tsharkInfo().ok)('a recording of kcat through the 
       expect(pcap.stderr).toMatch(/, 0 decode errors, 0 gaps \(0 bytes lost\), 0 retransmitted segments, 0 unpaired responses/);
       expect(pcap.lines.length).toBe(frames.length);
     } finally {
-      abort.abort();
       rmSync(dir, { recursive: true, force: true });
       await broker.close();
     }
