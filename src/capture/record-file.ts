@@ -12,6 +12,8 @@ export const RECORD_BUFFER = 1 << 20;
 export const RECORD_FLUSH_MS = 200;
 /** Direct writes cover whole blocks of this size at offsets that are multiples of it (the largest logical block in use). */
 const BLOCK = 4096;
+/** Writes under way at once (a disk keeps up better with several), and written buffers kept for reuse. */
+const MAX_WRITES = 4;
 const WASM_PAGE = 65536;
 
 export interface RecordFileOptions {
@@ -43,14 +45,22 @@ function open(file: string, direct: boolean): { fd: number; direct: boolean } {
   return { fd: openSync(file, 'w'), direct: false };
 }
 
-interface Job { buffer: Uint8Array; length: number; position: number }
+interface Job {
+  buffer: Uint8Array;
+  length: number;
+  position: number;
+  /** Ends in a zero-padded block that the next write covers again: that one waits for it. */
+  padded: boolean;
+  /** Whether it went to the file opened for direct writes (set as it starts). */
+  direct?: boolean;
+}
 
 /**
- * A capture file (pcap or pcapng, nanosecond timestamps) written from whole blocks: each write
- * covers its buffer's bytes rounded up to a block, zero-padded, and the next write starts at
- * that last block, its bytes carried to the front of the next buffer. Writes go one at a time,
- * so a block rewritten lands after the write it pads. Until `close` the file may end in up to a
- * block of zeros, which close cuts off.
+ * A capture file (pcap or pcapng, nanosecond timestamps) written in whole blocks. A full buffer
+ * is written up to its last whole block, the rest carried to the front of the next buffer; a
+ * flush after a quiet spell (or at close) writes the last block zero-padded, and the next write
+ * covers that block again, so it waits for that one; other writes never overlap and go several
+ * at a time. Until `close` the file may end in up to a block of zeros, which close cuts off.
  */
 export class CaptureRecordFile {
   private readonly writer: CaptureFileWriter;
@@ -58,14 +68,15 @@ export class CaptureRecordFile {
   private fd: number;
   private direct: boolean;
   private buffer = alignedBuffer(RECORD_BUFFER);
-  /** Bytes in the buffer, of which the first `carried` were written already (padded). */
+  /** Bytes in the buffer, of which the first `written` are in the file already (a padded write's last block). */
   private fill = 0;
-  private carried = 0;
+  private written = 0;
   /** File offset of the buffer's first byte: a multiple of BLOCK. */
   private position = 0;
   private readonly free: Uint8Array[] = [];
   private readonly queue: Job[] = [];
-  private writing = false;
+  private writing = 0;
+  private paddedWriting = false;
   private idle: (() => void) | undefined;
   private failure: Error | undefined;
   private timer: ReturnType<typeof setTimeout> | undefined;
@@ -87,13 +98,13 @@ export class CaptureRecordFile {
   write(packet: Packet): void {
     const buffer = this.room(this.writer.recordLength(packet));
     this.fill = this.writer.writeRecord(packet, buffer, this.fill);
-    this.timer ??= setTimeout(() => this.flush(), RECORD_FLUSH_MS).unref();
+    this.timer ??= setTimeout(() => this.flush(true), RECORD_FLUSH_MS).unref();
   }
 
   /** Writes what is buffered, waits for every write, and cuts the file to its records. */
   async close(): Promise<void> {
-    this.flush();
-    while (this.writing || this.queue.length > 0) await new Promise<void>((resolve) => { this.idle = resolve; });
+    this.flush(true);
+    while (this.writing > 0 || this.queue.length > 0) await new Promise<void>((resolve) => { this.idle = resolve; });
     try {
       ftruncateSync(this.fd, this.position + this.fill);
     } finally {
@@ -104,59 +115,69 @@ export class CaptureRecordFile {
 
   /** The current buffer, written first if `n` more bytes would not fit. */
   private room(n: number): Uint8Array {
-    if (this.fill + n > this.buffer.length) this.flush();
+    if (this.fill + n > this.buffer.length) this.flush(false);
     if (this.fill + n > this.buffer.length) {
       // A record larger than a buffer: a buffer of its own, with the carried block in front.
       const larger = alignedBuffer(this.fill + n);
       larger.set(this.buffer.subarray(0, this.fill));
-      if (this.buffer.length === RECORD_BUFFER) this.free.push(this.buffer);
+      this.reuse(this.buffer);
       this.buffer = larger;
     }
     return this.buffer;
   }
 
-  private flush(): void {
+  /** Queues the buffer's bytes for writing: all of them, the last block padded, or only its whole blocks. */
+  private flush(pad: boolean): void {
     clearTimeout(this.timer);
     this.timer = undefined;
-    if (this.fill === this.carried) return;
     const whole = this.fill - (this.fill % BLOCK);
-    const length = Math.ceil(this.fill / BLOCK) * BLOCK;
+    if (this.fill === this.written || (!pad && whole === 0)) return;
+    const length = pad ? Math.ceil(this.fill / BLOCK) * BLOCK : whole;
     this.buffer.fill(0, this.fill, length);
-    this.queue.push({ buffer: this.buffer, length, position: this.position });
+    this.queue.push({ buffer: this.buffer, length, position: this.position, padded: length > whole });
     const next = this.free.pop() ?? alignedBuffer(RECORD_BUFFER);
     next.set(this.buffer.subarray(whole, this.fill), 0);
     this.position += whole;
     this.fill -= whole;
-    this.carried = this.fill;
+    this.written = length > whole ? this.fill : 0;
     this.buffer = next;
     this.pump();
   }
 
-  /** Starts the next queued write unless one is under way. */
+  /** Starts queued writes while there is room, none overlapping one under way. */
   private pump(): void {
-    if (this.writing) return;
-    const job = this.queue.shift();
-    if (job === undefined) {
-      this.idle?.();
-      return;
-    }
-    this.writing = true;
+    while (this.queue.length > 0 && this.writing < MAX_WRITES && !this.paddedWriting) this.start(this.queue.shift()!);
+    if (this.writing === 0 && this.queue.length === 0) this.idle?.();
+  }
+
+  private start(job: Job): void {
+    this.writing++;
+    if (job.padded) this.paddedWriting = true;
+    job.direct = this.direct;
     write(this.fd, job.buffer, 0, job.length, job.position, (error) => {
-      this.writing = false;
-      if (error !== null && error.code === 'EINVAL' && this.direct) {
+      this.writing--;
+      if (job.padded) this.paddedWriting = false;
+      if (error !== null && error.code === 'EINVAL' && job.direct) {
         // The file system took O_DIRECT but not these writes: the same writes, through the page cache.
-        closeSync(this.fd);
-        this.fd = openSync(this.file, 'r+');
-        this.direct = false;
+        if (this.direct) {
+          closeSync(this.fd);
+          this.fd = openSync(this.file, 'r+');
+          this.direct = false;
+        }
         this.queue.unshift(job);
       } else {
         if (error !== null && this.failure === undefined) {
           this.failure = error;
           this.onError(error);
         }
-        if (job.buffer.length === RECORD_BUFFER) this.free.push(job.buffer);
+        this.reuse(job.buffer);
       }
       this.pump();
     });
+  }
+
+  /** Keeps a buffer of the usual size for the next flush, a few at most. */
+  private reuse(buffer: Uint8Array): void {
+    if (buffer.length === RECORD_BUFFER && this.free.length < MAX_WRITES) this.free.push(buffer);
   }
 }
