@@ -32,8 +32,9 @@ function address(text: string | undefined, option: string): HostPort {
 interface Recorder { write(packet: Packet): void; close(): Promise<void> }
 
 /**
- * The pcap command's JSON lines for the recorded packets: they are queued as they are
- * forwarded and read back as a capture once per turn of the event loop.
+ * The pcap command's JSON lines for the recorded packets: their records are made as they are
+ * forwarded (copying the bytes, which are only lent) and read back as a capture once per turn
+ * of the event loop.
  */
 function jsonLinesRecorder(file: string): Recorder {
   const out = createWriteStream(file);
@@ -50,21 +51,21 @@ function jsonLinesRecorder(file: string): Recorder {
   };
   emit(reader.push(writer.header()));
 
-  let queue: Packet[] = [];
+  let queue: Uint8Array[] = [];
   let scheduled = false;
   const drain = () => {
     scheduled = false;
-    const packets = queue;
+    const records = queue;
     queue = [];
-    for (const packet of packets) {
-      emit(reader.push(writer.record(packet)));
+    for (const record of records) {
+      emit(reader.push(record));
       if (lines.length >= RECORD_CHUNK) writeLines();
     }
     writeLines();
   };
   return {
     write: (packet) => {
-      queue.push(packet);
+      queue.push(writer.record(packet));
       if (!scheduled) {
         scheduled = true;
         setImmediate(drain);

@@ -33,7 +33,7 @@ describe.skipIf(!avail.ok || !haveKcat)('through the proxy to a 3-broker mock cl
   const packets: Packet[] = [];
   beforeAll(async () => {
     mc = await startMockCluster({ brokers: 3, topics: ['p:3'] });
-    proxy = await startProxy({ listen: { host: '127.0.0.1', port: 0 }, upstream: mc.brokers[0], record: (p) => packets.push(p) });
+    proxy = await startProxy({ listen: { host: '127.0.0.1', port: 0 }, upstream: mc.brokers[0], record: (p) => packets.push({ ...p, payload: p.payload?.slice() }) });
   });
   afterAll(async () => {
     await proxy?.close();
@@ -118,8 +118,8 @@ describe('address rewriting', () => {
 });
 
 describe('framing the proxy cannot lose', () => {
-  /** An upstream that answers each chunk it receives with `reply(chunk)`, and a raw client through the proxy. */
-  async function through(reply: (chunk: Buffer) => Uint8Array, send: Uint8Array, expected: number) {
+  /** An upstream that answers each chunk it receives with `reply(chunk)`, and a raw client through the proxy (reading only after `pauseMs`). */
+  async function through(reply: (chunk: Buffer) => Uint8Array, send: Uint8Array, expected: number, pauseMs = 0) {
     const upstream = createServer((socket: Socket) => socket.on('data', (chunk) => socket.write(reply(chunk))));
     await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve));
     const proxy = await startProxy({ listen: { host: '127.0.0.1', port: 0 }, upstream: { host: '127.0.0.1', port: (upstream.address() as AddressInfo).port } });
@@ -131,6 +131,10 @@ describe('framing the proxy cannot lose', () => {
         client.on('error', reject);
         client.on('data', (chunk) => { received.push(chunk); total += chunk.length; if (total >= expected) resolve(); });
         client.write(send);
+        if (pauseMs > 0) {
+          client.pause();
+          setTimeout(() => client.resume(), pauseMs);
+        }
       });
       return { bytes: new Uint8Array(Buffer.concat(received)), proxy };
     } finally {
@@ -145,6 +149,16 @@ describe('framing the proxy cannot lose', () => {
     const answer = Uint8Array.from([0, 0, 0, 6, 0, 0, 0, 7, 1, 2]);
     const { bytes } = await through(() => answer, request, answer.length);
     expect(bytes).toEqual(answer);
+  });
+
+  it('gives a client slow to read every byte of a response larger than the socket buffers (reused read buffers are not overwritten)', async () => {
+    const request = Uint8Array.from([0, 0, 0, 10, 0, 18, 0, 3, 0, 0, 0, 7, 0xff, 0xff]); // ApiVersions v3, correlation 7
+    const answer = new Uint8Array(16 * 1024 * 1024).map((_, i) => (i * 7) % 251);
+    new DataView(answer.buffer).setInt32(0, answer.length - 4);
+    new DataView(answer.buffer).setInt32(4, 7);
+    const { bytes } = await through(() => answer, request, answer.length, 300);
+    expect(bytes.length).toBe(answer.length);
+    expect(bytes.findIndex((b, i) => b !== answer[i])).toBe(-1);
   });
 
   it('takes a frame shorter than its peek (an empty SASL token) whole, so the next response is still rewritten', async () => {
