@@ -12,8 +12,10 @@ export const RECORD_BUFFER = 1 << 20;
 export const RECORD_FLUSH_MS = 200;
 /** Direct writes cover whole blocks of this size at offsets that are multiples of it (the largest logical block in use). */
 const BLOCK = 4096;
-/** Writes under way at once (a disk keeps up better with several), and written buffers kept for reuse. */
+/** Writes under way at once: a disk keeps up better with several. */
 const MAX_WRITES = 4;
+/** Written buffers kept for reuse: a moment of slow disk has a dozen queued, and a fresh buffer costs a page fault per page. */
+const KEPT_BUFFERS = 16;
 const WASM_PAGE = 65536;
 
 export interface RecordFileOptions {
@@ -176,8 +178,8 @@ export class CaptureRecordFile {
     });
   }
 
-  /** Keeps a buffer of the usual size for the next flush, a few at most. */
+  /** Keeps a buffer of the usual size for a later flush. */
   private reuse(buffer: Uint8Array): void {
-    if (buffer.length === RECORD_BUFFER && this.free.length < MAX_WRITES) this.free.push(buffer);
+    if (buffer.length === RECORD_BUFFER && this.free.length < KEPT_BUFFERS) this.free.push(buffer);
   }
 }
