@@ -5,10 +5,11 @@ import { createReadStream } from 'node:fs';
 import { once } from 'node:events';
 import { Writable } from 'node:stream';
 import type { Command, Io } from '../cli/command.js';
-import { apiKeyOf, DESCRIPTION_OPTIONS, schemasDirOption } from '../cli/input.js';
+import { apiKeyOf, catalogueOption, SCHEMA_OPTIONS, schemasDirOption } from '../cli/input.js';
 import { integerArg, stringOption, type ParsedArgs } from '../cli/options.js';
 import { loadDescriptions } from '../explain/descriptions-node.js';
 import type { Descriptions } from '../explain/descriptions.js';
+import type { Catalogue } from '../catalogue/catalogue.js';
 import { findApi } from '../codec/by-key.js';
 import { UsageError } from '../errors.js';
 import { CaptureReader, type CaptureEvent, type CaptureStats } from './reader.js';
@@ -18,7 +19,7 @@ import { JsonWriter } from '../json-writer.js';
 /** Output is gathered into chunks of about this many bytes before each write. */
 const WRITE_CHUNK = 1 << 20;
 
-interface Totals { files: number; errors: number; stats: CaptureStats[] }
+interface Totals { files: number; errors: number; stats: CaptureStats[]; catalogue?: Catalogue }
 
 export const pcap: Command = {
   name: 'pcap',
@@ -30,7 +31,7 @@ export const pcap: Command = {
     { name: 'api-key', value: 'KEY', help: 'only frames of this API (number or name)' },
     { name: 'conn', value: 'TEXT', help: 'only connections whose "CLIENT->SERVER" contains TEXT' },
     { name: 'port', value: 'P', help: 'the broker port when a connection\'s SYN is not in the capture (default 9092, and any port whose streams parse as Kafka)' },
-    ...DESCRIPTION_OPTIONS,
+    ...SCHEMA_OPTIONS,
   ],
   notes: [
     'FILE "-" reads stdin. Each line: {"time","conn","direction","apiKey","apiVersion","correlationId","ok","frame"|"error"}; responses carry "latencyMs".',
@@ -41,8 +42,9 @@ export const pcap: Command = {
 
 async function runPcap({ options, positionals }: ParsedArgs, io: Io): Promise<number> {
   if (positionals.length === 0) throw new UsageError('pcap needs at least one FILE ("-" for stdin)');
+  const catalogue = catalogueOption(options);
   const keyText = stringOption(options, 'api-key');
-  const apiKey = keyText === undefined ? undefined : apiKeyOf(keyText);
+  const apiKey = keyText === undefined ? undefined : apiKeyOf(keyText, '--api-key', catalogue);
   const port = integerArg(stringOption(options, 'port'), '--port', 0, 65535);
   const conn = stringOption(options, 'conn');
   const explain = options.explain === true;
@@ -50,7 +52,7 @@ async function runPcap({ options, positionals }: ParsedArgs, io: Io): Promise<nu
   const schemasDir = explain ? schemasDirOption(options) : undefined;
   const descriptionsByName = new Map<string, Descriptions>();
   const descriptionsFor = (key: number | null, direction: 'request' | 'response'): Descriptions | undefined => {
-    const api = key === null ? undefined : findApi(key);
+    const api = key === null ? undefined : findApi(key, { catalogue });
     if (schemasDir === undefined || api === undefined) return undefined;
     const name = api[direction].name;
     let d = descriptionsByName.get(name);
@@ -58,7 +60,7 @@ async function runPcap({ options, positionals }: ParsedArgs, io: Io): Promise<nu
     return d;
   };
 
-  const totals: Totals = { files: 0, errors: 0, stats: [] };
+  const totals: Totals = { files: 0, errors: 0, stats: [], catalogue };
   // Lines are written as UTF-8 bytes; a stdout that takes only text (a test's) gets them decoded.
   const lines = new JsonWriter(WRITE_CHUNK + (WRITE_CHUNK >> 2));
   const byteStream = io.stdout instanceof Writable ? io.stdout : undefined;
@@ -78,7 +80,7 @@ async function runPcap({ options, positionals }: ParsedArgs, io: Io): Promise<nu
   for (const file of positionals) {
     totals.files++;
     const input = file === '-' ? io.stdin as AsyncIterable<Uint8Array> : createReadStream(file, { highWaterMark: 1 << 20 });
-    const reader = new CaptureReader({ port });
+    const reader = new CaptureReader({ port, catalogue });
     totals.stats.push(reader.stats);
     const handle = async (events: CaptureEvent[]) => {
       for (const event of events) {
@@ -89,7 +91,7 @@ async function runPcap({ options, positionals }: ParsedArgs, io: Io): Promise<nu
           continue;
         }
         if (apiKey !== undefined && event.apiKey !== apiKey) continue;
-        const line = writeCaptureFrameLine(lines, event, { records, explain, descriptions: explain ? descriptionsFor(event.apiKey, event.direction) : undefined });
+        const line = writeCaptureFrameLine(lines, event, { records, explain, catalogue, descriptions: explain ? descriptionsFor(event.apiKey, event.direction) : undefined });
         if (line.ok === false) totals.errors++;
         if (lines.length >= WRITE_CHUNK) await flush();
       }
@@ -117,7 +119,7 @@ export function summary(totals: Totals): string {
   const sum = (pick: (s: CaptureStats) => number) => totals.stats.reduce((n, s) => n + pick(s), 0);
   const byApi = new Map<number, number>();
   for (const s of totals.stats) for (const [key, n] of s.framesByApi) byApi.set(key, (byApi.get(key) ?? 0) + n);
-  const apis = [...byApi].sort(([a], [b]) => a - b).map(([key, n]) => `${key === -1 ? 'unpaired' : findApi(key)?.name ?? `key ${key}`} ${n}`);
+  const apis = [...byApi].sort(([a], [b]) => a - b).map(([key, n]) => `${key === -1 ? 'unpaired' : findApi(key, totals)?.name ?? `key ${key}`} ${n}`);
   const parts = [
     `${totals.files} file${totals.files === 1 ? '' : 's'}`,
     `${sum((s) => s.packets)} packets`,

@@ -57,6 +57,8 @@ export class CaptureFileReader {
   private interfaces: Interface[] = [];
   private packets = 0;
   private blocks = 0;
+  /** Bytes the next record (or header) needs from the first buffered byte, as far as known. */
+  private needed = 0;
 
   /** The file's format, once its first bytes have been seen. */
   get fileFormat(): 'pcap' | 'pcapng' | undefined {
@@ -67,6 +69,9 @@ export class CaptureFileReader {
     if (chunk.length === 0) return [];
     this.pieces.push(chunk);
     this.buffered += chunk.length;
+    // Pieces are joined only once the next record is whole, so a file fed in small chunks is
+    // copied a bounded number of times rather than once per chunk.
+    if (this.buffered < this.needed) return [];
     const bytes = concatBytes(this.pieces, this.buffered);
     const out: CapturedPacket[] = [];
     const used = this.parse(bytes, out);
@@ -87,18 +92,24 @@ export class CaptureFileReader {
     const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
     let at = 0;
     if (this.format === undefined) {
+      this.needed = 4;
       if (bytes.length < 4) return 0;
       const magic = view.getUint32(0, false);
+      this.needed = 24;
       if (magic === PCAPNG_SECTION) this.format = 'pcapng';
       else if (this.readPcapHeader(bytes, view) === 0) return 0;
       else at = 24;
     }
     if (this.format === 'pcap') {
       const iface = this.pcapInterface!;
+      this.needed = 16;
       while (at + 16 <= bytes.length) {
         const captured = view.getUint32(at + 8, this.little);
         if (captured > MAX_CAPTURE_RECORD) fail('LENGTH_LIMIT', this.base + at + 8, `packet ${this.packets + 1}.capturedLength`, `${captured} bytes is more than a capture record may hold`);
-        if (at + 16 + captured > bytes.length) break;
+        if (at + 16 + captured > bytes.length) {
+          this.needed = 16 + captured;
+          break;
+        }
         const seconds = BigInt(view.getUint32(at, this.little));
         const fraction = BigInt(view.getUint32(at + 4, this.little));
         out.push({
@@ -113,6 +124,7 @@ export class CaptureFileReader {
       }
       return at;
     }
+    this.needed = 12;
     while (at + 12 <= bytes.length) {
       const type = view.getUint32(at, this.little);
       if (type === PCAPNG_SECTION) {
@@ -126,7 +138,10 @@ export class CaptureFileReader {
       const path = `block ${this.blocks + 1}`;
       if (length < 12 || length % 4 !== 0) fail('INVALID_VALUE', this.base + at + 4, `${path}.totalLength`, `${length} is not a pcapng block length`);
       if (length > MAX_CAPTURE_RECORD) fail('LENGTH_LIMIT', this.base + at + 4, `${path}.totalLength`, `${length} bytes is more than a capture block may hold`);
-      if (at + length > bytes.length) break;
+      if (at + length > bytes.length) {
+        this.needed = length;
+        break;
+      }
       if (view.getUint32(at + length - 4, this.little) !== length) {
         fail('INVALID_VALUE', this.base + at + length - 4, `${path}.trailingLength`, 'the block\'s two lengths differ');
       }

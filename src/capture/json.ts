@@ -9,8 +9,10 @@ import { KafkaWireError } from '../errors.js';
 // The error object decode --jsonl prints, with its numbers and hints.
 import { errorJson } from '../explain/frame-errors.js';
 import type { CaptureFrame, CaptureNote } from './reader.js';
+import type { CatalogueOption } from '../catalogue/catalogue.js';
 
-export interface CaptureJsonOptions {
+/** `catalogue`: the one the capture was read with (default the built-in one). */
+export interface CaptureJsonOptions extends CatalogueOption {
   /** Decode record batches inline. */
   records?: boolean;
   /** Add each frame's annotated tree under "explain". */
@@ -45,11 +47,13 @@ export function captureFrameToJson(frame: CaptureFrame, options: CaptureJsonOpti
     if (frame.apiKey === null || frame.apiVersion === null) {
       throw new KafkaWireError('INVALID_VALUE', 4, 'header.correlationId', `no request with correlation id ${frame.correlationId} on this connection: the response is unpaired`);
     }
-    const decoded = frameToJson(frame.direction, frame.bytes, frame.apiKey, frame.apiVersion, { records: options.records === true }, options.bytes);
+    const decoded = frameToJson(frame.direction, frame.bytes, frame.apiKey, frame.apiVersion, { records: options.records === true, catalogue: options.catalogue }, options.bytes);
     out.ok = true;
     out.frame = decoded;
     if (options.explain === true) {
-      out.explain = buildExplainTree(frame.bytes, { direction: frame.direction, apiKey: frame.apiKey, apiVersion: frame.apiVersion, descriptions: options.descriptions }).root;
+      out.explain = buildExplainTree(frame.bytes, {
+        direction: frame.direction, apiKey: frame.apiKey, apiVersion: frame.apiVersion, descriptions: options.descriptions, catalogue: options.catalogue,
+      }).root;
     }
   } catch (error) {
     if (frame.unpaired === true) out.unpaired = true;

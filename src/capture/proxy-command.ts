@@ -9,6 +9,7 @@ import { UsageError } from '../errors.js';
 import { parseHostPort } from '../wire/client.js';
 import { startProxy, type HostPort } from './proxy.js';
 import { CaptureFileWriter, type Packet } from './writer.js';
+import { CaptureRecordFile } from './record-file.js';
 import { CaptureReader, type CaptureEvent } from './reader.js';
 import { writeCaptureFrameLine } from './json.js';
 import { JsonWriter } from '../json-writer.js';
@@ -27,17 +28,17 @@ function address(text: string | undefined, option: string): HostPort {
   }
 }
 
+/** Where recorded packets go. */
+interface Recorder { write(packet: Packet): void; close(): Promise<void> }
+
 /**
- * Where recorded packets go: a capture file, or the pcap command's JSON lines. Packets are
- * queued as they are forwarded and written after, once per turn of the event loop, so recording
- * adds little to the forwarding path.
+ * The pcap command's JSON lines for the recorded packets: their records are made as they are
+ * forwarded (copying the bytes, which are only lent) and read back as a capture once per turn
+ * of the event loop.
  */
-function recorder(file: string): { write(packet: Packet): void; close(): Promise<void> } {
+function jsonLinesRecorder(file: string): Recorder {
   const out = createWriteStream(file);
-  const format = /\.pcapng$/i.test(file) ? 'pcapng' : 'pcap';
-  const writer = new CaptureFileWriter({ format, nanoseconds: true });
-  const asCapture = /\.pcap(ng)?$/i.test(file);
-  // JSON lines: the packets read back as a capture, each frame written as pcap writes it.
+  const writer = new CaptureFileWriter({ nanoseconds: true });
   const reader = new CaptureReader();
   const lines = new JsonWriter(2 * RECORD_CHUNK);
   const emit = (events: CaptureEvent[]) => {
@@ -48,32 +49,23 @@ function recorder(file: string): { write(packet: Packet): void; close(): Promise
     const chunk = lines.take();
     out.write(chunk, () => lines.release(chunk));
   };
-  if (asCapture) out.write(writer.header());
-  else emit(reader.push(writer.header()));
+  emit(reader.push(writer.header()));
 
-  let queue: Packet[] = [];
+  let queue: Uint8Array[] = [];
   let scheduled = false;
   const drain = () => {
     scheduled = false;
-    if (queue.length === 0) return;
-    const packets = queue;
+    const records = queue;
     queue = [];
-    if (asCapture) {
-      // Corked, the pieces (the forwarded bytes themselves, not copies) leave in one writev.
-      out.cork();
-      for (const packet of packets) for (const piece of writer.recordPieces(packet)) out.write(piece);
-      out.uncork();
-      return;
-    }
-    for (const packet of packets) {
-      emit(reader.push(writer.record(packet)));
+    for (const record of records) {
+      emit(reader.push(record));
       if (lines.length >= RECORD_CHUNK) writeLines();
     }
     writeLines();
   };
   return {
     write: (packet) => {
-      queue.push(packet);
+      queue.push(writer.record(packet));
       if (!scheduled) {
         scheduled = true;
         setImmediate(drain);
@@ -81,14 +73,18 @@ function recorder(file: string): { write(packet: Packet): void; close(): Promise
     },
     close: async () => {
       drain();
-      if (!asCapture) {
-        emit(reader.end());
-        writeLines();
-      }
+      emit(reader.end());
+      writeLines();
       out.end();
       await once(out, 'close');
     },
   };
+}
+
+/** FILE.pcap / FILE.pcapng: a capture; any other name: JSON lines. */
+function recorder(file: string, onError: (error: Error) => void): Recorder {
+  const capture = /\.(pcap(ng)?)$/i.exec(file);
+  return capture === null ? jsonLinesRecorder(file) : new CaptureRecordFile(file, { format: capture[1].toLowerCase() as 'pcap' | 'pcapng', onError });
 }
 
 export const proxy: Command = {
@@ -112,7 +108,8 @@ async function runProxy({ options, positionals }: ParsedArgs, io: Io): Promise<n
   const listen = address(stringOption(options, 'listen'), '--listen');
   const upstream = address(stringOption(options, 'upstream'), '--upstream');
   const recordFile = stringOption(options, 'record');
-  const recording = recordFile === undefined ? undefined : recorder(recordFile);
+  const report = (error: unknown) => io.stderr.write(`kafka-wire proxy: ${error instanceof Error ? error.message : String(error)}\n`);
+  const recording = recordFile === undefined ? undefined : recorder(recordFile, report);
   const ca = stringOption(options, 'ca');
   try {
     const proxy = await startProxy({
@@ -120,9 +117,9 @@ async function runProxy({ options, positionals }: ParsedArgs, io: Io): Promise<n
       upstreamTls: options['upstream-tls']
         ? { ca: ca === undefined ? undefined : readFileSync(ca), rejectUnauthorized: !options.insecure }
         : undefined,
-      record: recording?.write,
+      record: recording === undefined ? undefined : (packet) => recording.write(packet),
       onListener: (from, to) => io.stderr.write(`kafka-wire proxy: ${to.host}:${to.port} -> ${from.host}:${from.port}\n`),
-      onError: (error) => io.stderr.write(`kafka-wire proxy: ${error instanceof Error ? error.message : String(error)}\n`),
+      onError: report,
     });
     if (io.signal !== undefined && !io.signal.aborted) await once(io.signal, 'abort');
     await proxy.close();

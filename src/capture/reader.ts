@@ -8,6 +8,7 @@ import { TCP_ACK, TCP_FIN, TCP_RST, TCP_SYN, tcpSegment, type TcpSegment } from 
 import { TcpDirection } from './tcp.js';
 import { concatBytes } from '../bytes.js';
 import { findApi, decodeRequest, decodeResponse, type Direction } from '../codec/by-key.js';
+import type { CatalogueOption } from '../catalogue/catalogue.js';
 import { inVersions } from '../codec/schema.js';
 import { DEFAULT_MAX_FRAME_SIZE } from '../limits.js';
 
@@ -18,7 +19,8 @@ const API_VERSIONS = 18;
 const SASL_HANDSHAKE = 17;
 const UNSUPPORTED_VERSION = 35;
 
-export interface CaptureOptions {
+/** `catalogue`: the APIs frames are told apart and decoded with (default the built-in ones). */
+export interface CaptureOptions extends CatalogueOption {
   /** A server port: connections to it are Kafka even when their SYN was not captured. Default 9092. */
   port?: number;
   /** The largest frame size field believed (payload bytes). Default 100 MiB. */
@@ -86,12 +88,12 @@ export interface CaptureStats {
 interface InFlight { apiKey: number; apiVersion: number; timeNs: bigint }
 
 /** Whether a request frame could start at `at`: a believable size, a known API and version. */
-export function plausibleRequest(bytes: Uint8Array, at: number, maxFrameSize: number): boolean | undefined {
+export function plausibleRequest(bytes: Uint8Array, at: number, maxFrameSize: number, options?: CatalogueOption): boolean | undefined {
   if (at + 14 > bytes.length) return undefined;
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const size = view.getInt32(at);
   if (size < 10 || size > maxFrameSize) return false;
-  const api = findApi(view.getInt16(at + 4));
+  const api = findApi(view.getInt16(at + 4), options);
   if (api === undefined || !inVersions(api.request.validVersions, view.getInt16(at + 6))) return false;
   const clientIdLength = view.getInt16(at + 12);
   return clientIdLength >= -1 && clientIdLength <= size - 10;
@@ -206,14 +208,14 @@ class FrameStream {
     const max = this.conn.reader.maxFrameSize;
     for (let i = at; i + 8 <= bytes.length; i++) {
       if (this.direction === 'request') {
-        const plausible = plausibleRequest(bytes, i, max);
+        const plausible = plausibleRequest(bytes, i, max, this.conn.reader.codec);
         if (plausible === undefined) return -1;
         if (!plausible) continue;
         const end = i + 4 + view.getInt32(i);
         // A candidate not yet whole is waited for; one that fails to decode is passed over.
         if (end > bytes.length) return i;
         try {
-          decodeRequest(bytes.subarray(i, end));
+          decodeRequest(bytes.subarray(i, end), this.conn.reader.codec);
           return i;
         } catch {
           continue;
@@ -225,7 +227,7 @@ class FrameStream {
       const end = i + 4 + size;
       if (end > bytes.length) return i;
       try {
-        decodeResponse(bytes.subarray(i, end), request.apiKey, request.apiVersion);
+        decodeResponse(bytes.subarray(i, end), request.apiKey, request.apiVersion, this.conn.reader.codec);
         return i;
       } catch {
         continue;
@@ -282,7 +284,7 @@ class Conn {
     const base = { type: 'frame' as const, conn: this.name, timeNs, timeDigits: this.reader.timeDigits, packet, direction, bytes };
     if (direction === 'request') {
       if (this.rawSasl) {
-        if (plausibleRequest(bytes, 0, this.reader.maxFrameSize) !== true) {
+        if (plausibleRequest(bytes, 0, this.reader.maxFrameSize, this.reader.codec) !== true) {
           this.note('sasl', direction, timeNs, packet, `a raw SASL token of ${bytes.length - 4} bytes (after SaslHandshake v0) skipped`);
           return;
         }
@@ -381,11 +383,11 @@ class Flow {
     for (const source of [this.a, this.b]) {
       const pieces = this.pending.filter((p) => p.source === source).map((p) => p.bytes);
       const bytes = concatBytes(pieces, pieces.reduce((n, p) => n + p.length, 0));
-      if (plausibleRequest(bytes, 0, this.reader.maxFrameSize) !== true) continue;
+      if (plausibleRequest(bytes, 0, this.reader.maxFrameSize, this.reader.codec) !== true) continue;
       const size = new DataView(bytes.buffer, bytes.byteOffset).getInt32(0);
       if (bytes.length < 4 + size) return undefined;
       try {
-        decodeRequest(bytes.subarray(0, 4 + size));
+        decodeRequest(bytes.subarray(0, 4 + size), this.reader.codec);
         this.reader.serverPorts.add(portOf(source === this.a ? this.b : this.a));
         return source;
       } catch {
@@ -446,6 +448,8 @@ function portOf(endpoint: string): number {
 export class CaptureReader {
   readonly maxFrameSize: number;
   readonly serverPorts: Set<number>;
+  /** The catalogue frames are read with, as the codec calls take it. */
+  readonly codec: CatalogueOption;
   readonly stats: CaptureStats = {
     packets: 0, connections: 0, skippedConnections: 0, frames: 0, framesByApi: new Map(), gaps: 0, lostBytes: 0,
     retransmissions: 0, unpairedResponses: 0, unansweredRequests: 0, notes: 0,
@@ -462,6 +466,7 @@ export class CaptureReader {
   constructor(options: CaptureOptions = {}) {
     this.maxFrameSize = options.maxFrameSize ?? DEFAULT_MAX_FRAME_SIZE;
     this.serverPorts = new Set([options.port ?? DEFAULT_KAFKA_PORT]);
+    this.codec = { catalogue: options.catalogue };
   }
 
   /**

@@ -8,7 +8,6 @@ import {
   TCP_ACK, TCP_FIN, TCP_SYN,
 } from './packet.js';
 import { KafkaWireError } from '../errors.js';
-import { concatBytes } from '../bytes.js';
 
 export interface Endpoint { ip: string; port: number }
 
@@ -62,26 +61,26 @@ export function ipBytes(ip: string): Uint8Array {
   return out;
 }
 
-/** Ones' complement sum of the 16-bit big-endian words of `parts` (as one run), folded and inverted. */
-function internetChecksum(parts: Uint8Array[]): number {
-  let sum = 0;
-  let high = -1; // a byte left over from an odd-length part, the high half of the next word
-  for (const p of parts) {
-    let i = 0;
-    if (high >= 0 && p.length > 0) {
-      sum += (high << 8) | p[0];
-      high = -1;
-      i = 1;
-    }
-    const end = p.length - ((p.length - i) & 1);
-    for (; i < end; i += 2) sum += (p[i] << 8) | p[i + 1];
-    if (end < p.length) high = p[end];
-    // A part adds at most 2^15 words of 2^16: fold before the sum could lose precision.
-    sum = (sum & 0xffff) + Math.floor(sum / 0x10000);
-  }
-  if (high >= 0) sum += high << 8;
-  while (sum > 0xffff) sum = (sum & 0xffff) + (sum >>> 16);
+/**
+ * `sum` plus the 16-bit big-endian words of bytes[start, end), an odd last byte as a word's high
+ * half. Unfolded: a packet's words add up to well under 2^53.
+ */
+function wordSum(bytes: Uint8Array, start: number, end: number, sum = 0): number {
+  let i = start;
+  for (; i + 1 < end; i += 2) sum += (bytes[i] << 8) | bytes[i + 1];
+  if (i < end) sum += bytes[i] << 8;
+  return sum;
+}
+
+/** The internet checksum of a word sum: folded to 16 bits, then inverted. */
+function checksumOf(sum: number): number {
+  while (sum > 0xffff) sum = (sum & 0xffff) + Math.floor(sum / 0x10000);
   return ~sum & 0xffff;
+}
+
+/** Writes `value` as `bytes` big-endian bytes at `at`. */
+function putBigEndian(out: Uint8Array, at: number, value: number, bytes: 2 | 4): void {
+  for (let i = bytes - 1; i >= 0; i--, value = Math.floor(value / 256)) out[at + i] = value & 0xff;
 }
 
 /**
@@ -98,10 +97,25 @@ export function encodePacketHeaders(linkType: number, s: Segment, tcpChecksum = 
   return encodeHeaders(linkType, s, tcpChecksum, 0);
 }
 
-/** The headers, and as many of the payload's bytes (all or none) after them. */
+/** IP addresses as bytes, kept for the endpoints a conversation reuses for every segment. */
+const endpointBytes = new WeakMap<Endpoint, { ip: string; bytes: Uint8Array }>();
+
+function addressOf(endpoint: Endpoint): Uint8Array {
+  const known = endpointBytes.get(endpoint);
+  if (known !== undefined && known.ip === endpoint.ip) return known.bytes;
+  const bytes = ipBytes(endpoint.ip);
+  endpointBytes.set(endpoint, { ip: endpoint.ip, bytes });
+  return bytes;
+}
+
+/**
+ * The headers, and as many of the payload's bytes (all or none) after them. Written byte by byte
+ * into one small array: views of it (subarray, DataView) would move it off the heap, which a
+ * recording proxy would pay for on every packet.
+ */
 function encodeHeaders(linkType: number, s: Segment, tcpChecksum: boolean, payloadRoom: number): Uint8Array {
-  const source = ipBytes(s.source.ip);
-  const destination = ipBytes(s.destination.ip);
+  const source = addressOf(s.source);
+  const destination = addressOf(s.destination);
   const v6 = source.length === 16;
   const link = linkHeader(linkType, v6);
   const ipLength = v6 ? 40 : 20;
@@ -109,48 +123,59 @@ function encodeHeaders(linkType: number, s: Segment, tcpChecksum: boolean, paylo
   if (!v6 && ipLength + tcpLength > 0xffff) throw new KafkaWireError('INVALID_VALUE', -1, 'payload', `a ${s.payload.length}-byte segment does not fit an IPv4 packet`);
   const out = new Uint8Array(link.length + ipLength + 20 + payloadRoom);
   out.set(link, 0);
-  const ip = out.subarray(link.length, link.length + ipLength);
-  const tcp = out.subarray(link.length + ipLength);
-  const tv = new DataView(tcp.buffer, tcp.byteOffset, tcp.byteLength);
-  tv.setUint16(0, s.source.port);
-  tv.setUint16(2, s.destination.port);
-  tv.setUint32(4, s.seq >>> 0);
-  tv.setUint32(8, (s.flags & TCP_ACK) !== 0 ? s.ack >>> 0 : 0);
-  tcp[12] = 5 << 4;
-  tcp[13] = s.flags;
-  tv.setUint16(14, 65535);
-  if (payloadRoom > 0) tcp.set(s.payload, 20);
+  const ip = link.length;
+  const tcp = ip + ipLength;
+  putBigEndian(out, tcp, s.source.port, 2);
+  putBigEndian(out, tcp + 2, s.destination.port, 2);
+  putBigEndian(out, tcp + 4, s.seq >>> 0, 4);
+  putBigEndian(out, tcp + 8, (s.flags & TCP_ACK) !== 0 ? s.ack >>> 0 : 0, 4);
+  out[tcp + 12] = 5 << 4;
+  out[tcp + 13] = s.flags;
+  putBigEndian(out, tcp + 14, 65535, 2);
+  if (payloadRoom > 0) out.set(s.payload, tcp + 20);
   if (tcpChecksum) {
-    const pseudo = new Uint8Array(v6 ? 40 : 12);
-    const pv = new DataView(pseudo.buffer);
-    pseudo.set(source, 0);
-    pseudo.set(destination, source.length);
-    if (v6) { pv.setUint32(32, tcpLength); pseudo[39] = 6; } else { pseudo[9] = 6; pv.setUint16(10, tcpLength); }
-    tv.setUint16(16, internetChecksum(payloadRoom > 0 ? [pseudo, tcp] : [pseudo, tcp, s.payload]));
+    // The pseudo header (addresses, protocol 6, TCP length), the TCP header, the payload: every
+    // part before the last has an even length, so their word sums simply add.
+    let sum = wordSum(destination, 0, destination.length, wordSum(source, 0, source.length, 6 + tcpLength));
+    sum = wordSum(out, tcp, out.length, sum);
+    if (payloadRoom === 0) sum = wordSum(s.payload, 0, s.payload.length, sum);
+    putBigEndian(out, tcp + 16, checksumOf(sum), 2);
   }
 
-  const iv = new DataView(ip.buffer, ip.byteOffset, ip.byteLength);
   if (v6) {
-    ip[0] = 0x60;
-    iv.setUint16(4, tcpLength);
-    ip[6] = 6;
-    ip[7] = 64;
-    ip.set(source, 8);
-    ip.set(destination, 24);
+    out[ip] = 0x60;
+    putBigEndian(out, ip + 4, tcpLength, 2);
+    out[ip + 6] = 6;
+    out[ip + 7] = 64;
+    out.set(source, ip + 8);
+    out.set(destination, ip + 24);
   } else {
-    ip[0] = 0x45;
-    iv.setUint16(2, ipLength + tcpLength);
-    iv.setUint16(6, 0x4000);
-    ip[8] = 64;
-    ip[9] = 6;
-    ip.set(source, 12);
-    ip.set(destination, 16);
-    iv.setUint16(10, internetChecksum([ip]));
+    out[ip] = 0x45;
+    putBigEndian(out, ip + 2, ipLength + tcpLength, 2);
+    putBigEndian(out, ip + 6, 0x4000, 2);
+    out[ip + 8] = 64;
+    out[ip + 9] = 6;
+    out.set(source, ip + 12);
+    out.set(destination, ip + 16);
+    putBigEndian(out, ip + 10, checksumOf(wordSum(out, ip, ip + ipLength)), 2);
   }
   return out;
 }
 
+/** Each link type's header for IPv4 and for IPv6, made once: they never change. */
+const linkHeaders = new Map<number, Uint8Array>();
+
 function linkHeader(linkType: number, v6: boolean): Uint8Array {
+  const key = linkType * 2 + (v6 ? 1 : 0);
+  let header = linkHeaders.get(key);
+  if (header === undefined) {
+    header = makeLinkHeader(linkType, v6);
+    linkHeaders.set(key, header);
+  }
+  return header;
+}
+
+function makeLinkHeader(linkType: number, v6: boolean): Uint8Array {
   const ethertype = v6 ? 0x86dd : 0x0800;
   switch (linkType) {
     case LINKTYPE_ETHERNET: {
@@ -245,53 +270,66 @@ export class CaptureFileWriter {
 
   /** One packet's record. */
   record(packet: Packet): Uint8Array {
-    const pieces = this.recordPieces(packet);
-    return pieces.length === 1 ? pieces[0] : concatBytes(pieces, pieces.reduce((n, p) => n + p.length, 0));
+    const out = new Uint8Array(this.recordLength(packet));
+    this.writeRecord(packet, out, 0);
+    return out;
+  }
+
+  /** The bytes of one packet's record. */
+  recordLength(packet: Packet): number {
+    const length = packet.data.length + (packet.payload?.length ?? 0);
+    return this.format === 'pcap' ? 16 + length : 32 + ((length + 3) & ~3);
   }
 
   /**
-   * One packet's record as pieces to write one after the other: the record's header with the
-   * packet's `data`, then its `payload` as it is (not copied), then what follows it (pcapng).
+   * Writes one packet's record (its `data`, then its `payload`) into `target` at `at`, which
+   * has room for recordLength(packet) bytes; returns where the record ends. A recorder copies
+   * records into large buffers this way and writes those, rather than a piece per record.
    */
-  recordPieces(packet: Packet): Uint8Array[] {
+  writeRecord(packet: Packet, target: Uint8Array, at: number): number {
     const units = this.nanoseconds ? packet.timeNs : packet.timeNs / 1000n;
     const data = packet.data;
     const payload = packet.payload;
     const length = data.length + (payload?.length ?? 0);
+    const v = new DataView(target.buffer, target.byteOffset + at);
+    let fields: number;
     if (this.format === 'pcap') {
       const perSecond = this.nanoseconds ? NS_PER_SECOND : 1_000_000n;
-      const r = new Uint8Array(16 + data.length);
-      const v = new DataView(r.buffer);
       v.setUint32(0, Number(units / perSecond), this.little);
       v.setUint32(4, Number(units % perSecond), this.little);
-      v.setUint32(8, length, this.little);
-      v.setUint32(12, length, this.little);
-      r.set(data, 16);
-      return payload === undefined || payload.length === 0 ? [r] : [r, payload];
+      fields = 8;
+    } else {
+      // An enhanced packet block: its fixed fields, the packet padded to 4 bytes, the length again.
+      v.setUint32(0, 6, this.little);
+      v.setUint32(4, this.recordLength(packet), this.little);
+      v.setUint32(8, 0, this.little);
+      v.setUint32(12, Number(units >> 32n), this.little);
+      v.setUint32(16, Number(units & 0xffffffffn), this.little);
+      fields = 20;
     }
-    // An enhanced packet block: its fixed fields, the packet padded to 4 bytes, the length again.
-    const total = 32 + ((length + 3) & ~3);
-    const head = new Uint8Array(28 + data.length);
-    const v = new DataView(head.buffer);
-    v.setUint32(0, 6, this.little);
-    v.setUint32(4, total, this.little);
-    v.setUint32(8, 0, this.little);
-    v.setUint32(12, Number(units >> 32n), this.little);
-    v.setUint32(16, Number(units & 0xffffffffn), this.little);
-    v.setUint32(20, length, this.little);
-    v.setUint32(24, length, this.little);
-    head.set(data, 28);
-    const tail = new Uint8Array(total - 28 - length);
-    new DataView(tail.buffer).setUint32(tail.length - 4, total, this.little);
-    return payload === undefined || payload.length === 0 ? [head, tail] : [head, payload, tail];
+    v.setUint32(fields, length, this.little);
+    v.setUint32(fields + 4, length, this.little);
+    let end = at + fields + 8;
+    target.set(data, end);
+    end += data.length;
+    if (payload !== undefined) {
+      target.set(payload, end);
+      end += payload.length;
+    }
+    if (this.format === 'pcap') return end;
+    const total = this.recordLength(packet);
+    target.fill(0, end, at + total - 4);
+    v.setUint32(total - 4, total, this.little);
+    return at + total;
   }
 
   /** A whole file of these packets. */
   file(packets: readonly Packet[]): Uint8Array {
-    const parts = [this.header(), ...packets.map((p) => this.record(p))];
-    const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-    let at = 0;
-    for (const p of parts) { out.set(p, at); at += p.length; }
+    const header = this.header();
+    const out = new Uint8Array(packets.reduce((n, p) => n + this.recordLength(p), header.length));
+    out.set(header, 0);
+    let at = header.length;
+    for (const p of packets) at = this.writeRecord(p, out, at);
     return out;
   }
 

@@ -1,6 +1,8 @@
 // Test helper: hand-made Kafka conversations as capture files, with the segments open to
-// tampering (reorder, repeat, overlap, drop) before they are written.
+// tampering (reorder, repeat, overlap, drop) before they are written; tshark's reading of a
+// capture's Kafka PDUs, and ours in the same fields.
 import { Readable } from 'node:stream';
+import { execFileSync } from 'node:child_process';
 import { encodeRequest, encodeResponse, newMessage } from '../../src/codec/by-key.js';
 import { encodeRecordBatch } from '../../src/records/index.js';
 import {
@@ -100,4 +102,25 @@ export async function runCommand(command: (args: string[], io: any) => Promise<n
     stderr: { write: (t: string) => { stderr += t; return true; } },
   });
   return { code, stderr, lines: stdout.split('\n').filter((l) => l !== '').map((l) => JSON.parse(l)) };
+}
+
+/** tshark's Kafka PDUs in a capture file: packet, key, version, correlation id, request packet (responses), size, client id. */
+export function tsharkPdus(file: string, port: number): string[][] {
+  const out = execFileSync('tshark', [
+    '-n', '-r', file, '-d', `tcp.port==${port},kafka`, '-Y', 'kafka', '-T', 'fields', '-E', 'separator=|', '-E', 'occurrence=a', '-E', 'aggregator=,',
+    '-e', 'frame.number', '-e', 'kafka.api_key', '-e', 'kafka.api_version', '-e', 'kafka.correlation_id', '-e', 'kafka.request_frame', '-e', 'kafka.len', '-e', 'kafka.client_id',
+  ], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], maxBuffer: 1 << 28 });
+  return out.trim().split('\n').map((l) => l.split('|'));
+}
+
+/** Our frames as the same fields, for comparing with tsharkPdus. */
+export function asTsharkPdus(frames: CaptureFrame[]): string[][] {
+  const requestPacket = new Map<string, number>();
+  return frames.map((f) => {
+    const key = `${f.conn} ${f.correlationId}`;
+    if (f.direction === 'request') requestPacket.set(key, f.packet);
+    const clientId = f.direction === 'request' ? (new TextDecoder().decode(f.bytes.subarray(14, 14 + new DataView(f.bytes.buffer, f.bytes.byteOffset).getInt16(12)))) : '';
+    return [String(f.packet), String(f.apiKey), f.direction === 'request' ? String(f.apiVersion) : '', String(f.correlationId),
+      f.direction === 'response' ? String(requestPacket.get(key)) : '', String(f.bytes.length - 4), clientId];
+  });
 }

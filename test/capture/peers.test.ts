@@ -10,22 +10,13 @@ import { join } from 'node:path';
 import { readCapture, type CaptureFrame } from '../../src/capture/index.js';
 import { toHex } from '../../src/text.js';
 import { tsharkInfo } from '../peers/tshark.js';
-import { captureOf, conversationSegments, runCommand, sampleExchanges } from './helpers.js';
+import { asTsharkPdus, captureOf, conversationSegments, runCommand, sampleExchanges, tsharkPdus } from './helpers.js';
 
 const fixtures = join(import.meta.dirname, 'fixtures');
 const FIXTURES = ['kcat-memory-broker.pcap', 'kcat-mock-cluster.pcap', 'kafkajs-memory-broker.pcap'];
 
 function framesOf(bytes: Uint8Array): CaptureFrame[] {
   return [...readCapture(bytes)].filter((e): e is CaptureFrame => e.type === 'frame');
-}
-
-/** tshark's Kafka PDUs: packet, key, version, correlation id, request packet (responses), size, client id. */
-function tsharkPdus(file: string, port: number): string[][] {
-  const out = execFileSync('tshark', [
-    '-n', '-r', file, '-d', `tcp.port==${port},kafka`, '-Y', 'kafka', '-T', 'fields', '-E', 'separator=|', '-E', 'occurrence=a', '-E', 'aggregator=,',
-    '-e', 'frame.number', '-e', 'kafka.api_key', '-e', 'kafka.api_version', '-e', 'kafka.correlation_id', '-e', 'kafka.request_frame', '-e', 'kafka.len', '-e', 'kafka.client_id',
-  ], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
-  return out.trim().split('\n').map((l) => l.split('|'));
 }
 
 describe('real captures', () => {
@@ -57,14 +48,7 @@ describe('real captures', () => {
     it.skipIf(!tsharkInfo().ok)(`${name}: the same frames, keys, versions, pairs and sizes as tshark`, () => {
       const frames = framesOf(bytes);
       const port = Number(frames[0].conn.slice(frames[0].conn.lastIndexOf(':') + 1));
-      const requestPacket = new Map<string, number>();
-      const ours = frames.map((f) => {
-        const key = `${f.conn} ${f.correlationId}`;
-        if (f.direction === 'request') requestPacket.set(key, f.packet);
-        const clientId = f.direction === 'request' ? (new TextDecoder().decode(f.bytes.subarray(14, 14 + new DataView(f.bytes.buffer, f.bytes.byteOffset).getInt16(12)))) : '';
-        return [String(f.packet), String(f.apiKey), f.direction === 'request' ? String(f.apiVersion) : '', String(f.correlationId),
-          f.direction === 'response' ? String(requestPacket.get(key)) : '', String(f.bytes.length - 4), clientId];
-      });
+      const ours = asTsharkPdus(frames);
       expect(ours).toEqual(tsharkPdus(file, port));
     });
   }

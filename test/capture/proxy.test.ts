@@ -1,7 +1,7 @@
 // The recording proxy: kcat and kafkajs against librdkafka's 3-broker mock cluster through it
 // (every broker address they learn is one of the proxy's listeners; produce and consume work);
 // address rewriting in FindCoordinator and DescribeCluster against a scripted server; and the
-// recording read back as a capture.
+// recording read back as a capture, by kafka-wire and by tshark.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -16,6 +16,8 @@ import { startMemoryBroker } from '../../src/wire/memory-broker.js';
 import { mockClusterAvailable, startMockCluster, type MockCluster } from '../wire/mock-cluster.js';
 import { makeCert } from '../wire/tls-cert.js';
 import { kcatAvailable, kcatOk } from '../wire/kcat.js';
+import { tsharkInfo } from '../peers/tshark.js';
+import { asTsharkPdus, runCommand, tsharkPdus } from './helpers.js';
 
 const avail = await mockClusterAvailable();
 const haveKcat = kcatAvailable();
@@ -31,7 +33,7 @@ describe.skipIf(!avail.ok || !haveKcat)('through the proxy to a 3-broker mock cl
   const packets: Packet[] = [];
   beforeAll(async () => {
     mc = await startMockCluster({ brokers: 3, topics: ['p:3'] });
-    proxy = await startProxy({ listen: { host: '127.0.0.1', port: 0 }, upstream: mc.brokers[0], record: (p) => packets.push(p) });
+    proxy = await startProxy({ listen: { host: '127.0.0.1', port: 0 }, upstream: mc.brokers[0], record: (p) => packets.push({ ...p, payload: p.payload?.slice() }) });
   });
   afterAll(async () => {
     await proxy?.close();
@@ -116,8 +118,8 @@ describe('address rewriting', () => {
 });
 
 describe('framing the proxy cannot lose', () => {
-  /** An upstream that answers each chunk it receives with `reply(chunk)`, and a raw client through the proxy. */
-  async function through(reply: (chunk: Buffer) => Uint8Array, send: Uint8Array, expected: number) {
+  /** An upstream that answers each chunk it receives with `reply(chunk)`, and a raw client through the proxy (reading only after `pauseMs`). */
+  async function through(reply: (chunk: Buffer) => Uint8Array, send: Uint8Array, expected: number, pauseMs = 0) {
     const upstream = createServer((socket: Socket) => socket.on('data', (chunk) => socket.write(reply(chunk))));
     await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve));
     const proxy = await startProxy({ listen: { host: '127.0.0.1', port: 0 }, upstream: { host: '127.0.0.1', port: (upstream.address() as AddressInfo).port } });
@@ -129,6 +131,10 @@ describe('framing the proxy cannot lose', () => {
         client.on('error', reject);
         client.on('data', (chunk) => { received.push(chunk); total += chunk.length; if (total >= expected) resolve(); });
         client.write(send);
+        if (pauseMs > 0) {
+          client.pause();
+          setTimeout(() => client.resume(), pauseMs);
+        }
       });
       return { bytes: new Uint8Array(Buffer.concat(received)), proxy };
     } finally {
@@ -143,6 +149,16 @@ describe('framing the proxy cannot lose', () => {
     const answer = Uint8Array.from([0, 0, 0, 6, 0, 0, 0, 7, 1, 2]);
     const { bytes } = await through(() => answer, request, answer.length);
     expect(bytes).toEqual(answer);
+  });
+
+  it('gives a client slow to read every byte of a response larger than the socket buffers (reused read buffers are not overwritten)', async () => {
+    const request = Uint8Array.from([0, 0, 0, 10, 0, 18, 0, 3, 0, 0, 0, 7, 0xff, 0xff]); // ApiVersions v3, correlation 7
+    const answer = new Uint8Array(16 * 1024 * 1024).map((_, i) => (i * 7) % 251);
+    new DataView(answer.buffer).setInt32(0, answer.length - 4);
+    new DataView(answer.buffer).setInt32(4, 7);
+    const { bytes } = await through(() => answer, request, answer.length, 300);
+    expect(bytes.length).toBe(answer.length);
+    expect(bytes.findIndex((b, i) => b !== answer[i])).toBe(-1);
   });
 
   it('takes a frame shorter than its peek (an empty SASL token) whole, so the next response is still rewritten', async () => {
@@ -177,25 +193,36 @@ describe('TLS to the upstream', () => {
   });
 });
 
+/** Runs `kafka-wire proxy --record file` in-process against `upstreamPort` around `use(bootstrap)`, then interrupts it. */
+async function recordingProxy(upstreamPort: number, file: string, use: (bootstrap: string) => Promise<void>): Promise<void> {
+  const abort = new AbortController();
+  let stderr = '';
+  const done = main(['proxy', '--listen', '127.0.0.1:0', '--upstream', `127.0.0.1:${upstreamPort}`, '--record', file], {
+    stdin: [] as any, stdout: { write: () => true }, stderr: { write: (t: string) => { stderr += t; return true; } }, signal: abort.signal,
+  });
+  try {
+    while (!/proxy: 127\.0\.0\.1:\d+ ->/.test(stderr)) await new Promise((r) => setTimeout(r, 20));
+    await use(/proxy: (127\.0\.0\.1:\d+) ->/.exec(stderr)![1]);
+  } finally {
+    abort.abort();
+    expect(await done).toBe(0);
+  }
+}
+
 describe('kafka-wire proxy', () => {
   for (const name of ['record.jsonl', 'record.pcap', 'record.pcapng']) it(`runs until interrupted and records ${name}: JSON lines as kafka-wire pcap prints them, or a capture`, async () => {
     const server = await startServer({ handler: (req) => (req.apiKey === 3 ? { brokers: [], topics: [] } : undefined) });
     const dir = mkdtempSync(join(tmpdir(), 'kafka-wire-proxy-'));
-    const abort = new AbortController();
-    let stderr = '';
+    let port = 0;
     try {
       const file = join(dir, name);
-      const done = main(['proxy', '--listen', '127.0.0.1:0', '--upstream', `127.0.0.1:${server.port}`, '--record', file], {
-        stdin: [] as any, stdout: { write: () => true }, stderr: { write: (t: string) => { stderr += t; return true; } }, signal: abort.signal,
+      await recordingProxy(server.port, file, async (bootstrap) => {
+        port = Number(bootstrap.split(':')[1]);
+        const connection = await connect({ host: '127.0.0.1', port, negotiateVersions: false });
+        await connection.request(3, 12, { topics: null });
+        connection.close();
+        await new Promise((r) => setTimeout(r, 100));
       });
-      while (!/proxy: 127\.0\.0\.1:\d+ ->/.test(stderr)) await new Promise((r) => setTimeout(r, 20));
-      const port = Number(/proxy: 127\.0\.0\.1:(\d+) ->/.exec(stderr)![1]);
-      const connection = await connect({ host: '127.0.0.1', port, negotiateVersions: false });
-      await connection.request(3, 12, { topics: null });
-      connection.close();
-      await new Promise((r) => setTimeout(r, 100));
-      abort.abort();
-      expect(await done).toBe(0);
       const lines = name.endsWith('.jsonl')
         ? readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l))
         : [...readCapture(new Uint8Array(readFileSync(file)))].filter((e): e is CaptureFrame => e.type === 'frame').map((f) => JSON.parse(JSON.stringify(captureFrameToJson(f))));
@@ -204,9 +231,41 @@ describe('kafka-wire proxy', () => {
       expect(metadata[1].latencyMs).toBeGreaterThan(0);
       expect(metadata[0].conn).toMatch(new RegExp(`^127\\.0\\.0\\.1:\\d+->127\\.0\\.0\\.1:${port}$`));
     } finally {
-      abort.abort();
       rmSync(dir, { recursive: true, force: true });
       await server.close();
+    }
+  });
+});
+
+describe.skipIf(!haveKcat || !tsharkInfo().ok)('a recording of kcat through the proxy to the memory broker', () => {
+  // Megabytes of 1000-byte messages each way: frames longer than a segment, records filling the
+  // recorder's buffers several times over.
+  const messages = 3000;
+  const input = Array.from({ length: messages }, (_, i) => `${String(i).padStart(6, '0')}${'m'.repeat(993)}`).join('\n') + '\n';
+  for (const name of ['record.pcap', 'record.pcapng']) it(`${name}: what tshark reads is what kafka-wire pcap reads, and nothing is lost`, async () => {
+    const broker = await startMemoryBroker({ host: '127.0.0.1', port: 0 });
+    const dir = mkdtempSync(join(tmpdir(), 'kafka-wire-proxy-'));
+    let bootstrap = '';
+    try {
+      const file = join(dir, name);
+      await recordingProxy(broker.port, file, async (address) => {
+        bootstrap = address;
+        await kcatOk(['-b', bootstrap, '-P', '-t', 'recorded', '-X', 'linger.ms=5'], input, 60_000);
+        const consumed = await kcatOk(['-b', bootstrap, '-C', '-t', 'recorded', '-o', 'beginning', '-e', '-q', '-c', String(messages)], undefined, 60_000);
+        expect(consumed).toBe(input);
+      });
+
+      const bytes = new Uint8Array(readFileSync(file));
+      expect(bytes.length).toBeGreaterThan(2 * input.length);
+      const frames = [...readCapture(bytes)].filter((e): e is CaptureFrame => e.type === 'frame');
+      expect(frames.filter((f) => f.apiKey === 0).length).toBeGreaterThan(0);
+      expect(asTsharkPdus(frames)).toEqual(tsharkPdus(file, Number(bootstrap.split(':')[1])));
+      const pcap = await runCommand(((args: string[], io: any) => main(['pcap', ...args], io)), [file]);
+      expect(pcap.stderr).toMatch(/, 0 decode errors, 0 gaps \(0 bytes lost\), 0 retransmitted segments, 0 unpaired responses/);
+      expect(pcap.lines.length).toBe(frames.length);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+      await broker.close();
     }
   });
 });
