@@ -453,31 +453,11 @@ export function spanRecords(p: usize, len: i32, count: i32, out: usize): i32 {
  */
 export function encodeRecords(spec: usize, n: i32, data: usize, out: usize, withHeader: i32): i32 {
   resetStatus();
-  // Sizing pass
+  // One pass: each record's size is known before it is written, so memory grows record by record.
+  let memEnd = (<usize>memory.size()) << 16;
   let s = spec;
-  let total: usize = 0;
-  for (let r = 0; r < n; r++) {
-    const ts = load<i64>(s, SPEC_TIMESTAMP_DELTA << 2);
-    const kl = load<i32>(s, SPEC_KEY_LENGTH << 2);
-    const vl = load<i32>(s, SPEC_VALUE_LENGTH << 2);
-    const hc = load<i32>(s, SPEC_HEADER_COUNT << 2);
-    let body = 1 + sizeVarlong(ts) + sizeVarint(load<i32>(s, SPEC_OFFSET_DELTA << 2)) + sizeVarint(kl) + nonNeg(kl) +
-      sizeVarint(vl) + nonNeg(vl) + sizeVarint(hc);
-    s += SPEC_BYTES;
-    for (let h = 0; h < hc; h++) {
-      const hkl = load<i32>(s);
-      const hvl = load<i32>(s, 4);
-      body += sizeVarint(hkl) + nonNeg(hkl) + sizeVarint(hvl) + nonNeg(hvl);
-      s += SPEC_HEADER_BYTES;
-    }
-    total += <usize>(sizeVarint(body) + body);
-  }
-  const hdr: usize = withHeader ? <usize>RECORDS_OFFSET : 0;
-  if (!ensure(out + hdr + total)) return fail(E_OUT_OF_MEMORY, -1, -1);
-  // Writing pass
-  s = spec;
   let d = data;
-  let o = out + hdr;
+  let o = out + (withHeader ? <usize>RECORDS_OFFSET : 0);
   for (let r = 0; r < n; r++) {
     const attrs = load<i32>(s, SPEC_ATTRIBUTES << 2);
     const ts = load<i64>(s, SPEC_TIMESTAMP_DELTA << 2);
@@ -493,6 +473,11 @@ export function encodeRecords(spec: usize, n: i32, data: usize, out: usize, with
       const hvl = load<i32>(hs, 4);
       body += sizeVarint(hkl) + nonNeg(hkl) + sizeVarint(hvl) + nonNeg(hvl);
       hs += SPEC_HEADER_BYTES;
+    }
+    const end = o + <usize>(sizeVarint(body) + body);
+    if (end > memEnd) {
+      if (!ensure(end)) return fail(E_OUT_OF_MEMORY, -1, -1);
+      memEnd = (<usize>memory.size()) << 16;
     }
     o = writeVarint(o, body);
     store<u8>(o++, <u8>attrs);

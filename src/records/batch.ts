@@ -198,9 +198,10 @@ export class RecordBatch {
     if (r === undefined) {
       const n = this.recordCount;
       const cache = this._cache;
+      const d = this._data;
       r = new Array<KafkaRecord>(n);
       for (let i = 0, o = this._rowBase; i < n; i++, o += ROW_WORDS) {
-        r[i] = cache?.[i] ?? materialize(this, this._data, this._rows!, o, this._hdrs!, this._hdrBase);
+        r[i] = cache?.[i] ?? materialize(this, d, d.buffer, d.byteOffset, this._rows!, o, this._hdrs!, this._hdrBase);
       }
       this._records = r;
       this._cache = undefined;
@@ -213,7 +214,8 @@ export class RecordBatch {
     if (this._records !== undefined) return this._records[i];
     this.check(i);
     const cache = (this._cache ??= new Array(this.recordCount));
-    return (cache[i] ??= materialize(this, this._data, this._rows!, this._rowBase + i * ROW_WORDS, this._hdrs!, this._hdrBase));
+    const d = this._data;
+    return (cache[i] ??= materialize(this, d, d.buffer, d.byteOffset, this._rows!, this._rowBase + i * ROW_WORDS, this._hdrs!, this._hdrBase));
   }
 
   [Symbol.iterator](): IterableIterator<KafkaRecord> {
@@ -318,7 +320,8 @@ export class RecordBatch {
 
   headersAt(i: number): RecordHeader[] {
     if (!this._rows) return this.record(i).headers;
-    return readHeaders(this._data, this._rows, this.row(i), this._hdrs!, this._hdrBase);
+    const d = this._data;
+    return readHeaders(d, d.buffer, d.byteOffset, this._rows, this.row(i), this._hdrs!, this._hdrBase);
   }
 }
 
@@ -331,11 +334,11 @@ function offsetIn(data: Uint8Array, view: Uint8Array | null): number {
   return view === null ? 0 : view.byteOffset - data.byteOffset;
 }
 
-function readHeaders(data: Uint8Array, rows: Int32Array, o: number, hdrs: Int32Array, hdrBase: number): RecordHeader[] {
+// `ab` and `base` are data.buffer and data.byteOffset, read once per batch by the callers: the
+// buffer getter is a builtin call, not inlined, and it cost more than a view per record.
+function readHeaders(data: Uint8Array, ab: ArrayBufferLike, base: number, rows: Int32Array, o: number, hdrs: Int32Array, hdrBase: number): RecordHeader[] {
   const hc = rows[o + ROW_HEADER_COUNT];
   const headers = new Array<RecordHeader>(hc);
-  const ab = data.buffer;
-  const base = data.byteOffset;
   let h = (rows[o + ROW_FIRST_HEADER] - hdrBase) * HEADER_WORDS;
   for (let j = 0; j < hc; j++, h += HEADER_WORDS) {
     const vl = hdrs[h + HEADER_VALUE_LENGTH];
@@ -368,8 +371,8 @@ function headerKey(data: Uint8Array, off: number, len: number, j: number): strin
 }
 
 
-/** Builds the record at row index `o` (Int32 index into rows). */
-export function materialize(batch: RecordBatch, data: Uint8Array, rows: Int32Array, o: number, hdrs: Int32Array, hdrBase: number): KafkaRecord {
+/** Builds the record at row index `o` (Int32 index into rows); `ab` and `base` as for readHeaders. */
+function materialize(batch: RecordBatch, data: Uint8Array, ab: ArrayBufferLike, base: number, rows: Int32Array, o: number, hdrs: Int32Array, hdrBase: number): KafkaRecord {
   const kl = rows[o + ROW_KEY_LENGTH];
   const vl = rows[o + ROW_VALUE_LENGTH];
   const ko = rows[o + ROW_KEY_OFFSET];
@@ -382,15 +385,13 @@ export function materialize(batch: RecordBatch, data: Uint8Array, rows: Int32Arr
   else if (hi === -1 && lo < 0) ts = lo;
   else if (hi >= -0x200000 && hi < 0x200000) ts = int64(lo, hi);
   else { big = bigFromHalves(lo, hi); ts = Number(big); }
-  const ab = data.buffer;
-  const base = data.byteOffset;
   return new KafkaRecord(
     batch,
     rows[o + ROW_OFFSET_DELTA],
     ts,
     kl < 0 ? null : new Uint8Array(ab, base + ko, kl),
     vl < 0 ? null : new Uint8Array(ab, base + vo, vl),
-    rows[o + ROW_HEADER_COUNT] === 0 ? [] : readHeaders(data, rows, o, hdrs, hdrBase),
+    rows[o + ROW_HEADER_COUNT] === 0 ? [] : readHeaders(data, ab, base, rows, o, hdrs, hdrBase),
     rows[o + ROW_ATTRIBUTES],
     big,
   );
@@ -400,6 +401,8 @@ export function materialize(batch: RecordBatch, data: Uint8Array, rows: Int32Arr
 export function materializeAll(batch: RecordBatch, data: Uint8Array, rows: Int32Array, r0: number, hdrs: Int32Array, hdrBase: number): void {
   const n = batch.recordCount;
   const out = new Array<KafkaRecord>(n);
-  for (let i = 0, o = r0; i < n; i++, o += ROW_WORDS) out[i] = materialize(batch, data, rows, o, hdrs, hdrBase);
+  const ab = data.buffer;
+  const base = data.byteOffset;
+  for (let i = 0, o = r0; i < n; i++, o += ROW_WORDS) out[i] = materialize(batch, data, ab, base, rows, o, hdrs, hdrBase);
   batch._records = out;
 }
