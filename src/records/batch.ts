@@ -351,25 +351,34 @@ function readHeaders(data: Uint8Array, ab: ArrayBufferLike, base: number, rows: 
 }
 
 // Header keys repeat from record to record: remember the last key seen at each header position
-// (bytes and string) and reuse the string when the bytes match.
-const KEY_CACHE = 8;
+// (bytes and string) and reuse the string when the bytes match. While one batch is materialized
+// right after its walk, a key at the same offset as the remembered one is that key (the walk
+// points repeated keys at their first occurrence: src/wasm/abi.ts), with no bytes compared.
+const KEY_CACHE = abi.REPEATED_HEADER_KEYS;
 const cachedKeyBytes: (Uint8Array | undefined)[] = new Array(KEY_CACHE).fill(undefined);
 const cachedKeyStrings: string[] = new Array(KEY_CACHE).fill('');
+/** Where each remembered key lies in the batch being materialized; -1 outside materializeAll. */
+const cachedKeyOffsets = new Int32Array(KEY_CACHE).fill(-1);
+let materializing = false;
 
 function headerKey(data: Uint8Array, off: number, len: number, j: number): string {
   if (j >= KEY_CACHE || len > 64) return decodeUtf8(data, off, len);
+  if (cachedKeyOffsets[j] === off) return cachedKeyStrings[j];
   const prev = cachedKeyBytes[j];
   if (prev !== undefined && prev.length === len) {
     let same = true;
     for (let i = 0; i < len; i++) if (prev[i] !== data[off + i]) { same = false; break; }
-    if (same) return cachedKeyStrings[j];
+    if (same) {
+      if (materializing) cachedKeyOffsets[j] = off;
+      return cachedKeyStrings[j];
+    }
   }
   const s = decodeUtf8(data, off, len);
   cachedKeyBytes[j] = data.slice(off, off + len);
   cachedKeyStrings[j] = s;
+  if (materializing) cachedKeyOffsets[j] = off;
   return s;
 }
-
 
 /** Builds the record at row index `o` (Int32 index into rows); `ab` and `base` as for readHeaders. */
 function materialize(batch: RecordBatch, data: Uint8Array, ab: ArrayBufferLike, base: number, rows: Int32Array, o: number, hdrs: Int32Array, hdrBase: number): KafkaRecord {
@@ -403,6 +412,12 @@ export function materializeAll(batch: RecordBatch, data: Uint8Array, rows: Int32
   const out = new Array<KafkaRecord>(n);
   const ab = data.buffer;
   const base = data.byteOffset;
-  for (let i = 0, o = r0; i < n; i++, o += ROW_WORDS) out[i] = materialize(batch, data, ab, base, rows, o, hdrs, hdrBase);
+  materializing = true;
+  try {
+    for (let i = 0, o = r0; i < n; i++, o += ROW_WORDS) out[i] = materialize(batch, data, ab, base, rows, o, hdrs, hdrBase);
+  } finally {
+    materializing = false;
+    cachedKeyOffsets.fill(-1);
+  }
   batch._records = out;
 }
