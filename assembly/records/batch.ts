@@ -20,7 +20,7 @@ import {
   ENTRY_HEADER_END, WALK_ROWS, WALK_COUNT, WALK_HEADERS, WALK_HEADER_COUNT, WALK_END,
   ROW_ATTRIBUTES, ROW_TIMESTAMP_DELTA, ROW_OFFSET_DELTA, ROW_KEY_OFFSET, ROW_KEY_LENGTH, ROW_VALUE_OFFSET,
   ROW_VALUE_LENGTH, ROW_HEADER_COUNT, ROW_FIRST_HEADER, STATUS_AUX0, WALK_STOP, WALK_SPANS,
-  SPAN_WORDS, SPAN_START, SPAN_LENGTH_END, SPAN_TIMESTAMP_DELTA_END, SPAN_OFFSET_DELTA_END, SPAN_HEADER_COUNT_END, SPAN_END,
+  REPEATED_HEADER_KEYS, SPAN_WORDS, SPAN_START, SPAN_LENGTH_END, SPAN_TIMESTAMP_DELTA_END, SPAN_OFFSET_DELTA_END, SPAN_HEADER_COUNT_END, SPAN_END,
   BATCH_LENGTH_OFFSET, MAGIC_OFFSET, CRC_OFFSET, ATTRIBUTES_OFFSET, RECORD_COUNT_OFFSET, RECORDS_OFFSET,
   BATCH_LENGTH_BASE, COMPRESSION_MASK, SPEC_ATTRIBUTES, SPEC_TIMESTAMP_DELTA, SPEC_OFFSET_DELTA, SPEC_KEY_LENGTH,
   SPEC_VALUE_LENGTH, SPEC_HEADER_COUNT, HEADER_KEY_OFFSET, HEADER_KEY_LENGTH, HEADER_VALUE_OFFSET, HEADER_VALUE_LENGTH,
@@ -104,6 +104,16 @@ function rvlSlow(p: usize, end: usize): usize {
   return 0;
 }
 
+// Per header position, the offset and length of the key last seen there in this walk.
+const SEEN_KEYS: usize = memory.data(REPEATED_HEADER_KEYS << 3, 8);
+
+function sameBytes(a: usize, b: usize, n: usize): bool {
+  let i: usize = 0;
+  for (; i + 8 <= n; i += 8) if (load<u64>(a + i) != load<u64>(b + i)) return false;
+  for (; i < n; i++) if (load<u8>(a + i) != load<u8>(b + i)) return false;
+  return true;
+}
+
 let hdrsPtr: usize = 0;
 let hdrCount: i32 = 0;
 let memEnd: usize = 0;
@@ -121,6 +131,8 @@ let walkStop: usize = 0;
 function walk(base: usize, p: usize, end: usize, count: i32, rows: usize): i32 {
   VERR = 0;
   memEnd = (<usize>memory.size()) << 16;
+  memory.fill(SEEN_KEYS, 0xff, REPEATED_HEADER_KEYS << 3); // lengths of -1: nothing seen
+  const dedupe = spansPtr == 0;
   let r: u64;
   let i = 0;
   for (; i < count; i++) {
@@ -190,7 +202,13 @@ function walk(base: usize, p: usize, end: usize, count: i32, rows: usize): i32 {
         p = <usize>(r >>> 32);
         if (hkl < 0) return failAt(i, h, E_INVALID_LENGTH, at - base, F_HEADER_KEY_LENGTH);
         if (<usize>hkl > recEnd - p) return failAt(i, h, E_TRUNCATED, at - base, F_HEADER_KEY_LENGTH);
-        store<i32>(hp, <i32>(p - base), HEADER_KEY_OFFSET << 2);
+        let keyAt = <i32>(p - base);
+        if (dedupe && h < REPEATED_HEADER_KEYS) {
+          const seen = SEEN_KEYS + (<usize>h << 3);
+          if (load<i32>(seen, 4) == hkl && sameBytes(base + <usize>load<i32>(seen), p, <usize>hkl)) keyAt = load<i32>(seen);
+          else { store<i32>(seen, keyAt); store<i32>(seen, hkl, 4); }
+        }
+        store<i32>(hp, keyAt, HEADER_KEY_OFFSET << 2);
         store<i32>(hp, hkl, HEADER_KEY_LENGTH << 2);
         p += <usize>hkl;
         at = p;
@@ -453,31 +471,11 @@ export function spanRecords(p: usize, len: i32, count: i32, out: usize): i32 {
  */
 export function encodeRecords(spec: usize, n: i32, data: usize, out: usize, withHeader: i32): i32 {
   resetStatus();
-  // Sizing pass
+  // One pass: each record's size is known before it is written, so memory grows record by record.
+  let memEnd = (<usize>memory.size()) << 16;
   let s = spec;
-  let total: usize = 0;
-  for (let r = 0; r < n; r++) {
-    const ts = load<i64>(s, SPEC_TIMESTAMP_DELTA << 2);
-    const kl = load<i32>(s, SPEC_KEY_LENGTH << 2);
-    const vl = load<i32>(s, SPEC_VALUE_LENGTH << 2);
-    const hc = load<i32>(s, SPEC_HEADER_COUNT << 2);
-    let body = 1 + sizeVarlong(ts) + sizeVarint(load<i32>(s, SPEC_OFFSET_DELTA << 2)) + sizeVarint(kl) + nonNeg(kl) +
-      sizeVarint(vl) + nonNeg(vl) + sizeVarint(hc);
-    s += SPEC_BYTES;
-    for (let h = 0; h < hc; h++) {
-      const hkl = load<i32>(s);
-      const hvl = load<i32>(s, 4);
-      body += sizeVarint(hkl) + nonNeg(hkl) + sizeVarint(hvl) + nonNeg(hvl);
-      s += SPEC_HEADER_BYTES;
-    }
-    total += <usize>(sizeVarint(body) + body);
-  }
-  const hdr: usize = withHeader ? <usize>RECORDS_OFFSET : 0;
-  if (!ensure(out + hdr + total)) return fail(E_OUT_OF_MEMORY, -1, -1);
-  // Writing pass
-  s = spec;
   let d = data;
-  let o = out + hdr;
+  let o = out + (withHeader ? <usize>RECORDS_OFFSET : 0);
   for (let r = 0; r < n; r++) {
     const attrs = load<i32>(s, SPEC_ATTRIBUTES << 2);
     const ts = load<i64>(s, SPEC_TIMESTAMP_DELTA << 2);
@@ -493,6 +491,11 @@ export function encodeRecords(spec: usize, n: i32, data: usize, out: usize, with
       const hvl = load<i32>(hs, 4);
       body += sizeVarint(hkl) + nonNeg(hkl) + sizeVarint(hvl) + nonNeg(hvl);
       hs += SPEC_HEADER_BYTES;
+    }
+    const end = o + <usize>(sizeVarint(body) + body);
+    if (end > memEnd) {
+      if (!ensure(end)) return fail(E_OUT_OF_MEMORY, -1, -1);
+      memEnd = (<usize>memory.size()) << 16;
     }
     o = writeVarint(o, body);
     store<u8>(o++, <u8>attrs);

@@ -198,9 +198,10 @@ export class RecordBatch {
     if (r === undefined) {
       const n = this.recordCount;
       const cache = this._cache;
+      const d = this._data;
       r = new Array<KafkaRecord>(n);
       for (let i = 0, o = this._rowBase; i < n; i++, o += ROW_WORDS) {
-        r[i] = cache?.[i] ?? materialize(this, this._data, this._rows!, o, this._hdrs!, this._hdrBase);
+        r[i] = cache?.[i] ?? materialize(this, d, d.buffer, d.byteOffset, this._rows!, o, this._hdrs!, this._hdrBase);
       }
       this._records = r;
       this._cache = undefined;
@@ -213,7 +214,8 @@ export class RecordBatch {
     if (this._records !== undefined) return this._records[i];
     this.check(i);
     const cache = (this._cache ??= new Array(this.recordCount));
-    return (cache[i] ??= materialize(this, this._data, this._rows!, this._rowBase + i * ROW_WORDS, this._hdrs!, this._hdrBase));
+    const d = this._data;
+    return (cache[i] ??= materialize(this, d, d.buffer, d.byteOffset, this._rows!, this._rowBase + i * ROW_WORDS, this._hdrs!, this._hdrBase));
   }
 
   [Symbol.iterator](): IterableIterator<KafkaRecord> {
@@ -318,7 +320,8 @@ export class RecordBatch {
 
   headersAt(i: number): RecordHeader[] {
     if (!this._rows) return this.record(i).headers;
-    return readHeaders(this._data, this._rows, this.row(i), this._hdrs!, this._hdrBase);
+    const d = this._data;
+    return readHeaders(d, d.buffer, d.byteOffset, this._rows, this.row(i), this._hdrs!, this._hdrBase);
   }
 }
 
@@ -331,11 +334,11 @@ function offsetIn(data: Uint8Array, view: Uint8Array | null): number {
   return view === null ? 0 : view.byteOffset - data.byteOffset;
 }
 
-function readHeaders(data: Uint8Array, rows: Int32Array, o: number, hdrs: Int32Array, hdrBase: number): RecordHeader[] {
+// `ab` and `base` are data.buffer and data.byteOffset, read once per batch by the callers: the
+// buffer getter is a builtin call, not inlined, and it cost more than a view per record.
+function readHeaders(data: Uint8Array, ab: ArrayBufferLike, base: number, rows: Int32Array, o: number, hdrs: Int32Array, hdrBase: number): RecordHeader[] {
   const hc = rows[o + ROW_HEADER_COUNT];
   const headers = new Array<RecordHeader>(hc);
-  const ab = data.buffer;
-  const base = data.byteOffset;
   let h = (rows[o + ROW_FIRST_HEADER] - hdrBase) * HEADER_WORDS;
   for (let j = 0; j < hc; j++, h += HEADER_WORDS) {
     const vl = hdrs[h + HEADER_VALUE_LENGTH];
@@ -348,28 +351,37 @@ function readHeaders(data: Uint8Array, rows: Int32Array, o: number, hdrs: Int32A
 }
 
 // Header keys repeat from record to record: remember the last key seen at each header position
-// (bytes and string) and reuse the string when the bytes match.
-const KEY_CACHE = 8;
+// (bytes and string) and reuse the string when the bytes match. While one batch is materialized
+// right after its walk, a key at the same offset as the remembered one is that key (the walk
+// points repeated keys at their first occurrence: src/wasm/abi.ts), with no bytes compared.
+const KEY_CACHE = abi.REPEATED_HEADER_KEYS;
 const cachedKeyBytes: (Uint8Array | undefined)[] = new Array(KEY_CACHE).fill(undefined);
 const cachedKeyStrings: string[] = new Array(KEY_CACHE).fill('');
+/** Where each remembered key lies in the batch being materialized; -1 outside materializeAll. */
+const cachedKeyOffsets = new Int32Array(KEY_CACHE).fill(-1);
+let materializing = false;
 
 function headerKey(data: Uint8Array, off: number, len: number, j: number): string {
   if (j >= KEY_CACHE || len > 64) return decodeUtf8(data, off, len);
+  if (cachedKeyOffsets[j] === off) return cachedKeyStrings[j];
   const prev = cachedKeyBytes[j];
   if (prev !== undefined && prev.length === len) {
     let same = true;
     for (let i = 0; i < len; i++) if (prev[i] !== data[off + i]) { same = false; break; }
-    if (same) return cachedKeyStrings[j];
+    if (same) {
+      if (materializing) cachedKeyOffsets[j] = off;
+      return cachedKeyStrings[j];
+    }
   }
   const s = decodeUtf8(data, off, len);
   cachedKeyBytes[j] = data.slice(off, off + len);
   cachedKeyStrings[j] = s;
+  if (materializing) cachedKeyOffsets[j] = off;
   return s;
 }
 
-
-/** Builds the record at row index `o` (Int32 index into rows). */
-export function materialize(batch: RecordBatch, data: Uint8Array, rows: Int32Array, o: number, hdrs: Int32Array, hdrBase: number): KafkaRecord {
+/** Builds the record at row index `o` (Int32 index into rows); `ab` and `base` as for readHeaders. */
+function materialize(batch: RecordBatch, data: Uint8Array, ab: ArrayBufferLike, base: number, rows: Int32Array, o: number, hdrs: Int32Array, hdrBase: number): KafkaRecord {
   const kl = rows[o + ROW_KEY_LENGTH];
   const vl = rows[o + ROW_VALUE_LENGTH];
   const ko = rows[o + ROW_KEY_OFFSET];
@@ -382,15 +394,13 @@ export function materialize(batch: RecordBatch, data: Uint8Array, rows: Int32Arr
   else if (hi === -1 && lo < 0) ts = lo;
   else if (hi >= -0x200000 && hi < 0x200000) ts = int64(lo, hi);
   else { big = bigFromHalves(lo, hi); ts = Number(big); }
-  const ab = data.buffer;
-  const base = data.byteOffset;
   return new KafkaRecord(
     batch,
     rows[o + ROW_OFFSET_DELTA],
     ts,
     kl < 0 ? null : new Uint8Array(ab, base + ko, kl),
     vl < 0 ? null : new Uint8Array(ab, base + vo, vl),
-    rows[o + ROW_HEADER_COUNT] === 0 ? [] : readHeaders(data, rows, o, hdrs, hdrBase),
+    rows[o + ROW_HEADER_COUNT] === 0 ? [] : readHeaders(data, ab, base, rows, o, hdrs, hdrBase),
     rows[o + ROW_ATTRIBUTES],
     big,
   );
@@ -400,6 +410,14 @@ export function materialize(batch: RecordBatch, data: Uint8Array, rows: Int32Arr
 export function materializeAll(batch: RecordBatch, data: Uint8Array, rows: Int32Array, r0: number, hdrs: Int32Array, hdrBase: number): void {
   const n = batch.recordCount;
   const out = new Array<KafkaRecord>(n);
-  for (let i = 0, o = r0; i < n; i++, o += ROW_WORDS) out[i] = materialize(batch, data, rows, o, hdrs, hdrBase);
+  const ab = data.buffer;
+  const base = data.byteOffset;
+  materializing = true;
+  try {
+    for (let i = 0, o = r0; i < n; i++, o += ROW_WORDS) out[i] = materialize(batch, data, ab, base, rows, o, hdrs, hdrBase);
+  } finally {
+    materializing = false;
+    cachedKeyOffsets.fill(-1);
+  }
   batch._records = out;
 }

@@ -1,11 +1,11 @@
-// encodeRecordBatch: JS lays out a compact spec (lengths, deltas) and the raw field bytes in
-// WebAssembly memory; one call writes the varints and copies the bytes (plus header fields and
-// CRC-32C for uncompressed batches). Compressed batches take one more call (or fflate/zstd) to
+// encodeRecordBatch: one pass over the records lays out a compact spec (lengths, deltas) and the
+// raw field bytes in WebAssembly memory; one call writes the varints and copies the bytes (plus
+// header fields and CRC-32C for uncompressed batches). Compressed batches take one more call (or fflate/zstd) to
 // compress, and finishBatch fills length, count and CRC.
 import { codecNumber, compressInWasm } from './compression.js';
 import { recordsError } from './errors.js';
 import type { ControlRecordInput, EncodeOptions, RecordBatchInput } from './types.js';
-import { wasm, mem, memI32, alloc, top, setTop, statusError } from '../wasm/records-module.js';
+import { wasm, mem, memI32, alloc, extendTop, top, setTop, statusError } from '../wasm/records-module.js';
 import { encodeUtf8Into } from '../text.js';
 import {
   ATTRIBUTES_OFFSET, BASE_SEQUENCE_OFFSET, BASE_TIMESTAMP_OFFSET, LAST_OFFSET_DELTA_OFFSET, MAGIC_OFFSET,
@@ -27,29 +27,52 @@ const SPEC_ATTRIBUTES = abi.SPEC_ATTRIBUTES,
 
 const TWO32 = 4294967296;
 
-function isBytes(x: unknown): x is Uint8Array {
-  return x instanceof Uint8Array;
+// Record bytes go straight to a region at the arena top that grows as they come (one pass over
+// the records): its memory view and end while an encode runs.
+let dataView8: Uint8Array = new Uint8Array(0);
+let dataStart = 0;
+let dataEnd = 0;
+/** The data region's first size, per record (it doubles from there when records are larger). */
+const FIRST_BYTES_PER_RECORD = 64;
+
+/** Grows the data region (the arena's last) so that `need` bytes fit at `pos`, at least doubling it. */
+function room(pos: number, need: number): void {
+  extendTop(Math.max(pos + need, 2 * dataEnd - dataStart));
+  dataEnd = top;
+  dataView8 = mem();
 }
 
-/** Upper bound of the UTF-8 size of a field (exact for bytes and null). */
-function fieldBound(x: Uint8Array | string | null | undefined): number {
-  if (x == null) return 0;
-  if (isBytes(x)) return x.length;
-  if (typeof x === 'string') return x.length * 3;
-  throw recordsError('INVALID_ARGUMENT', -1, '', 'record keys, values and headers must be Uint8Array, string or null');
-}
-
-/** Writes a field at u8[pos]; returns its length, or -1 for null. */
-function writeField(u8: Uint8Array, pos: number, x: Uint8Array | string | null | undefined): number {
+/** Writes a field at `pos` of the data region; returns its length, or -1 for null. */
+function writeField(pos: number, x: Uint8Array | string | null | undefined): number {
   if (x == null) return -1;
-  if (typeof x === 'string') return encodeUtf8Into(x, u8, pos);
+  if (typeof x === 'string') {
+    if (pos + x.length * 3 > dataEnd) room(pos, x.length * 3);
+    return encodeUtf8Into(x, dataView8, pos);
+  }
+  if (!(x instanceof Uint8Array)) throw recordsError('INVALID_ARGUMENT', -1, '', 'record keys, values and headers must be Uint8Array, string or null');
   const n = x.length;
+  if (pos + n > dataEnd) room(pos, n);
+  const u8 = dataView8;
+  // A loop beats the call into TypedArray#set for the shortest fields only (16 bytes already
+  // copy faster with set, measured).
   if (n <= 10) {
     for (let i = 0; i < n; i++) u8[pos + i] = x[i];
   } else {
     u8.set(x, pos);
   }
   return n;
+}
+
+// The spec is built here (its size depends on every record's header count) and copied into
+// WebAssembly memory once; a large one is not kept between calls.
+const SPEC_SCRATCH_WORDS = 1 << 14;
+let spec: Int32Array = new Int32Array(SPEC_SCRATCH_WORDS);
+
+function growSpec(words: number): Int32Array {
+  const bigger = new Int32Array(Math.max(words, spec.length * 2));
+  bigger.set(spec);
+  spec = bigger;
+  return bigger;
 }
 
 function toBigInt(x: bigint | number, field: string): bigint {
@@ -100,36 +123,24 @@ export function encodeRecordBatch(batch: RecordBatchInput, options: EncodeOption
   const baseTsNum = Number(baseTs);
   const baseTsSafe = Number.isSafeInteger(baseTsNum);
 
-  // Pass 1: sizes.
-  let headerTotal = 0;
-  let dataBound = 0;
-  for (let i = 0; i < n; i++) {
-    const r = records[i];
-    if (r.key === undefined && r.value === undefined && r.control) dataBound += 10;
-    else dataBound += fieldBound(r.key) + fieldBound(r.value);
-    const hs = r.headers;
-    if (hs !== undefined && hs.length) {
-      headerTotal += hs.length;
-      for (let j = 0; j < hs.length; j++) dataBound += fieldBound(hs[j].key) + fieldBound(hs[j].value);
-    }
-  }
-  const specBytes = (n * SPEC_WORDS + headerTotal * SPEC_HEADER_WORDS) * 4;
-
   const w = wasm();
   const mark = top;
   try {
-    const spec = alloc(specBytes);
-    const data = alloc(dataBound);
-    const out = alloc(RECORDS_OFFSET);
-    let u8 = mem();
-    const I = memI32();
-    let s = spec >> 2;
+    const data = alloc(0);
+    dataStart = data;
+    dataEnd = data;
+    room(data, n * FIRST_BYTES_PER_RECORD);
+    let S = spec;
+    let s = 0;
     let d = data;
     let maxDelta = -Infinity;
     let maxDeltaBig: bigint | undefined;
     let lastOffsetDelta = 0;
     for (let i = 0; i < n; i++) {
       const r = records[i];
+      const hs = r.headers;
+      const hc = hs === undefined ? 0 : hs.length;
+      if (s + SPEC_WORDS + hc * SPEC_HEADER_WORDS > S.length) S = growSpec(s + SPEC_WORDS + hc * SPEC_HEADER_WORDS);
       const od0 = r.offsetDelta;
       const od = od0 === undefined ? i : (od0 | 0) === od0 ? od0 : int32(od0, i, `records[${i}].offsetDelta`);
       lastOffsetDelta = od;
@@ -152,42 +163,45 @@ export function encodeRecordBatch(batch: RecordBatchInput, options: EncodeOption
         hi = Number(delta >> 32n) | 0;
         if (maxDeltaBig === undefined || delta > maxDeltaBig) maxDeltaBig = delta;
       }
-      I[s + SPEC_ATTRIBUTES] = r.attributes ?? 0;
-      I[s + SPEC_TIMESTAMP_DELTA] = lo;
-      I[s + SPEC_TIMESTAMP_DELTA + 1] = hi;
-      I[s + SPEC_OFFSET_DELTA] = od;
+      S[s + SPEC_ATTRIBUTES] = r.attributes ?? 0;
+      S[s + SPEC_TIMESTAMP_DELTA] = lo;
+      S[s + SPEC_TIMESTAMP_DELTA + 1] = hi;
+      S[s + SPEC_OFFSET_DELTA] = od;
       let kl: number;
       let vl: number;
       const control = r.key === undefined && r.value === undefined ? r.control : undefined;
       if (control) {
-        kl = writeField(u8, d, controlKey(control));
+        kl = writeField(d, controlKey(control));
         d += kl;
-        vl = writeField(u8, d, controlValue(control));
+        vl = writeField(d, controlValue(control));
         d += vl;
       } else {
-        kl = writeField(u8, d, r.key);
+        kl = writeField(d, r.key);
         if (kl > 0) d += kl;
-        vl = writeField(u8, d, r.value);
+        vl = writeField(d, r.value);
         if (vl > 0) d += vl;
       }
-      I[s + SPEC_KEY_LENGTH] = kl;
-      I[s + SPEC_VALUE_LENGTH] = vl;
-      const hs = r.headers;
-      const hc = hs === undefined ? 0 : hs.length;
-      I[s + SPEC_HEADER_COUNT] = hc;
+      S[s + SPEC_KEY_LENGTH] = kl;
+      S[s + SPEC_VALUE_LENGTH] = vl;
+      S[s + SPEC_HEADER_COUNT] = hc;
       s += SPEC_WORDS;
       for (let j = 0; j < hc; j++) {
         const h = hs![j];
         if (h.key == null) throw recordsError('INVALID_ARGUMENT', -1, `records[${i}].headers[${j}].key`, 'header keys cannot be null');
-        const hkl = writeField(u8, d, h.key);
+        const hkl = writeField(d, h.key);
         d += hkl;
-        const hvl = writeField(u8, d, h.value);
+        const hvl = writeField(d, h.value);
         if (hvl > 0) d += hvl;
-        I[s] = hkl;
-        I[s + 1] = hvl;
+        S[s] = hkl;
+        S[s + 1] = hvl;
         s += SPEC_HEADER_WORDS;
       }
     }
+    setTop(d);
+    const specAt = alloc(s * 4);
+    memI32().set(S.subarray(0, s), specAt >> 2);
+    if (S.length > SPEC_SCRATCH_WORDS) spec = new Int32Array(SPEC_SCRATCH_WORDS);
+    const out = alloc(RECORDS_OFFSET);
 
     let maxTs: bigint;
     if (batch.maxTimestamp !== undefined) maxTs = toBigInt(batch.maxTimestamp, 'maxTimestamp');
@@ -218,15 +232,14 @@ export function encodeRecordBatch(batch: RecordBatchInput, options: EncodeOption
 
     if (codec === 0) {
       writeHeader(out);
-      const size = writeRecords(spec, n, data, out, 1);
+      const size = writeRecords(specAt, n, data, out, 1);
       return mem().slice(out, out + size);
     }
-    const rawLen = writeRecords(spec, n, data, out, 0);
+    const rawLen = writeRecords(specAt, n, data, out, 0);
     setTop(out + rawLen);
     const [cp, clen] = compressInWasm(codec, out, rawLen, options);
     const final = alloc(RECORDS_OFFSET + clen);
-    u8 = mem();
-    u8.copyWithin(final + RECORDS_OFFSET, cp, cp + clen);
+    mem().copyWithin(final + RECORDS_OFFSET, cp, cp + clen);
     writeHeader(final);
     w.finishBatch(final, RECORDS_OFFSET + clen, n);
     return mem().slice(final, final + RECORDS_OFFSET + clen);

@@ -176,6 +176,10 @@ export const HEADER_KEY_OFFSET = 0;
 export const HEADER_KEY_LENGTH = 1;
 export const HEADER_VALUE_OFFSET = 2;
 export const HEADER_VALUE_LENGTH = 3;
+// Header keys repeat from record to record: outside spans mode the walk points a header key that
+// has the same bytes as the key at the same position of the batch's previous record at that
+// earlier key, for this many positions, so the facade reuses its string on equal offsets.
+export const REPEATED_HEADER_KEYS = 8;
 
 // encodeRecords' spec (words): per record attributes, timestampDelta (lo, hi), offsetDelta, key
 // length, value length (-1 null), header count; then per header key length and value length.

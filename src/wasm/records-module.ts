@@ -69,11 +69,18 @@ export function setTop(p: number): void {
 /** Reserves `size` bytes at the arena top (16-byte aligned) and returns their address. */
 export function alloc(size: number): number {
   const p = (top + 15) & ~15;
-  const end = p + size;
+  extendTop(p + size);
+  return p;
+}
+
+/**
+ * Moves the arena top to `end`, growing memory as needed: the last region reserved grows in
+ * place (callers filling a region of unknown size). Views from mem() are stale after growth.
+ */
+export function extendTop(end: number): void {
   if (end > 0x7fff_fff0) throw recordsError('OUT_OF_MEMORY', -1, '', 'input too large for the WebAssembly arena');
   if (!ex!.grow(end + 16)) throw recordsError('OUT_OF_MEMORY');
   top = end;
-  return p;
 }
 
 /** Copies bytes into the arena and returns their address. */
