@@ -528,8 +528,14 @@ export function scan(
 // ---- emit ----
 
 let out: usize = 0;
+let outStart: usize = 0;
 let heap: usize = 0;
 let writing = true;   // false: measure only
+// Values the facade keeps out of the heap (large bytes; a heap offset of ~index on the tape) are
+// not copied here: emit leaves their room in the output and lists (index, offset in the output)
+// pairs at `gaps`, for the facade to copy each value once, straight into the finished frame.
+let gaps: usize = 0;
+let gapCount: i32 = 0;
 
 @inline function take(): i32 {
   const v = load<i32>(tape);
@@ -565,7 +571,16 @@ function emitLengthPrefixed(word: i32, wide: bool): void {
   if (word & COMPACT) writeUvarint(<u32>(length + 1));
   else if (wide) writeU32(length);
   else writeU16(length);
-  if (length > 0) copyFromHeap(offset, length);
+  if (length <= 0) return;
+  if (offset >= 0) {
+    copyFromHeap(offset, length);
+    return;
+  }
+  const gap = gaps + (<usize>gapCount << 3);
+  store<i32>(gap, ~offset);
+  store<i32>(gap, <i32>(out - outStart), 4);
+  gapCount++;
+  out += <usize>length;
 }
 
 @inline function emitValue(word: i32, struct: usize): void {
@@ -628,6 +643,7 @@ function emitStruct(struct: usize): void {
     }
     // The size comes before the field; most fit one byte, so reserve one and shift if not.
     const sizeAt = out;
+    const gapsBefore = gapCount;
     out += 1;
     emitField(op + <usize>known * OP_SIZE);
     const size = out - sizeAt - 1;
@@ -635,6 +651,11 @@ function emitStruct(struct: usize): void {
     if (extra > 0) {
       if (writing) memory.copy(sizeAt + 1 + extra, sizeAt + 1, size);
       out += extra;
+      // The field's gaps moved with it.
+      for (let g = gapsBefore; g < gapCount; g++) {
+        const at = gaps + (<usize>g << 3) + 4;
+        store<i32>(at, load<i32>(at) + <i32>extra);
+      }
     }
     const after = out;
     out = sizeAt;
@@ -643,14 +664,20 @@ function emitStruct(struct: usize): void {
   }
 }
 
-/** Writes one message from the tape; returns its length. With `measure`, writes nothing. */
+/**
+ * Writes one message from the tape; returns its length. With `measure`, writes nothing. Values
+ * kept out of the heap get room in the output and a pair at `gapsPtr` each, in output order.
+ */
 export function emit(
   header: usize, body: usize, framed: bool,
-  tapePtr: usize, heapPtr: usize, outPtr: usize, measure: bool,
+  tapePtr: usize, heapPtr: usize, gapsPtr: usize, outPtr: usize, measure: bool,
 ): i32 {
   tape = tapePtr;
   heap = heapPtr;
+  gaps = gapsPtr;
+  gapCount = 0;
   out = outPtr;
+  outStart = outPtr;
   writing = !measure;
   if (framed) out += 4;
   if (header != 0) emitStruct(header);

@@ -14,6 +14,7 @@ import { codegenAvailable, generateReader, generateWriter, type TapeReader, type
 import { interpretRoot, interpretedEnd } from './read.js';
 import { writeStruct } from './write.js';
 import { b } from './encode-buffers.js';
+import { allocateBytes } from '../bytes.js';
 import { peekRequest, scanMessage } from './scan.js';
 import { leavesCodecAlone } from './hooks.js';
 import { checkRequestHeader } from './values.js';
@@ -135,18 +136,43 @@ function encodeWith(plan: { header: CompiledStruct | null; body: CompiledStruct 
   framed: boolean, measure: boolean, options: EncodeOptions | undefined): Uint8Array | number {
   b.t = 0;
   b.h = 0;
+  b.large.length = 0;
+  b.largeBytes = 0;
   b.checkFields = options?.checkFields !== false;
-  if (plan.header !== null) writeRoot(plan.header, header, 'header');
-  writeRoot(plan.body, body, plan.body.name);
-  const heapPtr = scratchBase();
-  const tapePtr = (heapPtr + b.h + 7) & ~7;
-  const outPtr = tapePtr + b.t * 4;
-  // Every tape word becomes at most 5 bytes (a varint) besides what is copied from the heap.
-  ensureMemory(outPtr + (measure ? 0 : b.t * 5 + b.h + 16));
-  if (!measure) u8.set(b.heap.subarray(0, b.h), heapPtr); // measuring reads lengths from the tape only
-  i32.set(b.tape.subarray(0, b.t), tapePtr >> 2);
-  const length = codecWasm().emit(plan.header?.ptr ?? 0, plan.body.ptr, framed, tapePtr, heapPtr, outPtr, measure);
-  return measure ? length : u8.slice(outPtr, outPtr + length);
+  try {
+    if (plan.header !== null) writeRoot(plan.header, header, 'header');
+    writeRoot(plan.body, body, plan.body.name);
+    const heapPtr = scratchBase();
+    const tapePtr = (heapPtr + b.h + 7) & ~7;
+    const gapsPtr = tapePtr + b.t * 4;
+    const outPtr = gapsPtr + b.large.length * 8;
+    // Every tape word becomes at most 5 bytes (a varint) besides what is copied from the heap
+    // and the room left for large values.
+    ensureMemory(outPtr + (measure ? 0 : b.t * 5 + b.h + b.largeBytes + 16));
+    if (!measure) u8.set(b.heap.subarray(0, b.h), heapPtr); // measuring reads lengths from the tape only
+    i32.set(b.tape.subarray(0, b.t), tapePtr >> 2);
+    const length = codecWasm().emit(plan.header?.ptr ?? 0, plan.body.ptr, framed, tapePtr, heapPtr, gapsPtr, outPtr, measure);
+    if (measure) return length;
+    if (b.large.length === 0) return u8.slice(outPtr, outPtr + length);
+    return joinFrame(outPtr, length, gapsPtr >> 2);
+  } finally {
+    b.large.length = 0; // drops the caller's arrays
+  }
+}
+
+/** The frame emit left at outPtr, with each large value copied into the room it left for it. */
+function joinFrame(outPtr: number, length: number, gapWord: number): Uint8Array {
+  const frame = allocateBytes(length);
+  let done = 0;
+  for (let g = 0; g < b.large.length; g++, gapWord += 2) {
+    const value = b.large[i32[gapWord]];
+    const at = i32[gapWord + 1];
+    frame.set(u8.subarray(outPtr + done, outPtr + at), done);
+    frame.set(value, at);
+    done = at + value.length;
+  }
+  frame.set(u8.subarray(outPtr + done, outPtr + length), done);
+  return frame;
 }
 
 function requestPlan(api: ApiDef, header: RequestHeader): MessagePlan {

@@ -3,7 +3,7 @@
 // walk as code and call the string, bytes, uuid and tagged-field writers here.
 import { KafkaWireError } from '../errors.js';
 import { base64UrlToBytes, encodeUtf8Into } from '../text.js';
-import { b, heapRoom, tapeRoom } from './encode-buffers.js';
+import { LARGE_BYTES, b, heapRoom, tapeRoom } from './encode-buffers.js';
 import {
   ARRAY, BOOL, BYTES, FLOAT64, INT16, INT32, INT64, INT8, RECORDS, STRING, STRUCT, UINT16, UINT32, UUID,
   type CompiledField, type CompiledStruct,
@@ -178,6 +178,13 @@ export function writeString(v: unknown, nullable: boolean, compact: boolean): vo
 export function writeBytes(v: unknown, nullable: boolean): void {
   if (v === null) return writeNull(nullable);
   if (!(v instanceof Uint8Array)) badValue(BYTES, v);
+  if (v.length >= LARGE_BYTES) {
+    b.tape[b.t++] = ~b.large.length;
+    b.tape[b.t++] = v.length;
+    b.large.push(v);
+    b.largeBytes += v.length;
+    return;
+  }
   heapRoom(v.length);
   b.heap.set(v, b.h);
   b.tape[b.t++] = b.h;

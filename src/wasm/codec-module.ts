@@ -16,7 +16,7 @@ export interface CodecExports {
   scan(header: number, body: number, input: number, length: number, framed: boolean,
     tape: number, tapeBytes: number, scratch: number, withSpans: boolean,
     arrayLimit: number, lengthLimit: number, depthLimit: number): number;
-  emit(header: number, body: number, framed: boolean, tape: number, heap: number, out: number,
+  emit(header: number, body: number, framed: boolean, tape: number, heap: number, gaps: number, out: number,
     measure: boolean): number;
 }
 
