@@ -2,12 +2,13 @@
 // broker) direct and through the proxy, in interleaved rounds (the order rotates from round to
 // round); reports the median with quartiles and the proxy's cost. With --record a second,
 // recording proxy (a pcap file) joins each round, and the cost of recording is taken against the
-// plain proxy of the same round. The goal for both is under 10%. Throughput on a loaded machine
+// plain proxy of the same round. The goal is recording's: under 10% of the plain proxy's
+// throughput; the proxy's own cost against direct is reported beside it. Throughput on a loaded machine
 // swings widely, so each proxy's own CPU time per MB forwarded (all threads, from /proc
 // schedstat; its system part apart, where the file writes go) is reported too: it is what
 // recording adds, whatever the load. Each round also writes as many bytes as the recording got
 // through the page cache to a new file: what a recorder that does not write past the page cache
-// (the proxy does where it can) would pay the kernel for them here. Each goal prints as held or
+// (the proxy does where it can) would pay the kernel for them here. The goal prints as held or
 // NOT HELD. --cli runs another build's CLI.
 //
 //   node bench/proxy.mjs [--mb 64] [--runs 7] [--record] [--cli OTHER/dist/src/cli/main.js]
@@ -135,16 +136,16 @@ for (const [name, row] of Object.entries(rows)) {
   console.log(work);
 }
 if (values.record) console.log(`writing the recorded bytes through the page cache to a new file would cost ${ms(floor)} ms of CPU per MB here`);
-// The goals, each on its medians: under 10%.
+// The goal, on the medians: recording costs under 10% of the plain proxy's throughput. The
+// other two figures are reported with no goal of their own.
 const GOAL = 0.1;
-const verdict = (label, costs) => {
-  const held = Object.values(costs).every((q) => q.median < GOAL);
-  console.log(`goal: ${label} < ${GOAL * 100}%: ${Object.entries(costs).map(([name, q]) => `${name} ${(q.median * 100).toFixed(1)}%`).join(', ')}: ${held ? 'held' : 'NOT HELD'}`);
-};
+const medians = (costs) => Object.entries(costs).map(([name, q]) => `${name} ${(q.median * 100).toFixed(1)}%`).join(', ');
 const each = (f) => Object.fromEntries(Object.keys(rows).map((name) => [name, f(name)]));
-verdict('proxy throughput cost against direct', each((name) => costOf(rows[name].proxy, rows[name].direct)));
+console.log(`reported: proxy throughput cost against direct: ${medians(each((name) => costOf(rows[name].proxy, rows[name].direct)))}`);
 if (values.record) {
-  verdict('recording throughput cost against the plain proxy', each((name) => costOf(rows[name].recording, rows[name].proxy)));
-  verdict('CPU per MB recording adds to the plain proxy\'s', each((name) => addedOf(cpu[name])));
+  const costs = each((name) => costOf(rows[name].recording, rows[name].proxy));
+  const held = Object.values(costs).every((q) => q.median < GOAL);
+  console.log(`goal: recording throughput cost against the plain proxy < ${GOAL * 100}%: ${medians(costs)}: ${held ? 'held' : 'NOT HELD'}`);
+  console.log(`reported: CPU per MB recording adds to the plain proxy's: ${medians(each((name) => addedOf(cpu[name])))}`);
 }
 console.log(`load average (1, 5, 15 min): before ${loadBefore.map((x) => x.toFixed(1)).join(', ')}; after ${loadAfter.map((x) => x.toFixed(1)).join(', ')}`);
