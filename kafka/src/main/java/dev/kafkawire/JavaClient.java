@@ -5,7 +5,7 @@
 //   java dev.kafkawire.JavaClient produce BOOTSTRAP TOPIC [producer.property=value]...
 //     stdin:  {"partition":0,"key":"6b","value":"76","headers":[{"key":"h","value":"01"}],"timestamp":1}
 //             {"begin":true} / {"commit":true} / {"abort":true}   (with transactional.id=...)
-//             {"fill":N,"partition":P,"valueSize":B}               (N generated records, for benchmarks)
+//             {"fill":N,"partition":P,"valueSize":B}               (N generated records, for benchmarks, not listed)
 //     stdout: {"partition":0,"offset":12} per record, in input order, once all are acknowledged
 //   java dev.kafkawire.JavaClient consume BOOTSTRAP TOPIC [consumer.property=value]...
 //     reads every partition from the beginning to its end (the last stable offset under
@@ -30,6 +30,7 @@ import java.util.Map;
 import java.util.Properties;
 import java.util.Random;
 import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Collectors;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -81,6 +82,7 @@ public final class JavaClient {
     props.putIfAbsent(ProducerConfig.MAX_REQUEST_SIZE_CONFIG, String.valueOf(8 << 20));
     boolean transactional = props.containsKey(ProducerConfig.TRANSACTIONAL_ID_CONFIG);
     List<Future<RecordMetadata>> sent = new ArrayList<>();
+    AtomicReference<Exception> fillFailure = new AtomicReference<>();
     try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(props);
          BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8))) {
       if (transactional) producer.initTransactions();
@@ -92,7 +94,7 @@ public final class JavaClient {
         if (r.has("abort")) { producer.flush(); producer.abortTransaction(); continue; }
         Integer partition = r.hasNonNull("partition") ? r.get("partition").asInt() : null;
         if (r.has("fill")) {
-          fill(producer, topic, partition, r.get("fill").asInt(), r.path("valueSize").asInt(100), sent);
+          fill(producer, topic, partition, r.get("fill").asInt(), r.path("valueSize").asInt(100), fillFailure);
           continue;
         }
         Long timestamp = r.hasNonNull("timestamp") ? r.get("timestamp").asLong() : null;
@@ -102,6 +104,7 @@ public final class JavaClient {
       }
       producer.flush();
     }
+    if (fillFailure.get() != null) throw fillFailure.get();
     try (BufferedWriter out = new BufferedWriter(new OutputStreamWriter(System.out, StandardCharsets.UTF_8))) {
       for (Future<RecordMetadata> f : sent) {
         RecordMetadata m = f.get();
@@ -110,15 +113,19 @@ public final class JavaClient {
     }
   }
 
-  /** N records of the benchmark's shape: key "key-I", a value of printable pseudo-random bytes. */
+  /**
+   * N records of the benchmark's shape: key "key-I", a value of pseudo-random letters (a small
+   * alphabet, so that the codecs have something to compress). Not listed on stdout; a failed send
+   * fails the run once everything was flushed.
+   */
   private static void fill(KafkaProducer<byte[], byte[]> producer, String topic, Integer partition, int count, int valueSize,
-                           List<Future<RecordMetadata>> sent) {
+                           AtomicReference<Exception> failure) {
     Random random = new Random(42);
     for (int i = 0; i < count; i++) {
       byte[] value = new byte[valueSize];
-      // Text-like values (a small alphabet) so that the codecs have something to compress.
       for (int j = 0; j < valueSize; j++) value[j] = (byte) ('a' + random.nextInt(16));
-      producer.send(new ProducerRecord<>(topic, partition, ("key-" + i).getBytes(StandardCharsets.UTF_8), value));
+      producer.send(new ProducerRecord<>(topic, partition, ("key-" + i).getBytes(StandardCharsets.UTF_8), value),
+          (metadata, exception) -> { if (exception != null) failure.compareAndSet(null, exception); });
     }
   }
 
