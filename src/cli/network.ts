@@ -31,7 +31,8 @@ const KCAT_PROPERTIES: Record<string, (value: string, into: OptionValues) => voi
   'sasl.mechanism': (value, into) => { into['sasl-mechanism'] = value; },
   'sasl.username': (value, into) => { into['sasl-username'] = value; },
   'sasl.password': (value, into) => { into['sasl-password'] = value; },
-  'ssl.ca.location': (value, into) => { into['tls-ca'] = value; },
+  // As in kcat, the CA is used when the protocol is SSL; it does not turn TLS on by itself (--tls-ca does).
+  'ssl.ca.location': (value, into) => { into['kcat-ca'] = value; },
   'enable.ssl.certificate.verification': (value, into) => { if (value === 'false') into['tls-insecure'] = true; },
 };
 
@@ -62,7 +63,7 @@ function withProperties(values: OptionValues): OptionValues {
 
 /** TLS and SASL from the options: --tls, --tls-insecure, --tls-ca, --sasl-* (and -X). */
 function securityFrom(values: OptionValues): Pick<ConnectOptions, 'tls' | 'sasl'> {
-  const ca = stringOption(values, 'tls-ca');
+  const ca = stringOption(values, 'tls-ca') ?? (values.tls ? stringOption(values, 'kcat-ca') : undefined);
   let tls: ConnectOptions['tls'];
   if (values['tls-insecure']) tls = { rejectUnauthorized: false };
   else if (ca !== undefined) {
