@@ -11,9 +11,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { encodeResponse, newMessage } from '../../src/index.js';
 import { toHex } from '../../src/text.js';
 import { repoRoot } from '../helpers/shared.js';
-import { chromiumPath, launchChromium } from '../helpers/browser.js';
+import { haveChromium, launchChromium } from '../helpers/browser.js';
 
-const built = existsSync(join(repoRoot, 'dist', 'src', 'index.js')) && existsSync(join(repoRoot, 'dist', 'cjs', 'index.cjs'));
+const built = peer('the built package (dist/)', existsSync(join(repoRoot, 'dist', 'src', 'index.js')) && existsSync(join(repoRoot, 'dist', 'cjs', 'index.cjs')), 'npm run build');
 if (!built) console.warn('SKIPPED: the package smoke test needs `npm run build` first');
 
 // A Metadata v12 response to decode everywhere: the same bytes, the same expected answer.
@@ -103,6 +103,7 @@ console.log(catalogue.api(1000).name, newMessage(1000, 'request', 1, {}, { catal
     writeFileSync(join(dir, 'typed.ts'), `import { ApiKey, decodeRequest, encodeRequest } from 'kafka-wire';
 import { encodeRequestFor } from 'kafka-wire/core';
 import { produceApi } from 'kafka-wire/apis/Produce';
+import { peer } from '../helpers/peer.js';
 const header = { requestApiKey: ApiKey.Produce, requestApiVersion: 3, correlationId: 1, clientId: null };
 const request = decodeRequest(encodeRequest(header, { acks: -1, topicData: [{ name: 't', partitionData: [{ index: 0 }] }] }));
 if (request.apiKey === ApiKey.Produce) console.log(request.body.acks.toFixed(0));
@@ -171,7 +172,7 @@ console.log(c.length < 200 && decompress('zstd', c).length === data.length);`);
     expect(sizes['Metadata only (core + one API)'].raw).toBeLessThanOrEqual(Math.floor(32_755 * 1.05));
   });
 
-  it.skipIf(!chromiumPath)('decodes in headless Chromium, on the page and in a Web Worker', async () => {
+  it.skipIf(!haveChromium)('decodes in headless Chromium, on the page and in a Web Worker', async () => {
     const result = await build({
       stdin: { contents: `${decodeSnippet("import * as kw from 'kafka-wire';")}\nexport default answer;`, resolveDir: dir },
       bundle: true, format: 'iife', globalName: 'smoke', platform: 'browser', write: false,
