@@ -113,10 +113,8 @@ describe('fuzzing', () => {
   it('replays every input the fuzzer ever broke on', () => {
     const regressions: { direction: Direction; apiKey: number; version: number; hex: string }[] =
       JSON.parse(readFileSync(join(__dirname, 'regressions.json'), 'utf8'));
-    for (const r of regressions) {
-      const target = { ...r, frame: new Uint8Array(), sites: [] };
-      expect(fine(check(target, fromHex(r.hex)!))).toBe(true);
-    }
+    const broken = regressions.filter((r) => !fine(check({ ...r, frame: new Uint8Array(), sites: [] }, fromHex(r.hex)!)));
+    expect(broken).toEqual([]);
   });
 
   it('decodes after any failure: a failed scan leaves the module usable', () => {
