@@ -107,6 +107,7 @@ function messageLiteral(m, indent) {
     `${p}flexibleVersions: ${range(m.flexibleVersions)},`,
   ];
   if (m.deprecatedVersions) lines.push(`${p}deprecatedVersions: ${range(m.deprecatedVersions)},`);
+  if (m.headerVersions) lines.push(`${p}headerVersions: [${m.headerVersions.map(([from, header]) => `[${from}, ${header}]`).join(', ')}],`);
   if (m.listeners) lines.push(`${p}listeners: [${m.listeners.map(q).join(', ')}],`);
   lines.push(`${p}fields: ${fieldsLiteral(m.fields, indent + 2)},`);
   const names = Object.keys(m.structs);
