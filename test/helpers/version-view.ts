@@ -1,7 +1,9 @@
 // One message version as plain data: the fields it has (depth first), each with its type,
-// nullability, tag, default, flexibility, ignorable and mapKey flags at that version. Two schema
-// sets describe a version alike exactly when their views are equal, however their JSON writes
-// the ranges; the schema pipeline's test compares sets with it.
+// nullability, tag, default, flexibility and mapKey flag at that version, and the fields it lacks
+// that are ignorable (a value for one is dropped there rather than refused: the only version
+// "ignorable" changes anything in). Two schema sets describe a version alike exactly when their
+// views are equal, however their JSON writes the ranges; the schema pipeline's test compares
+// sets with it.
 import { inVersions, type FieldDef, type MessageDef } from '../../src/codec/schema.js';
 
 export interface FieldView {
@@ -11,20 +13,29 @@ export interface FieldView {
   tag: number | null;
   default: string | null;
   flexible: boolean;
-  ignorable: boolean;
   mapKey: boolean;
-  fields?: FieldView[];
+  fields?: StructView;
+}
+
+export interface StructView {
+  present: FieldView[];
+  /** Fields of the struct this version lacks and drops a value for rather than refusing it. */
+  ignorableAbsent: string[];
 }
 
 export interface VersionView {
   flexible: boolean;
-  fields: FieldView[];
+  fields: StructView;
 }
 
-function fieldsAt(message: MessageDef, fields: readonly FieldDef[], version: number, flexible: boolean): FieldView[] {
+function fieldsAt(message: MessageDef, fields: readonly FieldDef[], version: number, flexible: boolean): StructView {
   const out: FieldView[] = [];
+  const ignorableAbsent: string[] = [];
   for (const f of fields) {
-    if (!inVersions(f.versions, version)) continue;
+    if (!inVersions(f.versions, version)) {
+      if (f.ignorable) ignorableAbsent.push(f.schemaName);
+      continue;
+    }
     const element = f.type.startsWith('[]') ? f.type.slice(2) : f.type;
     const struct = message.structs[element];
     const tagged = inVersions(f.taggedVersions, version);
@@ -35,13 +46,12 @@ function fieldsAt(message: MessageDef, fields: readonly FieldDef[], version: num
       tag: tagged ? f.tag! : null,
       default: f.default === undefined ? null : String(f.default),
       flexible: f.flexibleVersions === undefined ? flexible : inVersions(f.flexibleVersions, version),
-      ignorable: f.ignorable === true,
       mapKey: f.mapKey === true,
     };
     if (struct !== undefined) view.fields = fieldsAt(message, struct.fields, version, flexible);
     out.push(view);
   }
-  return out;
+  return { present: out, ignorableAbsent };
 }
 
 export function versionView(message: MessageDef, version: number): VersionView {
