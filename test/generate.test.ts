@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { apis, requestHeader, responseHeader } from '../src/generated/catalogue.js';
+import { apis, kafkaRelease, requestHeader, responseHeader } from '../src/generated/catalogue.js';
 import { MAX_VERSION, type FieldDef, type MessageDef } from '../src/codec/schema.js';
 
 import { catalogueSchemasDir as schemaDir, haveCatalogueSchemas } from './helpers/shared.js';
@@ -104,6 +104,14 @@ describe('catalogue facts', () => {
     expect(byName('DeleteGroups').request.validVersions[1]).toBeGreaterThanOrEqual(3);
     expect(byName('StreamsGroupHeartbeat').request.validVersions[1]).toBeGreaterThanOrEqual(1);
     expect(byName('StreamsGroupDescribe').request.validVersions[1]).toBeGreaterThanOrEqual(1);
+  });
+
+  it('is of the Kafka release the POMs name (the schema pipeline\'s and the real-Kafka tests\')', () => {
+    const property = (pom: string, name: string) =>
+      new RegExp(`<${name.replace(/\./g, '\\.')}>([^<]+)<`).exec(fs.readFileSync(path.join(repoRoot, pom), 'utf8'))?.[1];
+    expect(kafkaRelease).toMatch(/^\d+\.\d+\.\d+$/);
+    expect(property('kafka/schemas/pom.xml', 'kafka.version')).toBe(kafkaRelease);
+    expect(property('kafka/pom.xml', 'kafka.version')).toBe(kafkaRelease);
   });
 
   it('every struct-typed field refers to a struct of its message', () => {
