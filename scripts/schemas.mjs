@@ -130,6 +130,7 @@ async function main() {
   const outputs = new Map();
   const restoredNotes = [];
   const unstableNotes = [];
+  const emptyNotes = [];
   const names = new Set([...target.keys(), ...sources.flatMap((s) => [...s.files.keys()])]);
   for (const name of [...names].sort()) {
     if (!name.endsWith('.json')) {
@@ -166,6 +167,11 @@ async function main() {
       restoredNotes.push(`${name.slice(0, -5)} ${runText(restored)} from ${source.release}`);
     }
     if (merged === null) continue; // only older releases had it, and not as protocol
+    if (versions.length === 0) {
+      // Every version unstable (a new API brokers do not advertise yet), or "none" with nothing to restore.
+      emptyNotes.push(name.slice(0, -5));
+      continue;
+    }
     if (kept.length === valid.length && story.length === 0) {
       outputs.set(name, text);
       continue;
@@ -190,6 +196,7 @@ async function main() {
     '',
     `Restored (${restoredNotes.length}): ${restoredNotes.join('; ') || 'none'}`,
     `Left out, latestVersionUnstable (${unstableNotes.length}): ${unstableNotes.join('; ') || 'none'}`,
+    `Left out, no versions left (${emptyNotes.length}): ${emptyNotes.join('; ') || 'none'}`,
     '',
   ].join('\n');
   outputs.set('SOURCE', source);
@@ -202,6 +209,7 @@ async function main() {
   console.log(`schemas: Kafka ${opts.kafka}: ${schemas} schema files in ${path.relative(process.cwd(), opts.out) || '.'}`);
   console.log(`  restored (${restoredNotes.length}): ${restoredNotes.join('; ')}`);
   console.log(`  left out, latestVersionUnstable (${unstableNotes.length}): ${unstableNotes.join('; ') || 'none'}`);
+  if (emptyNotes.length > 0) console.log(`  left out, no versions left (${emptyNotes.length}): ${emptyNotes.join('; ')}`);
 }
 
 main().catch((error) => fail(error.stack ?? error.message));
