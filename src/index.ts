@@ -16,7 +16,7 @@ export {
   type RequestHeader, type ResponseHeader, type DecodedRequest, type DecodedResponse, type Direction, type Limits,
   type BodyOf, type EncodeOptions,
 } from './codec/by-definition.js';
-export { KafkaWireError, type ErrorCode } from './errors.js';
+export { KafkaWireError, UnsupportedRuntimeError, runtimeName, type ErrorCode } from './errors.js';
 export { frameToJson, frameFromJson, structToJson, structFromJson, type FrameJson } from './codec/json.js';
 export { apis } from './generated/catalogue.js';
 export { ApiKey } from './generated/types.js';

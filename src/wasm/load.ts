@@ -1,5 +1,6 @@
 // Instantiates an embedded WebAssembly module: the bytes ship inside the JS as base64 (see
 // scripts/asbuild.mjs), so no fetch, file read or bundler plugin is involved.
+import { runtimeName, UnsupportedRuntimeError } from '../errors.js';
 
 function decodeBase64(text: string): Uint8Array {
   const binary = atob(text);
@@ -16,12 +17,29 @@ const imports = {
   },
 };
 
+/** Hosts that forbid compiling WebAssembly from bytes (workerd) say so in a CompileError. */
+function refused(error: unknown): unknown {
+  return error instanceof WebAssembly.CompileError && /disallowed|not allowed|blocked/i.test(error.message)
+    ? new UnsupportedRuntimeError(runtimeName(), 'WebAssembly compilation from bytes at run time', error.message)
+    : error;
+}
+
 function instantiateEmbedded(base64: string): WebAssembly.Instance {
-  return new WebAssembly.Instance(new WebAssembly.Module(decodeBase64(base64) as BufferSource), imports);
+  let module: WebAssembly.Module;
+  try {
+    module = new WebAssembly.Module(decodeBase64(base64) as BufferSource);
+  } catch (error) {
+    throw refused(error);
+  }
+  return new WebAssembly.Instance(module, imports);
 }
 
 async function instantiateEmbeddedAsync(base64: string): Promise<WebAssembly.Instance> {
-  return (await WebAssembly.instantiate(decodeBase64(base64) as BufferSource, imports)).instance;
+  try {
+    return (await WebAssembly.instantiate(decodeBase64(base64) as BufferSource, imports)).instance;
+  } catch (error) {
+    throw refused(error);
+  }
 }
 
 /**
