@@ -73,20 +73,10 @@ export class UnsupportedRuntimeError extends KafkaWireError {
   }
 }
 
-/** The runtime this code runs in, by name and version, for messages. */
+/** The runtime this code runs in, as it names itself (navigator.userAgent: "Cloudflare-Workers", "Deno/2.9.6"). */
 export function runtimeName(): string {
-  const g = globalThis as {
-    Deno?: { version?: { deno?: string } }; Bun?: { version?: string };
-    process?: { versions?: { node?: string } }; navigator?: { userAgent?: string }; window?: unknown;
-  };
-  const ua = g.navigator?.userAgent;
-  if (g.Deno?.version?.deno !== undefined) return `Deno ${g.Deno.version.deno}`;
-  if (g.Bun?.version !== undefined) return `Bun ${g.Bun.version}`;
-  if (ua === 'Cloudflare-Workers') return 'workerd (Cloudflare Workers)';
-  if (g.process?.versions?.node !== undefined && g.window === undefined) return `Node ${g.process.versions.node}`;
-  const browser = ua === undefined ? null : /(Firefox|Edg|Chrome|Safari)\/(\d+)/.exec(ua);
-  if (browser !== null) return `${browser[1] === 'Chrome' ? 'Chromium' : browser[1] === 'Edg' ? 'Edge' : browser[1]} ${browser[2]}`;
-  return 'this JavaScript runtime';
+  const g = globalThis as { navigator?: { userAgent?: string }; process?: { version?: string } };
+  return g.navigator?.userAgent ?? (g.process?.version ? `Node.js/${g.process.version.slice(1)}` : 'this runtime');
 }
 
 /** A command line the CLI cannot run (exit code 2, with the usage). */

@@ -34,8 +34,22 @@ function instantiateEmbedded(base64: string): WebAssembly.Instance {
   return new WebAssembly.Instance(module, imports);
 }
 
-async function instantiateEmbeddedAsync(base64: string): Promise<WebAssembly.Instance> {
+/**
+ * The typed refusal when this host compiles no WebAssembly from bytes (workerd: modules come
+ * precompiled, through init()), else undefined. Compiles an empty module to find out.
+ */
+export function compileRefusal(): unknown {
   try {
+    new WebAssembly.Module(Uint8Array.of(0, 0x61, 0x73, 0x6d, 1, 0, 0, 0));
+    return undefined;
+  } catch (error) {
+    return refused(error);
+  }
+}
+
+async function instantiateEmbeddedAsync(base64: string, module?: WebAssembly.Module): Promise<WebAssembly.Instance> {
+  try {
+    if (module !== undefined) return await WebAssembly.instantiate(module, imports);
     return (await WebAssembly.instantiate(decodeBase64(base64) as BufferSource, imports)).instance;
   } catch (error) {
     throw refused(error);
@@ -45,9 +59,10 @@ async function instantiateEmbeddedAsync(base64: string): Promise<WebAssembly.Ins
 /**
  * One embedded module's instance, made once per realm: compiled synchronously on the first
  * `get()` unless `init()` (asynchronous, for hosts that forbid large synchronous compiles) got
- * there first. `adopt` sees the exports once, before anyone else.
+ * there first (given the module precompiled where the host compiles none from bytes). `adopt`
+ * sees the exports once, before anyone else.
  */
-export function embeddedInstance<E>(base64: string, adopt: (exports: E) => void): { get(): E; init(): Promise<void> } {
+export function embeddedInstance<E>(base64: string, adopt: (exports: E) => void): { get(): E; init(module?: WebAssembly.Module): Promise<void> } {
   let current: E | undefined;
   const take = (exports: E): E => {
     if (current === undefined) {
@@ -58,8 +73,8 @@ export function embeddedInstance<E>(base64: string, adopt: (exports: E) => void)
   };
   return {
     get: () => current ?? take(instantiateEmbedded(base64).exports as unknown as E),
-    init: async () => {
-      if (current === undefined) take((await instantiateEmbeddedAsync(base64)).exports as unknown as E);
+    init: async (module?: WebAssembly.Module) => {
+      if (current === undefined) take((await instantiateEmbeddedAsync(base64, module)).exports as unknown as E);
     },
   };
 }

@@ -7,7 +7,20 @@ import * as capture from 'kafka-wire/capture';
 import * as wire from 'kafka-wire/wire';
 import { runSmoke } from './smoke.mjs';
 
-/** Runs the suite against Node's golden output and a capture file's bytes. */
-export function run(golden, captureBytes) {
+/**
+ * Runs the suite against Node's golden output and a capture file's bytes; `modules` are the
+ * precompiled codec and records modules where the host compiles no WebAssembly from bytes.
+ */
+export async function run(golden, captureBytes, modules) {
+  if (modules !== undefined) await browser.init(modules);
   return runSmoke({ root: browser, capture, wire }, { golden, capture: captureBytes });
+}
+
+/** What the codec does on first use with no precompiled modules where none compile from bytes. */
+export function firstUse() {
+  try {
+    return { decoded: browser.decodeRequest(browser.sampleFrame(18, 'request', 3)).header.requestApiKey };
+  } catch (error) {
+    return { name: error.name, code: error.code, message: error.message, typed: error instanceof browser.KafkaWireError };
+  }
 }
