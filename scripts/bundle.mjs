@@ -18,7 +18,8 @@ export function exportedSources(exports) {
   const targets = new Set();
   const visit = (value) => {
     if (typeof value === 'string') {
-      if (value.startsWith('./dist/src/') && value.endsWith('.js')) targets.add(value.slice('./dist/'.length, -'.js'.length));
+      const [, dir, file] = /^\.\/dist\/(src|cjs)\/(.*)\.c?js$/.exec(value) ?? [];
+      if (dir !== undefined) targets.add(`src/${file}`);
     } else if (value !== null && typeof value === 'object') {
       for (const [condition, inner] of Object.entries(value)) if (condition !== 'types' && condition !== 'browser' && condition !== 'workerd') visit(inner);
     }
@@ -60,19 +61,26 @@ for (const file of split.outputFiles) {
     // Chunk and entry imports: './chunks/chunk-X.js' -> '.cjs'.
     .replace(/(from\s*|import\s*\(\s*|import\s*)(["'])(\.{1,2}\/[^"']+)\.js\2/g, '$1$2$3.cjs$2')
     .replaceAll('import.meta.url', 'require("node:url").pathToFileURL(__filename).href');
-  const { code } = await transform(source, { format: 'cjs', platform: 'node', target: 'es2022', logLevel: 'warning' });
+  // Whitespace and syntax minified (names kept, for stack traces): the tarball carries this build too.
+  const { code } = await transform(source, { format: 'cjs', platform: 'node', target: 'es2022', minifyWhitespace: true, minifySyntax: true, logLevel: 'warning' });
   const out = file.path.replace(/\.js$/, '.cjs');
   mkdirSync(dirname(out), { recursive: true });
   writeFileSync(out, code);
 }
-// Their types: dist/src's declarations as .d.cts (CommonJS format whatever the package's "type"),
-// so a .cts file or a CommonJS project under moduleResolution node16 sees the require() entries.
-const declarations = (dir) => readdirSync(dir, { withFileTypes: true }).flatMap((d) => d.isDirectory()
-  ? declarations(join(dir, d.name)) : d.name.endsWith('.d.ts') ? [join(dir, d.name)] : []);
-for (const file of declarations('dist/src')) {
+// Their types: dist/src's declarations the entries reach, as .d.cts (CommonJS format whatever the
+// package's "type"), so a .cts file or a CommonJS project under moduleResolution node16 sees them.
+const relativeImport = /(from\s*|import\s*\(\s*)(["'])(\.{1,2}\/[^"']+)\.js\2/g;
+const reached = new Set();
+const reach = (file) => {
+  if (reached.has(file)) return;
+  reached.add(file);
+  for (const [, , , spec] of readFileSync(file, 'utf8').matchAll(relativeImport)) reach(join(dirname(file), `${spec}.d.ts`));
+};
+for (const source of exportedSources(pkg.exports)) reach(join('dist', source.replace(/\.ts$/, '.d.ts')));
+for (const file of reached) {
   const out = join('dist/cjs', relative('dist/src', file)).replace(/\.d\.ts$/, '.d.cts');
   mkdirSync(dirname(out), { recursive: true });
-  writeFileSync(out, readFileSync(file, 'utf8').replace(/(from\s*|import\s*\(\s*)(["'])(\.{1,2}\/[^"']+)\.js\2/g, '$1$2$3.cjs$2'));
+  writeFileSync(out, readFileSync(file, 'utf8').replace(relativeImport, '$1$2$3.cjs$2'));
 }
 
 rmSync('dist/browser', { recursive: true, force: true }); // no stale chunks
