@@ -16,11 +16,24 @@ export async function run(golden, captureBytes, modules) {
   return runSmoke({ root: browser, capture, wire }, { golden, capture: captureBytes });
 }
 
-/** What the codec does on first use with no precompiled modules where none compile from bytes. */
-export function firstUse() {
+/**
+ * Where no WebAssembly compiles from bytes and nothing was precompiled: what the codec's first use
+ * and initZstd() do (both must refuse, typed; zstd's own loader would otherwise wait forever).
+ */
+export async function firstUse() {
+  const outcome = (error) => ({ name: error.name, code: error.code, message: error.message, typed: error instanceof browser.KafkaWireError });
+  let codec;
+  let zstd;
   try {
-    return { decoded: browser.decodeRequest(browser.sampleFrame(18, 'request', 3)).header.requestApiKey };
+    codec = { decoded: browser.decodeRequest(browser.sampleFrame(18, 'request', 3)).header.requestApiKey };
   } catch (error) {
-    return { name: error.name, code: error.code, message: error.message, typed: error instanceof browser.KafkaWireError };
+    codec = outcome(error);
   }
+  try {
+    await browser.initZstd();
+    zstd = { engine: browser.zstdEngine() };
+  } catch (error) {
+    zstd = outcome(error);
+  }
+  return { codec, zstd };
 }
