@@ -50,7 +50,7 @@ const REFUSALS: Record<string, Partial<Record<string, { runtime: string; feature
 };
 
 /** How the table names a refusal's missing feature. */
-const SHORT: [string, string][] = [[TCP, 'no TCP']];
+const SHORT: [string, string][] = [[TCP, 'no TCP'], [WASM, 'no wasm compile']];
 
 interface Result { check: string; status: 'pass' | 'fail' | 'refused'; detail: string }
 interface Run { results: Result[]; produced: Record<string, string> }
