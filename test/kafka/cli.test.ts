@@ -128,8 +128,8 @@ describe.skipIf(!ok)('the CLI against a real 3-node cluster', () => {
       await new Promise((resolve) => proxy.child.once('exit', resolve));
     }
     const frames = jsonLines(readFileSync(record, 'utf8'));
-    // Versions newer than kafka-wire's catalogue (Kafka 4.4's ApiVersions v5, which its Java
-    // client sends) are reported, not failed: the schemas' regeneration brings them.
+    // Versions newer than kafka-wire's catalogue (as Kafka 4.4's ApiVersions v5 was, which its
+    // Java client sends, before the 4.4 catalogue) are reported, not failed.
     const known = (f: { apiKey: number; apiVersion: number }) => {
       const range = supportedVersions(f.apiKey);
       return range !== undefined && f.apiVersion >= range.min && f.apiVersion <= range.max;
