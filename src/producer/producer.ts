@@ -220,12 +220,14 @@ export class Producer {
    * (await ready() before writing more). Failures go to onDeliveryError and flush(). The topic's
    * metadata must be loaded (await topic(name) once).
    */
-  write(topic: string, key: Uint8Array | string | null, value: Uint8Array | string | null, partition?: number): boolean {
+  write(topic: string, key: Uint8Array | string | null, value: Uint8Array | string | null, partition?: number,
+    headers?: RecordInput['headers']): boolean {
     const info = this.#known(topic);
     const k = typeof key === 'string' ? utf8.encode(key) : key;
-    const size = (k?.length ?? 0) + (value === null ? 0 : value.length);
+    const record: RecordInput = { key: k, value, headers };
+    const size = fieldBytes(record, k);
     const p = this.#partitionFor(info, k, size, partition);
-    this.#accumulator.append(this.#accumulator.state(topic, p), { key: k, value }, size, Date.now(), null, 0);
+    this.#accumulator.append(this.#accumulator.state(topic, p), record, size, Date.now(), null, 0);
     this.stats.recordsAppended++;
     return !this.#accumulator.full;
   }
