@@ -101,6 +101,7 @@ export class Producer {
   #fatal: ProducerError | null = null;
   #closed = false;
   #flushWaiters: (() => void)[] = [];
+  #idleCheck = false;
   #spaceWaiters: (() => void)[] = [];
   readonly #codec: CompressionName;
 
@@ -456,9 +457,10 @@ export class Producer {
       const w = this.#flushWaiters;
       this.#flushWaiters = [];
       for (const f of w) f();
-    } else if (this.#flushWaiters.length > 0) {
-      // The last in-flight request may settle after this batch: check again when it has.
-      void this.#sender.idle().then(() => queueMicrotask(() => this.#wake()));
+    } else if (this.#flushWaiters.length > 0 && this.#sender.inFlight > 0 && this.#accumulator.empty && !this.#idleCheck) {
+      // The last batch settled before its request did: check again once the request has.
+      this.#idleCheck = true;
+      void this.#sender.idle().then(() => { this.#idleCheck = false; this.#wake(); });
     }
   }
 
