@@ -268,9 +268,11 @@ class RecordSplitter {
     return (this.#producer.options.maxRecordBytes ?? 1_000_000) + this.#keyDelim.length;
   }
 
-  #tooLarge(bytes: number): never {
+  /** The input's record `n` is over the limit: `partial` when it has not even ended yet. */
+  #tooLarge(bytes: number, partial = true): never {
     const n = this.#record + 1;
-    throw new InputLineError(`record ${n} of the input (${this.#byLine ? `line ${n}` : 'as -D splits it'}): ${bytes} bytes or more, above the record limit of ${this.#producer.options.maxRecordBytes ?? 1_000_000} bytes (-X message.max.bytes)`);
+    const where = this.#byLine ? `line ${n}` : `record ${n} (as -D splits the input)`;
+    throw new InputLineError(`${where}: ${bytes} bytes${partial ? ' or more' : ''}, above the record limit of ${this.#producer.options.maxRecordBytes ?? 1_000_000} bytes (-X message.max.bytes)`);
   }
 
   get #byLine(): boolean {
@@ -304,7 +306,7 @@ class RecordSplitter {
     } catch (error) {
       if (error instanceof ProducerError && error.code === 'RECORD_TOO_LARGE') {
         this.#record--;
-        this.#tooLarge(end - start);
+        this.#tooLarge(end - start, false);
       }
       throw error;
     }
