@@ -70,6 +70,9 @@ export interface ProducerStats {
   bytesAcked: number;
   recordsFailed: number;
   retries: number;
+  /** Produce requests sent, and the most that waited for answers at once. */
+  requests: number;
+  maxInFlightRequests: number;
 }
 
 /** Creates a producer: connects, learns the cluster and (idempotent or transactional) gets a producer id. */
@@ -91,7 +94,7 @@ export class Producer {
   readonly client: KafkaClient;
   readonly idempotent: boolean;
   readonly acks: -1 | 0 | 1;
-  readonly stats: ProducerStats = { recordsAppended: 0, recordsAcked: 0, batchesAcked: 0, bytesAcked: 0, recordsFailed: 0, retries: 0 };
+  readonly stats: ProducerStats = { recordsAppended: 0, recordsAcked: 0, batchesAcked: 0, bytesAcked: 0, recordsFailed: 0, retries: 0, requests: 0, maxInFlightRequests: 0 };
   readonly #accumulator: Accumulator;
   readonly #sender: Sender;
   readonly #sticky: StickyPartitions;
@@ -140,6 +143,10 @@ export class Producer {
       },
       canSend: (state) => this.#transactions === null || this.#transactions.canSend(state),
       acked: (batch, baseOffset, requestMs) => this.#acked(batch, baseOffset, requestMs),
+      sent: (inFlight) => {
+        this.stats.requests++;
+        if (inFlight > this.stats.maxInFlightRequests) this.stats.maxInFlightRequests = inFlight;
+      },
       failed: (batch, error) => this.#failed(batch, error),
       fatal: (error) => this.#onFatal(error),
     }, {

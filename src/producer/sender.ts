@@ -52,6 +52,8 @@ export interface SenderContext {
   /** False while the partition is not yet part of the running transaction. */
   canSend(state: PartitionState): boolean;
   acked(batch: ProducerBatch, baseOffset: bigint, requestMs: number): void;
+  /** A Produce request went out; `inFlight` requests (this one included) now wait for answers. */
+  sent(inFlight: number): void;
   failed(batch: ProducerBatch, error: ProducerError): void;
   /** A fatal producer error (fenced) or a transaction that must be aborted. */
   fatal(error: ProducerError): void;
@@ -154,6 +156,7 @@ export class Sender {
   #request(node: number, batches: ProducerBatch[]): void {
     this.#nodeInFlight.set(node, (this.#nodeInFlight.get(node) ?? 0) + 1);
     this.#inFlight++;
+    this.#ctx.sent(this.#inFlight);
     const sentAt = Date.now();
     for (const b of batches) { b.attempts++; b.sentAt = sentAt; }
     const settle = () => {

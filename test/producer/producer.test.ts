@@ -73,6 +73,8 @@ describe('producer against the memory broker', () => {
     }
     await p.flush();
     expect(p.stats).toMatchObject({ recordsAppended: n, recordsAcked: n, recordsFailed: 0 });
+    expect(p.stats.maxInFlightRequests).toBeGreaterThan(1);
+    expect(p.stats.maxInFlightRequests).toBeLessThanOrEqual(5);
     expect(acks.length).toBe(p.stats.batchesAcked);
     expect(acks.every((a) => a.latencyMs >= 0 && a.records > 0 && a.baseOffset >= 0n)).toBe(true);
     let total = 0;
