@@ -301,7 +301,7 @@ export class Producer {
   /** Flushes the transaction's records and commits them; a failure leaves abortTransaction() to call. */
   async commitTransaction(): Promise<void> {
     const tx = this.#tx();
-    if (tx.state !== 'in-transaction') tx.end(true); // throws the state error
+    if (tx.state !== 'in-transaction') await tx.end(true); // rejects with the state error
     try {
       await this.flush();
     } catch (error) {
