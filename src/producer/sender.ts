@@ -104,13 +104,19 @@ export class Sender {
     let earliestRetry = Infinity;
     const limit = this.#options.idempotent ? MAX_IN_FLIGHT_PER_PARTITION_IDEMPOTENT : Infinity;
     for (const state of this.#ctx.accumulator.states()) {
-      if (state.nextBatch === undefined) continue;
       if (state.retrying) {
         if (state.inFlight > 0) continue;
         state.retrying = false;
         state.firstWaiting = 0; // everything not in flight, oldest first
       }
+      if (state.nextBatch === undefined) continue;
       if (state.retryAt > now) { earliestRetry = Math.min(earliestRetry, state.retryAt); continue; }
+      const head = state.nextBatch!;
+      if (now - head.sealedAt > this.#options.deliveryTimeoutMs) { // never sent in time (no leader, say)
+        this.#fail(head, new ProducerError('DELIVERY_TIMEOUT', `${head.topic}/${head.partition}: batch of ${head.count} records not sent within ${this.#options.deliveryTimeoutMs} ms (${head.attempts} attempts)`,
+          { topic: head.topic, partition: head.partition, records: head.count }));
+        continue;
+      }
       if (state.inFlight >= limit || !this.#ctx.canSend(state)) continue;
       const leader = this.#leader(state);
       if (leader < 0) continue;
@@ -118,6 +124,7 @@ export class Sender {
       if (list === undefined) byNode.set(leader, list = []);
       list.push(state);
     }
+    if (this.#resetting !== null) return; // a failure above started renumbering
     for (const [node, states] of byNode) this.#sendTo(node, states, limit);
     if (earliestRetry < Infinity && this.#retryTimer === undefined) {
       this.#retryTimer = setTimeout(() => { this.#retryTimer = undefined; this.pump(); }, earliestRetry - now);

@@ -206,3 +206,17 @@ describe('producer against the memory broker', () => {
     }
   });
 });
+
+describe('producer delivery timeout', () => {
+  it('a batch that cannot be delivered in deliveryTimeoutMs fails with DELIVERY_TIMEOUT naming its partition', async () => {
+    const b = await broker({ gone: 1 });
+    const proxy = await startLossyProxy({ host: b.host, port: b.port }, () => true); // every Produce answer lost
+    cleanups.push(() => proxy.close());
+    const p = await producer({ bootstrap: proxy.bootstrap, deliveryTimeoutMs: 500, retryBackoffMs: 20, requestTimeoutMs: 200 });
+    const err = await p.send('gone', { value: 'v' }).catch((e) => e);
+    expect(err).toBeInstanceOf(ProducerError);
+    expect(err).toMatchObject({ code: 'DELIVERY_TIMEOUT', topic: 'gone', partition: 0, records: 1 });
+    expect(proxy.produceRequests).toBeGreaterThan(1);
+    expect(stored(b, 'gone', 0).length).toBe(1); // written once, whatever the retries
+  });
+});
