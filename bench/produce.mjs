@@ -1,6 +1,7 @@
 // The produce benchmark: loading 1,000,000 lines `key<TAB>json` into a topic of 4 partitions.
 //   CLI rows:     `kafka-wire produce -t T` (idempotent, its default) vs `kcat -P -K '\t' -t T`, the whole process
 //                 timed by wall clock (start-up included), stdin from the file; uncompressed and lz4.
+//   Both: the process's CPU time (user + system, GNU time) beside the wall clock.
 //   Library rows: kafka-wire's producer (write(), the bulk form; and send() of 10,000 records at a
 //                 time) vs kafkajs and @platformatic/kafka producers, idempotence on in all, each in
 //                 its own process, timed inside it from the first send to the last acknowledgement.
@@ -124,7 +125,8 @@ for (const codec of args.codecs.split(',')) {
       cmd: (b) => [process.execPath, [script('platformatic.mjs'), b.bootstrap, b.topic, file, codec]] });
   }
 }
-for (const r of rows) r.times = [];
+for (const r of rows) { r.times = []; r.cpu = []; }
+const TIME = existsSync('/usr/bin/time') ? '/usr/bin/time' : undefined;
 
 const loads = [];
 console.log(`produce bench: ${N} lines (${(bytes / 1e6).toFixed(1)} MB), ${PARTITIONS} partitions, ${args.broker} broker, ${PAIRS} rounds`);
@@ -138,8 +140,13 @@ for (let round = 0; round < PAIRS; round++) {
       const broker = args.broker === 'kafka' ? await realBroker() : await memoryBroker();
       try {
         const [cmd, argv] = row.cmd(broker);
-        const res = await run(cmd, argv, { stdinFile: row.inner ? undefined : file });
+        // CPU time (user + system) of the whole process, from GNU time when it is there: on a
+        // loaded machine it says more than wall clock about the work each contender does.
+        const res = TIME ? await run(TIME, ['-f', 'cpu %U %S', cmd, ...argv], { stdinFile: row.inner ? undefined : file })
+          : await run(cmd, argv, { stdinFile: row.inner ? undefined : file });
         const ms = row.inner ? JSON.parse(res.out.trim().split('\n').pop()).ms : res.ms;
+        const cpu = /cpu ([\d.]+) ([\d.]+)\s*$/.exec(res.err);
+        if (cpu) row.cpu.push((Number(cpu[1]) + Number(cpu[2])) * 1000);
         if (round === 0) {
           const count = await countRecords(broker.bootstrap, broker.topic);
           if (count !== N) throw new Error(`${row.name} (${g}): ${count} records in the topic, not ${N}`);
@@ -155,13 +162,15 @@ for (let round = 0; round < PAIRS; round++) {
 await kafka?.stop();
 
 const lines = [`Produce bench: ${N.toLocaleString('en')} lines key<TAB>json (${(bytes / 1e6).toFixed(1)} MB) into ${PARTITIONS} partitions, ${args.broker === 'kafka' ? 'one real Kafka node' : 'a fresh kafka-wire memory broker process'} per run; ${PAIRS} rounds; load average (1 min) at each round: ${loads.map((l) => l.toFixed(1)).join(', ')} on ${execFileSync('nproc').toString().trim()} cores.`, '',
-  '| group | contender | time median (quartiles) | records/s | ours vs this (paired median [quartiles]) |', '| --- | --- | --- | --- | --- |'];
+  '| group | contender | time median (quartiles) | records/s | ours vs this (paired median [quartiles]) | process CPU s median (quartiles) | ours vs this, CPU |', '| --- | --- | --- | --- | --- | --- | --- |'];
 for (const g of [...new Set(rows.map((r) => r.group))]) {
   const members = rows.filter((r) => r.group === g);
   const ours = members[0];
   for (const r of members) {
     const ratio = r === ours ? '' : (() => { const s = ratioStats(pairRatios(r.times, ours.times)); return `${s.median.toFixed(2)}x [${s.q1.toFixed(2)}-${s.q3.toFixed(2)}]`; })();
-    lines.push(`| ${g} | ${r.name} | ${(median(r.times) / 1000).toFixed(3)} s (${(quantile(r.times, 0.25) / 1000).toFixed(3)}-${(quantile(r.times, 0.75) / 1000).toFixed(3)}) | ${Math.round(N / median(r.times) * 1000).toLocaleString('en')} | ${ratio} |`);
+    const cpu = r.cpu.length ? `${(median(r.cpu) / 1000).toFixed(2)} (${(quantile(r.cpu, 0.25) / 1000).toFixed(2)}-${(quantile(r.cpu, 0.75) / 1000).toFixed(2)})` : 'n/a';
+    const cpuRatio = r === ours || !r.cpu.length ? '' : (() => { const s = ratioStats(pairRatios(r.cpu, ours.cpu)); return `${s.median.toFixed(2)}x [${s.q1.toFixed(2)}-${s.q3.toFixed(2)}]`; })();
+    lines.push(`| ${g} | ${r.name} | ${(median(r.times) / 1000).toFixed(3)} s (${(quantile(r.times, 0.25) / 1000).toFixed(3)}-${(quantile(r.times, 0.75) / 1000).toFixed(3)}) | ${Math.round(N / median(r.times) * 1000).toLocaleString('en')} | ${ratio} | ${cpu} | ${cpuRatio} |`);
   }
 }
 const text = lines.join('\n') + '\n';

@@ -2,7 +2,7 @@
 // producer (src/producer): -D record delimiter (default newline), -K key delimiter (default tab),
 // -k fixed key, idempotent by default, --transactional-id for one transaction around the input,
 // -X for the producer's settings; a summary on stderr.
-import { createReadStream } from 'node:fs';
+import { createReadStream, fstatSync } from 'node:fs';
 import { createProducer, ProducerError, type Producer, type ProducerOptions } from '../producer/index.js';
 import { COMPRESSION_NAMES, type CompressionName } from '../records/index.js';
 import { UsageError } from '../errors.js';
@@ -11,6 +11,7 @@ import { stringOption, type OptionValues, type ParsedArgs } from './options.js';
 import { clientOptionsFrom, noPositionals, partitionArg, requiredTopic, NETWORK_OPTIONS, PARTITION_OPTION, TOPIC_OPTION } from './network.js';
 
 const utf8 = new TextEncoder();
+const READ_CHUNK = 1 << 20;
 
 /** --acks and -X acks= as Kafka's clients spell it. */
 const ACKS: Record<string, -1 | 0 | 1> = { all: -1, '-1': -1, '0': 0, '1': 1 };
@@ -81,6 +82,10 @@ export function delimiterArg(text: string, what: string): Uint8Array {
     else throw new UsageError(`${what}: unknown escape \\${e} (\\t \\n \\r \\0 \\\\ \\xNN)`);
   }
   return new Uint8Array(out);
+}
+
+function stdinIsFile(): boolean {
+  try { return fstatSync(0).isFile(); } catch { return false; }
 }
 
 function producerOptions(values: OptionValues): ProducerOptions {
@@ -161,8 +166,11 @@ async function runProduce({ options: values, positionals }: ParsedArgs, io: Io):
       throw new ProducerError('UNKNOWN_TOPIC', `topic ${topic} has no partition ${partition} (it has ${info.partitions.length})`, { topic, partition });
     }
     if (options.transactionalId !== undefined) producer.beginTransaction();
+    // Files (-l, or stdin redirected from one) are read in 1 MiB chunks (a stream's default is
+    // 64 KiB); pipes and terminals through the stream (a pipe may be non-blocking: no fd reads).
     const input: AsyncIterable<string | Uint8Array> = file !== undefined
-      ? createReadStream(file, { highWaterMark: 1 << 20 })
+      ? createReadStream(file, { highWaterMark: READ_CHUNK })
+      : io.stdin === process.stdin && stdinIsFile() ? createReadStream('', { fd: 0, highWaterMark: READ_CHUNK, autoClose: false })
       : io.stdin as AsyncIterable<string | Uint8Array>;
     for await (const chunk of input) {
       await splitter.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);

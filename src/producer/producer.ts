@@ -17,7 +17,7 @@ import type { CompressionName, CompressOptions, RecordInput } from '../records/t
 import { Accumulator, ProducerBatch, type PartitionState, type RecordMetadata, type SendOp } from './accumulator.js';
 import { ProducerError, errorName } from './errors.js';
 import { initProducerId, nextSequence, type ProducerIdAndEpoch } from './idempotence.js';
-import { StickyPartitions, keyedPartition, type Partitioner } from './partitioner.js';
+import { StickyPartitions, keyedPartition, partitionForKey, type Partitioner } from './partitioner.js';
 import { Sender, type BatchAck } from './sender.js';
 import { Transactions, TRANSACTIONAL_MAX_PRODUCE_VERSION, type GroupMetadata, type OffsetToCommit } from './transactions.js';
 
@@ -251,7 +251,7 @@ export class Producer {
       const size = (keyStart < 0 ? 0 : keyEnd - keyStart) + valueEnd - valueStart;
       p = keyStart < 0 || this.options.partitioner !== undefined
         ? this.#partitionFor(info, keyStart < 0 ? null : src.subarray(keyStart, keyEnd), size, undefined)
-        : keyedPartition(src.subarray(keyStart, keyEnd), info.partitions.length);
+        : partitionForKey(src, info.partitions.length, keyStart, keyEnd);
     } else if (!(p >= 0 && p < info.partitions.length)) this.#badPartition(info, p);
     this.#accumulator.appendRange(this.#accumulator.state(topic, p), src, keyStart, keyEnd, valueStart, valueEnd, Date.now());
     this.stats.recordsAppended++;

@@ -157,10 +157,13 @@ export class RecordColumns {
   }
 }
 
-/** Copies src[start, end) to out at `at`: a loop for the shortest fields, else one set(). */
+/**
+ * Copies src[start, end) to out at `at`: a loop for short fields (no view made per record, so
+ * nothing for the collector), else one set().
+ */
 function copyRange(src: Uint8Array, start: number, end: number, out: Uint8Array, at: number): void {
   const n = end - start;
-  if (n <= 16) {
+  if (n <= 128) {
     for (let i = 0; i < n; i++) out[at + i] = src[start + i]!;
   } else {
     out.set(src.subarray(start, end), at);
