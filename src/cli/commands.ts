@@ -3,7 +3,8 @@
 import type { Command } from './command.js';
 import { decode, encode } from './codec-commands.js';
 import { demo, explain, sample, site } from './explain.js';
-import { consume, metadata, produce } from './network.js';
+import { consume, metadata } from './network.js';
+import { produce } from './produce-command.js';
 import { pcap } from '../capture/cli-command.js';
 import { proxy } from '../capture/proxy-command.js';
 import { broker } from '../wire/broker-command.js';

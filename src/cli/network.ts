@@ -1,12 +1,10 @@
-// The network commands: metadata, produce and consume against a broker, kcat-style
-// (-b HOST:PORT, -t TOPIC, -p N, -o OFFSET, -e, -c COUNT).
+// The network commands metadata and consume against a broker, kcat-style (-b HOST:PORT,
+// -t TOPIC, -p N, -o OFFSET, -e, -c COUNT), and the options every network command shares
+// (produce, on the producer, is ./produce-command.ts).
 import { readFileSync } from 'node:fs';
-import { createInterface } from 'node:readline';
-import { KafkaClient, type TopicInfo } from '../wire/client.js';
+import { KafkaClient, type ClientOptions, type TopicInfo } from '../wire/client.js';
 import { SASL_MECHANISMS, type Connection, type ConnectOptions, type SaslOptions } from '../wire/connection.js';
 import { kafkaErrorName } from '../wire/errors.js';
-import { partitionForKey } from '../wire/partitioner.js';
-import { encodeRecordBatch, initZstd, COMPRESSION_NAMES, type CompressionName, type RecordInput } from '../records/index.js';
 import { consumeLoop, byLeader, type Encoding } from '../wire/consume.js';
 import { ZERO_UUID } from '../wire/versions.js';
 import { IsolationLevel, ISOLATION_NAMES, type IsolationName } from '../wire/isolation.js';
@@ -16,9 +14,9 @@ import { integerArg, stringOption, type OptionSpec, type OptionValues, type Pars
 
 /**
  * kcat's (librdkafka's) names for the security settings, as `-X key=value`, onto the long options
- * above, so one set of arguments works for both tools.
+ * below, so one set of arguments works for both tools.
  */
-const KCAT_PROPERTIES: Record<string, (value: string, into: OptionValues) => void> = {
+export const SECURITY_PROPERTIES: Record<string, (value: string, into: OptionValues) => void> = {
   'security.protocol': (value, into) => {
     const protocol = value.toUpperCase();
     if (!['PLAINTEXT', 'SSL', 'SASL_PLAINTEXT', 'SASL_SSL'].includes(protocol)) {
@@ -36,7 +34,7 @@ const KCAT_PROPERTIES: Record<string, (value: string, into: OptionValues) => voi
   'enable.ssl.certificate.verification': (value, into) => { if (value === 'false') into['tls-insecure'] = true; },
 };
 
-const NETWORK_OPTIONS: readonly OptionSpec[] = [
+export const NETWORK_OPTIONS: readonly OptionSpec[] = [
   { name: 'broker', short: 'b', value: 'HOST:PORT', help: 'a bootstrap broker (several: comma-separated)' },
   { name: 'client-id', value: 'ID', help: 'the client id sent in every request (default kafka-wire-cli)' },
   { name: 'timeout', value: 'MS', help: 'request timeout in milliseconds' },
@@ -49,13 +47,18 @@ const NETWORK_OPTIONS: readonly OptionSpec[] = [
   { name: 'property', short: 'X', value: 'KEY=VALUE', multiple: true, help: 'kcat\'s security settings: security.protocol, sasl.mechanism(s), sasl.username, sasl.password, ssl.ca.location, enable.ssl.certificate.verification' },
 ];
 
-/** The options with each -X property laid onto its long option (a long option given too wins). */
-function withProperties(values: OptionValues): OptionValues {
+/**
+ * The options with each -X property laid onto its long option (a long option given too wins).
+ * `others` are the -X names the command itself takes (produce's producer settings): left to it.
+ */
+function withProperties(values: OptionValues, others: readonly string[]): OptionValues {
   const fromX: OptionValues = {};
   for (const property of (values.property ?? []) as string[]) {
     const eq = property.indexOf('=');
-    const apply = eq > 0 ? KCAT_PROPERTIES[property.slice(0, eq)] : undefined;
-    if (apply === undefined) throw new UsageError(`-X ${property}: kafka-wire takes ${Object.keys(KCAT_PROPERTIES).join(', ')}`);
+    const name = eq > 0 ? property.slice(0, eq) : property;
+    if (others.includes(name)) continue;
+    const apply = eq > 0 ? SECURITY_PROPERTIES[name] : undefined;
+    if (apply === undefined) throw new UsageError(`-X ${property}: kafka-wire takes ${[...Object.keys(SECURITY_PROPERTIES), ...others].join(', ')}`);
     apply(property.slice(eq + 1), fromX);
   }
   return { ...fromX, ...Object.fromEntries(Object.entries(values).filter(([, v]) => v !== undefined)) };
@@ -83,15 +86,23 @@ function securityFrom(values: OptionValues): Pick<ConnectOptions, 'tls' | 'sasl'
   return { tls, sasl: { mechanism: upper, username, password } };
 }
 
-const TOPIC_OPTION: OptionSpec = { name: 'topic', short: 't', value: 'TOPIC', help: 'the topic' };
-const PARTITION_OPTION: OptionSpec = { name: 'partition', short: 'p', value: 'N', help: 'only this partition' };
+export const TOPIC_OPTION: OptionSpec = { name: 'topic', short: 't', value: 'TOPIC', help: 'the topic' };
+export const PARTITION_OPTION: OptionSpec = { name: 'partition', short: 'p', value: 'N', help: 'only this partition' };
 
-function noPositionals(positionals: string[]): void {
+export function noPositionals(positionals: string[]): void {
   if (positionals.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(positionals[0])}`);
 }
 
-function clientFrom(given: OptionValues): KafkaClient {
-  const values = withProperties(given);
+function clientFrom(values: OptionValues): KafkaClient {
+  return new KafkaClient(clientOptionsFrom(values));
+}
+
+/**
+ * The client options -b, --client-id, --timeout, --tls*, --sasl-* and -X's security settings give;
+ * `otherProperties` are the -X names the command reads itself.
+ */
+export function clientOptionsFrom(given: OptionValues, otherProperties: readonly string[] = []): ClientOptions {
+  const values = withProperties(given, otherProperties);
   const broker = stringOption(values, 'broker');
   if (broker === undefined) throw new UsageError('-b HOST:PORT is required');
   const timeout = integerArg(stringOption(values, 'timeout'), '--timeout', 0);
@@ -103,13 +114,14 @@ function clientFrom(given: OptionValues): KafkaClient {
     maxVersions: { 2: 3 },
   };
   try {
-    return new KafkaClient({ ...options, bootstrap: broker });
+    new KafkaClient({ ...options, bootstrap: broker }); // checks the list
   } catch (error) {
     throw new UsageError(`-b ${broker}: ${(error as Error).message}`); // no HOST:PORT in it
   }
+  return { ...options, bootstrap: broker };
 }
 
-function partitionArg(values: OptionValues): number | undefined {
+export function partitionArg(values: OptionValues): number | undefined {
   return integerArg(stringOption(values, 'partition'), '-p (partition)', 0);
 }
 
@@ -153,108 +165,11 @@ async function runMetadata({ options: values, positionals }: ParsedArgs, io: Io)
   }
 }
 
-// ---- produce ----
-
-const BATCH_RECORDS = 1000;
-const BATCH_BYTES = 512 * 1024;
-const utf8 = new TextEncoder();
-
-/** --acks as Kafka's clients spell it: all (or -1), 0 or 1. */
-const ACKS: Record<string, number> = { all: -1, '-1': -1, '0': 0, '1': 1 };
-
-export const produce: Command = {
-  name: 'produce',
-  summary: 'stdin lines "key<TAB>value" or "value" to records (kcat -P)',
-  synopsis: ['-b HOST:PORT -t TOPIC [-p N] [-z CODEC] [-H key=value]... [--acks all|0|1]'],
-  options: [
-    ...NETWORK_OPTIONS, TOPIC_OPTION,
-    { ...PARTITION_OPTION, help: 'this partition (default: by key as the Java client, else one partition per run)' },
-    { name: 'compression', short: 'z', value: 'CODEC', help: `${COMPRESSION_NAMES.join(', ')} (default none)` },
-    { name: 'header', short: 'H', value: 'key=value', multiple: true, help: 'a header on every record (repeatable)' },
-    { name: 'acks', value: 'ACKS', help: 'all (default, also -1), 0 (no response) or 1 (the leader only)' },
-  ],
-  run: runProduce,
-};
-
 /** The -t TOPIC that produce and consume need. */
-function requiredTopic(values: OptionValues): string {
+export function requiredTopic(values: OptionValues): string {
   const topic = stringOption(values, 'topic');
   if (!topic) throw new UsageError('-t TOPIC is required');
   return topic;
-}
-
-async function runProduce({ options: values, positionals }: ParsedArgs, io: Io): Promise<number> {
-  noPositionals(positionals);
-  const topic = requiredTopic(values);
-  const partition = partitionArg(values);
-  const compression = (stringOption(values, 'compression') ?? 'none') as CompressionName;
-  if (!COMPRESSION_NAMES.includes(compression)) throw new UsageError(`unknown compression ${compression} (${COMPRESSION_NAMES.join(', ')})`);
-  if (compression === 'zstd') await initZstd();
-  const acksText = stringOption(values, 'acks') ?? 'all';
-  const acks = Object.hasOwn(ACKS, acksText) ? ACKS[acksText] : undefined;
-  if (acks === undefined) throw new UsageError(`--acks must be all, -1, 0 or 1, not ${JSON.stringify(values.acks)}`);
-  const headers = ((values.header ?? []) as string[]).map((h) => {
-    const i = h.indexOf('=');
-    if (i <= 0) throw new UsageError(`bad header ${h} (want key=value)`);
-    return { key: h.slice(0, i), value: utf8.encode(h.slice(i + 1)) };
-  });
-
-  const client = clientFrom(values);
-  try {
-    const info = await client.topic(topic, { allowAutoTopicCreation: true });
-    const count = info.partitions.length;
-    if (partition !== undefined && partition >= count) throw new Error(`topic ${topic} has no partition ${partition} (it has ${count})`);
-    const sticky = Math.floor(Math.random() * count);
-    const pending = new Map<number, { records: RecordInput[]; bytes: number }>();
-
-    const flush = async (p: number) => {
-      const batch = pending.get(p);
-      if (!batch || batch.records.length === 0) return;
-      pending.delete(p);
-      await sendBatch(client, info, p, batch.records, compression, acks);
-    };
-
-    const lines = createInterface({ input: io.stdin, crlfDelay: Infinity });
-    for await (const line of lines) {
-      const tab = line.indexOf('\t');
-      const key = tab >= 0 ? utf8.encode(line.slice(0, tab)) : null;
-      const value = utf8.encode(tab >= 0 ? line.slice(tab + 1) : line);
-      const p = partition ?? (key !== null ? partitionForKey(key, count) : sticky);
-      let batch = pending.get(p);
-      if (!batch) pending.set(p, batch = { records: [], bytes: 0 });
-      batch.records.push({ key, value, headers, timestamp: Date.now() });
-      batch.bytes += value.length + (key?.length ?? 0) + 16;
-      if (batch.records.length >= BATCH_RECORDS || batch.bytes >= BATCH_BYTES) await flush(p);
-    }
-    for (const p of [...pending.keys()]) await flush(p);
-    return 0;
-  } finally {
-    await client.close();
-  }
-}
-
-async function sendBatch(client: KafkaClient, info: TopicInfo, partition: number, records: RecordInput[],
-  compression: CompressionName, acks: number): Promise<void> {
-  const bytes = encodeRecordBatch({ compression, records });
-  for (let attempt = 0; ; attempt++) {
-    const conn = await client.leader(info.name, partition);
-    const version = conn.versionFor(0);
-    if (version === undefined || version < 3) throw new Error(`broker ${conn.host}:${conn.port} lacks Produce v3+ (record batches v2)`);
-    const topicData = [{
-      ...(version >= 13 ? { topicId: info.topicId } : { name: info.name }),
-      partitionData: [{ index: partition, records: bytes }],
-    }];
-    const res = await conn.request(0, version, { acks, timeoutMs: 30_000, topicData });
-    if (res === null) return; // acks=0
-    const pr = res.responses[0]?.partitionResponses[0];
-    if (!pr) throw new Error(`Produce to ${info.name}/${partition}: empty response`);
-    if (pr.errorCode === 0) return;
-    if (attempt < 3 && [5, 6, 74, 75].includes(pr.errorCode)) { // leadership moved: refresh and retry
-      await client.topic(info.name);
-      continue;
-    }
-    throw new Error(`Produce to ${info.name}/${partition}: ${kafkaErrorName(pr.errorCode)}${pr.errorMessage ? `: ${pr.errorMessage}` : ''}`);
-  }
 }
 
 // ---- consume (the loop: consume.ts) ----

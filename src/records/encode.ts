@@ -123,7 +123,7 @@ export function encodeRecordBatch(batch: RecordBatchInput, options: EncodeOption
   const baseTsNum = Number(baseTs);
   const baseTsSafe = Number.isSafeInteger(baseTsNum);
 
-  const w = wasm();
+  wasm(); // compiled on first use
   const mark = top;
   try {
     const data = alloc(0);
@@ -201,8 +201,6 @@ export function encodeRecordBatch(batch: RecordBatchInput, options: EncodeOption
     const specAt = alloc(s * 4);
     memI32().set(S.subarray(0, s), specAt >> 2);
     if (S.length > SPEC_SCRATCH_WORDS) spec = new Int32Array(SPEC_SCRATCH_WORDS);
-    const out = alloc(RECORDS_OFFSET);
-
     let maxTs: bigint;
     if (batch.maxTimestamp !== undefined) maxTs = toBigInt(batch.maxTimestamp, 'maxTimestamp');
     else {
@@ -210,44 +208,74 @@ export function encodeRecordBatch(batch: RecordBatchInput, options: EncodeOption
       if (maxDeltaBig !== undefined && (maxDelta === -Infinity || maxDeltaBig > m)) m = maxDeltaBig;
       maxTs = BigInt.asIntN(64, baseTs + m);
     }
-    const attributes = codec |
-      (batch.timestampType === 'logAppend' ? 0x08 : 0) |
-      (batch.isTransactional ? 0x10 : 0) |
-      (batch.isControl ? 0x20 : 0) |
-      (batch.hasDeleteHorizon ? 0x40 : 0);
-
-    const writeHeader = (at: number) => {
-      const v = new DataView(mem().buffer, at, RECORDS_OFFSET);
-      v.setBigInt64(0, toBigInt(batch.baseOffset ?? 0n, 'baseOffset'));
-      v.setInt32(PARTITION_LEADER_EPOCH_OFFSET, int32(batch.partitionLeaderEpoch, -1, 'partitionLeaderEpoch'));
-      v.setInt8(MAGIC_OFFSET, 2);
-      v.setInt16(ATTRIBUTES_OFFSET, attributes);
-      v.setInt32(LAST_OFFSET_DELTA_OFFSET, int32(batch.lastOffsetDelta, n > 0 ? lastOffsetDelta : 0, 'lastOffsetDelta'));
-      v.setBigInt64(BASE_TIMESTAMP_OFFSET, baseTs);
-      v.setBigInt64(MAX_TIMESTAMP_OFFSET, maxTs);
-      v.setBigInt64(PRODUCER_ID_OFFSET, toBigInt(batch.producerId ?? -1n, 'producerId'));
-      v.setInt16(PRODUCER_EPOCH_OFFSET, int32(batch.producerEpoch, -1, 'producerEpoch'));
-      v.setInt32(BASE_SEQUENCE_OFFSET, int32(batch.baseSequence, -1, 'baseSequence'));
-    };
-
-    if (codec === 0) {
-      writeHeader(out);
-      const size = writeRecords(specAt, n, data, out, 1);
-      return mem().slice(out, out + size);
-    }
-    const rawLen = writeRecords(specAt, n, data, out, 0);
-    setTop(out + rawLen);
-    const [cp, clen] = compressInWasm(codec, out, rawLen, options);
-    const final = alloc(RECORDS_OFFSET + clen);
-    mem().copyWithin(final + RECORDS_OFFSET, cp, cp + clen);
-    writeHeader(final);
-    w.finishBatch(final, RECORDS_OFFSET + clen, n);
-    return mem().slice(final, final + RECORDS_OFFSET + clen);
+    return writeBatch(batch, codec, n, lastOffsetDelta, baseTs, maxTs, specAt, data, options);
   } finally {
     setTop(mark);
   }
 }
 
+/**
+ * A batch whose records were laid out already (RecordColumns, src/records/columns.ts): `spec`
+ * holds `specWords` words in the encoder's spec layout (src/wasm/abi.ts) and `data` their
+ * concatenated key, value and header bytes. One copy of each into WebAssembly memory and one call.
+ * baseTimestamp and maxTimestamp are required; lastOffsetDelta defaults to count - 1.
+ */
+export function encodeRecordBatchFromSpec(batch: Omit<RecordBatchInput, 'records'> & { baseTimestamp: bigint | number; maxTimestamp: bigint | number },
+  count: number, spec: Int32Array, specWords: number, data: Uint8Array, dataLength: number, options: EncodeOptions = {}): Uint8Array {
+  const codec = batch.compression === undefined ? 0 : codecNumber(batch.compression, true, 'compression');
+  wasm(); // compiled on first use
+  const mark = top;
+  try {
+    const dataAt = alloc(dataLength);
+    mem().set(data.subarray(0, dataLength), dataAt);
+    const specAt = alloc(specWords * 4);
+    memI32().set(spec.subarray(0, specWords), specAt >> 2);
+    return writeBatch(batch, codec, count, count > 0 ? count - 1 : 0,
+      toBigInt(batch.baseTimestamp, 'baseTimestamp'), toBigInt(batch.maxTimestamp, 'maxTimestamp'), specAt, dataAt, options);
+  } finally {
+    setTop(mark);
+  }
+}
+
+/** Writes the records the spec at `specAt` describes, the header, and compresses: the finished batch. */
+function writeBatch(batch: Omit<RecordBatchInput, 'records'>, codec: number, n: number, lastOffsetDelta: number,
+  baseTs: bigint, maxTs: bigint, specAt: number, data: number, options: EncodeOptions): Uint8Array {
+  const w = wasm();
+  const out = alloc(RECORDS_OFFSET);
+  const attributes = codec |
+    (batch.timestampType === 'logAppend' ? 0x08 : 0) |
+    (batch.isTransactional ? 0x10 : 0) |
+    (batch.isControl ? 0x20 : 0) |
+    (batch.hasDeleteHorizon ? 0x40 : 0);
+
+  const writeHeader = (at: number) => {
+    const v = new DataView(mem().buffer, at, RECORDS_OFFSET);
+    v.setBigInt64(0, toBigInt(batch.baseOffset ?? 0n, 'baseOffset'));
+    v.setInt32(PARTITION_LEADER_EPOCH_OFFSET, int32(batch.partitionLeaderEpoch, -1, 'partitionLeaderEpoch'));
+    v.setInt8(MAGIC_OFFSET, 2);
+    v.setInt16(ATTRIBUTES_OFFSET, attributes);
+    v.setInt32(LAST_OFFSET_DELTA_OFFSET, int32(batch.lastOffsetDelta, n > 0 ? lastOffsetDelta : 0, 'lastOffsetDelta'));
+    v.setBigInt64(BASE_TIMESTAMP_OFFSET, baseTs);
+    v.setBigInt64(MAX_TIMESTAMP_OFFSET, maxTs);
+    v.setBigInt64(PRODUCER_ID_OFFSET, toBigInt(batch.producerId ?? -1n, 'producerId'));
+    v.setInt16(PRODUCER_EPOCH_OFFSET, int32(batch.producerEpoch, -1, 'producerEpoch'));
+    v.setInt32(BASE_SEQUENCE_OFFSET, int32(batch.baseSequence, -1, 'baseSequence'));
+  };
+
+  if (codec === 0) {
+    writeHeader(out);
+    const size = writeRecords(specAt, n, data, out, 1);
+    return mem().slice(out, out + size);
+  }
+  const rawLen = writeRecords(specAt, n, data, out, 0);
+  setTop(out + rawLen);
+  const [cp, clen] = compressInWasm(codec, out, rawLen, options);
+  const final = alloc(RECORDS_OFFSET + clen);
+  mem().copyWithin(final + RECORDS_OFFSET, cp, cp + clen);
+  writeHeader(final);
+  w.finishBatch(final, RECORDS_OFFSET + clen, n);
+  return mem().slice(final, final + RECORDS_OFFSET + clen);
+}
 
 /** The module's encodeRecords; memory that cannot grow fails it, as a RecordsError. */
 function writeRecords(spec: number, n: number, data: number, out: number, withHeader: number): number {

@@ -12,7 +12,8 @@
 // are getters (bigint, exact) over the batch's bigint bases and the record's int deltas, so no
 // BigInt is created per record while decoding. Everything throws RecordsError on bad input.
 export { decodeRecordBatches, DEFAULT_MAX_RECORDS_PER_BATCH, type DecodedRecordBatches } from './decode.js';
-export { encodeRecordBatch } from './encode.js';
+export { encodeRecordBatch, encodeRecordBatchFromSpec } from './encode.js';
+export { RecordColumns } from './columns.js';
 export { RecordBatch, KafkaRecord, decodeControl } from './batch.js';
 export { RecordsError, type RecordsErrorCode } from './errors.js';
 export { crc32c, crc32 } from '../wasm/records-module.js';

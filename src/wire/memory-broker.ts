@@ -1,6 +1,8 @@
 // A single-node, in-memory Kafka broker built on startServer(): ApiVersions, Metadata, Produce,
-// Fetch and ListOffsets (plus SASL/PLAIN when asked), enough for producers and simple
-// (non-group) consumers such as kcat -P / -C and this package's CLI. For tests and demos.
+// Fetch, ListOffsets and InitProducerId (plus SASL/PLAIN when asked), enough for producers
+// (idempotent ones too: sequences are checked and duplicates answered with the first write's
+// offset, as Kafka does) and simple (non-group) consumers such as kcat -P / -C and this
+// package's CLI. For tests and demos.
 //
 // Responses set only the fields their version has (the codec rejects a non-default value in a
 // field the version lacks). Record batches are stored as produced (v2 batches, any compression) with only their base
@@ -18,7 +20,7 @@ import { KafkaErrorCode } from './errors.js';
 /** The version ranges served (clipped to what the codec knows); name-addressed versions only. */
 const SERVED: ReadonlyArray<[apiKey: number, min: number, max: number]> = [
   [ApiKey.Produce, 3, 12], [ApiKey.Fetch, 4, 12], [ApiKey.ListOffsets, 1, 9], [ApiKey.Metadata, 1, 12],
-  [ApiKey.ApiVersions, 0, 4],
+  [ApiKey.ApiVersions, 0, 4], [ApiKey.InitProducerId, 0, 5],
 ];
 const SASL_SERVED: ReadonlyArray<[number, number, number]> = [[ApiKey.SaslHandshake, 0, 1], [ApiKey.SaslAuthenticate, 0, 2]];
 
@@ -40,7 +42,15 @@ export interface MemoryBrokerOptions {
 
 /** One produced batch, as stored (bytes with the assigned base offset). */
 export interface StoredBatch { baseOffset: bigint; lastOffset: bigint; maxTimestamp: bigint; bytes: Uint8Array }
-export interface PartitionLog { batches: StoredBatch[]; nextOffset: bigint }
+export interface PartitionLog {
+  batches: StoredBatch[];
+  nextOffset: bigint;
+  /** Idempotent producers' state: epoch, last sequence and their last batches (for duplicates). */
+  producers?: Map<bigint, ProducerState>;
+}
+/** What the log remembers of an idempotent producer (Kafka keeps the last 5 batches). */
+export interface ProducerState { epoch: number; lastSequence: number; recent: { firstSequence: number; lastSequence: number; baseOffset: bigint }[] }
+const PRODUCER_BATCHES_KEPT = 5;
 export interface MemoryTopic { name: string; topicId: string; partitions: PartitionLog[] }
 
 export interface MemoryBroker {
@@ -113,6 +123,7 @@ export async function startMemoryBroker(options: MemoryBrokerOptions = {}): Prom
       case ApiKey.Produce: return produce(req);
       case ApiKey.ListOffsets: return listOffsets(req);
       case ApiKey.Fetch: return fetch(req);
+      case ApiKey.InitProducerId: return initProducerId(req);
     }
     throw new Error(`unsupported API key ${req.apiKey}`);
   };
@@ -142,6 +153,23 @@ export async function startMemoryBroker(options: MemoryBrokerOptions = {}): Prom
     };
   }
 
+  let nextProducerId = 1000n;
+  const epochs = new Map<bigint, number>();
+  function initProducerId(req: IncomingRequest): object {
+    if (req.body.transactionalId !== null) {
+      return { throttleTimeMs: 0, errorCode: 15 /* COORDINATOR_NOT_AVAILABLE: no transactions here */, producerId: -1n, producerEpoch: -1 };
+    }
+    const current: bigint = req.apiVersion >= 3 ? req.body.producerId : -1n;
+    if (current >= 0n && epochs.get(current) === req.body.producerEpoch) { // the next epoch of the same id (KIP-360)
+      const epoch = req.body.producerEpoch + 1;
+      epochs.set(current, epoch);
+      return { throttleTimeMs: 0, errorCode: KafkaErrorCode.NONE, producerId: current, producerEpoch: epoch };
+    }
+    const id = nextProducerId++;
+    epochs.set(id, 0);
+    return { throttleTimeMs: 0, errorCode: KafkaErrorCode.NONE, producerId: id, producerEpoch: 0 };
+  }
+
   function produce(req: IncomingRequest): object {
     let appended = false;
     const responses = (req.body.topicData as any[]).map((td) => {
@@ -152,6 +180,7 @@ export async function startMemoryBroker(options: MemoryBrokerOptions = {}): Prom
           const log = t?.partitions[pd.index];
           if (!log) return { index: pd.index, errorCode: KafkaErrorCode.UNKNOWN_TOPIC_OR_PARTITION, baseOffset: -1n };
           const base = append(log, pd.records);
+          if (typeof base === 'number') return { index: pd.index, errorCode: base, baseOffset: -1n };
           if (base < 0n) return { index: pd.index, errorCode: KafkaErrorCode.CORRUPT_MESSAGE, baseOffset: -1n };
           appended = true;
           return { index: pd.index, errorCode: KafkaErrorCode.NONE, baseOffset: base, logAppendTimeMs: -1n, ...(req.apiVersion >= 5 ? { logStartOffset: 0n } : {}) };
@@ -246,6 +275,7 @@ export async function startMemoryBroker(options: MemoryBrokerOptions = {}): Prom
       const log = topics.get(topic)?.partitions[partition];
       if (!log) throw new Error(`no partition ${topic}/${partition}`);
       const base = append(log, records);
+      if (typeof base === 'number') throw new Error(`${topic}/${partition}: error ${base}`);
       if (base < 0n) throw new Error(`malformed record batches for ${topic}/${partition}`);
       for (const w of [...waiters]) w();
       return base;
@@ -257,10 +287,16 @@ export async function startMemoryBroker(options: MemoryBrokerOptions = {}): Prom
   };
 }
 
-/** Appends the v2 record batches in `records`; returns the first assigned offset, or -1n if malformed. */
-function append(log: PartitionLog, records: Uint8Array | null): bigint {
+/**
+ * Appends the v2 record batches in `records`; returns the first assigned offset, -1n if
+ * malformed, or a Kafka error code (a number) for an idempotent producer's bad sequence or epoch.
+ * A batch an idempotent producer sent before (one of its last 5) is not written again: its first
+ * write's offset is the answer.
+ */
+function append(log: PartitionLog, records: Uint8Array | null): bigint | number {
   if (records === null || records.length === 0) return log.nextOffset;
   const staged: StoredBatch[] = [];
+  const sequenced: { producerId: bigint; epoch: number; first: number; last: number; baseOffset: bigint }[] = [];
   let next = log.nextOffset;
   let pos = 0;
   while (pos < records.length) {
@@ -275,6 +311,22 @@ function append(log: PartitionLog, records: Uint8Array | null): bigint {
     bytes.set(records.subarray(pos, pos + total));
     const lastOffsetDelta = view.getInt32(23, false);
     const maxTimestamp = view.getBigInt64(35, false);
+    const producerId = view.getBigInt64(43, false);
+    const baseSequence = view.getInt32(53, false);
+    if (producerId >= 0n && baseSequence >= 0) {
+      const epoch = view.getInt16(51, false);
+      const known = log.producers?.get(producerId);
+      const last = (baseSequence + lastOffsetDelta) % 0x80000000;
+      if (known !== undefined && epoch < known.epoch) return ERROR_INVALID_PRODUCER_EPOCH;
+      if (known !== undefined && epoch === known.epoch) {
+        const dup = known.recent.find((r) => r.firstSequence === baseSequence && r.lastSequence === last);
+        if (dup !== undefined) return staged.length === 0 ? dup.baseOffset : -1n;
+        if (baseSequence !== (known.lastSequence + 1) % 0x80000000) return ERROR_OUT_OF_ORDER_SEQUENCE_NUMBER;
+      } else if (baseSequence !== 0) {
+        return known === undefined ? ERROR_UNKNOWN_PRODUCER_ID : ERROR_OUT_OF_ORDER_SEQUENCE_NUMBER;
+      }
+      sequenced.push({ producerId, epoch, first: baseSequence, last, baseOffset: next });
+    }
     new DataView(bytes.buffer).setBigInt64(0, next, false);
     staged.push({ baseOffset: next, lastOffset: next + BigInt(lastOffsetDelta), maxTimestamp, bytes });
     next += BigInt(lastOffsetDelta) + 1n;
@@ -283,6 +335,18 @@ function append(log: PartitionLog, records: Uint8Array | null): bigint {
   const first = log.nextOffset;
   log.batches.push(...staged);
   log.nextOffset = next;
+  for (const b of sequenced) {
+    log.producers ??= new Map();
+    let state = log.producers.get(b.producerId);
+    if (state === undefined || state.epoch !== b.epoch) log.producers.set(b.producerId, state = { epoch: b.epoch, lastSequence: -1, recent: [] });
+    state.lastSequence = b.last;
+    state.recent.push({ firstSequence: b.first, lastSequence: b.last, baseOffset: b.baseOffset });
+    if (state.recent.length > PRODUCER_BATCHES_KEPT) state.recent.shift();
+  }
   return first;
 }
+
+const ERROR_OUT_OF_ORDER_SEQUENCE_NUMBER = 45;
+const ERROR_INVALID_PRODUCER_EPOCH = 47;
+const ERROR_UNKNOWN_PRODUCER_ID = 59;
 

@@ -1,12 +1,15 @@
 // The Java client's default partitioner, so records keyed alike land where Kafka's clients put them.
 
-/** Kafka's Java client's default partitioner hash (murmur2, seed 0x9747b28c), as a signed int32. */
-export function murmur2(data: Uint8Array): number {
+/**
+ * Kafka's Java client's default partitioner hash (murmur2, seed 0x9747b28c), as a signed int32,
+ * of data[start, end) (default: all of it; a range needs no view made).
+ */
+export function murmur2(data: Uint8Array, start = 0, end = data.length): number {
   const m = 0x5bd1e995;
-  const length = data.length;
+  const length = end - start;
   let h = (0x9747b28c ^ length) | 0;
-  const whole = length & ~3;
-  for (let i = 0; i < whole; i += 4) {
+  const whole = start + (length & ~3);
+  for (let i = start; i < whole; i += 4) {
     let k = data[i]! | (data[i + 1]! << 8) | (data[i + 2]! << 16) | (data[i + 3]! << 24);
     k = Math.imul(k, m);
     k ^= k >>> 24;
@@ -24,7 +27,7 @@ export function murmur2(data: Uint8Array): number {
   return h | 0;
 }
 
-/** The Java client's partition for a keyed record: toPositive(murmur2(key)) % partitions. */
-export function partitionForKey(key: Uint8Array, partitions: number): number {
-  return (murmur2(key) & 0x7fffffff) % partitions;
+/** The Java client's partition for a keyed record: toPositive(murmur2(key)) % partitions (key: key[start, end)). */
+export function partitionForKey(key: Uint8Array, partitions: number, start = 0, end = key.length): number {
+  return (murmur2(key, start, end) & 0x7fffffff) % partitions;
 }

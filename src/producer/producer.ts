@@ -1,0 +1,497 @@
+// The producer: records appended per partition (accumulator.ts), sent by a pipelined sender
+// (sender.ts), idempotent by default (idempotence.ts), with transactions on request
+// (transactions.ts), partitioned as the Java client does (partitioner.ts).
+//
+//   const producer = await createProducer({ bootstrap: '127.0.0.1:9092' });
+//   const [meta] = await producer.send('orders', [{ key: 'k', value: 'v' }]);   // acknowledged
+//   await producer.topic('orders');                       // the streaming form: no promise per record
+//   while (more) if (!producer.write('orders', key, value)) await producer.ready();
+//   await producer.flush();                               // everything written acknowledged
+//   await producer.close();
+import { KafkaClient, type ClientOptions, type TopicInfo } from '../wire/client.js';
+import { ConnectionError } from '../wire/errors.js';
+import { initZstd } from '../records/zstd.js';
+import type { RecordColumns } from '../records/columns.js';
+import { BATCH_OVERHEAD } from '../records/columns.js';
+import type { CompressionName, CompressOptions, RecordInput } from '../records/types.js';
+import { Accumulator, ProducerBatch, type PartitionState, type RecordMetadata, type SendOp } from './accumulator.js';
+import { ProducerError, errorName } from './errors.js';
+import { initProducerId, nextSequence, type ProducerIdAndEpoch } from './idempotence.js';
+import { StickyPartitions, keyedPartition, partitionForKey, type Partitioner } from './partitioner.js';
+import { Sender, type BatchAck } from './sender.js';
+import { Transactions, TRANSACTIONAL_MAX_PRODUCE_VERSION, type GroupMetadata, type OffsetToCommit } from './transactions.js';
+
+export interface ProducerOptions extends ClientOptions {
+  /** 'all' (-1, the default), 1 (the leader only) or 0 (no answer; offsets unknown). */
+  acks?: 'all' | -1 | 0 | 1;
+  /**
+   * Idempotence (InitProducerId, sequence numbers): retries never duplicate or reorder. Default
+   * true with acks 'all'; an explicit acks 0 or 1 turns the default off (as the Java client).
+   */
+  idempotent?: boolean;
+  /** Transactions: beginTransaction(), commitTransaction(), abortTransaction(). Implies idempotence. */
+  transactionalId?: string;
+  /** Default 60 000. */
+  transactionTimeoutMs?: number;
+  /** Per batch; default 'none'. */
+  compression?: CompressionName;
+  compressionOptions?: CompressOptions;
+  /** A batch is sealed at this many bytes (uncompressed estimate); default 1 000 000. */
+  batchBytes?: number;
+  /** A batch not full waits at most this long for more records; default 5 ms. */
+  lingerMs?: number;
+  /** Bytes of records held (appended, not yet acknowledged) before write() says to wait; default 64 MiB. */
+  bufferBytes?: number;
+  /** Produce requests in flight per broker; default 5. */
+  maxInFlight?: number;
+  /** One record's largest size (Kafka's message.max.bytes); default 1 000 000. */
+  maxRecordBytes?: number;
+  /** A Produce request's largest size before another starts; default 8 MiB. */
+  maxRequestBytes?: number;
+  /** A batch not acknowledged within this time, retries included, fails; default 120 000. */
+  deliveryTimeoutMs?: number;
+  /** First wait before a retry (doubling to 1 s); default 100. */
+  retryBackoffMs?: number;
+  /** The caller's partitioner; default: murmur2 of the key, sticky partitions for null keys. */
+  partitioner?: Partitioner;
+  /** Ask brokers to create unknown topics (if they are configured to); default true. */
+  allowAutoTopicCreation?: boolean;
+  /** Each acknowledged batch, with its latency (for progress and performance figures). */
+  onBatchAcked?: (ack: BatchAck) => void;
+  /** Each failed batch (write() records have no promise: this and flush() report them). */
+  onDeliveryError?: (error: ProducerError) => void;
+}
+
+/** Counters, updated as batches are acknowledged. */
+export interface ProducerStats {
+  recordsAppended: number;
+  recordsAcked: number;
+  batchesAcked: number;
+  bytesAcked: number;
+  recordsFailed: number;
+  retries: number;
+  /** Produce requests sent, and the most that waited for answers at once. */
+  requests: number;
+  maxInFlightRequests: number;
+}
+
+/** Creates a producer: connects, learns the cluster and (idempotent or transactional) gets a producer id. */
+export async function createProducer(options: ProducerOptions): Promise<Producer> {
+  const producer = new Producer(options);
+  try {
+    await producer.connect();
+  } catch (error) {
+    await producer.close().catch(() => undefined);
+    throw error;
+  }
+  return producer;
+}
+
+const NO_ID: ProducerIdAndEpoch = { producerId: -1n, epoch: -1 };
+
+export class Producer {
+  readonly options: ProducerOptions;
+  readonly client: KafkaClient;
+  readonly idempotent: boolean;
+  readonly acks: -1 | 0 | 1;
+  readonly stats: ProducerStats = { recordsAppended: 0, recordsAcked: 0, batchesAcked: 0, bytesAcked: 0, recordsFailed: 0, retries: 0, requests: 0, maxInFlightRequests: 0 };
+  readonly #accumulator: Accumulator;
+  readonly #sender: Sender;
+  readonly #sticky: StickyPartitions;
+  readonly #transactions: Transactions | null;
+  #id: ProducerIdAndEpoch = NO_ID;
+  #errors: ProducerError[] = [];
+  #fatal: ProducerError | null = null;
+  #closed = false;
+  #flushWaiters: (() => void)[] = [];
+  #idleCheck = false;
+  #spaceWaiters: (() => void)[] = [];
+  readonly #codec: CompressionName;
+
+  constructor(options: ProducerOptions) {
+    this.options = options;
+    this.client = new KafkaClient({ clientId: 'kafka-wire-producer', ...options });
+    const acks = options.acks === 'all' || options.acks === undefined ? -1 : options.acks;
+    if (acks !== -1 && acks !== 0 && acks !== 1) throw new RangeError(`acks must be 'all', -1, 0 or 1, not ${String(options.acks)}`);
+    const transactional = options.transactionalId !== undefined;
+    this.idempotent = transactional || (options.idempotent ?? acks === -1);
+    if (options.idempotent === false && transactional) throw new RangeError('transactions need idempotence (idempotent: false given with a transactionalId)');
+    if (this.idempotent && acks !== -1) throw new RangeError(`idempotence needs acks 'all' (acks ${acks} given); set idempotent: false`);
+    this.acks = acks;
+    this.#codec = options.compression ?? 'none';
+    const batchBytes = options.batchBytes ?? 1_000_000;
+    const maxInFlight = options.maxInFlight ?? 5;
+    if (!(Number.isInteger(maxInFlight) && maxInFlight >= 1)) throw new RangeError('maxInFlight must be an integer >= 1');
+    this.#accumulator = new Accumulator({
+      batchBytes,
+      lingerMs: options.lingerMs ?? 5,
+      bufferBytes: options.bufferBytes ?? 64 * 1024 * 1024,
+      maxRecordBytes: options.maxRecordBytes ?? 1_000_000,
+    }, (state, columns) => this.#sealBatch(state, columns), () => this.#sender.schedule());
+    this.#sticky = new StickyPartitions(batchBytes);
+    this.#transactions = transactional ? new Transactions(this.client, options.transactionalId!, {
+      identity: () => this.#id,
+      added: () => this.#sender.schedule(),
+    }) : null;
+    this.#sender = new Sender({
+      client: this.client,
+      accumulator: this.#accumulator,
+      identity: () => this.#id,
+      bumpEpoch: async () => {
+        this.#id = await initProducerId(() => this.client.anyConnection(), null, this.options.transactionTimeoutMs ?? 60_000, this.#id);
+        return this.#id;
+      },
+      canSend: (state) => this.#transactions === null || this.#transactions.canSend(state),
+      acked: (batch, baseOffset, requestMs) => this.#acked(batch, baseOffset, requestMs),
+      sent: (inFlight) => {
+        this.stats.requests++;
+        if (inFlight > this.stats.maxInFlightRequests) this.stats.maxInFlightRequests = inFlight;
+      },
+      failed: (batch, error) => this.#failed(batch, error),
+      fatal: (error) => this.#onFatal(error),
+    }, {
+      acks, idempotent: this.idempotent, transactionalId: options.transactionalId ?? null,
+      requestTimeoutMs: options.requestTimeoutMs ?? 30_000,
+      deliveryTimeoutMs: options.deliveryTimeoutMs ?? 120_000,
+      retryBackoffMs: options.retryBackoffMs ?? 100,
+      maxInFlight,
+      maxRequestBytes: options.maxRequestBytes ?? 8 * 1024 * 1024,
+      maxProduceVersion: transactional ? TRANSACTIONAL_MAX_PRODUCE_VERSION : undefined,
+    });
+  }
+
+  /** The producer id and epoch (-1n / -1 without idempotence). */
+  get producerId(): ProducerIdAndEpoch { return this.#id; }
+
+  /** Bytes of records held: appended, not yet acknowledged. */
+  get bufferedBytes(): number { return this.#accumulator.buffered; }
+
+  /** Connects (createProducer() calls it): metadata, and the producer id when idempotent. */
+  async connect(): Promise<void> {
+    if (this.#codec === 'zstd') await initZstd();
+    await this.client.metadata([], false);
+    if (this.#transactions !== null) {
+      const tx = this.#transactions;
+      this.#id = await initProducerId(() => tx.coordinator(), tx.transactionalId, this.options.transactionTimeoutMs ?? 60_000);
+    } else if (this.idempotent) {
+      this.#id = await initProducerId(() => this.client.anyConnection(), null, this.options.transactionTimeoutMs ?? 60_000);
+    }
+  }
+
+  /** The topic's metadata (fetched once; the streaming write() needs it first). Throws UNKNOWN_TOPIC. */
+  async topic(name: string): Promise<TopicInfo> {
+    const known = this.client.topics.get(name);
+    if (known !== undefined && known.errorCode === 0 && known.partitions.length > 0) return known;
+    try {
+      return await this.client.topic(name, { allowAutoTopicCreation: this.options.allowAutoTopicCreation ?? true, attempts: 6 });
+    } catch (error) {
+      if (error instanceof ConnectionError) throw error;
+      throw new ProducerError('UNKNOWN_TOPIC', `topic ${name}: ${(error as Error).message.replace(/^topic \S+: /, '')}`, { topic: name, cause: error });
+    }
+  }
+
+  /**
+   * Sends records to `topic` and resolves, once every one is acknowledged, with each record's
+   * partition and offset (in the order given). Rejects with the first failed batch's ProducerError.
+   */
+  async send(topic: string, records: RecordInput | readonly RecordInput[], options: { partition?: number } = {}): Promise<RecordMetadata[]> {
+    const list: readonly RecordInput[] = Array.isArray(records) ? records : [records as RecordInput];
+    this.#checkOpen();
+    this.#transactions?.checkAppend();
+    const info = await this.topic(topic);
+    while (this.#accumulator.full) await this.ready();
+    this.#checkOpen();
+    return new Promise<RecordMetadata[]>((resolve, reject) => {
+      const op: SendOp = { results: new Array(list.length), pending: 0, resolve, reject, failed: false };
+      const now = Date.now();
+      try {
+        for (let i = 0; i < list.length; i++) {
+          const r = list[i]!;
+          const key = r.key == null ? null : typeof r.key === 'string' ? utf8.encode(r.key) : r.key;
+          const size = fieldBytes(r, key);
+          const partition = this.#partitionFor(info, key, size, options.partition);
+          op.results[i] = { topic, partition, offset: -1n };
+          this.#accumulator.append(this.#accumulator.state(topic, partition), key === r.key ? r : { ...r, key }, size, now, op, i);
+          this.stats.recordsAppended++;
+        }
+      } catch (error) {
+        op.failed = true;
+        reject(error);
+        return;
+      }
+      if (op.pending === 0) resolve(op.results);
+    });
+  }
+
+  /**
+   * The streaming form: appends one record without a promise; false when the buffer is full
+   * (await ready() before writing more). Failures go to onDeliveryError and flush(). The topic's
+   * metadata must be loaded (await topic(name) once).
+   */
+  write(topic: string, key: Uint8Array | string | null, value: Uint8Array | string | null, partition?: number,
+    headers?: RecordInput['headers']): boolean {
+    const info = this.#known(topic);
+    const k = typeof key === 'string' ? utf8.encode(key) : key;
+    const record: RecordInput = { key: k, value, headers };
+    const size = fieldBytes(record, k);
+    const p = this.#partitionFor(info, k, size, partition);
+    this.#accumulator.append(this.#accumulator.state(topic, p), record, size, Date.now(), null, 0);
+    this.stats.recordsAppended++;
+    return !this.#accumulator.full;
+  }
+
+  /**
+   * write() for records that are ranges of one buffer: key src[keyStart, keyEnd) (keyStart < 0:
+   * null key), value src[valueStart, valueEnd). The bytes are copied once, no view made.
+   */
+  writeRange(topic: string, src: Uint8Array, keyStart: number, keyEnd: number, valueStart: number, valueEnd: number, partition?: number): boolean {
+    const info = this.#known(topic);
+    let p = partition;
+    if (p === undefined) {
+      const size = (keyStart < 0 ? 0 : keyEnd - keyStart) + valueEnd - valueStart;
+      p = keyStart < 0 || this.options.partitioner !== undefined
+        ? this.#partitionFor(info, keyStart < 0 ? null : src.subarray(keyStart, keyEnd), size, undefined)
+        : partitionForKey(src, info.partitions.length, keyStart, keyEnd);
+    } else if (!(p >= 0 && p < info.partitions.length)) this.#badPartition(info, p);
+    this.#accumulator.appendRange(this.#accumulator.state(topic, p), src, keyStart, keyEnd, valueStart, valueEnd, Date.now());
+    this.stats.recordsAppended++;
+    return !this.#accumulator.full;
+  }
+
+  /** Resolves when the buffer has room again (or the producer failed or closed). */
+  ready(): Promise<void> {
+    if (!this.#accumulator.full || this.#fatal !== null || this.#closed) return Promise.resolve();
+    return new Promise((resolve) => this.#spaceWaiters.push(resolve));
+  }
+
+  /**
+   * Sends everything appended now (no lingering) and resolves when all of it is acknowledged;
+   * rejects with the first delivery error of write()/writeRange() records since the last flush.
+   */
+  async flush(): Promise<void> {
+    this.#accumulator.sealLingered(true);
+    this.#sender.schedule();
+    while (!(this.#accumulator.empty && this.#sender.inFlight === 0) && this.#fatal === null) {
+      await new Promise<void>((resolve) => this.#flushWaiters.push(resolve));
+    }
+    if (this.#fatal !== null) throw this.#fatal;
+    const errors = this.#errors;
+    this.#errors = [];
+    if (errors.length > 0) {
+      const first = errors[0]!;
+      if (errors.length > 1) first.message += ` (and ${errors.length - 1} more failed batches)`;
+      throw first;
+    }
+  }
+
+  // ---- transactions ----
+
+  beginTransaction(): void {
+    this.#checkOpen();
+    this.#tx().begin();
+  }
+
+  /** Commits the consumer group's offsets with the running transaction (consume-transform-produce). */
+  async sendOffsetsToTransaction(offsets: readonly OffsetToCommit[], group: GroupMetadata | string): Promise<void> {
+    const tx = this.#tx();
+    await tx.sendOffsets(offsets, typeof group === 'string' ? { groupId: group } : group);
+    tx.offsetsSent();
+  }
+
+  /** Flushes the transaction's records and commits them; a failure leaves abortTransaction() to call. */
+  async commitTransaction(): Promise<void> {
+    const tx = this.#tx();
+    if (tx.state !== 'in-transaction') await tx.end(true); // rejects with the state error
+    try {
+      await this.flush();
+    } catch (error) {
+      if (error instanceof ProducerError && tx.state === 'in-transaction') tx.fail(error);
+      throw error;
+    }
+    await tx.end(true);
+  }
+
+  /** Drops what was not sent, waits for what is in flight, and aborts the transaction. */
+  async abortTransaction(): Promise<void> {
+    const tx = this.#tx();
+    if (tx.state === 'fenced') throw tx.error!;
+    const lostSequence = tx.error?.code === 'TRANSACTION_ABORTABLE' && (tx.error.errorCode === 45 || tx.error.errorCode === 59);
+    await this.#sender.idle();
+    const aborted = new ProducerError('TRANSACTION_ABORTABLE', 'the transaction was aborted');
+    for (const state of this.#accumulator.states()) {
+      if (state.open !== null) {
+        for (const w of state.openWaiters ?? []) this.#settleOp(w.op, aborted);
+        this.#accumulator.buffered -= state.open.sizeInBytes - BATCH_OVERHEAD;
+        state.open.reset();
+        state.spare = state.open;
+        state.open = null;
+        state.openWaiters = null;
+      }
+      const dropped = state.queue.splice(0);
+      if (dropped.length > 0) state.nextSequence = dropped[0]!.baseSequence; // they never reached the broker
+      state.firstWaiting = 0;
+      state.retrying = false;
+      for (const b of dropped) this.#failed(b, aborted, false);
+    }
+    this.#errors = [];
+    await tx.end(false);
+    if (lostSequence) {
+      // The broker lost our sequence: a new epoch numbers every partition from 0 again (KIP-360).
+      this.#id = await initProducerId(() => tx.coordinator(), tx.transactionalId, this.options.transactionTimeoutMs ?? 60_000, this.#id);
+      for (const state of this.#accumulator.states()) state.nextSequence = 0;
+    }
+  }
+
+  /** Flushes (unless `force`), then closes every connection. */
+  async close(options: { force?: boolean } = {}): Promise<void> {
+    if (this.#closed) return;
+    try {
+      if (!options.force && this.#fatal === null && this.client.brokers.size > 0) await this.flush().catch(() => undefined);
+    } finally {
+      this.#closed = true;
+      this.#sender.stop();
+      this.#accumulator.stop();
+      this.#wake();
+      await this.#transactions?.close();
+      await this.client.close();
+    }
+  }
+
+  // ---- internals ----
+
+  #tx(): Transactions {
+    if (this.#transactions === null) throw new ProducerError('TRANSACTION_STATE', 'this producer has no transactionalId');
+    return this.#transactions;
+  }
+
+  #checkOpen(): void {
+    if (this.#closed) throw new ProducerError('CLOSED', 'the producer is closed');
+    if (this.#fatal !== null) throw this.#fatal;
+  }
+
+  #known(topic: string): TopicInfo {
+    const info = this.client.topics.get(topic);
+    if (info === undefined || info.partitions.length === 0) {
+      this.#checkOpen();
+      throw new ProducerError('UNKNOWN_TOPIC', `topic ${topic}: load its metadata first (await producer.topic('${topic}'))`, { topic });
+    }
+    if (this.#fatal !== null || this.#closed) this.#checkOpen();
+    if (this.#transactions !== null) this.#transactions.checkAppend();
+    return info;
+  }
+
+  #badPartition(info: TopicInfo, p: number): never {
+    throw new ProducerError('UNKNOWN_TOPIC', `topic ${info.name} has no partition ${p} (it has ${info.partitions.length})`, { topic: info.name, partition: p });
+  }
+
+  #partitionFor(info: TopicInfo, key: Uint8Array | null, size: number, given: number | undefined): number {
+    const count = info.partitions.length;
+    let p: number;
+    if (given !== undefined) p = given;
+    else if (this.options.partitioner !== undefined) p = this.options.partitioner(info.name, key, count);
+    else p = key === null ? this.#sticky.next(info.name, count, size) : keyedPartition(key, count);
+    if (!(Number.isInteger(p) && p >= 0 && p < count)) this.#badPartition(info, p);
+    return p;
+  }
+
+  #sealBatch(state: PartitionState, columns: RecordColumns): ProducerBatch {
+    const seq = this.idempotent ? state.nextSequence : -1;
+    const bytes = columns.encode({
+      producerId: this.#id.producerId, producerEpoch: this.#id.epoch, baseSequence: seq,
+      isTransactional: this.#transactions !== null, compression: this.#codec,
+    }, this.options.compressionOptions);
+    if (this.idempotent) state.nextSequence = nextSequence(seq, columns.count);
+    return new ProducerBatch(state, columns.count, bytes, seq, Date.now(), state.openFirstRecord, state.openWaiters,
+      columns.sizeInBytes - BATCH_OVERHEAD);
+  }
+
+  #acked(batch: ProducerBatch, baseOffset: bigint, requestMs: number): void {
+    this.stats.recordsAcked += batch.count;
+    this.stats.batchesAcked++;
+    this.stats.bytesAcked += batch.bytes.length;
+    if (batch.attempts > 1) this.stats.retries += batch.attempts - 1;
+    if (batch.waiters !== null) {
+      for (const w of batch.waiters) {
+        const op = w.op;
+        if (!op.failed) {
+          for (let i = 0; i < w.indices.length; i++) {
+            op.results[w.indices[i]!]!.offset = baseOffset < 0n ? -1n : baseOffset + BigInt(w.firstDelta + i);
+          }
+        }
+        this.#settleOp(op, null);
+      }
+    }
+    this.options.onBatchAcked?.({
+      topic: batch.topic, partition: batch.partition, baseOffset, records: batch.count, bytes: batch.bytes.length,
+      latencyMs: Date.now() - batch.sealedAt, requestMs, attempts: batch.attempts,
+    });
+    this.#released(batch);
+  }
+
+  #failed(batch: ProducerBatch, error: ProducerError, report = true): void {
+    this.stats.recordsFailed += batch.count;
+    let owned = false;
+    if (batch.waiters !== null) {
+      for (const w of batch.waiters) { this.#settleOp(w.op, error); owned = true; }
+    }
+    if (report) {
+      if (!owned && this.#errors.length < 100) this.#errors.push(error);
+      this.options.onDeliveryError?.(error);
+      if (this.#transactions !== null && this.#transactions.state === 'in-transaction') this.#transactions.fail(error);
+    }
+    this.#released(batch);
+  }
+
+  #settleOp(op: SendOp, error: ProducerError | null): void {
+    op.pending--;
+    if (op.failed) return;
+    if (error !== null) { op.failed = true; op.reject(error); return; }
+    if (op.pending === 0) op.resolve(op.results);
+  }
+
+  #released(batch: ProducerBatch): void {
+    this.#accumulator.buffered -= batch.accounted;
+    this.#wake();
+  }
+
+  #wake(): void {
+    if (!this.#accumulator.full || this.#fatal !== null || this.#closed) {
+      const w = this.#spaceWaiters;
+      this.#spaceWaiters = [];
+      for (const f of w) f();
+    }
+    if ((this.#accumulator.empty && this.#sender.inFlight === 0) || this.#fatal !== null || this.#closed) {
+      const w = this.#flushWaiters;
+      this.#flushWaiters = [];
+      for (const f of w) f();
+    } else if (this.#flushWaiters.length > 0 && this.#sender.inFlight > 0 && this.#accumulator.empty && !this.#idleCheck) {
+      // The last batch settled before its request did: check again once the request has.
+      this.#idleCheck = true;
+      void this.#sender.idle().then(() => { this.#idleCheck = false; this.#wake(); });
+    }
+  }
+
+  #onFatal(error: ProducerError): void {
+    if (this.#transactions !== null) {
+      this.#transactions.fail(error);
+      if (error.code !== 'FENCED') return; // abortable: abortTransaction() clears it
+    }
+    if (this.#fatal !== null) return;
+    this.#fatal = error;
+    for (const state of this.#accumulator.states()) {
+      for (const b of state.queue.splice(state.firstWaiting)) this.#failed(b, error, false);
+    }
+    this.#wake();
+  }
+}
+
+const utf8 = new TextEncoder();
+
+/** Key, value and header bytes of a record (strings counted by UTF-16 length: a lower bound). */
+function fieldBytes(r: RecordInput, key: Uint8Array | null): number {
+  let n = (key?.length ?? 0) + (r.value == null ? 0 : r.value.length);
+  if (r.headers !== undefined) for (const h of r.headers) n += h.key.length + (h.value == null ? 0 : h.value.length);
+  return n;
+}
+
+export { errorName };
