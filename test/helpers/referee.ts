@@ -1,0 +1,155 @@
+// Kafka's own codec as a referee (kafka/referee): builds the Java program against one kafka-clients
+// release with Maven (once: a stamp of the POM, the sources and the release skips Maven on repeat),
+// starts it as one long-running JVM, and talks to it in line-delimited JSON, many requests in
+// flight at once (answers carry the request's id).
+import { execFile, spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { createInterface } from 'node:readline';
+import { promisify } from 'node:util';
+import { repoRoot } from './shared.js';
+
+const refereeDir = join(repoRoot, 'kafka', 'referee');
+const MAIN_CLASS = 'dev.kafkawire.referee.Referee';
+
+/** Where one release's build goes (the POM's <directory>). */
+function buildDir(release: string): string {
+  return join(refereeDir, 'target', `kafka-${release}`);
+}
+
+function sourceFiles(dir: string): string[] {
+  const out: string[] = [];
+  for (const name of readdirSync(dir).sort()) {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) out.push(...sourceFiles(path));
+    else out.push(path);
+  }
+  return out;
+}
+
+/** What a build depends on: the release, the POM and every source file, by content. */
+function buildStamp(release: string): string {
+  const hash = createHash('sha256').update(release);
+  for (const file of [join(refereeDir, 'pom.xml'), ...sourceFiles(join(refereeDir, 'src'))]) {
+    hash.update(relative(refereeDir, file)).update('\0').update(readFileSync(file)).update('\0');
+  }
+  return hash.digest('hex');
+}
+
+/** The JVM's classpath when the build for `release` is current, else null. */
+function currentClasspath(release: string, stamp: string): string | null {
+  const dir = buildDir(release);
+  const stampFile = join(dir, 'referee.stamp');
+  const classpathFile = join(dir, 'classpath.txt');
+  if (!existsSync(stampFile) || !existsSync(classpathFile)) return null;
+  if (readFileSync(stampFile, 'utf8') !== stamp) return null;
+  const jars = readFileSync(classpathFile, 'utf8').trim().split(':');
+  if (!jars.every((jar) => existsSync(jar))) return null; // the Maven cache was cleared
+  return [join(dir, 'classes'), ...jars].join(':');
+}
+
+/**
+ * Builds the referee against kafka-clients `release` unless the last build is current, and returns
+ * the classpath to run it with. Maven resolves kafka-clients into ~/.m2 the first time.
+ */
+export async function buildReferee(release: string): Promise<string> {
+  const stamp = buildStamp(release);
+  const ready = currentClasspath(release, stamp);
+  if (ready !== null) return ready;
+  await promisify(execFile)('mvn', ['-q', '-f', join(refereeDir, 'pom.xml'), 'package', `-Dkafka.version=${release}`], {
+    timeout: 15 * 60_000, maxBuffer: 16 << 20,
+  });
+  writeFileSync(join(buildDir(release), 'referee.stamp'), stamp);
+  const classpath = currentClasspath(release, stamp);
+  if (classpath === null) throw new Error(`the referee build for kafka-clients ${release} left no classpath`);
+  return classpath;
+}
+
+export type Direction = 'request' | 'response';
+
+/** A key's version ranges in one kafka-clients release. */
+export interface RefereeApi {
+  key: number;
+  name: string;
+  request: [number, number];
+  response: [number, number];
+}
+
+/** One answer: Kafka's JSON of a body (numbers as strings) and Kafka's encoding of it, in hex. */
+export interface RefereeAnswer {
+  json: Record<string, unknown>;
+  hex: string;
+}
+
+export class Referee {
+  private nextId = 1;
+  private readonly pending = new Map<number, { resolve: (v: any) => void; reject: (e: Error) => void }>();
+  private exited: Error | null = null;
+  private stderr = '';
+
+  private constructor(readonly release: string, private readonly child: ChildProcessWithoutNullStreams) {
+    createInterface({ input: child.stdout }).on('line', (line) => this.receive(line));
+    child.stderr.on('data', (chunk: Buffer) => { this.stderr = (this.stderr + chunk.toString()).slice(-4000); });
+    child.on('exit', (code, signal) => {
+      this.exited = new Error(`the kafka-clients ${release} referee exited (${code ?? signal}): ${this.stderr}`);
+      for (const { reject } of this.pending.values()) reject(this.exited);
+      this.pending.clear();
+    });
+  }
+
+  /** Builds (if needed) and starts the referee for one kafka-clients release. */
+  static async start(release: string): Promise<Referee> {
+    const classpath = await buildReferee(release);
+    // A small heap and the serial collector: the messages are small and the machine has 2 cores.
+    const child = spawn('java', ['-Xmx512m', '-XX:+UseSerialGC', '-cp', classpath, MAIN_CLASS], { stdio: ['pipe', 'pipe', 'pipe'] });
+    return new Referee(release, child);
+  }
+
+  private receive(line: string): void {
+    const reply = JSON.parse(line);
+    const id = Number(reply.id);
+    const waiter = this.pending.get(id);
+    if (waiter === undefined) return;
+    this.pending.delete(id);
+    if (reply.ok) waiter.resolve(reply);
+    else waiter.reject(new Error(`Kafka ${this.release}: ${reply.error}`));
+  }
+
+  /** Sends one request; `fields` is the rest of the request line as JSON text (after the id). */
+  private call(fields: string): Promise<any> {
+    if (this.exited !== null) return Promise.reject(this.exited);
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      this.pending.set(id, { resolve, reject });
+      this.child.stdin.write(`{"id":${id},${fields}}\n`);
+    });
+  }
+
+  /** Every API key the release has messages for, with their version ranges. */
+  async versions(): Promise<RefereeApi[]> {
+    const reply = await this.call('"op":"versions"');
+    return reply.apis.map((a: any) => ({
+      key: Number(a.key), name: a.name,
+      request: [Number(a.request[0]), Number(a.request[1])],
+      response: [Number(a.response[0]), Number(a.response[1])],
+    }));
+  }
+
+  /** Kafka reads the body bytes and answers with its JSON of them and its own encoding of what it read. */
+  decode(key: number, direction: Direction, version: number, hex: string): Promise<RefereeAnswer> {
+    return this.call(`"op":"decode","key":${key},"version":${version},"dir":"${direction}","hex":"${hex}"`);
+  }
+
+  /** Kafka reads the body from its JSON form (given as JSON text) and answers with its encoding of it. */
+  encode(key: number, direction: Direction, version: number, kafkaJsonText: string): Promise<RefereeAnswer> {
+    return this.call(`"op":"encode","key":${key},"version":${version},"dir":"${direction}","json":${kafkaJsonText}`);
+  }
+
+  async stop(): Promise<void> {
+    if (this.exited !== null) return;
+    const exited = new Promise((resolve) => this.child.once('exit', resolve));
+    this.child.stdin.end(); // the referee exits at the end of its input
+    await exited;
+  }
+}

@@ -1,0 +1,157 @@
+// Kafka's own codec as referee: independent bytes for every (key, version, direction) of
+// kafka-wire's catalogue. kafka/referee is a Java program over kafka-clients' generated message
+// classes; for each pair, INSTANCES random instances (test/helpers/random.ts: every field set,
+// nullables null and not, arrays empty, short and long, tagged fields set and not, unknown tagged
+// fields) and the default instance go both ways:
+//   1. kafka-wire encodes; Kafka decodes those bytes to the same values (its JSON converter's
+//      output, mapped to kafka-wire's JSON by test/helpers/kafka-json.ts) and re-encodes them to
+//      the same bytes;
+//   2. Kafka reads the values from its JSON form and encodes them: byte-identical to kafka-wire's
+//      encoding, and kafka-wire decodes Kafka's bytes to the same values.
+// Records fields compare as raw bytes. The judge of a pair is the newest release that defines it:
+// kafka-clients 4.4.0, then 4.0.0 (the KIP-932 early-access v0s of the share-group APIs, removed in
+// 4.1; 3.9's v0s of those are an older, different draft), then 3.9.1 (the versions KIP-896 removed
+// in 4.0). The file prints how many pairs had an independent check and fails under 100%, and
+// fails when Kafka 4.4.0 defines a pair the catalogue lacks.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { apis, decodeBody, encodeBody, newMessage } from '../../src/index.js';
+import { planFor } from '../../src/codec/by-key.js';
+import { structToJson } from '../../src/codec/json.js';
+import type { CompiledStruct } from '../../src/codec/plan.js';
+import { fromHex, toHex } from '../../src/text.js';
+import { hasCommand, peer } from '../helpers/peer.js';
+import { prng, RandomInstances } from '../helpers/random.js';
+import { catalogueTriples } from '../helpers/shared.js';
+import { Referee, type Direction, type RefereeApi } from '../helpers/referee.js';
+import { firstByteDifference, firstDifference, kafkaToWireJson, wireToKafkaJsonText } from '../helpers/kafka-json.js';
+
+/** Releases, newest first: each pair is judged by the first that defines it. */
+const RELEASES = ['4.4.0', '4.0.0', '3.9.1'] as const;
+/** The release whose every pair the catalogue must hold. */
+const CURRENT = RELEASES[0];
+const INSTANCES = 20;
+/** How often an array near the top of an instance is long (100 to 199 items). */
+const LONG_ARRAY_CHANCE = 0.1;
+
+const javaOk = peer('Java and Maven (the kafka-clients referee, kafka/referee)', hasCommand('java') && hasCommand('mvn'),
+  'apt-get install openjdk-17-jdk-headless maven');
+
+interface Judge { referee: Referee; ranges: Map<number, RefereeApi> }
+
+function defines(judge: Judge, key: number, direction: Direction, version: number): boolean {
+  const api = judge.ranges.get(key);
+  return api !== undefined && version >= api[direction][0] && version <= api[direction][1];
+}
+
+/** Where Kafka's JSON (mapped to kafka-wire's form) differs from kafka-wire's values, or why it cannot be mapped. */
+function differenceFromKafka(plan: CompiledStruct, values: Record<string, unknown>, kafka: Record<string, unknown>): string | null {
+  try {
+    return firstDifference(values, kafkaToWireJson(plan, kafka), 'values');
+  } catch (e) {
+    return (e as Error).message;
+  }
+}
+
+/** Everything found wrong with one instance, as lines naming the check, the field path or byte offset. */
+async function check(referee: Referee, key: number, direction: Direction, version: number, plan: CompiledStruct, instance: any): Promise<string[]> {
+  const problems: string[] = [];
+  const bytes = encodeBody(key as any, direction, version, instance);
+  const hex = toHex(bytes);
+  const values = structToJson(plan, instance);
+  const at = `(kafka-wire's bytes ${hex.length > 400 ? `${hex.slice(0, 400)}…` : hex})`;
+
+  const decoding = (async () => {
+    let answer;
+    try { answer = await referee.decode(key, direction, version, hex); } catch (e) {
+      problems.push(`Kafka cannot decode kafka-wire's bytes: ${(e as Error).message} ${at}`);
+      return;
+    }
+    const valueDiff = differenceFromKafka(plan, values, answer.json);
+    if (valueDiff !== null) problems.push(`Kafka decodes kafka-wire's bytes to other values: ${valueDiff} (kafka-wire vs Kafka) ${at}`);
+    const byteDiff = firstByteDifference(hex, answer.hex);
+    if (byteDiff !== null) problems.push(`Kafka re-encodes what it read differently: ${byteDiff} ${at}`);
+  })();
+
+  const encoding = (async () => {
+    let answer;
+    try { answer = await referee.encode(key, direction, version, wireToKafkaJsonText(plan, values)); } catch (e) {
+      problems.push(`Kafka cannot read the values from JSON: ${(e as Error).message}`);
+      return;
+    }
+    const byteDiff = firstByteDifference(hex, answer.hex);
+    if (byteDiff !== null) problems.push(`Kafka encodes the values differently: ${byteDiff} (kafka-wire vs Kafka) ${at}`);
+    const echoDiff = differenceFromKafka(plan, values, answer.json);
+    if (echoDiff !== null) problems.push(`Kafka's JSON converter reads the values otherwise: ${echoDiff}`);
+    try {
+      const back = structToJson(plan, decodeBody(key as any, direction, version, fromHex(answer.hex)!));
+      const backDiff = firstDifference(values, back, 'values');
+      if (backDiff !== null) problems.push(`kafka-wire decodes Kafka's bytes to other values: ${backDiff} (Kafka's bytes ${answer.hex})`);
+    } catch (e) {
+      problems.push(`kafka-wire cannot decode Kafka's bytes ${answer.hex}: ${(e as Error).message}`);
+    }
+  })();
+
+  await Promise.all([decoding, encoding]);
+  return problems;
+}
+
+describe.skipIf(!javaOk)("Kafka's own codec (kafka-clients) as referee for every key, version and direction", () => {
+  const judges: Judge[] = [];
+  const checked = new Set<string>();
+
+  beforeAll(async () => {
+    // Built (or found current) and started one after another: two cores, and Maven is heavy.
+    for (const release of RELEASES) {
+      const referee = await Referee.start(release);
+      const ranges = new Map((await referee.versions()).map((a) => [a.key, a]));
+      judges.push({ referee, ranges });
+    }
+  }, 20 * 60_000);
+
+  afterAll(async () => {
+    await Promise.all(judges.map((j) => j.referee.stop()));
+  });
+
+  for (const api of apis) {
+    for (const direction of ['request', 'response'] as const) {
+      const message = api[direction];
+      for (let version = message.validVersions[0]; version <= message.validVersions[1]; version++) {
+        it(`${message.name} v${version}`, async () => {
+          const judge = judges.find((j) => defines(j, api.apiKey, direction, version));
+          if (judge === undefined) throw new Error(`no kafka-clients release of ${RELEASES.join(', ')} defines ${message.name} v${version}`);
+          const plan = planFor(api.apiKey, direction, version).body;
+          const random = new RandomInstances(prng(7_000_000 + api.apiKey * 1000 + version * 2 + (direction === 'request' ? 0 : 1)), 3, LONG_ARRAY_CHANCE);
+          const instances = [newMessage(api.apiKey as any, direction, version)];
+          for (let i = 0; i < INSTANCES; i++) instances.push(random.struct(plan));
+          const problems = (await Promise.all(instances.map((x) => check(judge.referee, api.apiKey, direction, version, plan, x)))).flat();
+          expect(problems.slice(0, 5), `judged by kafka-clients ${judge.referee.release}; ${problems.length} problems`).toEqual([]);
+          checked.add(`${api.apiKey}/${direction}/${version}`);
+        });
+      }
+    }
+  }
+
+  it(`the catalogue holds every pair kafka-clients ${CURRENT} defines`, () => {
+    const missing: string[] = [];
+    for (const kafka of judges[0].ranges.values()) {
+      for (const direction of ['request', 'response'] as const) {
+        const ours = apis.find((a) => a.apiKey === kafka.key)?.[direction].validVersions;
+        for (let v = kafka[direction][0]; v <= kafka[direction][1]; v++) {
+          if (ours === undefined || v < ours[0] || v > ours[1]) missing.push(`${kafka.name} ${direction} v${v}`);
+        }
+      }
+    }
+    expect(missing).toEqual([]);
+  });
+
+  it('every pair of the catalogue had an independent check', async () => {
+    const total = await catalogueTriples();
+    const byRelease = RELEASES.map((release) => `${release}: ${[...checked].filter((p) => {
+      const [key, direction, version] = p.split('/');
+      return judges.find((j) => defines(j, Number(key), direction as Direction, Number(version)))?.referee.release === release;
+    }).length}`);
+    console.log(`kafka-clients referee: ${checked.size} of ${total} (key, version, direction) pairs checked independently `
+      + `(${(100 * checked.size / total).toFixed(1)}%; ${byRelease.join(', ')})`);
+    expect(checked.size).toBe(total);
+  });
+});
