@@ -14,7 +14,7 @@
 // in 4.0). The file prints how many pairs had an independent check and fails under 100%, and
 // fails when Kafka 4.4.0 defines a pair the catalogue lacks.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apis, decodeBody, encodeBody, newMessage } from '../../src/index.js';
+import { ApiKey, apis, decodeBody, encodeBody, newMessage } from '../../src/index.js';
 import { planFor } from '../../src/codec/by-key.js';
 import { structToJson } from '../../src/codec/json.js';
 import type { CompiledStruct } from '../../src/codec/plan.js';
@@ -130,6 +130,30 @@ describe.skipIf(!javaOk)("Kafka's own codec (kafka-clients) as referee for every
       }
     }
   }
+
+  // The checks above find nothing when both codecs agree; here they must find what is planted.
+  it('the checks see a changed value, unknown tagged fields and records bytes', async () => {
+    const referee = judges[0].referee;
+    const metadata = planFor(ApiKey.Metadata, 'request', 12).body;
+    const sent = newMessage(ApiKey.Metadata, 'request', 12, { topics: [{ topicId: 'AAECAwQFBgcICQoLDA0ODw', name: 'a' }], allowAutoTopicCreation: true });
+    (sent as any)._unknownTaggedFields = { 5000: new Uint8Array([1, 2]) };
+    const other = { ...sent, allowAutoTopicCreation: false };
+    const answer = await referee.decode(ApiKey.Metadata, 'request', 12, toHex(encodeBody(ApiKey.Metadata, 'request', 12, sent)));
+    expect(answer.json._unknownTaggedFields).toEqual({ 5000: 'AQI=' });
+    expect(differenceFromKafka(metadata, structToJson(metadata, sent), answer.json)).toBeNull();
+    expect(differenceFromKafka(metadata, structToJson(metadata, other), answer.json)).toBe('values.allowAutoTopicCreation: false vs true');
+    const encoded = await referee.encode(ApiKey.Metadata, 'request', 12, wireToKafkaJsonText(metadata, structToJson(metadata, other)));
+    expect(firstByteDifference(answer.hex, encoded.hex)).toMatch(/first difference at byte 20:/) // after the topics array (1 + 16 + 2 + 1 bytes);
+
+    const produce = planFor(ApiKey.Produce, 'request', 9).body;
+    const batch = newMessage(ApiKey.Produce, 'request', 9, {
+      topicData: [{ name: 't', partitionData: [{ index: 0, records: new Uint8Array([0xde, 0xad, 0xbe, 0xef]) }] }],
+    });
+    const produced = await referee.decode(ApiKey.Produce, 'request', 9, toHex(encodeBody(ApiKey.Produce, 'request', 9, batch)));
+    expect((produced.json as any).topicData[0].partitionData[0].records).toBe('3q2+7w==');
+    expect(differenceFromKafka(produce, structToJson(produce, batch), produced.json)).toBeNull();
+    expect(await check(referee, ApiKey.Produce, 'request', 9, produce, batch)).toEqual([]);
+  });
 
   it(`the catalogue holds every pair kafka-clients ${CURRENT} defines`, () => {
     const missing: string[] = [];
