@@ -1,70 +1,14 @@
 // Kafka's own codec as a referee (kafka/referee): builds the Java program against one kafka-clients
-// release with Maven (once: a stamp of the POM, the sources and the release skips Maven on repeat),
-// starts it as one long-running JVM, and talks to it in line-delimited JSON, many requests in
-// flight at once (answers carry the request's id).
-import { execFile, spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+// release (kafka/referee/build.mjs: Maven, skipped when the last build is current), starts it as
+// one long-running JVM, and talks to it in line-delimited JSON, many requests in flight at once
+// (answers carry the request's id).
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { createInterface } from 'node:readline';
-import { promisify } from 'node:util';
-import { repoRoot } from './shared.js';
+// @ts-expect-error: a plain-JavaScript module (JSDoc-typed), also run by CI before the tests
+import { buildReferee, MAIN_CLASS, RELEASES as releases } from '../../kafka/referee/build.mjs';
 
-const refereeDir = join(repoRoot, 'kafka', 'referee');
-const MAIN_CLASS = 'dev.kafkawire.referee.Referee';
-
-/** Where one release's build goes (the POM's <directory>). */
-function buildDir(release: string): string {
-  return join(refereeDir, 'target', `kafka-${release}`);
-}
-
-function sourceFiles(dir: string): string[] {
-  const out: string[] = [];
-  for (const name of readdirSync(dir).sort()) {
-    const path = join(dir, name);
-    if (statSync(path).isDirectory()) out.push(...sourceFiles(path));
-    else out.push(path);
-  }
-  return out;
-}
-
-/** What a build depends on: the release, the POM and every source file, by content. */
-function buildStamp(release: string): string {
-  const hash = createHash('sha256').update(release);
-  for (const file of [join(refereeDir, 'pom.xml'), ...sourceFiles(join(refereeDir, 'src'))]) {
-    hash.update(relative(refereeDir, file)).update('\0').update(readFileSync(file)).update('\0');
-  }
-  return hash.digest('hex');
-}
-
-/** The JVM's classpath when the build for `release` is current, else null. */
-function currentClasspath(release: string, stamp: string): string | null {
-  const dir = buildDir(release);
-  const stampFile = join(dir, 'referee.stamp');
-  const classpathFile = join(dir, 'classpath.txt');
-  if (!existsSync(stampFile) || !existsSync(classpathFile)) return null;
-  if (readFileSync(stampFile, 'utf8') !== stamp) return null;
-  const jars = readFileSync(classpathFile, 'utf8').trim().split(':');
-  if (!jars.every((jar) => existsSync(jar))) return null; // the Maven cache was cleared
-  return [join(dir, 'classes'), ...jars].join(':');
-}
-
-/**
- * Builds the referee against kafka-clients `release` unless the last build is current, and returns
- * the classpath to run it with. Maven resolves kafka-clients into ~/.m2 the first time.
- */
-export async function buildReferee(release: string): Promise<string> {
-  const stamp = buildStamp(release);
-  const ready = currentClasspath(release, stamp);
-  if (ready !== null) return ready;
-  await promisify(execFile)('mvn', ['-q', '-f', join(refereeDir, 'pom.xml'), 'package', `-Dkafka.version=${release}`], {
-    timeout: 15 * 60_000, maxBuffer: 16 << 20,
-  });
-  writeFileSync(join(buildDir(release), 'referee.stamp'), stamp);
-  const classpath = currentClasspath(release, stamp);
-  if (classpath === null) throw new Error(`the referee build for kafka-clients ${release} left no classpath`);
-  return classpath;
-}
+/** The releases that judge, newest first (kafka/referee/build.mjs says which holds what). */
+export const RELEASES: readonly string[] = releases;
 
 export type Direction = 'request' | 'response';
 
@@ -100,7 +44,7 @@ export class Referee {
 
   /** Builds (if needed) and starts the referee for one kafka-clients release. */
   static async start(release: string): Promise<Referee> {
-    const classpath = await buildReferee(release);
+    const classpath: string = await buildReferee(release);
     // A small heap and the serial collector: the messages are small and the machine has 2 cores.
     const child = spawn('java', ['-Xmx512m', '-XX:+UseSerialGC', '-cp', classpath, MAIN_CLASS], { stdio: ['pipe', 'pipe', 'pipe'] });
     return new Referee(release, child);

@@ -8,10 +8,9 @@
 //      the same bytes;
 //   2. Kafka reads the values from its JSON form and encodes them: byte-identical to kafka-wire's
 //      encoding, and kafka-wire decodes Kafka's bytes to the same values.
-// Records fields compare as raw bytes. The judge of a pair is the newest release that defines it:
-// kafka-clients 4.4.0, then 4.0.0 (the KIP-932 early-access v0s of the share-group APIs, removed in
-// 4.1; 3.9's v0s of those are an older, different draft), then 3.9.1 (the versions KIP-896 removed
-// in 4.0). The file prints how many pairs had an independent check and fails under 100%, and
+// Records fields compare as raw bytes. The judge of a pair is the newest release that defines it
+// (kafka/referee/build.mjs: kafka-clients 4.4.0, then 4.0.0 for the share-group v0s removed in 4.1,
+// then 3.9.1 for the versions removed in 4.0). The file prints how many pairs had an independent check and fails under 100%, and
 // fails when Kafka 4.4.0 defines a pair the catalogue lacks.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiKey, apis, decodeBody, encodeBody, newMessage } from '../../src/index.js';
@@ -22,11 +21,9 @@ import { fromHex, toHex } from '../../src/text.js';
 import { hasCommand, peer } from '../helpers/peer.js';
 import { prng, RandomInstances } from '../helpers/random.js';
 import { catalogueTriples } from '../helpers/shared.js';
-import { Referee, type Direction, type RefereeApi } from '../helpers/referee.js';
+import { Referee, RELEASES, type Direction, type RefereeApi } from '../helpers/referee.js';
 import { firstByteDifference, firstDifference, kafkaToWireJson, wireToKafkaJsonText } from '../helpers/kafka-json.js';
 
-/** Releases, newest first: each pair is judged by the first that defines it. */
-const RELEASES = ['4.4.0', '4.0.0', '3.9.1'] as const;
 /** The release whose every pair the catalogue must hold. */
 const CURRENT = RELEASES[0];
 const INSTANCES = 20;
