@@ -14,8 +14,8 @@ const refereeDir = dirname(fileURLToPath(import.meta.url));
 /**
  * The releases whose generated classes judge kafka-wire's messages, newest first: a (key, version,
  * direction) is judged by the first that defines it. 4.0.0 holds the KIP-932 early-access v0s of
- * the share-group APIs (removed in 4.1; 3.9's v0s of those are an older draft), 3.9.1 the versions
- * KIP-896 removed in 4.0.
+ * the share-group APIs 76-79 (removed in 4.1; kafka-wire's schemas restore them from 4.0, though
+ * 3.9's agree on the wire), 3.9.1 the versions KIP-896 removed in 4.0.
  */
 export const RELEASES = ['4.4.0', '4.0.0', '3.9.1'];
 
