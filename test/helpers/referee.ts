@@ -12,12 +12,22 @@ export const RELEASES: readonly string[] = releases;
 
 export type Direction = 'request' | 'response';
 
-/** A key's version ranges in one kafka-clients release. */
+/** A key's version ranges in one kafka-clients release, and the header version of each version in them. */
 export interface RefereeApi {
   key: number;
   name: string;
   request: [number, number];
   response: [number, number];
+  /** requestHeader[v - request[0]]: the request header version of version v. */
+  requestHeader: number[];
+  responseHeader: number[];
+}
+
+/** What to decode or encode: a key's request or response body, or a header. */
+export type RefereeTarget = { key: number; direction: Direction } | { header: 'RequestHeader' | 'ResponseHeader' };
+
+function targetFields(target: RefereeTarget): string {
+  return 'header' in target ? `"header":"${target.header}"` : `"key":${target.key},"dir":"${target.direction}"`;
 }
 
 /** One answer: Kafka's JSON of a body (numbers as strings) and Kafka's encoding of it, in hex. */
@@ -77,17 +87,19 @@ export class Referee {
       key: Number(a.key), name: a.name,
       request: [Number(a.request[0]), Number(a.request[1])],
       response: [Number(a.response[0]), Number(a.response[1])],
+      requestHeader: a.requestHeader.map(Number),
+      responseHeader: a.responseHeader.map(Number),
     }));
   }
 
-  /** Kafka reads the body bytes and answers with its JSON of them and its own encoding of what it read. */
-  decode(key: number, direction: Direction, version: number, hex: string): Promise<RefereeAnswer> {
-    return this.call(`"op":"decode","key":${key},"version":${version},"dir":"${direction}","hex":"${hex}"`);
+  /** Kafka reads the bytes and answers with its JSON of them and its own encoding of what it read. */
+  decode(target: RefereeTarget, version: number, hex: string): Promise<RefereeAnswer> {
+    return this.call(`"op":"decode",${targetFields(target)},"version":${version},"hex":"${hex}"`);
   }
 
-  /** Kafka reads the body from its JSON form (given as JSON text) and answers with its encoding of it. */
-  encode(key: number, direction: Direction, version: number, kafkaJsonText: string): Promise<RefereeAnswer> {
-    return this.call(`"op":"encode","key":${key},"version":${version},"dir":"${direction}","json":${kafkaJsonText}`);
+  /** Kafka reads the message from its JSON form (given as JSON text) and answers with its encoding of it. */
+  encode(target: RefereeTarget, version: number, kafkaJsonText: string): Promise<RefereeAnswer> {
+    return this.call(`"op":"encode",${targetFields(target)},"version":${version},"json":${kafkaJsonText}`);
   }
 
   async stop(): Promise<void> {

@@ -8,12 +8,16 @@
 //      the same bytes;
 //   2. Kafka reads the values from its JSON form and encodes them: byte-identical to kafka-wire's
 //      encoding, and kafka-wire decodes Kafka's bytes to the same values.
+// The same for a few random headers of each pair (RequestHeader/ResponseHeader at the header version
+// kafka-wire puts in front of it, which must be Kafka's).
 // Records fields compare as raw bytes. The judge of a pair is the newest release that defines it
 // (kafka/referee/build.mjs: kafka-clients 4.4.0, then 4.0.0 for the share-group v0s removed in 4.1,
 // then 3.9.1 for the versions removed in 4.0). The file prints how many pairs had an independent check and fails under 100%, and
 // fails when Kafka 4.4.0 defines a pair the catalogue lacks.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiKey, apis, decodeBody, encodeBody, newMessage } from '../../src/index.js';
+import {
+  ApiKey, apis, decodeBody, decodeRequest, decodeResponse, encodeBody, encodeRequest, encodeResponse, newMessage,
+} from '../../src/index.js';
 import { planFor } from '../../src/codec/by-key.js';
 import { structToJson } from '../../src/codec/json.js';
 import type { CompiledStruct } from '../../src/codec/plan.js';
@@ -21,12 +25,14 @@ import { fromHex, toHex } from '../../src/text.js';
 import { hasCommand, peer } from '../helpers/peer.js';
 import { prng, RandomInstances } from '../helpers/random.js';
 import { catalogueTriples } from '../helpers/shared.js';
-import { Referee, RELEASES, type Direction, type RefereeApi } from '../helpers/referee.js';
+import { Referee, RELEASES, type Direction, type RefereeApi, type RefereeTarget } from '../helpers/referee.js';
 import { firstByteDifference, firstDifference, kafkaToWireJson, wireToKafkaJsonText } from '../helpers/kafka-json.js';
 
 /** The release whose every pair the catalogue must hold. */
 const CURRENT = RELEASES[0];
 const INSTANCES = 20;
+/** Random headers checked in front of each pair's bodies. */
+const HEADERS = 3;
 /** How often an array near the top of an instance is long (100 to 199 items). */
 const LONG_ARRAY_CHANCE = 0.1;
 
@@ -49,17 +55,55 @@ function differenceFromKafka(plan: CompiledStruct, values: Record<string, unknow
   }
 }
 
+/** kafka-wire's side of one message: its encoding of an instance, and its decoding of bytes. */
+interface WireCodec {
+  encode(instance: any): Uint8Array;
+  decode(bytes: Uint8Array): any;
+}
+
+function bodyCodec(key: number, direction: Direction, version: number): WireCodec {
+  return {
+    encode: (x) => encodeBody(key as any, direction, version, x),
+    decode: (bytes) => decodeBody(key as any, direction, version, bytes),
+  };
+}
+
+/**
+ * The header of a frame alone: kafka-wire writes headers only in front of a body, so this encodes
+ * the frame with the default body and keeps the bytes between the size prefix and the body.
+ */
+function headerCodec(key: number, direction: Direction, version: number): WireCodec {
+  const body = newMessage(key as any, direction, version);
+  const bodyBytes = encodeBody(key as any, direction, version, body);
+  const frameOf = (header: Uint8Array) => {
+    const frame = new Uint8Array(4 + header.length + bodyBytes.length);
+    new DataView(frame.buffer).setInt32(0, frame.length - 4);
+    frame.set(header, 4);
+    frame.set(bodyBytes, 4 + header.length);
+    return frame;
+  };
+  if (direction === 'request') {
+    return {
+      encode: (h) => { const f = encodeRequest({ ...h, requestApiKey: key, requestApiVersion: version }, body); return f.subarray(4, f.length - bodyBytes.length); },
+      decode: (bytes) => decodeRequest(frameOf(bytes)).header,
+    };
+  }
+  return {
+    encode: (h) => { const f = encodeResponse(key as any, version, h, body); return f.subarray(4, f.length - bodyBytes.length); },
+    decode: (bytes) => decodeResponse(frameOf(bytes), key as any, version).header,
+  };
+}
+
 /** Everything found wrong with one instance, as lines naming the check, the field path or byte offset. */
-async function check(referee: Referee, key: number, direction: Direction, version: number, plan: CompiledStruct, instance: any): Promise<string[]> {
+async function check(referee: Referee, target: RefereeTarget, version: number, plan: CompiledStruct, codec: WireCodec, instance: any): Promise<string[]> {
   const problems: string[] = [];
-  const bytes = encodeBody(key as any, direction, version, instance);
-  const hex = toHex(bytes);
+  const hex = toHex(codec.encode(instance));
   const values = structToJson(plan, instance);
   const at = `(kafka-wire's bytes ${hex.length > 400 ? `${hex.slice(0, 400)}…` : hex})`;
 
   const decoding = (async () => {
     let answer;
-    try { answer = await referee.decode(key, direction, version, hex); } catch (e) {
+    try { answer = await referee.decode(target, version, hex); } catch (e) {
       problems.push(`Kafka cannot decode kafka-wire's bytes: ${(e as Error).message} ${at}`);
       return;
     }
@@ -71,7 +115,7 @@ async function check(referee: Referee, key: number, direction: Direction, versio
 
   const encoding = (async () => {
     let answer;
-    try { answer = await referee.encode(key, direction, version, wireToKafkaJsonText(plan, values)); } catch (e) {
+    try { answer = await referee.encode(target, version, wireToKafkaJsonText(plan, values)); } catch (e) {
       problems.push(`Kafka cannot read the values from JSON: ${(e as Error).message}`);
       return;
     }
@@ -80,7 +124,7 @@ async function check(referee: Referee, key: number, direction: Direction, versio
     const echoDiff = differenceFromKafka(plan, values, answer.json);
     if (echoDiff !== null) problems.push(`Kafka's JSON converter reads the values otherwise: ${echoDiff}`);
     try {
-      const back = structToJson(plan, decodeBody(key as any, direction, version, fromHex(answer.hex)!));
+      const back = structToJson(plan, codec.decode(fromHex(answer.hex)!));
       const backDiff = firstDifference(values, back, 'values');
       if (backDiff !== null) problems.push(`kafka-wire decodes Kafka's bytes to other values: ${backDiff} (Kafka's bytes ${answer.hex})`);
     } catch (e) {
@@ -116,11 +160,27 @@ describe.skipIf(!javaOk)("Kafka's own codec (kafka-clients) as referee for every
         it(`${message.name} v${version}`, async () => {
           const judge = judges.find((j) => defines(j, api.apiKey, direction, version));
           if (judge === undefined) throw new Error(`no kafka-clients release of ${RELEASES.join(', ')} defines ${message.name} v${version}`);
-          const plan = planFor(api.apiKey, direction, version).body;
+          const plan = planFor(api.apiKey, direction, version);
           const random = new RandomInstances(prng(7_000_000 + api.apiKey * 1000 + version * 2 + (direction === 'request' ? 0 : 1)), 3, LONG_ARRAY_CHANCE);
-          const instances = [newMessage(api.apiKey as any, direction, version)];
-          for (let i = 0; i < INSTANCES; i++) instances.push(random.struct(plan));
-          const problems = (await Promise.all(instances.map((x) => check(judge.referee, api.apiKey, direction, version, plan, x)))).flat();
+          const bodies = [newMessage(api.apiKey as any, direction, version)];
+          for (let i = 0; i < INSTANCES; i++) bodies.push(random.struct(plan.body));
+          const body = bodyCodec(api.apiKey, direction, version);
+          const target = { key: api.apiKey, direction };
+          const problems = (await Promise.all(bodies.map((x) => check(judge.referee, target, version, plan.body, body, x)))).flat();
+
+          // The header in front of it: the version Kafka puts there, and a few instances of it.
+          const kafkaApi = judge.ranges.get(api.apiKey)!;
+          const headerVersion = kafkaApi[`${direction}Header`][version - kafkaApi[direction][0]];
+          if (plan.headerVersion !== headerVersion) problems.push(`header version: kafka-wire ${plan.headerVersion}, Kafka ${headerVersion}`);
+          const headerTarget = { header: direction === 'request' ? 'RequestHeader' : 'ResponseHeader' } as const;
+          const header = headerCodec(api.apiKey, direction, version);
+          const headers = [];
+          for (let i = 0; i < HEADERS; i++) {
+            const h = random.struct(plan.header);
+            if (direction === 'request') Object.assign(h, { requestApiKey: api.apiKey, requestApiVersion: version });
+            headers.push(h);
+          }
+          problems.push(...(await Promise.all(headers.map((h) => check(judge.referee, headerTarget, plan.headerVersion, plan.header, header, h)))).flat());
           expect(problems.slice(0, 5), `judged by kafka-clients ${judge.referee.release}; ${problems.length} problems`).toEqual([]);
           checked.add(`${api.apiKey}/${direction}/${version}`);
         });
@@ -135,21 +195,21 @@ describe.skipIf(!javaOk)("Kafka's own codec (kafka-clients) as referee for every
     const sent = newMessage(ApiKey.Metadata, 'request', 12, { topics: [{ topicId: 'AAECAwQFBgcICQoLDA0ODw', name: 'a' }], allowAutoTopicCreation: true });
     (sent as any)._unknownTaggedFields = { 5000: new Uint8Array([1, 2]) };
     const other = { ...sent, allowAutoTopicCreation: false };
-    const answer = await referee.decode(ApiKey.Metadata, 'request', 12, toHex(encodeBody(ApiKey.Metadata, 'request', 12, sent)));
+    const answer = await referee.decode({ key: ApiKey.Metadata, direction: 'request' }, 12, toHex(encodeBody(ApiKey.Metadata, 'request', 12, sent)));
     expect(answer.json._unknownTaggedFields).toEqual({ 5000: 'AQI=' });
     expect(differenceFromKafka(metadata, structToJson(metadata, sent), answer.json)).toBeNull();
     expect(differenceFromKafka(metadata, structToJson(metadata, other), answer.json)).toBe('values.allowAutoTopicCreation: false vs true');
-    const encoded = await referee.encode(ApiKey.Metadata, 'request', 12, wireToKafkaJsonText(metadata, structToJson(metadata, other)));
+    const encoded = await referee.encode({ key: ApiKey.Metadata, direction: 'request' }, 12, wireToKafkaJsonText(metadata, structToJson(metadata, other)));
     expect(firstByteDifference(answer.hex, encoded.hex)).toMatch(/first difference at byte 20:/) // after the topics array (1 + 16 + 2 + 1 bytes);
 
     const produce = planFor(ApiKey.Produce, 'request', 9).body;
     const batch = newMessage(ApiKey.Produce, 'request', 9, {
       topicData: [{ name: 't', partitionData: [{ index: 0, records: new Uint8Array([0xde, 0xad, 0xbe, 0xef]) }] }],
     });
-    const produced = await referee.decode(ApiKey.Produce, 'request', 9, toHex(encodeBody(ApiKey.Produce, 'request', 9, batch)));
+    const produced = await referee.decode({ key: ApiKey.Produce, direction: 'request' }, 9, toHex(encodeBody(ApiKey.Produce, 'request', 9, batch)));
     expect((produced.json as any).topicData[0].partitionData[0].records).toBe('3q2+7w==');
     expect(differenceFromKafka(produce, structToJson(produce, batch), produced.json)).toBeNull();
-    expect(await check(referee, ApiKey.Produce, 'request', 9, produce, batch)).toEqual([]);
+    expect(await check(referee, { key: ApiKey.Produce, direction: 'request' }, 9, produce, bodyCodec(ApiKey.Produce, 'request', 9), batch)).toEqual([]);
   });
 
   it(`the catalogue holds every pair kafka-clients ${CURRENT} defines`, () => {

@@ -6,13 +6,16 @@
 // Requests ("id" is echoed back; numbers in answers are written as strings; "dir" is "request" or "response"; bytes are message bodies, no
 // size prefix and no header):
 //   {"id":1,"op":"versions"}
-//       -> {"id":1,"ok":true,"apis":[{"key":0,"name":"Produce","request":[lo,hi],"response":[lo,hi]},...]}
+//       -> {"id":1,"ok":true,"apis":[{"key":0,"name":"Produce","request":[lo,hi],"response":[lo,hi],
+//           "requestHeader":[header version of lo, ..., of hi],"responseHeader":[...]},...]}
 //   {"id":2,"op":"decode","key":K,"version":V,"dir":D,"hex":"..."}
 //       -> {"id":2,"ok":true,"json":{...},"hex":"..."}   the body read by Kafka's class as Kafka's
 //          JSON converter writes it, and Kafka's own encoding of what it read
 //   {"id":3,"op":"encode","key":K,"version":V,"dir":D,"json":{...}}
 //       -> {"id":3,"ok":true,"hex":"...","json":{...}}   the body Kafka's JSON converter reads from
 //          that JSON, encoded by Kafka, and written back as JSON
+//   in decode and encode, "header":"RequestHeader" or "ResponseHeader" in place of "key" and "dir"
+//       names a header message (its version is the header version)
 //   anything that fails -> {"id":N,"ok":false,"error":"ExceptionClass: message"}
 //
 // Two additions to Kafka's JSON form, made by walking the *Data object beside its JSON after the
@@ -125,10 +128,10 @@ public final class Referee {
             reply.set("apis", versions());
             return;
         }
-        short key = (short) request.get("key").asInt();
         short version = (short) request.get("version").asInt();
-        boolean isRequest = request.get("dir").asText().equals("request");
-        Message message = newMessage(key, isRequest);
+        Message message = request.has("header")
+            ? newHeader(request.get("header").asText())
+            : newMessage((short) request.get("key").asInt(), request.get("dir").asText().equals("request"));
         Converter converter = converterOf(message);
         switch (op) {
             case "decode": {
@@ -170,6 +173,14 @@ public final class Referee {
             api.put("name", type.name());
             api.set("request", range(request));
             api.set("response", range(response));
+            ArrayNode requestHeaders = api.putArray("requestHeader");
+            for (short v = request.lowestSupportedVersion(); v <= request.highestSupportedVersion(); v++) {
+                requestHeaders.add(type.requestHeaderVersion(v));
+            }
+            ArrayNode responseHeaders = api.putArray("responseHeader");
+            for (short v = response.lowestSupportedVersion(); v <= response.highestSupportedVersion(); v++) {
+                responseHeaders.add(type.responseHeaderVersion(v));
+            }
         }
         return apis;
     }
@@ -185,6 +196,12 @@ public final class Referee {
         ApiMessageType type = ApiMessageType.fromApiKey(key);
         ApiMessage message = isRequest ? type.newRequest() : type.newResponse();
         return message;
+    }
+
+    /** RequestHeaderData or ResponseHeaderData, by the header's schema name. */
+    private static Message newHeader(String name) throws Exception {
+        if (!name.equals("RequestHeader") && !name.equals("ResponseHeader")) throw new IllegalArgumentException("no header " + name);
+        return (Message) Class.forName("org.apache.kafka.common.message." + name + "Data").getConstructor().newInstance();
     }
 
     private static Converter converterOf(Message message) throws Exception {
