@@ -83,7 +83,7 @@ public final class Referee {
     /** BaseRecords, the type of records fields, where this release keeps it. */
     private static final Class<?> BASE_RECORDS = firstClass(
         "org.apache.kafka.common.record.internal.BaseRecords", // 4.4
-        "org.apache.kafka.common.record.BaseRecords");         // 3.9 to 4.3
+        "org.apache.kafka.common.record.BaseRecords");         // 3.9, 4.0
 
     private static Class<?> firstClass(String... names) {
         for (String name : names) {
@@ -95,6 +95,7 @@ public final class Referee {
         }
         throw new IllegalStateException("none of " + String.join(", ", names) + " is on the classpath");
     }
+
     private static final Map<Class<?>, List<Field>> MESSAGE_FIELDS = new HashMap<>();
 
     public static void main(String[] args) throws Exception {
@@ -192,10 +193,9 @@ public final class Referee {
         return range;
     }
 
-    private static Message newMessage(short key, boolean isRequest) {
+    private static ApiMessage newMessage(short key, boolean isRequest) {
         ApiMessageType type = ApiMessageType.fromApiKey(key);
-        ApiMessage message = isRequest ? type.newRequest() : type.newResponse();
-        return message;
+        return isRequest ? type.newRequest() : type.newResponse();
     }
 
     /** RequestHeaderData or ResponseHeaderData, by the header's schema name. */
