@@ -2,7 +2,7 @@
 // kafka-wire's catalogue. kafka/referee is a Java program over kafka-clients' generated message
 // classes; for each pair, INSTANCES random instances (test/helpers/random.ts: every field set,
 // nullables null and not, arrays empty, short and long, tagged fields set and not, unknown tagged
-// fields) and the default instance go both ways:
+// fields), the default instance and the reference pages' sample (src/explain/samples.ts) go both ways:
 //   1. kafka-wire encodes; Kafka decodes those bytes to the same values (its JSON converter's
 //      output, mapped to kafka-wire's JSON by test/helpers/kafka-json.ts) and re-encodes them to
 //      the same bytes;
@@ -19,6 +19,7 @@ import {
   ApiKey, apis, decodeBody, decodeRequest, decodeResponse, encodeBody, encodeRequest, encodeResponse, newMessage,
 } from '../../src/index.js';
 import { planFor } from '../../src/codec/by-key.js';
+import { sampleHeader, sampleMessage } from '../../src/explain/samples.js';
 import { structToJson } from '../../src/codec/json.js';
 import type { CompiledStruct } from '../../src/codec/plan.js';
 import { fromHex, toHex } from '../../src/text.js';
@@ -162,7 +163,9 @@ describe.skipIf(!javaOk)("Kafka's own codec (kafka-clients) as referee for every
           if (judge === undefined) throw new Error(`no kafka-clients release of ${RELEASES.join(', ')} defines ${message.name} v${version}`);
           const plan = planFor(api.apiKey, direction, version);
           const random = new RandomInstances(prng(7_000_000 + api.apiKey * 1000 + version * 2 + (direction === 'request' ? 0 : 1)), 3, LONG_ARRAY_CHANCE);
-          const bodies = [newMessage(api.apiKey as any, direction, version)];
+          // The default instance, the reference pages' sample (one item in every array, a real empty
+          // RecordBatch in records fields), then the random ones.
+          const bodies = [newMessage(api.apiKey as any, direction, version), sampleMessage(api.apiKey, direction, version)];
           for (let i = 0; i < INSTANCES; i++) bodies.push(random.struct(plan.body));
           const body = bodyCodec(api.apiKey, direction, version);
           const target = { key: api.apiKey, direction };
@@ -174,7 +177,7 @@ describe.skipIf(!javaOk)("Kafka's own codec (kafka-clients) as referee for every
           if (plan.headerVersion !== headerVersion) problems.push(`header version: kafka-wire ${plan.headerVersion}, Kafka ${headerVersion}`);
           const headerTarget = { header: direction === 'request' ? 'RequestHeader' : 'ResponseHeader' } as const;
           const header = headerCodec(api.apiKey, direction, version);
-          const headers = [];
+          const headers = [sampleHeader(api.apiKey, direction, version)];
           for (let i = 0; i < HEADERS; i++) {
             const h = random.struct(plan.header);
             if (direction === 'request') Object.assign(h, { requestApiKey: api.apiKey, requestApiVersion: version });
