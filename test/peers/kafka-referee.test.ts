@@ -215,6 +215,23 @@ describe.skipIf(!javaOk)("Kafka's own codec (kafka-clients) as referee for every
     expect(await check(referee, { key: ApiKey.Produce, direction: 'request' }, 9, produce, bodyCodec(ApiKey.Produce, 'request', 9), batch)).toEqual([]);
   });
 
+  it('float64 specials, whole numbers and int64 extremes agree', async () => {
+    const referee = judges[0].referee;
+    const quotas = planFor(ApiKey.AlterClientQuotas, 'request', 1).body;
+    const values = [NaN, Infinity, -Infinity, 0, -0, 5, -0.5, 1e300, Number.MIN_VALUE, Number.MAX_VALUE];
+    const request = newMessage(ApiKey.AlterClientQuotas, 'request', 1, {
+      entries: [{ entity: [], ops: values.map((value, i) => ({ key: `k${i}`, value, remove: false })) }],
+    });
+    expect(await check(referee, { key: ApiKey.AlterClientQuotas, direction: 'request' }, 1, quotas,
+      bodyCodec(ApiKey.AlterClientQuotas, 'request', 1), request)).toEqual([]);
+    const offsets = planFor(ApiKey.ListOffsets, 'request', 9).body;
+    const list = newMessage(ApiKey.ListOffsets, 'request', 9, {
+      topics: [{ name: 't', partitions: [-(2n ** 63n), 2n ** 63n - 1n, -1n, 2n ** 53n + 1n].map((timestamp, i) => ({ partitionIndex: i, timestamp })) }],
+    });
+    expect(await check(referee, { key: ApiKey.ListOffsets, direction: 'request' }, 9, offsets,
+      bodyCodec(ApiKey.ListOffsets, 'request', 9), list)).toEqual([]);
+  });
+
   it(`the catalogue holds every pair kafka-clients ${CURRENT} defines`, () => {
     const missing: string[] = [];
     for (const kafka of judges[0].ranges.values()) {
