@@ -2,15 +2,15 @@
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { peer } from './peer.js';
 
 export const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const schemasDir = process.env.KAFKA_WIRE_SCHEMAS ?? join(repoRoot, '..', 'shared', 'kafka-schemas');
 export const seedsDir = join(repoRoot, '..', 'shared', 'seeds');
 
+/** Whether `dir` is here for `what` (the peer rule: in CI a missing one fails the test). */
 export function haveDir(dir: string, what: string): boolean {
-  if (existsSync(dir)) return true;
-  console.warn(`SKIPPED: ${what} needs ${dir}, which is absent on this machine`);
-  return false;
+  return peer(`${dir} (for ${what})`, existsSync(dir), 'check out the steering repo\'s shared/ beside this one, or set KAFKA_WIRE_SCHEMAS');
 }
 
 /**

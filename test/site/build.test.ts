@@ -9,8 +9,9 @@ import { buildSite } from '../../src/site/build.js';
 import { main } from '../../src/cli/main.js';
 import { explainFrame, formatExplainText, sampleFrame } from '../../src/explain/index.js';
 import { schemasDir, seedsDir } from '../explain/seeds.js';
+import { haveDir } from '../helpers/shared.js';
 
-const schemas = fs.existsSync(schemasDir);
+const schemas = haveDir(schemasDir, 'descriptions from Kafka\'s schemas');
 const pairs = apis.reduce((n, api) => n + api.request.validVersions[1] - api.request.validVersions[0] + 1, 0);
 
 function treeText(html: string, which: number): string {
@@ -64,11 +65,7 @@ describe('site without schemas', () => {
     expect(html).toContain('<td class="mono">TimeoutMs</td><td class="mono">int32</td>');
   });
 
-  it('words the intro, captions and facts as the seed pages do', () => {
-    if (!fs.existsSync(seedsDir)) {
-      console.warn(`seed pages (${seedsDir}) absent: skipping the page wording comparison`);
-      return;
-    }
+  it.skipIf(!haveDir(seedsDir, 'the page wording comparison'))('words the intro, captions and facts as the seed pages do', () => {
     for (const file of fs.readdirSync(seedsDir).filter((f) => f.endsWith('.txt'))) {
       const seed = fs.readFileSync(path.join(seedsDir, file), 'utf8').split('\n').map((l) => l.trim());
       const version = seed[seed.indexOf('- Encoded at') + 1].replace(/^- v/, '');

@@ -9,6 +9,7 @@ import { decodeResponse, encodeRequest, newMessage } from '../../src/codec/by-ke
 import { FrameSplitter } from '../../src/wire/frame-splitter.js';
 import { kcatAvailable, kcatOk, kcat, CODECS } from './kcat.js';
 import { frame, int32 } from './fake-broker.js';
+import { waitUntil } from '../helpers/wait.js';
 
 const haveKcat = kcatAvailable();
 
@@ -100,7 +101,8 @@ describe('startServer', () => {
     // Heartbeat v0 → handler throws... use FindCoordinator (10): handler returns undefined.
     socket.write(encodeRequest({ requestApiKey: 10, requestApiVersion: 0, correlationId: 1, clientId: null }, newMessage(10, 'request', 0, { key: 'g' })));
     socket.write(encodeRequest({ requestApiKey: 18, requestApiVersion: 0, correlationId: 2, clientId: null }, {}));
-    await new Promise((r) => setTimeout(r, 100));
+    // Responses come in request order: once the second's is here, the first had none.
+    await waitUntil(() => got.length >= 1, 'the ApiVersions response');
     socket.destroy();
     expect(got).toHaveLength(1);
     expect(decodeResponse(got[0]!, 18, 0).header.correlationId).toBe(2);
