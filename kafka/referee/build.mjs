@@ -13,11 +13,12 @@ const refereeDir = dirname(fileURLToPath(import.meta.url));
 
 /**
  * The releases whose generated classes judge kafka-wire's messages, newest first: a (key, version,
- * direction) is judged by the first that defines it. 4.0.0 holds the KIP-932 early-access v0s of
+ * direction) is judged by the first that defines it. 4.0.x holds the KIP-932 early-access v0s of
  * the share-group APIs 76-79 (removed in 4.1; kafka-wire's schemas restore them from 4.0, though
- * 3.9's agree on the wire), 3.9.1 the versions KIP-896 removed in 4.0.
+ * 3.9's agree on the wire), 3.9.x the versions KIP-896 removed in 4.0: the releases the schema
+ * pipeline restores them from.
  */
-export const RELEASES = ['4.4.0', '4.0.0', '3.9.1'];
+export const RELEASES = ['4.4.0', '4.0.2', '3.9.2'];
 
 /** The referee's main class. */
 export const MAIN_CLASS = 'dev.kafkawire.referee.Referee';

@@ -18,6 +18,8 @@ export interface RefereeApi {
   name: string;
   request: [number, number];
   response: [number, number];
+  /** The highest version the release calls stable (below the range's top when its latest is unstable). */
+  stableHighest: number;
   /** requestHeader[v - request[0]]: the request header version of version v. */
   requestHeader: number[];
   responseHeader: number[];
@@ -87,6 +89,7 @@ export class Referee {
       key: Number(a.key), name: a.name,
       request: [Number(a.request[0]), Number(a.request[1])],
       response: [Number(a.response[0]), Number(a.response[1])],
+      stableHighest: Number(a.stableHighest),
       requestHeader: a.requestHeader.map(Number),
       responseHeader: a.responseHeader.map(Number),
     }));

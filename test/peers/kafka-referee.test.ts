@@ -11,9 +11,10 @@
 // The same for a few random headers of each pair (RequestHeader/ResponseHeader at the header version
 // kafka-wire puts in front of it, which must be Kafka's).
 // Records fields compare as raw bytes. The judge of a pair is the newest release that defines it
-// (kafka/referee/build.mjs: kafka-clients 4.4.0, then 4.0.0 for the share-group v0s removed in 4.1,
-// then 3.9.1 for the versions removed in 4.0). The file prints how many pairs had an independent check and fails under 100%, and
-// fails when Kafka 4.4.0 defines a pair the catalogue lacks.
+// (kafka/referee/build.mjs: the catalogue's release, then the 4.0.x holding the share-group v0s
+// removed in 4.1, then the 3.9.x holding the versions removed in 4.0). The file prints how many
+// pairs had an independent check and fails under 100%, and fails when the catalogue's release
+// defines a stable pair the catalogue lacks.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   ApiKey, apis, decodeBody, decodeRequest, decodeResponse, encodeBody, encodeRequest, encodeResponse, newMessage,
@@ -232,12 +233,13 @@ describe.skipIf(!javaOk)("Kafka's own codec (kafka-clients) as referee for every
       bodyCodec(ApiKey.ListOffsets, 'request', 9), list)).toEqual([]);
   });
 
-  it(`the catalogue holds every pair kafka-clients ${CURRENT} defines`, () => {
+  // Versions a release marks unstable (latestVersionUnstable) are not part of its protocol yet.
+  it(`the catalogue holds every pair kafka-clients ${CURRENT} defines as stable`, () => {
     const missing: string[] = [];
     for (const kafka of judges[0].ranges.values()) {
       for (const direction of ['request', 'response'] as const) {
         const ours = apis.find((a) => a.apiKey === kafka.key)?.[direction].validVersions;
-        for (let v = kafka[direction][0]; v <= kafka[direction][1]; v++) {
+        for (let v = kafka[direction][0]; v <= Math.min(kafka[direction][1], kafka.stableHighest); v++) {
           if (ours === undefined || v < ours[0] || v > ours[1]) missing.push(`${kafka.name} ${direction} v${v}`);
         }
       }

@@ -7,6 +7,7 @@
 // size prefix and no header):
 //   {"id":1,"op":"versions"}
 //       -> {"id":1,"ok":true,"apis":[{"key":0,"name":"Produce","request":[lo,hi],"response":[lo,hi],
+//           "stableHighest":hi or hi-1 when the release marks its latest version unstable,
 //           "requestHeader":[header version of lo, ..., of hi],"responseHeader":[...]},...]}
 //   {"id":2,"op":"decode","key":K,"version":V,"dir":D,"hex":"..."}
 //       -> {"id":2,"ok":true,"json":{...},"hex":"..."}   the body read by Kafka's class as Kafka's
@@ -174,6 +175,7 @@ public final class Referee {
             api.put("name", type.name());
             api.set("request", range(request));
             api.set("response", range(response));
+            api.put("stableHighest", type.highestSupportedVersion(false));
             ArrayNode requestHeaders = api.putArray("requestHeader");
             for (short v = request.lowestSupportedVersion(); v <= request.highestSupportedVersion(); v++) {
                 requestHeaders.add(type.requestHeaderVersion(v));
