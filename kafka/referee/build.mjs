@@ -11,14 +11,22 @@ import { promisify } from 'node:util';
 
 const refereeDir = dirname(fileURLToPath(import.meta.url));
 
+/** A property of the schema pipeline's POM (kafka/schemas/pom.xml), which names the releases. @param {string} name */
+function schemasProperty(name) {
+  const pom = readFileSync(join(refereeDir, '..', 'schemas', 'pom.xml'), 'utf8');
+  const found = new RegExp(`<${name.replaceAll('.', '\\.')}>([^<]+)</`).exec(pom);
+  if (found === null) throw new Error(`kafka/schemas/pom.xml names no ${name}`);
+  return found[1].trim();
+}
+
 /**
  * The releases whose generated classes judge kafka-wire's messages, newest first: a (key, version,
- * direction) is judged by the first that defines it. 4.0.x holds the KIP-932 early-access v0s of
- * the share-group APIs 76-79 (removed in 4.1; kafka-wire's schemas restore them from 4.0, though
- * 3.9's agree on the wire), 3.9.x the versions KIP-896 removed in 4.0: the releases the schema
- * pipeline restores them from.
+ * direction) is judged by the first that defines it. They are the ones the catalogue's schemas come
+ * from (kafka/schemas/pom.xml): the release itself; the 4.0.x holding the KIP-932 early-access v0s
+ * of the share-group APIs 76-79 (removed in 4.1; 3.9's agree with them on the wire); the 3.9.x
+ * holding the versions KIP-896 removed in 4.0.
  */
-export const RELEASES = ['4.4.0', '4.0.2', '3.9.2'];
+export const RELEASES = ['kafka.version', 'kafka.restore.share.version', 'kafka.restore.version'].map(schemasProperty);
 
 /** The referee's main class. */
 export const MAIN_CLASS = 'dev.kafkawire.referee.Referee';
