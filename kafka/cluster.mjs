@@ -146,8 +146,10 @@ function freePort() {
   });
 }
 
+/** A .properties file: Java reads it as ISO-8859-1, so anything else is written as \uXXXX. */
 function properties(map) {
-  return Object.entries(map).map(([k, v]) => `${k}=${v}`).join('\n') + '\n';
+  const escape = (text) => String(text).replace(/[^\x00-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return Object.entries(map).map(([k, v]) => `${k}=${escape(v)}`).join('\n') + '\n';
 }
 
 const SCRAM_MECHANISMS = ['SCRAM-SHA-256', 'SCRAM-SHA-512'];

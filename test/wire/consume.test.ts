@@ -49,6 +49,23 @@ describe('JsonLinesWriter', () => {
 });
 
 describe('kafka-wire consume', () => {
+  it('--isolation read_committed reads a log without transactions whole (the memory broker\'s last stable offset is its end); bad values are usage errors', async () => {
+    const broker = await startMemoryBroker({ topics: { plain: 2 } });
+    try {
+      for (let p = 0; p < 2; p++) broker.append('plain', p, encodeRecordBatch({ records: Array.from({ length: 10 }, (_, i) => ({ value: `p${p}-${i}` })) }));
+      const committed = jsonLines((await runCli('consume', ['-b', broker.bootstrap, '-t', 'plain', '-e', '--isolation', 'read_committed'])).stdout);
+      const uncommitted = jsonLines((await runCli('consume', ['-b', broker.bootstrap, '-t', 'plain', '-e'])).stdout);
+      expect(committed).toHaveLength(20);
+      expect(committed).toEqual(uncommitted);
+      for (const args of [['--isolation', 'committed'], ['-X', 'fetch.wait.max.ms=5'], ['-X', 'security.protocol=TLS'], ['--sasl-mechanism', 'GSSAPI', '--sasl-username', 'u', '--sasl-password', 'p'], ['--sasl-username', 'u']]) {
+        const r = await runCli('consume', ['-b', broker.bootstrap, '-t', 'plain', '-e', ...args]);
+        expect(r.code, args.join(' ')).toBe(2);
+      }
+    } finally {
+      await broker.close();
+    }
+  });
+
   it('reads every partition without -p and exits at their ends with -e', async () => {
     const broker = await startMemoryBroker({ topics: { all: 4 } });
     try {
