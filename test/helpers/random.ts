@@ -1,6 +1,7 @@
 // Seeded random instances of any compiled message version: every present field gets a value of
 // its type (edge values often), nullable fields are sometimes null, tagged fields sometimes set,
-// and flexible structs sometimes carry unknown tagged fields.
+// and flexible structs sometimes carry unknown tagged fields. Arrays hold 0..maxArray items; with
+// longArrayChance > 0, arrays near the top are sometimes long (LONG_ARRAY..2*LONG_ARRAY-1 items).
 import {
   ARRAY, BOOL, BYTES, FLOAT64, INT16, INT32, INT64, INT8, RECORDS, STRING, STRUCT, UINT16, UINT32, UUID,
   type CompiledField, type CompiledStruct,
@@ -11,10 +12,13 @@ import { prng } from '../../bench/lib/prng.mjs';
 
 export { prng };
 
+/** The fewest items in a long array: long ones reach past 127, where a compact array's length varint takes two bytes. */
+const LONG_ARRAY = 100;
+
 const STRINGS = ['', 'a', 'topic-1', 'ünïcødé', '日本語', '🎉 emoji', 'x'.repeat(130)];
 
 export class RandomInstances {
-  constructor(private readonly random: () => number, private readonly maxArray = 3) {}
+  constructor(private readonly random: () => number, private readonly maxArray = 3, private readonly longArrayChance = 0) {}
 
   private int(n: number): number {
     return Math.floor(this.random() * n);
@@ -40,7 +44,9 @@ export class RandomInstances {
   field(f: CompiledField, depth: number): any {
     if (f.nullable && this.random() < 0.2) return null;
     if (f.kind !== ARRAY) return this.value(f.kind, f.struct, depth);
-    const n = depth > 3 ? 0 : this.int(this.maxArray + 1);
+    let n = depth > 3 ? 0 : this.int(this.maxArray + 1);
+    // Only when asked, so the draws (and the instances) of seeded callers without it stay the same.
+    if (this.longArrayChance > 0 && depth <= 1 && this.random() < this.longArrayChance) n = LONG_ARRAY + this.int(LONG_ARRAY);
     const items = [];
     for (let i = 0; i < n; i++) items.push(this.value(f.elementKind, f.struct, depth + 1));
     return items;
