@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { apis, requestHeader, responseHeader } from '../src/generated/catalogue.js';
-import { MAX_VERSION, type FieldDef, type MessageDef } from '../src/codec/schema.js';
+import { MAX_VERSION, type FieldDef, type MessageDef } from '../src/catalogue/schema.js';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const schemaDir = process.env.KAFKA_WIRE_SCHEMAS ?? path.join(repoRoot, '..', 'shared', 'kafka-schemas');

@@ -9,7 +9,7 @@ import { TcpDirection } from './tcp.js';
 import { concatBytes } from '../bytes.js';
 import { findApi, decodeRequest, decodeResponse, type Direction } from '../codec/by-key.js';
 import type { CatalogueOption } from '../catalogue/catalogue.js';
-import { inVersions } from '../codec/schema.js';
+import { inVersions } from '../catalogue/schema.js';
 import { DEFAULT_MAX_FRAME_SIZE } from '../limits.js';
 
 /** The port Kafka brokers listen on unless told otherwise. */

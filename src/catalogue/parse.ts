@@ -3,7 +3,7 @@
 // to write src/generated/, and run-time catalogues (./catalogue.ts) use it directly, so both see
 // the same facts. Only facts are kept (names, types, versions, tags, defaults, listeners), never
 // the schemas' prose. Browser-safe: it reads no files.
-import { MAX_VERSION, type ApiDef, type DefaultValue, type FieldDef, type MessageDef, type StructDef, type Versions, type VersionRange } from '../codec/schema.js';
+import { MAX_VERSION, type ApiDef, type DefaultValue, type FieldDef, type MessageDef, type StructDef, type Versions, type VersionRange } from './schema.js';
 
 export { MAX_VERSION };
 

@@ -6,7 +6,7 @@ import type { Connection, ConnectOptions } from '../wire/connection.js';
 import { kafkaErrorName } from '../wire/errors.js';
 import { partitionForKey } from '../wire/partitioner.js';
 import { encodeRecordBatch, initZstd, COMPRESSION_NAMES, type CompressionName, type RecordInput } from '../records/index.js';
-import { consumeLoop, byLeader, type Encoding } from '../wire/consume.js';
+import { consumeLoop, byLeader, type Encoding } from './consume.js';
 import { ZERO_UUID } from '../wire/versions.js';
 import { UsageError } from '../errors.js';
 import type { Command, Io } from './command.js';

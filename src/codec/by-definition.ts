@@ -5,11 +5,11 @@
 // or the interpreter (read.ts) where code generation is forbidden, turns the tape into objects.
 // Encoding: the generated writer or the interpreter (write.ts) flattens objects into a tape and a
 // heap (encode-buffers.ts), and the WebAssembly `emit` writes the frame.
-import type { ApiDef, MessageDef } from './schema.js';
+import type { ApiDef, MessageDef } from '../catalogue/schema.js';
 import { KafkaWireError } from '../errors.js';
 import { bodyPlanFor, planForMessage, type CompiledStruct, type MessagePlan } from './plan.js';
 import { completeStruct } from './known-fields.js';
-import { codecWasm, ensureMemory, i32, scratchBase, u8 } from '../wasm/codec-module.js';
+import { codecWasm, ensureMemory, i32, scratchBase, u8 } from './engine.js';
 import { codegenAvailable, generateReader, generateWriter, type TapeReader, type TapeWriter } from './generate.js';
 import { interpretRoot, interpretedEnd } from './read.js';
 import { writeStruct } from './write.js';

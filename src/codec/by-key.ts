@@ -1,7 +1,7 @@
 // The message codec by API key, over a catalogue: the built-in one (src/generated/), or the one
 // given as `{ catalogue }` in the trailing options. (by-definition.ts does the work for any one
 // API definition; use it with src/generated/apis/* to bundle only what you use.)
-import { inVersions, type ApiDef, type MessageDef } from './schema.js';
+import { inVersions, type ApiDef, type MessageDef } from '../catalogue/schema.js';
 import { builtInCatalogue, catalogueApi, type CatalogueOption } from '../catalogue/catalogue.js';
 import {
   decodeBodyFor, decodeRequestFor, decodeResponseFor, encodeBodyFor, encodeRequestFor, encodeResponseFor,

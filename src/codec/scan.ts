@@ -1,12 +1,25 @@
 // The decode's first step: copies the input into WebAssembly memory and runs `scan`
 // (assembly/codec.ts), which checks the whole frame and writes a tape of words (values, or
 // offsets into the frame) for the readers; its failures become KafkaWireErrors with field paths.
-import { KafkaWireError, WASM_ERROR_CODES } from '../errors.js';
-import { codecWasm, ensureMemory, i32, scratchBase, u8 } from '../wasm/codec-module.js';
+import { KafkaWireError, type ErrorCode } from '../errors.js';
+import { codecWasm, ensureMemory, i32, scratchBase, u8 } from './engine.js';
 import { opFields, type CompiledStruct } from './plan.js';
-import { E_TAPE_FULL, STATUS_CODE, STATUS_DEPTH, STATUS_OFFSET } from '../wasm/abi.js';
+import {
+  E_ARRAY_LIMIT, E_DEPTH_LIMIT, E_DUPLICATE_TAG, E_FRAME_SIZE_MISMATCH, E_INVALID_UTF8, E_LENGTH_LIMIT, E_NEGATIVE_LENGTH,
+  E_TAGGED_SIZE_MISMATCH, E_TAPE_FULL, E_TRAILING_BYTES, E_TRUNCATED, E_VARINT_OVERFLOW, E_VARINT_TOO_LONG,
+  STATUS_CODE, STATUS_DEPTH, STATUS_OFFSET,
+} from '../wasm/abi.js';
 import { defaultLimits, type Limits } from './types.js';
 import { failedStatus } from '../wasm/status.js';
+
+/** The scan's error codes (src/wasm/abi.ts) by number. */
+const WASM_ERROR_CODES: Readonly<Record<number, ErrorCode>> = {
+  [E_TRUNCATED]: 'TRUNCATED', [E_NEGATIVE_LENGTH]: 'NEGATIVE_LENGTH', [E_VARINT_TOO_LONG]: 'VARINT_TOO_LONG',
+  [E_VARINT_OVERFLOW]: 'VARINT_OVERFLOW', [E_INVALID_UTF8]: 'INVALID_UTF8', [E_DUPLICATE_TAG]: 'DUPLICATE_TAG',
+  [E_TAGGED_SIZE_MISMATCH]: 'TAGGED_SIZE_MISMATCH', [E_TRAILING_BYTES]: 'TRAILING_BYTES',
+  [E_FRAME_SIZE_MISMATCH]: 'FRAME_SIZE_MISMATCH', [E_ARRAY_LIMIT]: 'ARRAY_LIMIT', [E_LENGTH_LIMIT]: 'LENGTH_LIMIT',
+  [E_DEPTH_LIMIT]: 'DEPTH_LIMIT',
+};
 
 function peekInt16(frame: Uint8Array, at: number): number {
   return ((frame[at] << 24) | (frame[at + 1] << 16)) >> 16;

@@ -3,7 +3,7 @@ import { DEFAULT_MAX_FRAME_SIZE } from '../limits.js';
 import type {
   RequestBodies, RequestHeader, RequestInputs, ResponseBodies, ResponseHeader, ResponseInputs,
 } from '../generated/types.js';
-import type { ApiDef, MessageDef } from './schema.js';
+import type { ApiDef, MessageDef } from '../catalogue/schema.js';
 import type { DecodedRecordBatches } from '../records/decode.js';
 
 export type { RequestHeader, ResponseHeader };

@@ -8,7 +8,7 @@ import {
   ARRAY, BOOL, BYTES, FLOAT64, INT16, INT32, INT64, INT8, RECORDS, STRING, STRUCT, UINT16, UINT32, UUID,
   type CompiledField, type CompiledStruct,
 } from '../codec/plan.js';
-import { i32 } from '../wasm/codec-module.js';
+import { i32 } from '../codec/engine.js';
 import { KafkaWireError } from '../errors.js';
 import { bytesToBase64Url, toHex } from '../text.js';
 import { noDescriptions, type Descriptions } from './descriptions.js';
