@@ -22,6 +22,12 @@ const FLOORS: ReadonlyArray<ReadonlyArray<{ name: string; paths: readonly string
   [{ name: 'ground', paths: ['errors.ts', 'bytes.ts', 'text.ts', 'limits.ts', 'json-writer.ts'] }],
 ];
 
+/**
+ * The codec's doors for every other folder: its public functions (a plan lookup, a scan's result),
+ * never its insides or its memory. Only the package's entries, which assemble the API, pass by.
+ */
+const CODEC_DOORS = ['codec/by-key.ts', 'codec/by-definition.ts', 'codec/json.ts'];
+
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
     const path = join(dir, name);
@@ -73,6 +79,21 @@ describe('the floors of src/', () => {
       if (a.name === b.name || b.floor > a.floor) return [];
       return [`${from} (${a.name}) -> ${to} (${b.name}): ${b.floor === a.floor ? 'sideways' : 'up'}`];
     });
+    expect(wrong).toEqual([]);
+  });
+
+  it('lets other folders into the codec only through its doors', () => {
+    const wrong = edges
+      .filter(({ from, to }) => to.startsWith('codec/') && !from.startsWith('codec/') && unitOf(from)?.name !== 'entries' && !CODEC_DOORS.includes(to))
+      .map(({ from, to }) => `${from} -> ${to}`);
+    expect(wrong).toEqual([]);
+  });
+
+  it('keeps each WebAssembly engine and its memory to its own folder', () => {
+    const engines = ['codec/engine.ts', 'records/engine.ts'];
+    const wrong = edges
+      .filter(({ from, to }) => engines.includes(to) && dirname(from) !== dirname(to) && unitOf(from)?.name !== 'entries')
+      .map(({ from, to }) => `${from} -> ${to}`);
     expect(wrong).toEqual([]);
   });
 });

@@ -5,9 +5,8 @@
 // what the client saw as capture packets. Node only (node:net, node:tls).
 import { createServer, connect as connectTcp, type Server, type Socket, type AddressInfo } from 'node:net';
 import { connect as connectTls, type ConnectionOptions } from 'node:tls';
-import { decodeResponse, encodeResponse, findApi, planFor } from '../codec/by-key.js';
+import { decodeResponse, encodeResponse, findApi, planFor, ARRAY, STRUCT, type CompiledStruct } from '../codec/by-key.js';
 import { KafkaWireError } from '../errors.js';
-import { ARRAY, STRUCT, type CompiledStruct } from '../codec/plan.js';
 import { TcpConversation, encodePacketHeaders, type Packet } from './writer.js';
 import { LINKTYPE_ETHERNET } from './packet.js';
 import { DEFAULT_MAX_FRAME_SIZE } from '../limits.js';

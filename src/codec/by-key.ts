@@ -22,6 +22,14 @@ import type { RequestBodies } from '../generated/types.js';
 export * from './by-definition.js';
 export { peekRequest } from './scan.js';
 export type { ApiKeyNumber, RecordsField, RequestBody, RequestInput, ResponseBody, ResponseInput } from './types.js';
+// For the folders above that walk a message's layout (explain, its samples, the site, the proxy):
+// the plan lookup, its vocabulary of kinds, and the spans scan.
+export {
+  planForMessage, ZERO_UUID, ARRAY, BOOL, BYTES, FLOAT64, INT16, INT32, INT64, INT8, RECORDS, STRING, STRUCT, UINT16, UINT32, UUID,
+  type CompiledField, type CompiledStruct, type MessagePlan,
+} from './plan.js';
+export { KINDS } from './kinds.js';
+export { scanSpans } from './scan.js';
 
 /** A body as a caller writes it, by key and direction. */
 export type BodyInput<K extends number, D extends Direction> = D extends 'request' ? RequestInput<K> : ResponseInput<K>;

@@ -39,14 +39,34 @@ export interface ScanResult {
 }
 
 /**
+ * A frame's spans tape (value words with each value's offset and length), copied out of
+ * WebAssembly memory. A frame the scan refuses gives its KafkaWireError with the tape as far as
+ * the scan got: every value it had checked before the failure (explain shows a damaged frame
+ * that far). Anything else thrown is rethrown.
+ */
+export function scanSpans(
+  plan: { header: CompiledStruct | null; body: CompiledStruct }, frame: Uint8Array, limits: Limits | undefined,
+): { tape: Int32Array; error?: KafkaWireError } {
+  const progress = { tapePtr: -1 }; // no tape yet: a frame refused before the scan runs has read nothing
+  try {
+    const { start, words } = scanMessage(plan, frame, true, true, limits, progress);
+    return { tape: i32.slice(start, start + words) };
+  } catch (error) {
+    if (!(error instanceof KafkaWireError)) throw error;
+    const { tapePtr } = progress;
+    return { tape: tapePtr < 0 ? new Int32Array(0) : i32.slice(tapePtr >> 2, codecWasm().tapePosition() >> 2), error };
+  }
+}
+
+/**
  * Runs the WebAssembly scan over `input`; on success the tape is at i32[start, start + words).
- * The tape stays valid until the next call into the codec.
+ * The tape stays valid until the next call into the codec. `progress`, when given, learns where
+ * the tape is as soon as the scan starts writing it, so a failure's tape can be read back.
  */
 export function scanMessage(
   plan: { header: CompiledStruct | null; body: CompiledStruct }, input: Uint8Array, framed: boolean,
-  withSpans: boolean, limits: Limits | undefined,
+  withSpans: boolean, limits: Limits | undefined, progress?: { tapePtr: number },
 ): ScanResult {
-  lastTapePtr = -1; // no tape yet: a frame refused before the scan runs has read nothing
   const maxFrameSize = limits?.maxFrameSize ?? defaultLimits.maxFrameSize;
   const size = framed ? input.length - 4 : input.length;
   if (size > maxFrameSize) {
@@ -60,7 +80,7 @@ export function scanMessage(
     const tapePtr = (inputPtr + input.length + 7) & ~7;
     const scratchPtr = tapePtr + tapeBytes;
     ensureMemory(scratchPtr + input.length * 2 + 64);
-    lastTapePtr = tapePtr;
+    if (progress !== undefined) progress.tapePtr = tapePtr;
     try {
       const words = codecWasm().scan(plan.header?.ptr ?? 0, plan.body.ptr, inputPtr, input.length, framed,
         tapePtr, tapeBytes, scratchPtr, withSpans,
@@ -74,18 +94,6 @@ export function scanMessage(
       throw scanError(plan, status);
     }
   }
-}
-
-let lastTapePtr = -1;
-
-/**
- * The tape the last scan wrote, as far as it got: after a failed scan in spans mode, every value
- * it had checked before the failure (explain shows a damaged frame that far). Valid until the
- * next call into the codec.
- */
-export function lastScanTape(): ScanResult {
-  if (lastTapePtr < 0) return { start: 0, words: 0 };
-  return { start: lastTapePtr >> 2, words: (codecWasm().tapePosition() - lastTapePtr) >> 2 };
 }
 
 /** The error a failed scan's status block (word index `status`) describes. */

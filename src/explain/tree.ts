@@ -1,14 +1,11 @@
 // The explain tree: every byte of a frame attributed to a named node (frame, header, body fields,
 // length prefixes, tagged-field sections, record batches and records), built from the codec's
 // scan in spans mode. Browser-safe: descriptions come in as a lookup, never from files here.
-import { getApi, peekRequest, type CatalogueOption, type Direction, type Limits } from '../codec/by-key.js';
-import { planForMessage } from '../codec/plan.js';
-import { lastScanTape, scanMessage } from '../codec/scan.js';
 import {
+  getApi, peekRequest, planForMessage, scanSpans, type CatalogueOption, type Direction, type Limits,
   ARRAY, BOOL, BYTES, FLOAT64, INT16, INT32, INT64, INT8, RECORDS, STRING, STRUCT, UINT16, UINT32, UUID,
   type CompiledField, type CompiledStruct,
-} from '../codec/plan.js';
-import { i32 } from '../codec/engine.js';
+} from '../codec/by-key.js';
 import { KafkaWireError } from '../errors.js';
 import { bytesToBase64Url, toHex } from '../text.js';
 import { noDescriptions, type Descriptions } from './descriptions.js';
@@ -419,33 +416,28 @@ export function sizeMismatchDetail(frame: Uint8Array): string {
 /** A frame's spans tape; for a damaged one (with `partial`), the error and a malformed node from where reading stopped. */
 function scanForExplain(plan: ReturnType<typeof planForMessage>, frame: Uint8Array, options: ExplainOptions):
   { tape: Int32Array; error?: KafkaWireError; malformed?: ExplainNode } {
-  // `i32` is a live binding refreshed when memory grows: read it only after the scan.
-  const tapeOf = (scan: { start: number; words: number }) => i32.slice(scan.start, scan.start + scan.words);
   const malformed = (at: number, code: string, detail: string) => {
     const start = Math.min(frame.length, Math.max(at, 4)); // never inside the size prefix
     return node('[malformed]', '', start, frame.length - start, 'frame', { note: code, description: detail });
   };
   const detailOf = (error: KafkaWireError) => error.message.slice(error.message.indexOf(': ') + 2);
-  try {
-    return { tape: tapeOf(scanMessage(plan, frame, true, true, options.limits)) };
-  } catch (failure) {
-    if (!options.partial || !(failure instanceof KafkaWireError)) throw failure;
-    if (failure.code !== 'FRAME_SIZE_MISMATCH' || frame.length < 8) {
-      return { tape: tapeOf(lastScanTape()), error: failure, malformed: malformed(failure.offset, failure.code, detailOf(failure)) };
-    }
-    // Read the bytes anyway, as far as they go: a cut capture or frames run together still show
-    // what they hold. The prefix's own frame when the bytes hold more, else all of them.
-    const claimed = new DataView(frame.buffer, frame.byteOffset).getInt32(0);
-    const within = claimed >= 4 && claimed < frame.length - 4 ? frame.slice(0, claimed + 4) : frame.slice();
-    new DataView(within.buffer).setInt32(0, within.length - 4);
-    try {
-      const tape = tapeOf(scanMessage(plan, within, true, true, options.limits));
-      return { tape, error: failure, malformed: malformed(within.length, failure.code, sizeMismatchDetail(frame)) };
-    } catch (inner) {
-      if (!(inner instanceof KafkaWireError)) throw inner;
-      return { tape: tapeOf(lastScanTape()), error: failure, malformed: malformed(inner.offset, inner.code, `${detailOf(inner)} (${sizeMismatchDetail(frame)})`) };
-    }
+  const whole = scanSpans(plan, frame, options.limits);
+  const failure = whole.error;
+  if (failure === undefined) return { tape: whole.tape };
+  if (!options.partial) throw failure;
+  if (failure.code !== 'FRAME_SIZE_MISMATCH' || frame.length < 8) {
+    return { tape: whole.tape, error: failure, malformed: malformed(failure.offset, failure.code, detailOf(failure)) };
   }
+  // Read the bytes anyway, as far as they go: a cut capture or frames run together still show
+  // what they hold. The prefix's own frame when the bytes hold more, else all of them.
+  const claimed = new DataView(frame.buffer, frame.byteOffset).getInt32(0);
+  const within = claimed >= 4 && claimed < frame.length - 4 ? frame.slice(0, claimed + 4) : frame.slice();
+  new DataView(within.buffer).setInt32(0, within.length - 4);
+  const inner = scanSpans(plan, within, options.limits);
+  if (inner.error === undefined) {
+    return { tape: inner.tape, error: failure, malformed: malformed(within.length, failure.code, sizeMismatchDetail(frame)) };
+  }
+  return { tape: inner.tape, error: failure, malformed: malformed(inner.error.offset, inner.error.code, `${detailOf(inner.error)} (${sizeMismatchDetail(frame)})`) };
 }
 
 /** Explains a whole frame (int32 size prefix, header, body). Throws KafkaWireError on bad input. */
