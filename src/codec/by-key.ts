@@ -10,7 +10,6 @@ import {
 import { peekRequest } from './scan.js';
 import { headerVersionFor, planForMessage, type MessagePlan } from './plan.js';
 import { checkRequestHeader } from './values.js';
-import { codecFreeRecordsHook } from './hooks.js';
 import type {
   ApiKeyNumber, DecodedRequest, DecodedResponse, Direction, EncodeOptions, Limits, MessageDecodeOptions, RecordsField, RequestBody,
   RequestHeader, RequestInput, ResponseBody, ResponseHeader, ResponseInput,
@@ -64,8 +63,7 @@ function messageOptions(options: DecodeOptions | undefined): MessageDecodeOption
   const records = options?.records;
   if (records === undefined || records === false) return options;
   const recordsOptions = records === true ? {} : records;
-  // The records module has its own memory: its decoder leaves the codec's tape alone.
-  return { ...options, recordsDecoder: codecFreeRecordsHook((bytes) => decodeRecordBatches(bytes, recordsOptions)) };
+  return { ...options, recordsDecoder: (bytes) => decodeRecordBatches(bytes, recordsOptions) };
 }
 
 /** The API with this key, or undefined. */

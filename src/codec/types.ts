@@ -88,10 +88,10 @@ export interface Limits {
 
 export interface MessageDecodeOptions extends Limits {
   /**
-   * Applied to every records field as it is read (e.g. decodeRecordBatches), so a Fetch
-   * response arrives with its batches decoded, and typed as what it returns; without it records
-   * fields are byte views. It may itself call the codec (decode or encode other messages). The
-   * by-key calls' `records` option sets it.
+   * Applied to every records field once the message is read (e.g. decodeRecordBatches), in the
+   * order the fields come, so a Fetch response arrives with its batches decoded, and typed as what
+   * it returns; without it records fields are byte views. It may itself call the codec (decode or
+   * encode other messages). The by-key calls' `records` option sets it.
    */
   recordsDecoder?: (records: Uint8Array) => unknown;
 }
