@@ -318,28 +318,33 @@ export class FrameSplitter {
     }
     // Fast path: frames wholly inside this chunk are subarrays of it.
     const view = new DataView(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+    const decide = this.#decide;
     let pos = 0;
     const len = chunk.length;
     while (len - pos >= 4) {
       const size = view.getInt32(pos, false);
-      const want = this.#headWant(size);
-      if (len - pos < want) break;
-      const decision = this.#decideOn(chunk.subarray(pos, pos + want), size);
-      if (decision === 'reject') {
-        this.#pieces.push(chunk.subarray(pos));
-        this.#buffered = len - pos;
-        this.#size = size;
-        this.#rejected = true;
-        return;
-      }
-      if (decision === 'pass') {
-        const total = 4 + Math.max(0, size);
-        const n = Math.min(total, len - pos);
-        this.#onPass(chunk.subarray(pos, pos + n));
-        this.#offset += n;
-        pos += n;
-        this.#passing = total - n;
-        continue;
+      if (decide === undefined) {
+        this.#checkSize(size);
+      } else {
+        const want = Math.min(this.#peek, Math.max(4, size + 4));
+        if (len - pos < want) break;
+        const decision = decide(chunk.subarray(pos, pos + want), size);
+        if (decision === 'reject') {
+          this.#pieces.push(chunk.subarray(pos));
+          this.#buffered = len - pos;
+          this.#size = size;
+          this.#rejected = true;
+          return;
+        }
+        if (decision === 'pass') {
+          const total = 4 + Math.max(0, size);
+          const n = Math.min(total, len - pos);
+          this.#onPass(chunk.subarray(pos, pos + n));
+          this.#offset += n;
+          pos += n;
+          this.#passing = total - n;
+          continue;
+        }
       }
       const end = pos + 4 + size;
       if (end > len) {
