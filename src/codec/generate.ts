@@ -134,24 +134,19 @@ function generateReaderSource(root: CompiledStruct, index: Map<CompiledStruct, n
     open.push(s);
     const statements: string[] = [];
     const values: string[] = [];
-    const holders: string[] = []; // records fields' slots in `later`, waiting for their struct
     for (const f of s.fields) {
       if (f.present && f.tag < 0) {
         const [code, e] = field(f);
         statements.push(code);
         values.push(e);
-        if (f.kind === RECORDS) {
-          const k = fresh('k');
-          statements.push(`let ${k} = -1; if (${e} !== null && later !== undefined) { ${k} = later.length; later.push(null, ${key(f.name)}, ${e}); }`);
-          holders.push(k);
-        }
       } else {
         values.push(defaultExpression(f, index));
       }
     }
     const o = fresh('o');
     statements.push(`const ${o} = new S${index.get(s)}(${values.join(', ')});`);
-    for (const k of holders) statements.push(`if (${k} >= 0) later[${k}] = ${o};`);
+    // Records fields wait for the hook with their struct, once it is complete.
+    s.fields.forEach((f, k) => { if (f.kind === RECORDS && f.present && f.tag < 0) statements.push(noteRecords(o, key(f.name), values[k]!)); });
     if (s.flexible) {
       const [n, i, tag] = [fresh('n'), fresh('i'), fresh('tag')];
       const cases = s.tagged.map((f, k) => {
@@ -173,13 +168,12 @@ function generateReaderSource(root: CompiledStruct, index: Map<CompiledStruct, n
 
   /** A records value noted for the hook: its holder, its key there, its bytes (none when null). */
   function noteRecords(holder: string, at: string, e: string): string {
-    return `if (${e} !== null && later !== undefined) later.push(${holder}, ${at}, ${e});`;
+    return `${e} && later && later.push(${holder}, ${at}, ${e});`; // a records value is null or a Uint8Array
   }
 
   const [code, o] = structCode(root);
   return `function read(c) {
-      const tape = c.tape, src = c.src, view = c.view, later = c.later;
-      let t = c.t;
+      let { tape, src, view, later, t } = c;
       ${code}
       c.t = t;
       return ${o};
