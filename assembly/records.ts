@@ -2,7 +2,8 @@
 // LZ4 frame (de)compression. Raw bindings; the JS side lives in src/records/.
 import { STATUS, ensure } from './records/common';
 import { crc32cOf, crc32Of } from './records/crc';
-export { scanBatches, walkRecords, spanRecords, encodeRecords, finishBatch } from './records/batch';
+export { scanBatches, walkRecords, spanRecords } from './records/batch';
+export { encodeRecords, finishBatch } from './records/encode';
 export { snappyDecode, snappyEncode, snappyMaxEncoded } from './records/snappy';
 export { lz4Decode, lz4Encode, lz4MaxFrame } from './records/lz4';
 

@@ -136,12 +136,12 @@ function usesMaxVersion(text) {
   return /\bMAX_VERSION\b/.test(text);
 }
 
-/** The import of src/codec/schema.ts for a generated file `depth` folders below src/. */
+/** The import of src/catalogue/schema.ts for a generated file `depth` folders below src/. */
 function schemaImport(body, typeNames, depth) {
   const names = [];
   if (usesMaxVersion(body)) names.push('MAX_VERSION');
   for (const t of typeNames) names.push(`type ${t}`);
-  return `import { ${names.join(', ')} } from '${'../'.repeat(depth)}codec/schema.js';`;
+  return `import { ${names.join(', ')} } from '${'../'.repeat(depth)}catalogue/schema.js';`;
 }
 
 function apiFile(api) {
@@ -166,7 +166,7 @@ function catalogueFile(apis, release) {
   const imports = apis.map((a) => `import { ${a.constName} } from './apis/${a.name}.js';`).join('\n');
   return (
     `${HEADER}\n` +
-    `import type { ApiDef } from '../codec/schema.js';\n` +
+    `import type { ApiDef } from '../catalogue/schema.js';\n` +
     `import { requestHeader, responseHeader } from './headers.js';\n` +
     `${imports}\n\n` +
     `/** The Kafka release whose schemas (npm run schemas) this catalogue was generated from; null when unknown. */\n` +

@@ -1,25 +1,11 @@
 // Every failure the codec reports on bad input or bad values is a KafkaWireError: it names
 // what went wrong (code), where in the bytes (offset, -1 when encoding) and in which field (path).
-import {
-  E_ARRAY_LIMIT, E_DEPTH_LIMIT, E_DUPLICATE_TAG, E_FRAME_SIZE_MISMATCH, E_INVALID_UTF8, E_LENGTH_LIMIT, E_NEGATIVE_LENGTH,
-  E_TAGGED_SIZE_MISMATCH, E_TRAILING_BYTES, E_TRUNCATED, E_VARINT_OVERFLOW, E_VARINT_TOO_LONG,
-} from './wasm/abi.js';
-
 export type ErrorCode =
   | 'TRUNCATED' | 'NEGATIVE_LENGTH' | 'VARINT_TOO_LONG' | 'VARINT_OVERFLOW' | 'INVALID_UTF8'
   | 'DUPLICATE_TAG' | 'TAGGED_SIZE_MISMATCH' | 'TRAILING_BYTES' | 'FRAME_SIZE_MISMATCH'
   | 'ARRAY_LIMIT' | 'LENGTH_LIMIT' | 'DEPTH_LIMIT' | 'FRAME_LIMIT' | 'MEMORY_LIMIT'
   | 'UNSUPPORTED_API' | 'UNSUPPORTED_VERSION' | 'INVALID_VALUE' | 'NOT_IN_VERSION' | 'UNKNOWN_FIELD'
   | 'UNSUPPORTED_RUNTIME';
-
-/** The scan's error codes (src/wasm/abi.ts) by number. */
-export const WASM_ERROR_CODES: Readonly<Record<number, ErrorCode>> = {
-  [E_TRUNCATED]: 'TRUNCATED', [E_NEGATIVE_LENGTH]: 'NEGATIVE_LENGTH', [E_VARINT_TOO_LONG]: 'VARINT_TOO_LONG',
-  [E_VARINT_OVERFLOW]: 'VARINT_OVERFLOW', [E_INVALID_UTF8]: 'INVALID_UTF8', [E_DUPLICATE_TAG]: 'DUPLICATE_TAG',
-  [E_TAGGED_SIZE_MISMATCH]: 'TAGGED_SIZE_MISMATCH', [E_TRAILING_BYTES]: 'TRAILING_BYTES',
-  [E_FRAME_SIZE_MISMATCH]: 'FRAME_SIZE_MISMATCH', [E_ARRAY_LIMIT]: 'ARRAY_LIMIT', [E_LENGTH_LIMIT]: 'LENGTH_LIMIT',
-  [E_DEPTH_LIMIT]: 'DEPTH_LIMIT',
-};
 
 const DESCRIPTIONS: Record<ErrorCode, string> = {
   TRUNCATED: 'the input ends before the value does',

@@ -1,6 +1,6 @@
 // kafka-wire: the Apache Kafka wire protocol, every API key and version.
-import { initCodecWasm } from './wasm/codec-module.js';
-import { initRecordsWasm } from './wasm/records-module.js';
+import { initCodecWasm } from './codec/engine.js';
+import { initRecordsWasm } from './records/engine.js';
 
 export {
   encodeRequest, decodeRequest, encodeResponse, decodeResponse, encodeBody, decodeBody,
@@ -21,7 +21,7 @@ export { frameToJson, frameFromJson, structToJson, structFromJson, type FrameJso
 export { apis } from './generated/catalogue.js';
 export { ApiKey } from './generated/types.js';
 export type * from './generated/types.js';
-export type { ApiDef, MessageDef, FieldDef, StructDef } from './codec/schema.js';
+export type { ApiDef, MessageDef, FieldDef, StructDef } from './catalogue/schema.js';
 export * from './explain/api.js';
 
 export { initZstd } from './records/zstd.js';

@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { apis, kafkaRelease, requestHeader, responseHeader } from '../src/generated/catalogue.js';
-import { MAX_VERSION, type FieldDef, type MessageDef } from '../src/codec/schema.js';
+import { MAX_VERSION, type FieldDef, type MessageDef } from '../src/catalogue/schema.js';
 
 import { catalogueSchemasDir as schemaDir, haveCatalogueSchemas } from './helpers/shared.js';
 

@@ -1,108 +1,39 @@
-// RecordBatch v2 framing, record walking (decode to an Int32 tape, or in spans mode also where
-// each record's fields lie, for explain) and record encoding. A failure records its reason in the
-// status block and traps (common.ts).
+// RecordBatch v2 framing and record walking: decode to an Int32 tape, or in spans mode also where
+// each record's fields lie, for explain (encoding is encode.ts). A failure records its reason in
+// the status block and traps (common.ts).
 //
 // The layouts of the tapes and specs below are in src/wasm/abi.ts, shared with the facade.
 // Offsets are relative to the start of the input, so JS can subarray its own copy of the bytes.
 import {
-  E_TRUNCATED, E_INVALID_LENGTH, E_VARINT_TOO_LONG, E_CRC_MISMATCH, E_UNSUPPORTED_MAGIC,
-  E_RECORD_COUNT, E_RECORD_LENGTH_MISMATCH, E_TRAILING_BYTES, E_BATCH_TOO_SHORT, E_OUT_OF_MEMORY,
-  F_BATCH, F_RECORD_LENGTH, F_ATTRIBUTES, F_TIMESTAMP_DELTA, F_OFFSET_DELTA, F_KEY_LENGTH,
-  F_VALUE_LENGTH, F_HEADER_COUNT, F_HEADER_KEY_LENGTH, F_HEADER_VALUE_LENGTH, F_CRC, F_BATCH_LENGTH,
-  F_MAGIC, F_RECORD_COUNT, F_RECORDS, F_RECORD,
-  STATUS, copy, fail, resetStatus, ensure, be16, be32, storeBe32, setBatch, setRecord, setHeader,
+  E_TRUNCATED, E_INVALID_LENGTH, E_CRC_MISMATCH, E_UNSUPPORTED_MAGIC, E_RECORD_COUNT, E_RECORD_LENGTH_MISMATCH,
+  E_TRAILING_BYTES, E_BATCH_TOO_SHORT, E_OUT_OF_MEMORY, F_BATCH, F_RECORD_LENGTH, F_ATTRIBUTES,
+  F_TIMESTAMP_DELTA, F_OFFSET_DELTA, F_KEY_LENGTH, F_VALUE_LENGTH, F_HEADER_COUNT, F_HEADER_KEY_LENGTH,
+  F_HEADER_VALUE_LENGTH, F_CRC, F_BATCH_LENGTH, F_MAGIC, F_RECORD_COUNT, F_RECORDS, F_RECORD, STATUS, fail,
+  resetStatus, ensure, be16, be32, setBatch, setRecord, setHeader,
 } from './common';
 import { crc32cOf, crc32Of } from './crc';
+import { VERR, V64, rv, rvl, clearVarintError } from './varint';
 import {
-  ROW_WORDS, HEADER_WORDS, SPEC_WORDS, SPEC_HEADER_WORDS, SCAN_HEADER_WORDS, ENTRY_WORDS, WALK_HEADER_WORDS,
-  SCAN_COUNT, SCAN_TRUNCATED, SCAN_CONSUMED, SCAN_ROWS, SCAN_TOTAL_ROWS, SCAN_HEADERS, SCAN_TOTAL_HEADERS, SCAN_END,
-  ENTRY_MAGIC, ENTRY_START, ENTRY_LENGTH, ENTRY_ATTRIBUTES, ENTRY_RECORD_COUNT, ENTRY_ROW_START, ENTRY_HEADER_START,
-  ENTRY_HEADER_END, WALK_ROWS, WALK_COUNT, WALK_HEADERS, WALK_HEADER_COUNT, WALK_END,
+  ROW_WORDS, HEADER_WORDS, SCAN_HEADER_WORDS, ENTRY_WORDS, WALK_HEADER_WORDS,
+  SCAN_COUNT, SCAN_TRUNCATED, SCAN_CONSUMED, SCAN_ROWS, SCAN_TOTAL_ROWS, SCAN_HEADERS, SCAN_TOTAL_HEADERS,
+  SCAN_END, ENTRY_MAGIC, ENTRY_START, ENTRY_LENGTH, ENTRY_ATTRIBUTES, ENTRY_RECORD_COUNT, ENTRY_ROW_START,
+  ENTRY_HEADER_START, ENTRY_HEADER_END, WALK_ROWS, WALK_COUNT, WALK_HEADERS, WALK_HEADER_COUNT, WALK_END,
   ROW_ATTRIBUTES, ROW_TIMESTAMP_DELTA, ROW_OFFSET_DELTA, ROW_KEY_OFFSET, ROW_KEY_LENGTH, ROW_VALUE_OFFSET,
   ROW_VALUE_LENGTH, ROW_HEADER_COUNT, ROW_FIRST_HEADER, STATUS_AUX0, WALK_STOP, WALK_SPANS,
-  REPEATED_HEADER_KEYS, SPAN_WORDS, SPAN_START, SPAN_LENGTH_END, SPAN_TIMESTAMP_DELTA_END, SPAN_OFFSET_DELTA_END, SPAN_HEADER_COUNT_END, SPAN_END,
-  BATCH_LENGTH_OFFSET, MAGIC_OFFSET, CRC_OFFSET, ATTRIBUTES_OFFSET, RECORD_COUNT_OFFSET, RECORDS_OFFSET,
-  BATCH_LENGTH_BASE, COMPRESSION_MASK, SPEC_ATTRIBUTES, SPEC_TIMESTAMP_DELTA, SPEC_OFFSET_DELTA, SPEC_KEY_LENGTH,
-  SPEC_VALUE_LENGTH, SPEC_HEADER_COUNT, HEADER_KEY_OFFSET, HEADER_KEY_LENGTH, HEADER_VALUE_OFFSET, HEADER_VALUE_LENGTH,
+  REPEATED_HEADER_KEYS, SPAN_WORDS, SPAN_START, SPAN_LENGTH_END, SPAN_TIMESTAMP_DELTA_END,
+  SPAN_OFFSET_DELTA_END, SPAN_HEADER_COUNT_END, SPAN_END, BATCH_LENGTH_OFFSET, MAGIC_OFFSET, CRC_OFFSET,
+  ATTRIBUTES_OFFSET, RECORD_COUNT_OFFSET, RECORDS_OFFSET, BATCH_LENGTH_BASE, COMPRESSION_MASK,
+  HEADER_KEY_OFFSET, HEADER_KEY_LENGTH, HEADER_VALUE_OFFSET, HEADER_VALUE_LENGTH,
 } from '../../src/wasm/abi';
 
 const ROW_BYTES: usize = ROW_WORDS << 2;
 const HEADER_BYTES: usize = HEADER_WORDS << 2;
 const ENTRY_BYTES: usize = ENTRY_WORDS << 2;
 const SPAN_BYTES: usize = SPAN_WORDS << 2;
-const SPEC_BYTES: usize = SPEC_WORDS << 2;
-const SPEC_HEADER_BYTES: usize = SPEC_HEADER_WORDS << 2;
 const V2_MIN_LENGTH: i32 = RECORDS_OFFSET - BATCH_LENGTH_BASE; // batchLength of a batch with no records
 const MIN_RECORD: i32 = 7;        // smallest possible encoded record
 const LEGACY_MIN_0: i32 = 14;     // crc + magic + attributes + key length + value length
 const LEGACY_MIN_1: i32 = 22;     // the same plus the timestamp
-
-// Varint readers. They return (newPosition << 32) | value; a zero position means failure, with
-// the reason in VERR. Varlongs return the new position and leave the value in V64.
-let VERR: i32 = 0;
-let V64: i64 = 0;
-
-// @ts-ignore: decorator
-@inline function rv(p: usize, end: usize): u64 {
-  // One and two bytes inline: record lengths and offset deltas of a 100-byte record take two.
-  if (p + 2 <= end) {
-    const b = <u32>load<u16>(p);
-    if (!(b & 0x80)) return ((<u64>(p + 1)) << 32) | <u64>(((b & 0x7f) >>> 1) ^ (0 - (b & 1)));
-    if (!(b & 0x8000)) {
-      const v = (b & 0x7f) | ((b >>> 1) & 0x3f80);
-      return ((<u64>(p + 2)) << 32) | <u64>((v >>> 1) ^ (0 - (v & 1)));
-    }
-  }
-  return rvSlow(p, end);
-}
-
-function rvSlow(p: usize, end: usize): u64 {
-  let v: u32 = 0;
-  let shift: u32 = 0;
-  for (let i = 0; i < 5; i++) {
-    if (p >= end) { VERR = E_TRUNCATED; return 0; }
-    const b = <u32>load<u8>(p++);
-    v |= (b & 0x7f) << shift;
-    if (b < 0x80) return ((<u64>p) << 32) | <u64>((v >>> 1) ^ (0 - (v & 1)));
-    shift += 7;
-  }
-  VERR = E_VARINT_TOO_LONG;
-  return 0;
-}
-
-// @ts-ignore: decorator
-@inline function rvl(p: usize, end: usize): usize {
-  if (p + 2 <= end) {
-    const b = <u32>load<u16>(p);
-    if (!(b & 0x80)) {
-      V64 = <i64><i32>(((b & 0x7f) >>> 1) ^ (0 - (b & 1)));
-      return p + 1;
-    }
-    if (!(b & 0x8000)) {
-      const v = (b & 0x7f) | ((b >>> 1) & 0x3f80);
-      V64 = <i64><i32>((v >>> 1) ^ (0 - (v & 1)));
-      return p + 2;
-    }
-  }
-  return rvlSlow(p, end);
-}
-
-function rvlSlow(p: usize, end: usize): usize {
-  let v: u64 = 0;
-  let shift: u64 = 0;
-  for (let i = 0; i < 10; i++) {
-    if (p >= end) { VERR = E_TRUNCATED; return 0; }
-    const b = <u64>load<u8>(p++);
-    v |= (b & 0x7f) << shift;
-    if (b < 0x80) {
-      V64 = <i64>((v >>> 1) ^ (0 - (v & 1)));
-      return p;
-    }
-    shift += 7;
-  }
-  VERR = E_VARINT_TOO_LONG;
-  return 0;
-}
 
 // Per header position, the offset and length of the key last seen there in this walk.
 const SEEN_KEYS: usize = memory.data(REPEATED_HEADER_KEYS << 3, 8);
@@ -129,7 +60,7 @@ let walkStop: usize = 0;
  * spans at spansPtr in spans mode). Returns the number of records walked; fails on bad input.
  */
 function walk(base: usize, p: usize, end: usize, count: i32, rows: usize): i32 {
-  VERR = 0;
+  clearVarintError();
   memEnd = (<usize>memory.size()) << 16;
   memory.fill(SEEN_KEYS, 0xff, REPEATED_HEADER_KEYS << 3); // lengths of -1: nothing seen
   const dedupe = spansPtr == 0;
@@ -418,113 +349,4 @@ export function spanRecords(p: usize, len: i32, count: i32, out: usize): i32 {
   store<i32>(out, <i32>(hdrsPtr + (<usize>hdrCount) * HEADER_BYTES), WALK_END << 2);
   store<i32>(out, <i32>(walkStop - p), WALK_STOP << 2);
   return 0;
-}
-
-
-// ---------------------------------------------------------------------------------------------
-// Encoding
-
-// @ts-ignore: decorator
-@inline function sizeVarint(v: i32): i32 {
-  const z = <u32>((v << 1) ^ (v >> 31));
-  return z < 0x80 ? 1 : z < 0x4000 ? 2 : z < 0x200000 ? 3 : z < 0x10000000 ? 4 : 5;
-}
-
-// @ts-ignore: decorator
-@inline function sizeVarlong(v: i64): i32 {
-  let z = <u64>((v << 1) ^ (v >> 63));
-  let n = 1;
-  while (z >= 0x80) { z >>>= 7; n++; }
-  return n;
-}
-
-// @ts-ignore: decorator
-@inline function writeVarint(p: usize, v: i32): usize {
-  let z = <u32>((v << 1) ^ (v >> 31));
-  while (z >= 0x80) {
-    store<u8>(p++, <u8>(z | 0x80));
-    z >>>= 7;
-  }
-  store<u8>(p++, <u8>z);
-  return p;
-}
-
-// @ts-ignore: decorator
-@inline function writeVarlong(p: usize, v: i64): usize {
-  let z = <u64>((v << 1) ^ (v >> 63));
-  while (z >= 0x80) {
-    store<u8>(p++, <u8>(z | 0x80));
-    z >>>= 7;
-  }
-  store<u8>(p++, <u8>z);
-  return p;
-}
-
-// @ts-ignore: decorator
-@inline function nonNeg(v: i32): i32 { return v > 0 ? v : 0; }
-
-/**
- * Encodes n records described by `spec` (its layout in src/wasm/abi.ts) whose bytes are
- * concatenated at `data` (key, value, then each header's key and value). Output goes to `out`, after a 61-byte batch header when withHeader != 0
- * (the caller fills the header fields; this fills batchLength, record count and CRC).
- * Returns the number of bytes written (including the header); fails when memory cannot grow.
- */
-export function encodeRecords(spec: usize, n: i32, data: usize, out: usize, withHeader: i32): i32 {
-  resetStatus();
-  // One pass: each record's size is known before it is written, so memory grows record by record.
-  let memEnd = (<usize>memory.size()) << 16;
-  let s = spec;
-  let d = data;
-  let o = out + (withHeader ? <usize>RECORDS_OFFSET : 0);
-  for (let r = 0; r < n; r++) {
-    const attrs = load<i32>(s, SPEC_ATTRIBUTES << 2);
-    const ts = load<i64>(s, SPEC_TIMESTAMP_DELTA << 2);
-    const od = load<i32>(s, SPEC_OFFSET_DELTA << 2);
-    const kl = load<i32>(s, SPEC_KEY_LENGTH << 2);
-    const vl = load<i32>(s, SPEC_VALUE_LENGTH << 2);
-    const hc = load<i32>(s, SPEC_HEADER_COUNT << 2);
-    let body = 1 + sizeVarlong(ts) + sizeVarint(od) + sizeVarint(kl) + nonNeg(kl) +
-      sizeVarint(vl) + nonNeg(vl) + sizeVarint(hc);
-    let hs = s + SPEC_BYTES;
-    for (let h = 0; h < hc; h++) {
-      const hkl = load<i32>(hs);
-      const hvl = load<i32>(hs, 4);
-      body += sizeVarint(hkl) + nonNeg(hkl) + sizeVarint(hvl) + nonNeg(hvl);
-      hs += SPEC_HEADER_BYTES;
-    }
-    const end = o + <usize>(sizeVarint(body) + body);
-    if (end > memEnd) {
-      if (!ensure(end)) return fail(E_OUT_OF_MEMORY, -1, -1);
-      memEnd = (<usize>memory.size()) << 16;
-    }
-    o = writeVarint(o, body);
-    store<u8>(o++, <u8>attrs);
-    o = writeVarlong(o, ts);
-    o = writeVarint(o, od);
-    o = writeVarint(o, kl);
-    if (kl > 0) { copy(o, d, <usize>kl); o += <usize>kl; d += <usize>kl; }
-    o = writeVarint(o, vl);
-    if (vl > 0) { copy(o, d, <usize>vl); o += <usize>vl; d += <usize>vl; }
-    o = writeVarint(o, hc);
-    s += SPEC_BYTES;
-    for (let h = 0; h < hc; h++) {
-      const hkl = load<i32>(s);
-      const hvl = load<i32>(s, 4);
-      o = writeVarint(o, hkl);
-      if (hkl > 0) { copy(o, d, <usize>hkl); o += <usize>hkl; d += <usize>hkl; }
-      o = writeVarint(o, hvl);
-      if (hvl > 0) { copy(o, d, <usize>hvl); o += <usize>hvl; d += <usize>hvl; }
-      s += SPEC_HEADER_BYTES;
-    }
-  }
-  const written = <i32>(o - out);
-  if (withHeader) finishBatch(out, written, n);
-  return written;
-}
-
-/** Fills batchLength, record count and CRC-32C of a complete v2 batch of `size` bytes at p. */
-export function finishBatch(p: usize, size: i32, count: i32): void {
-  storeBe32(p + BATCH_LENGTH_OFFSET, size - BATCH_LENGTH_BASE);
-  storeBe32(p + RECORD_COUNT_OFFSET, count);
-  storeBe32(p + CRC_OFFSET, <i32>crc32cOf(p + ATTRIBUTES_OFFSET, <usize>(size - ATTRIBUTES_OFFSET), 0));
 }

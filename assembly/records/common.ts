@@ -1,6 +1,6 @@
 // Shared helpers for the records WebAssembly module: error status (record, then trap), memory growth, big-endian
 // loads/stores. Nothing here allocates through the AssemblyScript runtime (runtime "stub"): all
-// buffers are raw regions laid out by the caller (see src/wasm/records-module.ts).
+// buffers are raw regions laid out by the caller (see src/records/engine.ts).
 
 // Status and field codes (src/wasm/abi.ts), under the short names the records code uses.
 export {

@@ -5,12 +5,12 @@
 // what the client saw as capture packets. Node only (node:net, node:tls).
 import { createServer, connect as connectTcp, type Server, type Socket, type AddressInfo } from 'node:net';
 import { connect as connectTls, type ConnectionOptions } from 'node:tls';
-import { decodeResponse, encodeResponse, findApi, planFor } from '../codec/by-key.js';
+import { decodeResponse, encodeResponse, findApi, planFor, ARRAY, STRUCT, type CompiledStruct } from '../codec/by-key.js';
 import { KafkaWireError } from '../errors.js';
-import { ARRAY, STRUCT, type CompiledStruct } from '../codec/plan.js';
 import { TcpConversation, encodePacketHeaders, type Packet } from './writer.js';
 import { LINKTYPE_ETHERNET } from './packet.js';
 import { DEFAULT_MAX_FRAME_SIZE } from '../limits.js';
+import { FrameSplitter } from '../wire/frame-splitter.js';
 
 export interface HostPort { host: string; port: number }
 
@@ -116,79 +116,6 @@ const READ_BUFFER = 64 * 1024;
 const REQUEST_PEEK = 12;
 const RESPONSE_PEEK = 8;
 
-/**
- * Follows the frames of a byte stream without holding them: each frame's first `peek` bytes go
- * to `decide`, which says whether to hold the whole frame (then `whole` gets it) or let it pass
- * (its bytes go to `pass` as they arrive, as views of the chunks, never copied).
- */
-class FramePeeker {
-  private readonly header: Uint8Array;
-  private readonly view: DataView;
-  private headerFill = 0;
-  /** Bytes of the current frame still to pass through. */
-  private passing = 0;
-  private holding: Uint8Array | undefined;
-  private holdingFill = 0;
-
-  constructor(
-    private readonly peek: number,
-    private readonly decide: (header: DataView) => boolean,
-    private readonly pass: (piece: Uint8Array) => void,
-    private readonly whole: (frame: Uint8Array) => void,
-  ) {
-    this.header = new Uint8Array(peek);
-    this.view = new DataView(this.header.buffer);
-  }
-
-  push(chunk: Uint8Array): void {
-    let at = 0;
-    while (at < chunk.length) {
-      if (this.passing > 0) {
-        const n = Math.min(this.passing, chunk.length - at);
-        this.pass(chunk.subarray(at, at + n));
-        this.passing -= n;
-        at += n;
-      } else if (this.holding !== undefined) {
-        const n = Math.min(this.holding.length - this.holdingFill, chunk.length - at);
-        this.holding.set(chunk.subarray(at, at + n), this.holdingFill);
-        this.holdingFill += n;
-        at += n;
-        if (this.holdingFill === this.holding.length) {
-          const frame = this.holding;
-          this.holding = undefined;
-          this.whole(frame);
-        }
-      } else {
-        // The size prefix first; then the header, or the whole frame when it is shorter than the
-        // peek (an empty SASL token), so no byte of the next frame is taken for this one's.
-        const size = this.headerFill >= 4 ? this.view.getInt32(0) : undefined;
-        const want = size === undefined ? 4 : Math.min(this.peek, Math.max(4, size + 4));
-        const n = Math.min(want - this.headerFill, chunk.length - at);
-        this.header.set(chunk.subarray(at, at + n), this.headerFill);
-        this.headerFill += n;
-        at += n;
-        if (this.headerFill < want || size === undefined) continue; // more to read, or the size just became known
-        this.headerFill = 0;
-        if (want < this.peek) {
-          this.pass(this.header.slice(0, want));
-          continue;
-        }
-        // A size too small for the header still passes: the peer sees what was sent.
-        const rest = Math.max(0, this.view.getInt32(0) + 4 - this.peek);
-        const hold = this.decide(this.view);
-        if (hold && rest > 0 && rest <= DEFAULT_MAX_FRAME_SIZE) {
-          this.holding = new Uint8Array(this.peek + rest);
-          this.holding.set(this.header);
-          this.holdingFill = this.peek;
-        } else {
-          this.pass(this.header.slice());
-          this.passing = rest;
-        }
-      }
-    }
-  }
-}
-
 // Wall-clock time at start, then the monotonic clock's progress: times never go backwards.
 const startWallNs = BigInt(Date.now()) * 1_000_000n;
 const startMonoNs = process.hrtime.bigint();
@@ -231,10 +158,13 @@ export async function startProxy(options: ProxyOptions): Promise<KafkaProxy> {
     connections++;
     sockets.add(client);
     client.setNoDelay(true);
+    let reading: Uint8Array | undefined;
     const fromUpstream = (chunk: Uint8Array) => {
       // Corked while a chunk is read, so its pieces leave in one write.
       client.cork();
+      reading = chunk;
       responses.push(chunk);
+      reading = undefined;
       client.uncork();
     };
     let readBuffer = Buffer.allocUnsafeSlow(READ_BUFFER);
@@ -246,9 +176,9 @@ export async function startProxy(options: ProxyOptions): Promise<KafkaProxy> {
           buffer: () => readBuffer,
           callback: (n, buffer) => {
             fromUpstream(buffer.subarray(0, n));
-            // Bytes still queued (a slow client, a held response ahead of them) keep this
-            // buffer: the next read takes a new one.
-            if (client.writableLength > 0 || out.length > 0) readBuffer = Buffer.allocUnsafeSlow(READ_BUFFER);
+            // Bytes still queued (a slow client, a held response ahead of them) or still held by
+            // the splitter (a frame begun) keep this buffer: the next read takes a new one.
+            if (client.writableLength > 0 || out.length > 0 || responses.bufferedBytes > 0) readBuffer = Buffer.allocUnsafeSlow(READ_BUFFER);
             return true; // keep reading
           },
         },
@@ -271,13 +201,20 @@ export async function startProxy(options: ProxyOptions): Promise<KafkaProxy> {
     record(undefined, new Uint8Array(0));
 
     // Requests pass straight through; their headers say how to read each response.
-    const requests = new FramePeeker(REQUEST_PEEK, (header) => {
-      inFlight.set(header.getInt32(8), { apiKey: header.getInt16(4), apiVersion: header.getInt16(6) });
-      return false;
-    }, (piece) => {
-      record(true, piece);
-      upstream.write(piece);
-    }, () => {});
+    const requests = new FrameSplitter({
+      peek: REQUEST_PEEK,
+      decide: (head) => {
+        if (head.length === REQUEST_PEEK) {
+          const view = new DataView(head.buffer, head.byteOffset, head.byteLength);
+          inFlight.set(view.getInt32(8), { apiKey: view.getInt16(4), apiVersion: view.getInt16(6) });
+        }
+        return 'pass';
+      },
+      onPass: (piece) => {
+        record(true, piece);
+        upstream.write(piece);
+      },
+    });
     // Responses pass through too, except those whose version names brokers: they are held
     // whole, rewritten, and sent in their place (later bytes wait behind them).
     const out: (Uint8Array | Promise<Uint8Array>)[] = [];
@@ -296,19 +233,28 @@ export async function startProxy(options: ProxyOptions): Promise<KafkaProxy> {
       out.push(item);
       if (!flushing) void flush();
     };
-    const responses = new FramePeeker(RESPONSE_PEEK, (header) => {
-      const correlationId = header.getInt32(4);
-      const request = inFlight.get(correlationId);
-      inFlight.delete(correlationId);
-      if (request === undefined || findApi(request.apiKey) === undefined) return false;
-      held = request;
-      return addressStructs(request.apiKey, request.apiVersion) !== null;
-    }, emit, (frame) => {
-      const request = held!;
-      emit(rewriteResponse(frame, request.apiKey, request.apiVersion).catch((error) => {
-        onError(error);
-        return frame;
-      }));
+    const responses = new FrameSplitter({
+      peek: RESPONSE_PEEK,
+      decide: (head, size) => {
+        if (head.length < RESPONSE_PEEK) return 'pass'; // shorter than a response header: not ours to read
+        const correlationId = new DataView(head.buffer, head.byteOffset, head.byteLength).getInt32(4);
+        const request = inFlight.get(correlationId);
+        inFlight.delete(correlationId);
+        if (request === undefined || findApi(request.apiKey) === undefined) return 'pass';
+        held = request;
+        const rest = size + 4 - RESPONSE_PEEK;
+        return addressStructs(request.apiKey, request.apiVersion) !== null && rest > 0 && rest <= DEFAULT_MAX_FRAME_SIZE ? 'hold' : 'pass';
+      },
+      onPass: emit,
+      onFrame: (frame) => {
+        const request = held!;
+        // A frame inside the chunk read is a view of the reused read buffer: keep a copy.
+        const own = frame.buffer === reading?.buffer ? frame.slice() : frame;
+        emit(rewriteResponse(own, request.apiKey, request.apiVersion).catch((error) => {
+          onError(error);
+          return own;
+        }));
+      },
     });
     let held: { apiKey: number; apiVersion: number } | undefined;
 

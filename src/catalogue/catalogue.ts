@@ -4,7 +4,7 @@
 // catalogue extends a base (the built-in one unless told otherwise): the schemas it is given add
 // API keys or replace the base's definition of a key, versions and all.
 import { apis as builtInApis } from '../generated/catalogue.js';
-import type { ApiDef, MessageDef } from '../codec/schema.js';
+import type { ApiDef, MessageDef } from './schema.js';
 import { KafkaWireError } from '../errors.js';
 import { builtInRequestHeader, builtInResponseHeader, withHeader } from './headers.js';
 import { checkHeaderVersions, parseSchemas, type SchemaJson } from './parse.js';

@@ -2,7 +2,7 @@
 // catalogue with headers of its own claimed the message; the codec's plans ask here, so a
 // run-time header reaches every encode, decode and explain of that catalogue's messages.
 import { requestHeader, responseHeader } from '../generated/headers.js';
-import type { MessageDef } from '../codec/schema.js';
+import type { MessageDef } from './schema.js';
 
 const claimed = new WeakMap<MessageDef, MessageDef>();
 

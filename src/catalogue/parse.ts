@@ -6,7 +6,7 @@
 import {
   declaredHeaderVersion, inVersions, MAX_VERSION, type ApiDef, type DefaultValue, type FieldDef, type HeaderVersionStep, type MessageDef,
   type StructDef, type Versions, type VersionRange,
-} from '../codec/schema.js';
+} from './schema.js';
 
 export { MAX_VERSION };
 

@@ -5,9 +5,9 @@ import { decode, encode } from './codec-commands.js';
 import { demo, explain, sample, site } from './explain.js';
 import { consume, metadata } from './network.js';
 import { produce } from './produce-command.js';
-import { pcap } from '../capture/cli-command.js';
-import { proxy } from '../capture/proxy-command.js';
-import { broker } from '../wire/broker-command.js';
+import { pcap } from './pcap.js';
+import { proxy } from './proxy.js';
+import { broker } from './broker.js';
 
 export const COMMANDS: readonly Command[] = [
   decode,

@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { KafkaClient, type ClientOptions, type TopicInfo } from '../wire/client.js';
 import { SASL_MECHANISMS, type Connection, type ConnectOptions, type SaslOptions } from '../wire/connection.js';
 import { kafkaErrorName } from '../wire/errors.js';
-import { consumeLoop, byLeader, type Encoding } from '../wire/consume.js';
+import { consumeLoop, byLeader, type Encoding } from './consume.js';
 import { ZERO_UUID } from '../wire/versions.js';
 import { IsolationLevel, ISOLATION_NAMES, type IsolationName } from '../wire/isolation.js';
 import { UsageError } from '../errors.js';

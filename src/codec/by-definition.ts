@@ -5,18 +5,17 @@
 // or the interpreter (read.ts) where code generation is forbidden, turns the tape into objects.
 // Encoding: the generated writer or the interpreter (write.ts) flattens objects into a tape and a
 // heap (encode-buffers.ts), and the WebAssembly `emit` writes the frame.
-import type { ApiDef, MessageDef } from './schema.js';
+import type { ApiDef, MessageDef } from '../catalogue/schema.js';
 import { KafkaWireError } from '../errors.js';
 import { bodyPlanFor, planForMessage, type CompiledStruct, type MessagePlan } from './plan.js';
 import { completeStruct } from './known-fields.js';
-import { codecWasm, ensureMemory, i32, scratchBase, u8 } from '../wasm/codec-module.js';
+import { codecWasm, ensureMemory, i32, scratchBase, u8 } from './engine.js';
 import { codegenAvailable, generateReader, generateWriter, type TapeReader, type TapeWriter } from './generate.js';
-import { interpretRoot, interpretedEnd } from './read.js';
+import { interpretRoot, type TapeCursor } from './read.js';
 import { writeStruct } from './write.js';
 import { b } from './encode-buffers.js';
 import { allocateBytes } from '../bytes.js';
 import { peekRequest, scanMessage } from './scan.js';
-import { leavesCodecAlone } from './hooks.js';
 import { checkRequestHeader } from './values.js';
 import type {
   BodyOf, DecodedRequest, DecodedResponse, EncodeOptions, MessageBody, MessageDecodeOptions, MessageInput, RecordsField,
@@ -49,39 +48,33 @@ export function newMessageFor<M extends MessageDef>(message: M, version: number,
 
 const readers = new WeakMap<CompiledStruct, TapeReader>();
 
-/** Where the last readRoot stopped on its tape. */
-let rootEnd = 0;
-
-/** Reads a root struct from `tape` at word `start`, generated code when allowed; sets rootEnd. */
-function readRoot(s: CompiledStruct, tape: Int32Array, start: number, input: Uint8Array, inputView: DataView,
-  recordsDecoder: MessageDecodeOptions['recordsDecoder']): any {
-  if (!codegenAvailable()) {
-    const value = interpretRoot(s, tape, start, input, inputView, recordsDecoder);
-    rootEnd = interpretedEnd;
-    return value;
-  }
+/** Reads a root struct at the cursor, generated code when allowed; the cursor moves past it. */
+function readRoot(s: CompiledStruct, c: TapeCursor): any {
+  if (!codegenAvailable()) return interpretRoot(c, s);
   let reader = readers.get(s);
   if (reader === undefined) readers.set(s, (reader = generateReader(s)));
-  const value = reader.read(tape, start, input, inputView, recordsDecoder);
-  rootEnd = reader.end;
-  return value;
+  return reader.read(c);
 }
 
 /**
- * Scans `input` and reads its header (when the plan has one) and body. The tape is read in place
- * in WebAssembly memory, or, when a records hook may call the codec again and so overwrite it,
- * from a copy.
+ * Scans `input` and reads its header (when the plan has one) and body from the tape, in place in
+ * WebAssembly memory. Nothing else runs while the tape is read: a records hook, which may call the
+ * codec again, runs on each records field afterwards, in the order the fields were read.
  */
 function decodeWith(plan: { header: CompiledStruct | null; body: CompiledStruct }, input: Uint8Array, framed: boolean,
   options: MessageDecodeOptions | undefined): { header: any; body: any } {
   const scan = scanMessage(plan, input, framed, false, options);
   const recordsDecoder = options?.recordsDecoder;
-  const inPlace = recordsDecoder === undefined || leavesCodecAlone.has(recordsDecoder);
-  const tape = inPlace ? i32 : i32.slice(scan.start, scan.start + scan.words);
-  const start = inPlace ? scan.start : 0;
-  const inputView = new DataView(input.buffer, input.byteOffset, input.byteLength);
-  const header = plan.header === null ? null : readRoot(plan.header, tape, start, input, inputView, recordsDecoder);
-  const body = readRoot(plan.body, tape, plan.header === null ? start : rootEnd, input, inputView, recordsDecoder);
+  const cursor: TapeCursor = {
+    tape: i32, t: scan.start, src: input, view: new DataView(input.buffer, input.byteOffset, input.byteLength),
+    later: recordsDecoder === undefined ? undefined : [],
+  };
+  const header = plan.header === null ? null : readRoot(plan.header, cursor);
+  const body = readRoot(plan.body, cursor);
+  const later = cursor.later;
+  if (later !== undefined) {
+    for (let i = 0; i < later.length; i += 3) (later[i] as any)[later[i + 1] as string | number] = recordsDecoder!(later[i + 2] as Uint8Array);
+  }
   return { header, body };
 }
 

@@ -1,7 +1,7 @@
 // The message codec by API key, over a catalogue: the built-in one (src/generated/), or the one
 // given as `{ catalogue }` in the trailing options. (by-definition.ts does the work for any one
 // API definition; use it with src/generated/apis/* to bundle only what you use.)
-import { inVersions, type ApiDef, type MessageDef } from './schema.js';
+import { inVersions, type ApiDef, type MessageDef } from '../catalogue/schema.js';
 import { builtInCatalogue, catalogueApi, type CatalogueOption } from '../catalogue/catalogue.js';
 import {
   decodeBodyFor, decodeRequestFor, decodeResponseFor, encodeBodyFor, encodeRequestFor, encodeResponseFor,
@@ -10,7 +10,6 @@ import {
 import { peekRequest } from './scan.js';
 import { headerVersionFor, planForMessage, type MessagePlan } from './plan.js';
 import { checkRequestHeader } from './values.js';
-import { codecFreeRecordsHook } from './hooks.js';
 import type {
   ApiKeyNumber, DecodedRequest, DecodedResponse, Direction, EncodeOptions, Limits, MessageDecodeOptions, RecordsField, RequestBody,
   RequestHeader, RequestInput, ResponseBody, ResponseHeader, ResponseInput,
@@ -22,6 +21,14 @@ import type { RequestBodies } from '../generated/types.js';
 export * from './by-definition.js';
 export { peekRequest } from './scan.js';
 export type { ApiKeyNumber, RecordsField, RequestBody, RequestInput, ResponseBody, ResponseInput } from './types.js';
+// For the folders above that walk a message's layout (explain, its samples, the site, the proxy):
+// the plan lookup, its vocabulary of kinds, and the spans scan.
+export {
+  planForMessage, ZERO_UUID, ARRAY, BOOL, BYTES, FLOAT64, INT16, INT32, INT64, INT8, RECORDS, STRING, STRUCT, UINT16, UINT32, UUID,
+  type CompiledField, type CompiledStruct, type MessagePlan,
+} from './plan.js';
+export { KINDS } from './kinds.js';
+export { scanSpans } from './scan.js';
 
 /** A body as a caller writes it, by key and direction. */
 export type BodyInput<K extends number, D extends Direction> = D extends 'request' ? RequestInput<K> : ResponseInput<K>;
@@ -56,8 +63,7 @@ function messageOptions(options: DecodeOptions | undefined): MessageDecodeOption
   const records = options?.records;
   if (records === undefined || records === false) return options;
   const recordsOptions = records === true ? {} : records;
-  // The records module has its own memory: its decoder leaves the codec's tape alone.
-  return { ...options, recordsDecoder: codecFreeRecordsHook((bytes) => decodeRecordBatches(bytes, recordsOptions)) };
+  return { ...options, recordsDecoder: (bytes) => decodeRecordBatches(bytes, recordsOptions) };
 }
 
 /** The API with this key, or undefined. */

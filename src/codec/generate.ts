@@ -14,11 +14,11 @@ import { KIND_CHECKS, KINDS } from './kinds.js';
 import { b, tapeRoom } from './encode-buffers.js';
 import { asValueError, badValue, describe, invalid, isDefault, notInVersion } from './values.js';
 import { writeBytes, writeString, writeTaggedFields, writeUuid } from './write.js';
+import type { TapeCursor } from './read.js';
 
 export interface TapeReader {
-  /** Builds the root struct from tape words starting at `start`; `end` is where it stopped. */
-  read(tape: Int32Array, start: number, src: Uint8Array, view: DataView, recordsDecoder?: (records: Uint8Array) => unknown): any;
-  readonly end: number;
+  /** Builds the root struct from the tape at `c.t`, and leaves `c.t` where it stopped (read.ts's interpretRoot as code). */
+  read(c: TapeCursor): any;
 }
 
 export interface TapeWriter {
@@ -97,8 +97,7 @@ function generateReaderSource(root: CompiledStruct, index: Map<CompiledStruct, n
       case UUID: return [`const ${v} = uuid(src, tape[t++]);`, v];
       case STRING: return [`const ${v} = tape[t + 1] < 0 ? null : decodeUtf8(src, tape[t], tape[t + 1]); t += 2;`, v];
       case BYTES: return [`const ${v} = tape[t + 1] < 0 ? null : src.subarray(tape[t], tape[t] + tape[t + 1]); t += 2;`, v];
-      case RECORDS: return [`let ${v} = tape[t + 1] < 0 ? null : src.subarray(tape[t], tape[t] + tape[t + 1]); t += 2;
-      if (${v} !== null && recordsDecoder !== undefined) ${v} = recordsDecoder(${v});`, v];
+      case RECORDS: return [`const ${v} = tape[t + 1] < 0 ? null : src.subarray(tape[t], tape[t] + tape[t + 1]); t += 2;`, v];
       case STRUCT: {
         const [code, o] = structCode(struct!);
         if (!nullable) return [code, o];
@@ -127,7 +126,7 @@ function generateReaderSource(root: CompiledStruct, index: Map<CompiledStruct, n
     return [`let ${v} = null;
       const ${n} = tape[t++];
       if (${n} >= 0) { ${v} = new Array(${n}); for (let ${i} = 0; ${i} < ${n}; ${i}++) { ${code}
-      ${v}[${i}] = ${e}; } }`, v];
+      ${v}[${i}] = ${e};${f.elementKind === RECORDS ? ` ${noteRecords(v, i, e)}` : ''} } }`, v];
   }
 
   function structCode(s: CompiledStruct): [string, string] {
@@ -146,12 +145,14 @@ function generateReaderSource(root: CompiledStruct, index: Map<CompiledStruct, n
     }
     const o = fresh('o');
     statements.push(`const ${o} = new S${index.get(s)}(${values.join(', ')});`);
+    // Records fields wait for the hook with their struct, once it is complete.
+    s.fields.forEach((f, k) => { if (f.kind === RECORDS && f.present && f.tag < 0) statements.push(noteRecords(o, key(f.name), values[k]!)); });
     if (s.flexible) {
       const [n, i, tag] = [fresh('n'), fresh('i'), fresh('tag')];
       const cases = s.tagged.map((f, k) => {
         const [code, e] = field(f);
         return `case ${k}: { ${code}
-          ${o}[${key(f.name)}] = ${e}; break; }`;
+          ${o}[${key(f.name)}] = ${e};${f.kind === RECORDS ? ` ${noteRecords(o, key(f.name), e)}` : ''} break; }`;
       });
       statements.push(`for (let ${n} = tape[t++], ${i} = 0; ${i} < ${n}; ${i}++) {
         const ${tag} = tape[t++] >>> 0;
@@ -165,10 +166,16 @@ function generateReaderSource(root: CompiledStruct, index: Map<CompiledStruct, n
     return [statements.join('\n      '), o];
   }
 
+  /** A records value noted for the hook: its holder, its key there, its bytes (none when null). */
+  function noteRecords(holder: string, at: string, e: string): string {
+    return `${e} && later && later.push(${holder}, ${at}, ${e});`; // a records value is null or a Uint8Array
+  }
+
   const [code, o] = structCode(root);
-  return `function read(tape, t, src, view, recordsDecoder) {
+  return `function read(c) {
+      let { tape, src, view, later, t } = c;
       ${code}
-      end = t;
+      c.t = t;
       return ${o};
     }`;
 }
@@ -188,7 +195,6 @@ export function generateReader(root: CompiledStruct): TapeReader {
     return new S${i}(${s.fields.map((f) => defaultExpression(f, index)).join(', ')});
   }`);
   const source = `
-  let end = 0;
   // Filled by push, like the literals, so every integer array is packed (one elements kind).
   function ints(tape, t, n) {
     const a = [];
@@ -197,10 +203,7 @@ export function generateReader(root: CompiledStruct): TapeReader {
   }
   ${constructors.join('\n  ')}
   ${generateReaderSource(root, index)}
-  return {
-    read,
-    get end() { return end; },
-  };`;
+  return { read };`;
   return new Function('decodeUtf8', 'uuid', source)(decodeUtf8, bytesToBase64Url);
 }
 

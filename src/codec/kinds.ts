@@ -2,7 +2,7 @@
 // size on the wire and on the tape, its zero value, and what the encoders accept. The plan
 // compiler, the interpreter's writer, the generated writers, the error messages and the samples
 // all read it from here.
-import type { PrimitiveType } from './schema.js';
+import type { PrimitiveType } from '../catalogue/schema.js';
 import { BOOL, BYTES, FLOAT64, INT16, INT32, INT64, INT8, RECORDS, STRING, UINT16, UINT32, UUID } from '../wasm/abi.js';
 
 /** The all-zero uuid, the zero value of uuid fields. */

@@ -2,8 +2,8 @@
 // CompiledStruct tree for the facade (names, defaults, object shape) and its mirror as words in
 // WebAssembly memory for assembly/codec.ts, built once per message version and kept in one cache.
 // One mechanism for every API, version and header.
-import { declaredHeaderVersion, inVersions, type FieldDef, type MessageDef, type StructDef } from './schema.js';
-import { storeProgram } from '../wasm/codec-module.js';
+import { declaredHeaderVersion, inVersions, type FieldDef, type MessageDef, type StructDef } from '../catalogue/schema.js';
+import { storeProgram } from './engine.js';
 import { headerFor } from '../catalogue/headers.js';
 import { KafkaWireError } from '../errors.js';
 

@@ -1,12 +1,25 @@
 // The decode's first step: copies the input into WebAssembly memory and runs `scan`
 // (assembly/codec.ts), which checks the whole frame and writes a tape of words (values, or
 // offsets into the frame) for the readers; its failures become KafkaWireErrors with field paths.
-import { KafkaWireError, WASM_ERROR_CODES } from '../errors.js';
-import { codecWasm, ensureMemory, i32, scratchBase, u8 } from '../wasm/codec-module.js';
+import { KafkaWireError, type ErrorCode } from '../errors.js';
+import { codecWasm, ensureMemory, i32, scratchBase, u8 } from './engine.js';
 import { opFields, type CompiledStruct } from './plan.js';
-import { E_TAPE_FULL, STATUS_CODE, STATUS_DEPTH, STATUS_OFFSET } from '../wasm/abi.js';
+import {
+  E_ARRAY_LIMIT, E_DEPTH_LIMIT, E_DUPLICATE_TAG, E_FRAME_SIZE_MISMATCH, E_INVALID_UTF8, E_LENGTH_LIMIT, E_NEGATIVE_LENGTH,
+  E_TAGGED_SIZE_MISMATCH, E_TAPE_FULL, E_TRAILING_BYTES, E_TRUNCATED, E_VARINT_OVERFLOW, E_VARINT_TOO_LONG,
+  STATUS_CODE, STATUS_DEPTH, STATUS_OFFSET,
+} from '../wasm/abi.js';
 import { defaultLimits, type Limits } from './types.js';
 import { failedStatus } from '../wasm/status.js';
+
+/** The scan's error codes (src/wasm/abi.ts) by number. */
+const WASM_ERROR_CODES: Readonly<Record<number, ErrorCode>> = {
+  [E_TRUNCATED]: 'TRUNCATED', [E_NEGATIVE_LENGTH]: 'NEGATIVE_LENGTH', [E_VARINT_TOO_LONG]: 'VARINT_TOO_LONG',
+  [E_VARINT_OVERFLOW]: 'VARINT_OVERFLOW', [E_INVALID_UTF8]: 'INVALID_UTF8', [E_DUPLICATE_TAG]: 'DUPLICATE_TAG',
+  [E_TAGGED_SIZE_MISMATCH]: 'TAGGED_SIZE_MISMATCH', [E_TRAILING_BYTES]: 'TRAILING_BYTES',
+  [E_FRAME_SIZE_MISMATCH]: 'FRAME_SIZE_MISMATCH', [E_ARRAY_LIMIT]: 'ARRAY_LIMIT', [E_LENGTH_LIMIT]: 'LENGTH_LIMIT',
+  [E_DEPTH_LIMIT]: 'DEPTH_LIMIT',
+};
 
 function peekInt16(frame: Uint8Array, at: number): number {
   return ((frame[at] << 24) | (frame[at + 1] << 16)) >> 16;
@@ -26,14 +39,34 @@ export interface ScanResult {
 }
 
 /**
+ * A frame's spans tape (value words with each value's offset and length), copied out of
+ * WebAssembly memory. A frame the scan refuses gives its KafkaWireError with the tape as far as
+ * the scan got: every value it had checked before the failure (explain shows a damaged frame
+ * that far). Anything else thrown is rethrown.
+ */
+export function scanSpans(
+  plan: { header: CompiledStruct | null; body: CompiledStruct }, frame: Uint8Array, limits: Limits | undefined,
+): { tape: Int32Array; error?: KafkaWireError } {
+  const progress = { tapePtr: -1 }; // no tape yet: a frame refused before the scan runs has read nothing
+  try {
+    const { start, words } = scanMessage(plan, frame, true, true, limits, progress);
+    return { tape: i32.slice(start, start + words) };
+  } catch (error) {
+    if (!(error instanceof KafkaWireError)) throw error;
+    const { tapePtr } = progress;
+    return { tape: tapePtr < 0 ? new Int32Array(0) : i32.slice(tapePtr >> 2, codecWasm().tapePosition() >> 2), error };
+  }
+}
+
+/**
  * Runs the WebAssembly scan over `input`; on success the tape is at i32[start, start + words).
- * The tape stays valid until the next call into the codec.
+ * The tape stays valid until the next call into the codec. `progress`, when given, learns where
+ * the tape is as soon as the scan starts writing it, so a failure's tape can be read back.
  */
 export function scanMessage(
   plan: { header: CompiledStruct | null; body: CompiledStruct }, input: Uint8Array, framed: boolean,
-  withSpans: boolean, limits: Limits | undefined,
+  withSpans: boolean, limits: Limits | undefined, progress?: { tapePtr: number },
 ): ScanResult {
-  lastTapePtr = -1; // no tape yet: a frame refused before the scan runs has read nothing
   const maxFrameSize = limits?.maxFrameSize ?? defaultLimits.maxFrameSize;
   const size = framed ? input.length - 4 : input.length;
   if (size > maxFrameSize) {
@@ -47,7 +80,7 @@ export function scanMessage(
     const tapePtr = (inputPtr + input.length + 7) & ~7;
     const scratchPtr = tapePtr + tapeBytes;
     ensureMemory(scratchPtr + input.length * 2 + 64);
-    lastTapePtr = tapePtr;
+    if (progress !== undefined) progress.tapePtr = tapePtr;
     try {
       const words = codecWasm().scan(plan.header?.ptr ?? 0, plan.body.ptr, inputPtr, input.length, framed,
         tapePtr, tapeBytes, scratchPtr, withSpans,
@@ -61,18 +94,6 @@ export function scanMessage(
       throw scanError(plan, status);
     }
   }
-}
-
-let lastTapePtr = -1;
-
-/**
- * The tape the last scan wrote, as far as it got: after a failed scan in spans mode, every value
- * it had checked before the failure (explain shows a damaged frame that far). Valid until the
- * next call into the codec.
- */
-export function lastScanTape(): ScanResult {
-  if (lastTapePtr < 0) return { start: 0, words: 0 };
-  return { start: lastTapePtr >> 2, words: (codecWasm().tapePosition() - lastTapePtr) >> 2 };
 }
 
 /** The error a failed scan's status block (word index `status`) describes. */

@@ -3,7 +3,7 @@ import { DEFAULT_MAX_FRAME_SIZE } from '../limits.js';
 import type {
   RequestBodies, RequestHeader, RequestInputs, ResponseBodies, ResponseHeader, ResponseInputs,
 } from '../generated/types.js';
-import type { ApiDef, MessageDef } from './schema.js';
+import type { ApiDef, MessageDef } from '../catalogue/schema.js';
 import type { DecodedRecordBatches } from '../records/decode.js';
 
 export type { RequestHeader, ResponseHeader };
@@ -88,10 +88,10 @@ export interface Limits {
 
 export interface MessageDecodeOptions extends Limits {
   /**
-   * Applied to every records field as it is read (e.g. decodeRecordBatches), so a Fetch
-   * response arrives with its batches decoded, and typed as what it returns; without it records
-   * fields are byte views. It may itself call the codec (decode or encode other messages). The
-   * by-key calls' `records` option sets it.
+   * Applied to every records field once the message is read (e.g. decodeRecordBatches), in the
+   * order the fields come, so a Fetch response arrives with its batches decoded, and typed as what
+   * it returns; without it records fields are byte views. It may itself call the codec (decode or
+   * encode other messages). The by-key calls' `records` option sets it.
    */
   recordsDecoder?: (records: Uint8Array) => unknown;
 }

@@ -3,9 +3,10 @@
 // (nullable ones too, not null), every array with exactly one sample element, nullable structs
 // present, tagged fields left at their defaults (so not written), and every records field one
 // empty 61-byte RecordBatch v2. Headers carry correlation id 0 and client id "".
-import { encodeRequest, encodeResponse, planFor, type CatalogueOption, type Direction } from '../codec/by-key.js';
-import { ARRAY, RECORDS, STRUCT, type CompiledField, type CompiledStruct } from '../codec/plan.js';
-import { KINDS } from '../codec/kinds.js';
+import {
+  encodeRequest, encodeResponse, planFor, ARRAY, KINDS, RECORDS, STRUCT,
+  type CatalogueOption, type CompiledField, type CompiledStruct, type Direction,
+} from '../codec/by-key.js';
 import { encodeRecordBatch } from '../records/index.js';
 import { RECORDS_OFFSET } from '../wasm/abi.js';
 

@@ -199,9 +199,11 @@ export class Transactions {
     try {
       for (let attempt = 0; ; attempt++) {
         const id = this.#hooks.identity();
-        const res = await groupConn.request(ApiKey.TxnOffsetCommit, undefined, {
+        // v6 names topics by id only; names are what the caller gives, so stay at v5 and below.
+        const version = Math.min(groupConn.versionFor(ApiKey.TxnOffsetCommit) ?? 5, 5);
+        const res = await groupConn.request(ApiKey.TxnOffsetCommit, version, {
           transactionalId: this.transactionalId, groupId: group.groupId, producerId: id.producerId, producerEpoch: id.epoch,
-          generationId: group.generationId ?? -1, memberId: group.memberId ?? '', groupInstanceId: group.groupInstanceId ?? null,
+          generationIdOrMemberEpoch: group.generationId ?? -1, memberId: group.memberId ?? '', groupInstanceId: group.groupInstanceId ?? null,
           topics: [...byTopic].map(([name, list]) => ({
             name, partitions: list.map((o) => ({ partitionIndex: o.partition, committedOffset: o.offset, committedLeaderEpoch: o.leaderEpoch ?? -1, committedMetadata: o.metadata ?? null })),
           })),

@@ -5,7 +5,7 @@
 import { Gunzip, gunzipSync, gzipSync } from 'fflate';
 import { recordsError, RecordsError, tooLarge } from './errors.js';
 import { COMPRESSION_NAMES, type CompressionName, type CompressOptions } from './types.js';
-import { wasm, mem, alloc, top, setTop, copyIn, statusError, crc32 } from '../wasm/records-module.js';
+import { wasm, mem, alloc, top, setTop, copyIn, statusError, crc32 } from './engine.js';
 import { nodeZlib, zstdCompress, zstdDecompress, zstdLevel } from './zstd.js';
 import { concatBytes, le32 } from '../bytes.js';
 

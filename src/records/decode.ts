@@ -5,7 +5,7 @@ import { RecordBatch, materializeAll, type BatchHeaderFields, KafkaRecord } from
 import { decompressAt as decompress, decompressInWasm, DEFAULT_MAX_DECOMPRESSED } from './compression.js';
 import { recordsError } from './errors.js';
 import type { DecodeOptions } from './types.js';
-import { wasm, mem, memI32, alloc, top, setTop, copyIn, statusError } from '../wasm/records-module.js';
+import { wasm, mem, memI32, alloc, top, setTop, copyIn, statusError } from './engine.js';
 import {
   ATTRIBUTES_OFFSET, BASE_SEQUENCE_OFFSET, BASE_TIMESTAMP_OFFSET, BATCH_LENGTH_OFFSET, COMPRESSION_LZ4,
   COMPRESSION_MASK, COMPRESSION_SNAPPY, CRC_OFFSET, ENTRY_HEADER_END, ENTRY_HEADER_START, ENTRY_LENGTH,

@@ -5,7 +5,7 @@
 import { codecNumber, compressInWasm } from './compression.js';
 import { recordsError } from './errors.js';
 import type { ControlRecordInput, EncodeOptions, RecordBatchInput } from './types.js';
-import { wasm, mem, memI32, alloc, extendTop, top, setTop, statusError } from '../wasm/records-module.js';
+import { wasm, mem, memI32, alloc, extendTop, top, setTop, statusError } from './engine.js';
 import { encodeUtf8Into } from '../text.js';
 import {
   ATTRIBUTES_OFFSET, BASE_SEQUENCE_OFFSET, BASE_TIMESTAMP_OFFSET, LAST_OFFSET_DELTA_OFFSET, MAGIC_OFFSET,

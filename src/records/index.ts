@@ -16,7 +16,7 @@ export { encodeRecordBatch, encodeRecordBatchFromSpec } from './encode.js';
 export { RecordColumns } from './columns.js';
 export { RecordBatch, KafkaRecord, decodeControl } from './batch.js';
 export { RecordsError, type RecordsErrorCode } from './errors.js';
-export { crc32c, crc32 } from '../wasm/records-module.js';
+export { crc32c, crc32 } from './engine.js';
 export { recordBatchToJson, recordBatchesToJson, toHex } from './json.js';
 export { compress, decompress, DEFAULT_MAX_DECOMPRESSED, DEFAULT_GZIP_LEVEL } from './compression.js';
 export { initZstd, zstdEngine, DEFAULT_ZSTD_LEVEL, type InitZstdOptions } from './zstd.js';

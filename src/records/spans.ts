@@ -7,7 +7,7 @@ import { RECORDS_OUT_OF_MEMORY, ROW_ATTRIBUTES, ROW_FIRST_HEADER, ROW_HEADER_COU
   SPAN_LENGTH_END, SPAN_OFFSET_DELTA_END, SPAN_START, SPAN_TIMESTAMP_DELTA_END, SPAN_WORDS, STATUS_CODE,
   STATUS_RECORD, WALK_COUNT, WALK_HEADER_WORDS, WALK_HEADERS, WALK_ROWS, WALK_SPANS, WALK_STOP,
 } from '../wasm/abi.js';
-import { alloc, copyIn, failedCall, memI32, setTop, statusError, top, wasm } from '../wasm/records-module.js';
+import { alloc, copyIn, failedCall, memI32, setTop, statusError, top, wasm } from './engine.js';
 
 /** A key or value: where its length varint starts and ends, and its length (-1 null). */
 export interface DataSpan {

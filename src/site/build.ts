@@ -9,7 +9,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { builtInCatalogue, type Catalogue } from '../catalogue/catalogue.js';
 import { schemaJsonOf } from '../catalogue/parse.js';
-import type { MessageDef } from '../codec/schema.js';
+import type { MessageDef } from '../catalogue/schema.js';
 import type { Direction } from '../codec/by-key.js';
 import { descriptionsFrom, schemaDisplayText, type DescriptionTable } from '../explain/descriptions.js';
 import { loadDescriptionTable, readSchemaText } from '../explain/descriptions-node.js';

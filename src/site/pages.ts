@@ -1,9 +1,10 @@
 // HTML for the explorer site: the index, a page per API and version (like the reference pages),
 // and the interactive page. Pure functions of the catalogue, sample frames and explain trees.
-import type { ApiDef, MessageDef, Versions } from '../codec/schema.js';
-import { inVersions, MAX_VERSION } from '../codec/schema.js';
-import type { Direction } from '../codec/by-key.js';
-import { ARRAY, headerVersionFor, planForMessage, STRUCT, type CompiledField, type CompiledStruct } from '../codec/plan.js';
+import type { ApiDef, MessageDef, Versions } from '../catalogue/schema.js';
+import { inVersions, MAX_VERSION } from '../catalogue/schema.js';
+import {
+  ARRAY, headerVersionFor, planForMessage, STRUCT, type CompiledField, type CompiledStruct, type Direction,
+} from '../codec/by-key.js';
 import type { ExplainTree } from '../explain/tree.js';
 import { escapeHtml, formatHexHtml, formatLegendHtml, formatTreeHtml, hexLayout } from '../explain/hex.js';
 import { toHex } from '../text.js';

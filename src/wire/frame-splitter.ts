@@ -1,4 +1,5 @@
-// Splits a chunked byte stream (a TCP socket, a capture, a file) into whole Kafka frames.
+// Splits a chunked byte stream (a TCP socket, a capture, a file) into whole Kafka frames: the
+// one splitter of the house (the wire's connections and server, the capture reader, the proxy).
 //
 // A Kafka frame is a big-endian int32 size followed by that many bytes. Every frame this module
 // emits INCLUDES its 4-byte size prefix, so it can be handed unchanged to the codec's
@@ -9,6 +10,10 @@
 // a frame lying wholly inside one chunk is returned as a subarray of that chunk with no copy.
 // Consequently an emitted frame may share memory with the chunk it came from: do not reuse or
 // mutate an input buffer after pushing it while its frames are still in use.
+//
+// A policy (`decide`) may look at each frame's first bytes before any more of it is held, and
+// hold it whole, let it pass in pieces as they arrive (a proxy forwarding what it does not
+// rewrite), or reject it (a capture reader that then resynchronises on the bytes given back).
 //
 // This module has no Node imports (it runs in browsers); the Node stream.Transform form is in
 // frame-splitter-node.ts.
@@ -52,6 +57,15 @@ export class FrameError extends Error {
   }
 }
 
+/** What a policy makes of a frame it has seen the start of. */
+export type FrameDecision =
+  /** Collect it whole: onFrame or push()'s result gets it. */
+  | 'hold'
+  /** Hand its bytes to onPass as they arrive, views of the chunks, never held or joined. */
+  | 'pass'
+  /** Stop at its first byte: `rejected` is set, and release() gives back the bytes from there. */
+  | 'reject';
+
 export interface FrameSplitterOptions {
   /**
    * The largest size field accepted: payload bytes, NOT counting the 4-byte prefix (the same
@@ -74,6 +88,17 @@ export interface FrameSplitterOptions {
    * Default false: every frame stays valid for as long as it is referenced.
    */
   reuse?: boolean;
+  /**
+   * Each frame's policy, from its size field and its first `peek` bytes (all of it when the frame
+   * is shorter; just the prefix when its size is negative). With a policy, sizes are the
+   * policy's to judge: no FrameError is raised for them, and a passed frame with a negative size
+   * is its 4-byte prefix alone. Without one, every frame is held and sizes are checked.
+   */
+  decide?: (head: Uint8Array, size: number) => FrameDecision;
+  /** Bytes of each frame `decide` sees (at least 4). Default 4. */
+  peek?: number;
+  /** Receives passed frames' bytes, in order. */
+  onPass?: (piece: Uint8Array) => void;
 }
 
 /**
@@ -112,6 +137,14 @@ export class FrameSplitter {
   readonly #reuse: boolean;
   /** With `reuse`, where frames spanning chunks are assembled. */
   #assembly = new Uint8Array(0);
+  readonly #decide: ((head: Uint8Array, size: number) => FrameDecision) | undefined;
+  readonly #peek: number;
+  readonly #onPass: (piece: Uint8Array) => void;
+  /** The current frame is held (decided, or no policy); else its head is still being collected. */
+  #holding = false;
+  /** Bytes of a passed frame still to come. */
+  #passing = 0;
+  #rejected = false;
 
   constructor(options: FrameSplitterOptions = {}) {
     const max = options.maxFrameSize ?? DEFAULT_MAX_FRAME_SIZE;
@@ -121,6 +154,29 @@ export class FrameSplitter {
     this.maxFrameSize = max;
     this.#onFrame = options.onFrame;
     this.#reuse = options.reuse === true;
+    this.#decide = options.decide;
+    this.#peek = Math.max(4, options.peek ?? 4);
+    this.#onPass = options.onPass ?? (() => {});
+  }
+
+  /** A policy rejected the frame at `offset`: push() takes nothing more until release(). */
+  get rejected(): boolean {
+    return this.#rejected;
+  }
+
+  /**
+   * Gives back the bytes not yet emitted or passed, from the start of the frame being read (a
+   * rejected one), and starts afresh there: `offset` moves past them.
+   */
+  release(): Uint8Array[] {
+    const pieces = this.#pieces;
+    this.#offset += this.#buffered;
+    this.#pieces = [];
+    this.#buffered = 0;
+    this.#size = -1;
+    this.#holding = false;
+    this.#rejected = false;
+    return pieces;
   }
 
   /** Bytes received that do not yet form a whole frame. */
@@ -133,7 +189,7 @@ export class FrameSplitter {
     return this.#size;
   }
 
-  /** Total bytes consumed into emitted frames so far. */
+  /** Total bytes consumed into emitted (or passed, or released) frames so far. */
   get offset(): number {
     return this.#offset;
   }
@@ -147,6 +203,7 @@ export class FrameSplitter {
     if (this.#ended) {
       throw new FrameError('ENDED', 'FrameSplitter: push() after end()', this.#offset + this.#buffered);
     }
+    if (this.#rejected) throw new Error('FrameSplitter: push() after a rejected frame, before release()');
     const out: Uint8Array[] = [];
     const emit = this.#onFrame ?? ((frame: Uint8Array) => { out.push(frame); });
     try {
@@ -186,8 +243,34 @@ export class FrameSplitter {
     }
   }
 
+  /**
+   * The decision on the frame starting at `head[0]` (its first `want` bytes are in `head`): size
+   * checks without a policy, else the policy's word. How many head bytes a decision needs:
+   * headWant().
+   */
+  #decideOn(head: Uint8Array, size: number): FrameDecision {
+    if (this.#decide === undefined) {
+      this.#checkSize(size);
+      return 'hold';
+    }
+    return this.#decide(head, size);
+  }
+
+  /** Bytes of a frame of `size` a decision looks at. */
+  #headWant(size: number): number {
+    return this.#decide === undefined ? 4 : Math.min(this.#peek, Math.max(4, size + 4));
+  }
+
   #consume(chunk: Uint8Array, emit: (frame: Uint8Array) => void): void {
     if (chunk.length === 0) return;
+    if (this.#passing > 0) {
+      const n = Math.min(this.#passing, chunk.length);
+      this.#onPass(n === chunk.length ? chunk : chunk.subarray(0, n));
+      this.#passing -= n;
+      this.#offset += n;
+      if (n === chunk.length) return;
+      chunk = chunk.subarray(n);
+    }
     if (this.#buffered > 0) {
       // Finish the frame already started, collecting rather than concatenating.
       this.#pieces.push(chunk);
@@ -195,7 +278,22 @@ export class FrameSplitter {
       if (this.#size < 0) {
         if (this.#buffered < 4) return;
         this.#size = this.#readPrefixFromPieces();
-        this.#checkSize(this.#size);
+      }
+      if (!this.#holding) {
+        const want = this.#headWant(this.#size);
+        if (this.#buffered < want) return;
+        const decision = this.#decideOn(this.#headFromPieces(want), this.#size);
+        if (decision === 'reject') {
+          this.#rejected = true;
+          return;
+        }
+        if (decision === 'pass') {
+          const rest = this.#passPieces(4 + Math.max(0, this.#size));
+          if (rest === null) return;
+          chunk = rest;
+          return this.#consume(chunk, emit);
+        }
+        this.#holding = true;
       }
       const total = this.#size + 4;
       if (this.#buffered < total) return;
@@ -212,6 +310,7 @@ export class FrameSplitter {
       this.#pieces = [];
       this.#buffered = 0;
       this.#size = -1;
+      this.#holding = false;
       this.#offset += total;
       emit(frame);
       if (rest === null) return;
@@ -219,14 +318,38 @@ export class FrameSplitter {
     }
     // Fast path: frames wholly inside this chunk are subarrays of it.
     const view = new DataView(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+    const decide = this.#decide;
     let pos = 0;
     const len = chunk.length;
     while (len - pos >= 4) {
       const size = view.getInt32(pos, false);
-      this.#checkSize(size);
+      if (decide === undefined) {
+        this.#checkSize(size);
+      } else {
+        const want = Math.min(this.#peek, Math.max(4, size + 4));
+        if (len - pos < want) break;
+        const decision = decide(chunk.subarray(pos, pos + want), size);
+        if (decision === 'reject') {
+          this.#pieces.push(chunk.subarray(pos));
+          this.#buffered = len - pos;
+          this.#size = size;
+          this.#rejected = true;
+          return;
+        }
+        if (decision === 'pass') {
+          const total = 4 + Math.max(0, size);
+          const n = Math.min(total, len - pos);
+          this.#onPass(chunk.subarray(pos, pos + n));
+          this.#offset += n;
+          pos += n;
+          this.#passing = total - n;
+          continue;
+        }
+      }
       const end = pos + 4 + size;
       if (end > len) {
         this.#size = size;
+        this.#holding = true;
         break;
       }
       this.#offset += 4 + size;
@@ -237,6 +360,48 @@ export class FrameSplitter {
       this.#pieces.push(pos === 0 ? chunk : chunk.subarray(pos));
       this.#buffered = len - pos;
     }
+  }
+
+  /** A frame's first `want` bytes, collected from the pieces (a copy of at most `peek` bytes). */
+  #headFromPieces(want: number): Uint8Array {
+    if (this.#pieces[0].length >= want) return this.#pieces[0].subarray(0, want);
+    const head = new Uint8Array(want);
+    let filled = 0;
+    for (const piece of this.#pieces) {
+      const n = Math.min(piece.length, want - filled);
+      head.set(n === piece.length ? piece : piece.subarray(0, n), filled);
+      filled += n;
+      if (filled === want) break;
+    }
+    return head;
+  }
+
+  /**
+   * Passes the first `total` bytes of the pieces (the frame decided on); returns what follows
+   * them in the last piece, or null when the frame continues (`passing` then counts the rest).
+   */
+  #passPieces(total: number): Uint8Array | null {
+    const pieces = this.#pieces;
+    let left = total;
+    let rest: Uint8Array | null = null;
+    for (const piece of pieces) {
+      if (left === 0) break;
+      if (piece.length <= left) {
+        this.#onPass(piece);
+        left -= piece.length;
+      } else {
+        this.#onPass(piece.subarray(0, left));
+        rest = piece.subarray(left);
+        left = 0;
+      }
+    }
+    const passed = total - left;
+    this.#offset += passed;
+    this.#pieces = [];
+    this.#buffered = 0;
+    this.#size = -1;
+    this.#passing = left;
+    return rest;
   }
 
   #joinInPlace(pieces: readonly Uint8Array[], total: number): Uint8Array {

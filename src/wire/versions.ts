@@ -36,4 +36,4 @@ export function usableVersion(apiKey: number, theirs: VersionRange | undefined):
 }
 
 /** The all-zero UUID, Kafka's "no topic id", in the codec's 22-character base64url form. */
-export { ZERO_UUID } from '../codec/plan.js';
+export { ZERO_UUID } from '../codec/by-key.js';

@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseSchemas, parseSchemaText } from '../../src/catalogue/parse.js';
-import type { MessageDef } from '../../src/codec/schema.js';
+import type { MessageDef } from '../../src/catalogue/schema.js';
 import { hasCommand, hasPath, peer } from '../helpers/peer.js';
 import { repoRoot } from '../helpers/shared.js';
 import { versionView } from '../helpers/version-view.js';

@@ -5,7 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { decodeBodyFor, encodeBodyFor } from '../../src/codec/by-definition.js';
 import { setCodegen } from '../../src/codec/generate.js';
 import { KIND_CHECKS, KIND_OF_TYPE, KINDS } from '../../src/codec/kinds.js';
-import { MAX_VERSION, type MessageDef } from '../../src/codec/schema.js';
+import { MAX_VERSION, type MessageDef } from '../../src/catalogue/schema.js';
 import { KafkaWireError } from '../../src/errors.js';
 import { fromHex, toHex } from '../../src/text.js';
 

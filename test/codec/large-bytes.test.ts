@@ -6,7 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { decodeBodyFor, encodeBodyFor, encodeRequestFor } from '../../src/codec/by-definition.js';
 import { LARGE_BYTES } from '../../src/codec/encode-buffers.js';
 import { setCodegen } from '../../src/codec/generate.js';
-import { MAX_VERSION, type ApiDef, type MessageDef } from '../../src/codec/schema.js';
+import { MAX_VERSION, type ApiDef, type MessageDef } from '../../src/catalogue/schema.js';
 import { encodeRequest, decodeRequest } from '../../src/index.js';
 
 const ALL = [0, MAX_VERSION] as const;

@@ -66,4 +66,22 @@ describe.each([['generated code', undefined], ['interpreter', false]] as const)(
       expect(d).toEqual(decodeResponse(metadataFrame(version), 3, version));
     });
   });
+
+  it('nests: a hook that decodes another Fetch, whose own hook decodes records, gives what plain decodes give', () => {
+    setCodegen(codegen);
+    const frame = fetchFrame();
+    const plain = decodeResponse(frame, 1, 12, { records: true });
+    const offsets: number[] = [];
+    const hooked = decodeResponseFor(getApi(1), frame, 12, { recordsDecoder: (records) => {
+      const inner = decodeResponse(frame, 1, 12, { records: true });
+      expect(inner).toEqual(plain);
+      offsets.push(records.byteOffset);
+      return decodeRecordBatches(records);
+    } });
+    expect(hooked).toEqual(plain);
+    // Once per records field, in the order they stand in the frame.
+    expect(offsets).toHaveLength(12);
+    expect(offsets).toEqual([...offsets].sort((a, b) => a - b));
+    expect(new Set(offsets).size).toBe(12);
+  });
 });

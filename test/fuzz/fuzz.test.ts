@@ -9,7 +9,7 @@ import {
 } from '../../src/index.js';
 import { planFor, type Direction } from '../../src/codec/by-key.js';
 import { fromHex, toHex } from '../../src/text.js';
-import { codecWasm } from '../../src/wasm/codec-module.js';
+import { codecWasm } from '../../src/codec/engine.js';
 import { prng, RandomInstances } from '../helpers/random.js';
 import { deepEqual } from './deep-equal.js';
 import { catalogueTriples } from '../helpers/shared.js';

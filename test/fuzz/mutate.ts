@@ -4,7 +4,7 @@
 import { planFor, type CatalogueOption, type Direction } from '../../src/codec/by-key.js';
 import { scanMessage } from '../../src/codec/scan.js';
 import { ARRAY, BYTES, RECORDS, STRING, STRUCT, type CompiledField, type CompiledStruct } from '../../src/codec/plan.js';
-import { i32 } from '../../src/wasm/codec-module.js';
+import { i32 } from '../../src/codec/engine.js';
 
 export interface LengthSite {
   offset: number;

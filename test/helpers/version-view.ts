@@ -4,7 +4,7 @@
 // "ignorable" changes anything in). Two schema sets describe a version alike exactly when their
 // views are equal, however their JSON writes the ranges; the schema pipeline's test compares
 // sets with it.
-import { inVersions, type FieldDef, type MessageDef } from '../../src/codec/schema.js';
+import { inVersions, type FieldDef, type MessageDef } from '../../src/catalogue/schema.js';
 
 export interface FieldView {
   name: string;

@@ -6,7 +6,7 @@
 
 import { apis } from '../../src/index.js';
 import type { FieldDef, MessageDef, StructDef } from '../../src/index.js';
-import { inVersions } from '../../src/codec/schema.js';
+import { inVersions } from '../../src/catalogue/schema.js';
 
 export type Direction = 'request' | 'response';
 

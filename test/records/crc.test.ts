@@ -4,7 +4,7 @@
 // continued from a previous result, on the benchmark's 1 MiB, and through batch CRC verification.
 import { describe, it, expect } from 'vitest';
 import { crc32c, decodeRecordBatches, encodeRecordBatch } from '../../src/records/index.js';
-import { alloc, mem, setTop, top, wasm } from '../../src/wasm/records-module.js';
+import { alloc, mem, setTop, top, wasm } from '../../src/records/engine.js';
 import { crc32cRef } from './helpers.js';
 // @ts-ignore: a plain .mjs module (typed by its JSDoc), shared with the benchmark data
 import { prng } from '../../bench/lib/prng.mjs';

@@ -9,7 +9,7 @@ import { readZipEntries } from '../../scripts/lib/zip.mjs';
 import { parseMessage } from '../../src/catalogue/parse.js';
 import { headerVersionFor } from '../../src/codec/plan.js';
 import { versionView, type StructView, type VersionView } from '../helpers/version-view.js';
-import type { MessageDef } from '../../src/codec/schema.js';
+import type { MessageDef } from '../../src/catalogue/schema.js';
 
 type Json = Record<string, any>;
 const clone = (x: Json): Json => JSON.parse(JSON.stringify(x));

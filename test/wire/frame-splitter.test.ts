@@ -286,3 +286,66 @@ describe('frame type', () => {
     expect(frames).toEqual([frame, frame]);
   });
 });
+
+describe('FrameSplitter with a policy (decide: hold, pass, reject)', () => {
+  const PEEK = 8;
+  /** Frames whose payload starts with an even byte are held, the others pass; the decision sees up to PEEK bytes. */
+  const policy = (heads: number[][]) => (head: Uint8Array, size: number) => {
+    heads.push(Array.from(head));
+    expect(head.length).toBe(Math.min(PEEK, Math.max(4, size + 4)));
+    return size > 0 && head[4]! % 2 === 0 ? 'hold' as const : 'pass' as const;
+  };
+
+  it('holds and passes frames exactly, in order, under any chunking; passed bytes are never joined (fast-check)', () => {
+    fc.assert(fc.property(payloads, fc.array(fc.nat(), { maxLength: 40 }), (ps, cuts) => {
+      const frames = ps.map(frameOf);
+      const stream = concat(frames);
+      const chunks = cut(stream, cuts);
+      const heads: number[][] = [];
+      const events: Array<['frame' | 'pass', Uint8Array]> = [];
+      const s = new FrameSplitter({ peek: PEEK, decide: policy(heads), onPass: (p) => events.push(['pass', p]), onFrame: (f) => events.push(['frame', f]) });
+      for (const chunk of chunks) s.push(chunk);
+      expect(heads).toEqual(frames.map((f) => Array.from(f.subarray(0, Math.min(PEEK, f.length)))));
+      // The passed pieces put together, and the held frames, give the stream back.
+      expect(Array.from(concat(events.map(([, b]) => b)))).toEqual(Array.from(stream));
+      const held = frames.filter((f) => f.length > 4 && f[4]! % 2 === 0);
+      expect(events.filter(([k]) => k === 'frame').map(([, f]) => Array.from(f))).toEqual(held.map((f) => Array.from(f)));
+      // Every passed piece is a view of a pushed chunk, never a copy.
+      for (const [k, b] of events) if (k === 'pass') expect(chunks.some((c) => c.buffer === b.buffer)).toBe(true);
+      expect(s.offset).toBe(stream.length);
+      expect(s.bufferedBytes).toBe(0);
+    }), { numRuns: 300 });
+  });
+
+  it('passes a frame with a negative size as its 4-byte prefix alone, and a short frame whole', () => {
+    const passed: number[][] = [];
+    const s = new FrameSplitter({ peek: PEEK, decide: () => 'pass', onPass: (p) => passed.push(Array.from(p)) });
+    s.push(Uint8Array.of(0xff, 0xff, 0xff, 0xfe, 0, 0, 0, 1, 9, 0, 0, 0, 0));
+    expect(concat(passed.map((p) => Uint8Array.from(p)))).toEqual(Uint8Array.of(0xff, 0xff, 0xff, 0xfe, 0, 0, 0, 1, 9, 0, 0, 0, 0));
+    expect(s.offset).toBe(13);
+  });
+
+  it('stops at a rejected frame and gives back the bytes from its first one, under any chunking (fast-check)', () => {
+    fc.assert(fc.property(payloads, fc.nat(), fc.array(fc.nat(), { maxLength: 40 }), (ps, which, cuts) => {
+      const frames = ps.map(frameOf);
+      const stream = concat(frames);
+      const bad = frames.length === 0 ? -1 : which % frames.length;
+      let seen = 0;
+      const got: Uint8Array[] = [];
+      const s = new FrameSplitter({ decide: () => (seen++ === bad ? 'reject' : 'hold'), onFrame: (f) => got.push(f) });
+      let released: Uint8Array[] | undefined;
+      const chunks = cut(stream, cuts);
+      let i = 0;
+      for (; i < chunks.length && !s.rejected; i++) s.push(chunks[i]!);
+      if (s.rejected) {
+        const start = s.offset;
+        released = [...s.release(), ...chunks.slice(i)];
+        expect(s.offset).toBe(start + released.slice(0, released.length - (chunks.length - i)).reduce((n, p) => n + p.length, 0));
+        expect(Array.from(concat(released))).toEqual(Array.from(stream.subarray(start)));
+      }
+      const before = bad < 0 ? frames : frames.slice(0, bad);
+      expect(got.map((f) => Array.from(f))).toEqual(before.map((f) => Array.from(f)));
+      expect(released !== undefined).toBe(bad >= 0);
+    }), { numRuns: 300 });
+  });
+});

@@ -7,7 +7,7 @@ import {
 import {
   decodeBodyFor, decodeRequestFor, decodeResponseFor, encodeBodyFor, encodeRequestFor, newMessageFor,
 } from '../../../src/codec/by-definition.js';
-import type { MessageDef } from '../../../src/codec/schema.js';
+import type { MessageDef } from '../../../src/catalogue/schema.js';
 import { requestHeader } from '../../../src/generated/headers.js';
 import { fetchApi } from '../../../src/generated/apis/Fetch.js';
 import { metadataApi } from '../../../src/generated/apis/Metadata.js';

@@ -2,11 +2,11 @@
 // Fetch kept in flight per leader while the previous response is formatted (so the broker and the
 // network work while we print), records written as JSON lines, one write per response.
 
-import type { KafkaClient, TopicInfo } from './client.js';
-import type { Connection } from './connection.js';
-import { kafkaErrorName } from './errors.js';
+import type { KafkaClient, TopicInfo } from '../wire/client.js';
+import type { Connection } from '../wire/connection.js';
+import { kafkaErrorName } from '../wire/errors.js';
 import { decodeRecordBatches, type RecordBatch } from '../records/index.js';
-import { IsolationLevel, readCommitted, type AbortedTransaction } from './isolation.js';
+import { IsolationLevel, readCommitted, type AbortedTransaction } from '../wire/isolation.js';
 
 export type Encoding = 'utf8' | 'base64' | 'hex';
 

@@ -1,10 +1,10 @@
 // Access to the records WebAssembly module: a lazily created singleton instance, fresh memory
 // views, a stack-like arena for scratch regions, and failed calls' status blocks as RecordsErrors.
-import { wasmBase64 } from './records.generated.js';
-import { embeddedInstance } from './load.js';
-import { failedStatus } from './status.js';
-import { STATUS_AUX0, STATUS_BATCH, STATUS_CODE, STATUS_FIELD, STATUS_HEADER, STATUS_OFFSET, STATUS_RECORD } from './abi.js';
-import { STATUS_CODES, RecordsError, buildPath, recordsError, recordsErrorMessage } from '../records/errors.js';
+import { wasmBase64 } from '../wasm/records.generated.js';
+import { embeddedInstance } from '../wasm/load.js';
+import { failedStatus } from '../wasm/status.js';
+import { STATUS_AUX0, STATUS_BATCH, STATUS_CODE, STATUS_FIELD, STATUS_HEADER, STATUS_OFFSET, STATUS_RECORD } from '../wasm/abi.js';
+import { STATUS_CODES, RecordsError, buildPath, recordsError, recordsErrorMessage } from './errors.js';
 
 export interface RecordsExports {
   memory: WebAssembly.Memory;

@@ -3,10 +3,10 @@
 // stopping at every partition's end, -c stopping mid-response.
 import { describe, it, expect } from 'vitest';
 import fc from 'fast-check';
-import { JsonLinesWriter } from '../../src/wire/consume.js';
+import { JsonLinesWriter } from '../../src/cli/consume.js';
 import { startMemoryBroker } from '../../src/wire/memory-broker.js';
 import { encodeRecordBatch } from '../../src/records/index.js';
-import { runCli, jsonLines, type CliProgress } from './cli-io.js';
+import { runCli, jsonLines, type CliProgress } from '../wire/cli-io.js';
 import { waitUntil } from '../helpers/wait.js';
 import { ApiKey } from '../../src/index.js';
 

@@ -4,16 +4,16 @@
 import { createReadStream } from 'node:fs';
 import { once } from 'node:events';
 import { Writable } from 'node:stream';
-import type { Command, Io } from '../cli/command.js';
-import { apiKeyOf, catalogueOption, SCHEMA_OPTIONS, schemasDirOption } from '../cli/input.js';
-import { integerArg, stringOption, type ParsedArgs } from '../cli/options.js';
+import type { Command, Io } from './command.js';
+import { apiKeyOf, catalogueOption, SCHEMA_OPTIONS, schemasDirOption } from './input.js';
+import { integerArg, stringOption, type ParsedArgs } from './options.js';
 import { loadDescriptions } from '../explain/descriptions-node.js';
 import type { Descriptions } from '../explain/descriptions.js';
 import type { Catalogue } from '../catalogue/catalogue.js';
 import { findApi } from '../codec/by-key.js';
 import { UsageError } from '../errors.js';
-import { CaptureReader, type CaptureEvent, type CaptureStats } from './reader.js';
-import { captureNoteToJson, writeCaptureFrameLine } from './json.js';
+import { CaptureReader, type CaptureEvent, type CaptureStats } from '../capture/reader.js';
+import { captureNoteToJson, writeCaptureFrameLine } from '../capture/json.js';
 import { JsonWriter } from '../json-writer.js';
 
 /** Output is gathered into chunks of about this many bytes before each write. */

@@ -3,15 +3,15 @@
 // clients saw; any other name gets the JSON lines `kafka-wire pcap` would print for that capture.
 import { createWriteStream, readFileSync } from 'node:fs';
 import { once } from 'node:events';
-import type { Command, Io } from '../cli/command.js';
-import { stringOption, type ParsedArgs } from '../cli/options.js';
+import type { Command, Io } from './command.js';
+import { stringOption, type ParsedArgs } from './options.js';
 import { UsageError } from '../errors.js';
 import { parseHostPort } from '../wire/client.js';
-import { startProxy, type HostPort } from './proxy.js';
-import { CaptureFileWriter, type Packet } from './writer.js';
-import { CaptureRecordFile } from './record-file.js';
-import { CaptureReader, type CaptureEvent } from './reader.js';
-import { writeCaptureFrameLine } from './json.js';
+import { startProxy, type HostPort } from '../capture/proxy.js';
+import { CaptureFileWriter, type Packet } from '../capture/writer.js';
+import { CaptureRecordFile } from '../capture/record-file.js';
+import { CaptureReader, type CaptureEvent } from '../capture/reader.js';
+import { writeCaptureFrameLine } from '../capture/json.js';
 import { JsonWriter } from '../json-writer.js';
 
 /** JSON lines are written in chunks of about this size (from buffers with room for a line more). */

@@ -1,8 +1,8 @@
 // The codec's WebAssembly instance and its memory, created on first use (or by init()): compiled
 // programs are bump-allocated from the bottom and stay; everything above them is scratch, reused
 // by each call.
-import { embeddedInstance } from './load.js';
-import { wasmBase64 } from './codec.generated.js';
+import { embeddedInstance } from '../wasm/load.js';
+import { wasmBase64 } from '../wasm/codec.generated.js';
 import { KafkaWireError } from '../errors.js';
 
 export interface CodecExports {

@@ -8,11 +8,11 @@
 
 import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
-import { startMemoryBroker, type MemoryBroker } from './memory-broker.js';
+import { startMemoryBroker, type MemoryBroker } from '../wire/memory-broker.js';
 import { encodeRecordBatch, COMPRESSION_NAMES, type CompressionName, type RecordInput } from '../records/index.js';
 import { UsageError } from '../errors.js';
-import type { Command, Io } from '../cli/command.js';
-import type { OptionValues } from '../cli/options.js';
+import type { Command, Io } from './command.js';
+import type { OptionValues } from './options.js';
 
 /** Records per written batch, for --fill and --load. */
 export const BROKER_BATCH_RECORDS = 1000;

@@ -1,0 +1,374 @@
+// The explain walk: a plan's fields followed along a frame's spans tape, each value, length
+// prefix, count and tagged-field section becoming a node that names its bytes; records fields
+// handed to records-layout.ts. A damaged frame's tape ends early: the walk then stops with the
+// innermost partial node (TapeEnd).
+import {
+  ARRAY, BOOL, BYTES, FLOAT64, INT16, INT32, INT64, INT8, RECORDS, STRING, STRUCT, UINT16, UINT32, UUID,
+  type CompiledField, type CompiledStruct, type Direction,
+} from '../codec/by-key.js';
+import { bytesToBase64Url, toHex } from '../text.js';
+import type { Descriptions } from './descriptions.js';
+import { explainRecords } from './records-layout.js';
+import {
+  bytesDisplay, countDescription, elementCount, node, readUvarint, reorder,
+  type Category, type ExplainNode, type JsonValue,
+} from './nodes.js';
+
+/** The tape of a damaged frame ran out: carries the innermost partial node up the walk. */
+export class TapeEnd {
+  constructor(readonly node: ExplainNode) {}
+}
+
+const HEADER_FIELD_NAMES: Record<string, string> = {
+  requestApiKey: 'request_api_key',
+  requestApiVersion: 'request_api_version',
+  correlationId: 'correlation_id',
+  clientId: 'client_id',
+};
+
+function headerFieldDescription(direction: Direction, name: string): string | undefined {
+  switch (name) {
+    case 'requestApiKey': return 'numeric id of the API being invoked';
+    case 'requestApiVersion': return 'version of the API being invoked';
+    case 'correlationId':
+      return direction === 'request' ? 'echoed back by the broker in the response' : 'matches the correlation_id of the request';
+    case 'clientId': return 'always a non-flexible int16-prefixed string';
+  }
+  return undefined;
+}
+
+function snakeCase(name: string): string {
+  return HEADER_FIELD_NAMES[name] ?? name.replace(/[A-Z]/g, (c) => '_' + c.toLowerCase());
+}
+
+
+
+function quote(s: string): string {
+  return JSON.stringify(s.length > 64 ? s.slice(0, 61) : s) + (s.length > 64 ? '...' : '');
+}
+
+
+function float64Display(v: number): string {
+  return Object.is(v, -0) ? '-0' : String(v);
+}
+
+
+export class Walker {
+  private t: number;
+  private view: DataView;
+
+  constructor(
+    private readonly tape: Int32Array,
+    private readonly frame: Uint8Array,
+    private readonly direction: Direction,
+    private readonly messageName: string,
+    private readonly descriptions: Descriptions,
+    /** The frame's API, named beside the header's API key. */
+    private readonly apiName: string,
+    private readonly sample: boolean,
+    /** For a damaged frame's tape: the node that stands where the tape ends. */
+    private readonly malformed?: ExplainNode,
+  ) {
+    this.t = 0;
+    this.view = new DataView(frame.buffer, frame.byteOffset, frame.byteLength);
+  }
+
+  private next(): number {
+    if (this.t >= this.tape.length) throw new TapeEnd(this.malformed!);
+    return this.tape[this.t++];
+  }
+
+  /**
+   * Runs `read`, which fills `children`; if the tape ends inside, the children read so far and
+   * the innermost partial node make this level's partial node (`make`), which goes up instead.
+   */
+  private partialOn<T>(children: ExplainNode[], read: () => T, make: (size: number) => ExplainNode, start: number): T {
+    try {
+      return read();
+    } catch (error) {
+      if (!(error instanceof TapeEnd)) throw error;
+      children.push(error.node);
+      throw new TapeEnd(make(this.frame.length - start));
+    }
+  }
+
+  header(s: CompiledStruct, headerVersion: number): ExplainNode {
+    const start = this.next();
+    const children: ExplainNode[] = [];
+    const make = (size: number) => node(s.name, `v${headerVersion}`, start, size, 'rpc header', {
+      description: this.direction === 'request' ? 'common request header' : 'common response header',
+      children,
+    });
+    const end = this.partialOn(children, () => {
+      for (const f of s.regular) children.push(this.headerField(f));
+      if (s.flexible) children.push(this.taggedSection(s, true, 'header'));
+      return this.next();
+    }, make, start);
+    return make(end - start);
+  }
+
+  private headerField(f: CompiledField): ExplainNode {
+    const asHeader = (n: ExplainNode) => {
+      n.name = snakeCase(f.name);
+      const description = headerFieldDescription(this.direction, f.name);
+      if (description !== undefined) n.description = description;
+      if (f.name === 'requestApiKey') n.note = this.apiName;
+      if (f.kind === STRING) n.type = f.nullable ? 'nullable_string' : 'string';
+      return n;
+    };
+    try {
+      return asHeader(this.field(f, 'rpc header', null, 'header'));
+    } catch (error) {
+      if (error instanceof TapeEnd && error.node !== this.malformed) asHeader(error.node);
+      throw error;
+    }
+  }
+
+  body(s: CompiledStruct, version: number, category: Category): ExplainNode {
+    const asBody = (n: ExplainNode) => {
+      n.type = 'struct';
+      n.description = `message body, version ${version}`;
+      delete n.display;
+      return n;
+    };
+    try {
+      return asBody(this.struct(s, category, ''));
+    } catch (error) {
+      if (error instanceof TapeEnd && error.node !== this.malformed) asBody(error.node);
+      throw error;
+    }
+  }
+
+  /** A struct's fields and tagged section at `path`; the caller names the node. */
+  private struct(s: CompiledStruct, category: Category, path: string): ExplainNode {
+    const start = this.next();
+    const children: ExplainNode[] = [];
+    const make = (size: number) => node(s.name, s.name, start, size, category, { display: 'struct', children });
+    const end = this.partialOn(children, () => {
+      for (const f of s.regular) children.push(this.field(f, category, s, path));
+      if (s.flexible) children.push(this.taggedSection(s, false, path));
+      return this.next();
+    }, make, start);
+    return make(end - start);
+  }
+
+  private taggedSection(s: CompiledStruct, inHeader: boolean, path: string): ExplainNode {
+    const start = this.next();
+    const children: ExplainNode[] = [];
+    const make = (size: number, count: number) => node('tagged_fields', 'uvarint', start, size, 'tagged_fields', {
+      value: count, display: String(count),
+      description: inHeader ? 'number of tagged fields in the header' : 'number of tagged fields in this struct',
+      children,
+    });
+    const count = this.next();
+    this.partialOn(children, () => this.taggedEntries(s, inHeader, path, count, children), (size) => make(size, count), start);
+    const end = count > 0 ? children[children.length - 1].offset + children[children.length - 1].size : this.peekEnd(start);
+    return make(end - start, count);
+  }
+
+  private taggedEntries(s: CompiledStruct, inHeader: boolean, path: string, count: number, children: ExplainNode[]): void {
+    for (let i = 0; i < count; i++) {
+      const tag = this.next() >>> 0;
+      const entryStart = this.next();
+      const known = this.next();
+      const [, tagBytes] = readUvarint(this.frame, entryStart);
+      const [size, sizeBytes] = readUvarint(this.frame, entryStart + tagBytes);
+      const tagNode = node('tag', 'uvarint', entryStart, tagBytes, 'tagged_fields', { value: tag, display: String(tag) });
+      const sizeNode = node('size', 'uvarint', entryStart + tagBytes, sizeBytes, 'tagged_fields', {
+        value: size, display: String(size), description: 'bytes of the value that follow',
+      });
+      if (known >= 0) {
+        const f = s.tagged[known];
+        const n = this.field(f, 'tagged_fields', inHeader ? null : s, path);
+        if (inHeader) n.name = snakeCase(f.name);
+        n.note = `tag ${tag}, size ${size}` + (n.note !== undefined ? `; ${n.note}` : '');
+        n.size = n.offset + n.size - entryStart;
+        n.offset = entryStart;
+        n.children.unshift(tagNode, sizeNode);
+        children.push(n);
+      } else {
+        const dataOffset = this.next();
+        const length = this.next();
+        const bytes = this.frame.subarray(dataOffset, dataOffset + length);
+        children.push(node(`unknown_tag_${tag}`, 'bytes', entryStart, dataOffset + length - entryStart, 'tagged_fields', {
+          value: toHex(bytes), display: bytesDisplay(bytes), note: `tag ${tag}, size ${size}`,
+          description: 'a tagged field this version does not define', children: [tagNode, sizeNode],
+        }));
+      }
+    }
+  }
+
+  /** The end of an empty tagged section: its count varint. */
+  private peekEnd(start: number): number {
+    return start + readUvarint(this.frame, start)[1];
+  }
+
+  private field(f: CompiledField, category: Category, owner: CompiledStruct | null, parentPath: string): ExplainNode {
+    const start = this.next();
+    const path = parentPath === '' ? f.name : `${parentPath}.${f.name}`;
+    const named = (n: ExplainNode, size: number) => {
+      n.name = f.def.schemaName;
+      n.schemaName = f.def.schemaName;
+      n.path = path;
+      n.type = f.def.type;
+      n.offset = start;
+      n.size = size;
+      if (owner !== null) {
+        const about = this.descriptions.about(this.messageName, owner.name, f.def.schemaName);
+        if (about !== undefined) n.description = about;
+      }
+      return reorder(n);
+    };
+    return this.valueAt(start, category, f.kind, f.compact, named,
+      () => f.kind === ARRAY ? this.array(f, start, category, path) : this.value(f.kind, f.nullable, f.compact, f.struct, start, category, path));
+  }
+
+  /**
+   * Reads one value (a field's or an element's) and its end; `label` names the node. If the tape
+   * ends inside the value, its partial node (or, when nothing of it was read, one holding the
+   * malformed node and what the value's length prefix claims) is labelled and goes up.
+   */
+  private valueAt(start: number, category: Category, kind: number, compact: boolean,
+    label: (n: ExplainNode, size: number) => ExplainNode, read: () => ExplainNode): ExplainNode {
+    let n: ExplainNode;
+    try {
+      n = read();
+    } catch (error) {
+      if (!(error instanceof TapeEnd)) throw error;
+      let inner = error.node;
+      if (inner === this.malformed) {
+        const note = this.claim(kind, compact, start);
+        inner = node('', '', start, 0, category, note === undefined ? { children: [inner] } : { note, children: [inner] });
+      }
+      throw new TapeEnd(label(inner, this.frame.length - start));
+    }
+    return label(n, this.next() - start);
+  }
+
+  /** What the length prefix of a value that failed to read claims, against the bytes left. */
+  private claim(kind: number, compact: boolean, start: number): string | undefined {
+    if (kind !== STRING && kind !== BYTES && kind !== RECORDS && kind !== ARRAY) return undefined;
+    let length: number;
+    let prefix: number;
+    if (compact) {
+      const [n, bytes] = readUvarint(this.frame, start);
+      if (bytes === 0) return undefined;
+      [length, prefix] = [n - 1, bytes];
+    } else {
+      prefix = kind === STRING ? 2 : 4;
+      if (start + prefix > this.frame.length) return undefined;
+      length = kind === STRING ? this.view.getInt16(start) : this.view.getInt32(start);
+    }
+    const unit = kind === ARRAY ? 'element' : 'byte';
+    return `claims ${length} ${unit}${length === 1 ? '' : 's'}, ${this.frame.length - start - prefix} bytes left`;
+  }
+
+  private array(f: CompiledField, start: number, category: Category, path: string): ExplainNode {
+    const count = this.next();
+    const children: ExplainNode[] = [];
+    const elementType = f.def.type.slice(2);
+    const countText = countDescription(count, this.sample);
+    const prefixSize = f.compact ? readUvarint(this.frame, start)[1] : 4;
+    children.push(f.compact
+      ? node('length', 'uvarint', start, prefixSize, category, {
+        value: count + 1, display: String(count + 1), note: 'compact, n+1', description: countText,
+      })
+      : node('length', 'int32', start, prefixSize, category, { value: count, display: String(count), description: countText }));
+    if (count < 0) return node('', '', start, 0, category, { value: null, display: 'null', children });
+    const make = () => node('', '', start, 0, category, { value: count, display: elementCount(count), children });
+    this.partialOn(children, () => {
+      for (let i = 0; i < count; i++) {
+        const elementStart = this.next();
+        const elementPath = `${path}[${i}]`;
+        const label = (element: ExplainNode, size: number) => {
+          element.name = `${elementType}[${i}]`;
+          element.path = elementPath;
+          element.type = elementType;
+          element.offset = elementStart;
+          element.size = size;
+          return reorder(element);
+        };
+        children.push(this.valueAt(elementStart, category, f.elementKind, f.compact, label,
+          () => this.value(f.elementKind, false, f.compact, f.struct, elementStart, category, elementPath)));
+      }
+    }, make, start);
+    return make();
+  }
+
+  /** One value; the caller sets name, type, offset and size. */
+  private value(kind: number, nullable: boolean, compact: boolean, struct: CompiledStruct | null, start: number,
+    category: Category, path: string): ExplainNode {
+    const leaf = (value: JsonValue, display: string, note?: string) =>
+      node('', '', start, 0, category, note === undefined ? { value, display } : { value, display, note });
+    switch (kind) {
+      case BOOL: {
+        const v = this.next() !== 0;
+        return leaf(v, String(v));
+      }
+      case INT8: case INT16: case UINT16: case INT32: {
+        const v = this.next();
+        return leaf(v, String(v));
+      }
+      case UINT32: {
+        const v = this.next() >>> 0;
+        return leaf(v, String(v));
+      }
+      case INT64: {
+        const v = this.view.getBigInt64(this.next()).toString();
+        return leaf(v, v);
+      }
+      case FLOAT64: {
+        const v = this.view.getFloat64(this.next());
+        return leaf(Number.isFinite(v) ? v : String(v), float64Display(v));
+      }
+      case UUID: {
+        const v = bytesToBase64Url(this.frame, this.next());
+        return leaf(v, v);
+      }
+      case STRING: {
+        const offset = this.next();
+        const length = this.next();
+        const note = compact ? `compact, len+1=${length + 1}` : `int16 len=${length}`;
+        if (length < 0) return leaf(null, 'null', note);
+        const text = new TextDecoder().decode(this.frame.subarray(offset, offset + length));
+        return leaf(text, quote(text), note);
+      }
+      case BYTES: {
+        const offset = this.next();
+        const length = this.next();
+        const note = compact ? `compact, len+1=${length + 1}` : `int32 len=${length}`;
+        if (length < 0) return leaf(null, 'null', note);
+        const bytes = this.frame.subarray(offset, offset + length);
+        return leaf(toHex(bytes), bytesDisplay(bytes), note);
+      }
+      case RECORDS: {
+        const offset = this.next();
+        const length = this.next();
+        const note = compact ? `compact, len+1=${length + 1}` : `int32 len=${length}`;
+        if (length < 0) return leaf(null, 'null', note);
+        const n = leaf(length, length === 1 ? '1 byte' : `${length} bytes`, note);
+        n.children = explainRecords(this.frame, offset, length);
+        return n;
+      }
+      case STRUCT: {
+        if (nullable) {
+          const marker = this.next();
+          const markerNode = node('marker', 'int8', start, 1, category, {
+            value: marker, display: String(marker), description: 'nullable struct: -1 for null, 1 when the struct follows',
+          });
+          if (marker < 0) return node('', '', start, 0, category, { value: null, display: 'null', children: [markerNode] });
+          try {
+            const n = this.struct(struct!, category, path);
+            n.children.unshift(markerNode);
+            return n;
+          } catch (error) {
+            if (error instanceof TapeEnd && error.node !== this.malformed) error.node.children.unshift(markerNode);
+            throw error;
+          }
+        }
+        return this.struct(struct!, category, path);
+      }
+    }
+    throw new Error(`kafka-wire explain: unknown kind ${kind}`);
+  }
+}

@@ -1,0 +1,99 @@
+// The floors of src/: every folder (and each loose file at the root) stands on one floor, and
+// imports run one way, from a floor down to lower ones, never sideways or up. The floors are
+// written out here, so a new folder has to be given its place before the suite passes.
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const ROOT = resolve(import.meta.dirname, '..');
+const SRC = join(ROOT, 'src');
+
+/** Highest floor first; each entry is one unit: a folder (ending in /) or files taken together. */
+const FLOORS: ReadonlyArray<ReadonlyArray<{ name: string; paths: readonly string[] }>> = [
+  [{ name: 'entries', paths: ['index.ts', 'browser.ts'] }], // the package's front doors
+  [{ name: 'cli', paths: ['cli/'] }], // the commands: options, input, output, every command's loop
+  [{ name: 'site', paths: ['site/'] }], // the explorer site and its browser scripts
+  [{ name: 'capture', paths: ['capture/'] }, { name: 'producer', paths: ['producer/'] }], // captures and the recording proxy; the producer
+  [{ name: 'wire', paths: ['wire/'] }, { name: 'explain', paths: ['explain/'] }], // the network; seeing the bytes
+  [{ name: 'codec', paths: ['codec/'] }], // messages to and from bytes
+  [{ name: 'records', paths: ['records/'] }], // record batches
+  [{ name: 'catalogue', paths: ['catalogue/', 'generated/'] }], // the schema model and the APIs it holds
+  [{ name: 'wasm', paths: ['wasm/'] }], // loading the WebAssembly engines, and the numbers they share with TypeScript
+  [{ name: 'ground', paths: ['errors.ts', 'bytes.ts', 'text.ts', 'limits.ts', 'json-writer.ts'] }],
+];
+
+/**
+ * The codec's doors for every other folder: its public functions (a plan lookup, a scan's result),
+ * never its insides or its memory. Only the package's entries, which assemble the API, pass by.
+ */
+const CODEC_DOORS = ['codec/by-key.ts', 'codec/by-definition.ts', 'codec/json.ts'];
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) return sourceFiles(path);
+    return name.endsWith('.ts') ? [relative(SRC, path)] : [];
+  });
+}
+
+/** The src/ files a module imports, by relative specifier: static, type-only, re-exports and import(). */
+function importsOf(file: string): string[] {
+  const text = readFileSync(join(SRC, file), 'utf8');
+  const specifiers = [
+    ...text.matchAll(/^\s*(?:import|export)\s+(?:type\s+)?(?:[\w*{}\s,$]+?\s+from\s+)?['"](\.{1,2}\/[^'"]+)['"]/gm),
+    ...text.matchAll(/\bimport\(\s*['"](\.{1,2}\/[^'"]+)['"]\s*\)/g),
+  ].map((m) => m[1]!);
+  return specifiers.map((s) => relative(SRC, resolve(SRC, dirname(file), s.replace(/\.js$/, '.ts'))));
+}
+
+function unitOf(file: string): { name: string; floor: number } | undefined {
+  for (let floor = 0; floor < FLOORS.length; floor++) {
+    for (const unit of FLOORS[floor]!) {
+      if (unit.paths.some((p) => (p.endsWith('/') ? file.startsWith(p) : file === p))) return { name: unit.name, floor };
+    }
+  }
+  return undefined;
+}
+
+const files = sourceFiles(SRC);
+const edges = files.flatMap((from) => importsOf(from).map((to) => ({ from, to })));
+
+describe('the floors of src/', () => {
+  it('reads the imports it checks', () => {
+    // The check sees the arrows it is about: a regression in the reader would pass everything.
+    expect(files.length).toBeGreaterThan(100);
+    expect(edges.length).toBeGreaterThan(300);
+    expect(edges).toContainEqual({ from: 'cli/main.ts', to: 'cli/commands.ts' });
+    expect(edges).toContainEqual({ from: 'cli/explain.ts', to: 'site/build.ts' }); // import()
+    expect(edges.every((e) => files.includes(e.to))).toBe(true);
+  });
+
+  it('places every file on a floor', () => {
+    expect(files.filter((f) => unitOf(f) === undefined)).toEqual([]);
+  });
+
+  it('has every import run down to a lower floor (or stay in its own unit)', () => {
+    const wrong = edges.flatMap(({ from, to }) => {
+      const a = unitOf(from)!;
+      const b = unitOf(to)!;
+      if (a.name === b.name || b.floor > a.floor) return [];
+      return [`${from} (${a.name}) -> ${to} (${b.name}): ${b.floor === a.floor ? 'sideways' : 'up'}`];
+    });
+    expect(wrong).toEqual([]);
+  });
+
+  it('lets other folders into the codec only through its doors', () => {
+    const wrong = edges
+      .filter(({ from, to }) => to.startsWith('codec/') && !from.startsWith('codec/') && unitOf(from)?.name !== 'entries' && !CODEC_DOORS.includes(to))
+      .map(({ from, to }) => `${from} -> ${to}`);
+    expect(wrong).toEqual([]);
+  });
+
+  it('keeps each WebAssembly engine and its memory to its own folder', () => {
+    const engines = ['codec/engine.ts', 'records/engine.ts'];
+    const wrong = edges
+      .filter(({ from, to }) => engines.includes(to) && dirname(from) !== dirname(to) && unitOf(from)?.name !== 'entries')
+      .map(({ from, to }) => `${from} -> ${to}`);
+    expect(wrong).toEqual([]);
+  });
+});
