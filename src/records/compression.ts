@@ -27,6 +27,7 @@ export function decompressAt(codec: number, src: Uint8Array, limit: number, at: 
 }
 
 function wasmDecode(src: Uint8Array, limit: number, at: number, path: string, lz4: boolean, legacy: boolean): Uint8Array {
+  wasm(); // instantiates the module when this is the process's first call into it (the arena starts there)
   const mark = top;
   try {
     const [dst, n] = decompressInWasm(lz4, copyIn(src), src.length, limit, at, path, legacy);
