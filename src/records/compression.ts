@@ -1,6 +1,6 @@
 // Compression codecs for record batches, for Node and browsers alike: gzip (Node's zlib where
 // present, else fflate), snappy (WebAssembly, xerial-framed or raw), lz4 (WebAssembly, LZ4 frame
-// format), zstd (./zstd.ts: Node's zlib, the reference library in WebAssembly, or fzstd).
+// format), zstd (./zstd.ts: Node's zlib, else the reference decoder in WebAssembly, embedded).
 // Every decoder enforces a maximum decompressed size.
 import { Gunzip, gunzipSync, gzipSync } from 'fflate';
 import { recordsError, RecordsError, tooLarge } from './errors.js';
