@@ -2,7 +2,7 @@
 //
 //   npm run bench                      full run (installs bench/package.json's peers first)
 //   node bench/run.mjs --quick         smoke run (rough numbers)
-//   node bench/run.mjs --only fetch    one or more workloads: fetch,produce,metadata,frames,crc,import
+//   node bench/run.mjs --only fetch    one or more workloads: fetch,produce,metadata,frames,crc,decompress,import
 //   options: --rounds N (pairs per row; default 10)  --time MS (per task and round)  --no-mixed
 //
 // Every (task, round) runs in a fresh child process (bench/child.mjs) loading only its own
@@ -43,7 +43,7 @@ for (let i = 0; i < argv.length; i++) {
 
 const quick = flag('--quick');
 const only = option('--only')?.split(',');
-const ALL = [...WORKLOADS, 'import'];
+const ALL = [...WORKLOADS, 'decompress', 'import'];
 if (only) for (const w of only) if (!ALL.includes(w)) { console.error(`--only: unknown workload ${w} (${ALL.join(', ')})`); process.exit(2); }
 const params = {
   rounds: Number(option('--rounds') ?? (quick ? 3 : 10)),
@@ -128,11 +128,18 @@ try {
   const groups = aggregate(rows);
   const importer = selected.has('import') ? await import('./import.mjs') : null;
   const imported = importer ? await importer.runImport({ pairs: params.importPairs, records: params.importRecords }) : null;
-  const goalRows = goals(rows, imported ? importer.importGoals(imported) : []);
+  // Decompression against the native libraries (bench/lib/decompress.mjs), in this process.
+  const decompressor = selected.has('decompress') ? await import('./lib/decompress.mjs') : null;
+  const missing = decompressor?.decompressToolsMissing();
+  if (missing) console.log(`decompress: skipped: ${missing}`);
+  const decompressed = decompressor && !missing ? await decompressor.decompressRows({ rounds: quick ? 2 : 5 }) : null;
+  const goalRows = goals(rows, [...(imported ? importer.importGoals(imported) : []), ...(decompressed ? decompressor.decompressGoals(decompressed) : [])]);
   const bundle = bundleSize();
   const notes = NOTES(manifest);
   console.log(textTables(groups));
   if (imported) console.log(`\n${importer.importTable(imported).join('\n')}`);
+  const decompressLines = decompressed ? ['## Decompression against native', '', decompressor.decompressTable(decompressed)] : [];
+  if (decompressed) console.log(`\n${decompressLines.join('\n')}`);
   console.log('\n== Goals ==');
   for (const g of goalRows) console.log(`  ${g.holds === null ? 'n/a     ' : g.holds ? 'held    ' : 'NOT HELD'} ${g.goal}: ${g.display ?? g.note} (target ${g.target})`);
   if (bundle) console.log(`\nbundle: dist/browser/kafka-wire.js ${bundle.raw} bytes raw, ${bundle.gzip} bytes gzip -9`);
@@ -142,13 +149,13 @@ try {
     machine, params, command, partial, workloads: [...selected],
     data: { files: manifest.files, fetch: manifest.fetch, metadata: manifest.metadata, stream: manifest.stream, expected: manifest.expected },
     rows: rows.map(({ roundsMs, mixedMs, ...r }) => ({ ...r, roundsMs, mixedMs })),
-    import: imported, goals: goalRows, bundle, notes,
+    import: imported, decompress: decompressed, goals: goalRows, bundle, notes,
   };
   const outDir = join(HERE, 'results');
   mkdirSync(outDir, { recursive: true });
   const base = partial ? 'partial' : 'latest';
   writeFileSync(join(outDir, `${base}.json`), JSON.stringify(json, (k, v) => (typeof v === 'bigint' ? v.toString() : v), 1) + '\n');
-  writeFileSync(join(outDir, `${base}.md`), markdown({ machine, params, groups, goalRows, bundle, notes, command, importLines: imported ? importer.importTable(imported, true) : [] }));
+  writeFileSync(join(outDir, `${base}.md`), markdown({ machine, params, groups, goalRows, bundle, notes, command, importLines: [...(imported ? importer.importTable(imported, true) : []), ...(decompressLines.length ? ['', ...decompressLines] : [])] }));
   console.log(`\nwrote bench/results/${base}.json and bench/results/${base}.md (${((Date.now() - t0) / 1000).toFixed(0)} s in all)`);
   if (rows.some((r) => r.verified === false)) {
     console.error('some contenders did not produce the expected result (DIGEST MISMATCH above)');

@@ -94,3 +94,72 @@ export function ensure(end: usize): bool {
     memory.copy(dst, src, n);
   }
 }
+
+// ---------------------------------------------------------------------------------------------
+// Fast copies for the LZ decoders (lz4, snappy). "Wild" copies move whole 16-byte words and may
+// write up to 15 bytes past the end of what they copy: callers take them only when the output
+// has that much room before its cap (checked once per sequence), so nothing past the cap is ever
+// written; the bytes past the copy's end are output still to come, overwritten later.
+
+/** Slack a wild copy may write past its end: callers need `n + WILD_SLACK` bytes of room. */
+export const WILD_SLACK: usize = 16;
+/** Longer literal runs go by memory.copy, faster than words from here on. */
+export const WILD_MAX: usize = 128;
+
+/** Copies n bytes of non-overlapping memory in 16-byte words (writes up to 15 bytes past d + n; reads as far past s + n). */
+// @ts-ignore: decorator
+@inline export function wildCopy(d: usize, s: usize, n: usize): void {
+  const e = d + n;
+  do {
+    v128.store(d, v128.load(s));
+    d += 16;
+    s += 16;
+  } while (d < e);
+}
+
+// Byte i of row `off` is i % off: a swizzle by it repeats the first `off` bytes of a match over 16 bytes.
+const PATTERN: usize = memory.data<u8>([
+  0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+  0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+  0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1,
+  0, 1, 2, 0, 1, 2, 0, 1, 2, 0, 1, 2, 0, 1, 2, 0,
+  0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3,
+  0, 1, 2, 3, 4, 0, 1, 2, 3, 4, 0, 1, 2, 3, 4, 0,
+  0, 1, 2, 3, 4, 5, 0, 1, 2, 3, 4, 5, 0, 1, 2, 3,
+  0, 1, 2, 3, 4, 5, 6, 0, 1, 2, 3, 4, 5, 6, 0, 1,
+  0, 1, 2, 3, 4, 5, 6, 7, 0, 1, 2, 3, 4, 5, 6, 7,
+  0, 1, 2, 3, 4, 5, 6, 7, 8, 0, 1, 2, 3, 4, 5, 6,
+  0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 0, 1, 2, 3, 4, 5,
+  0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 0, 1, 2, 3, 4,
+  0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 0, 1, 2, 3,
+  0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 0, 1, 2,
+  0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 0, 1,
+  0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 0,
+], 16);
+
+/**
+ * Copies an LZ match of n bytes from d - off to d (1 <= off <= bytes already output), with the
+ * overlap semantics of a byte-by-byte copy, in 16-byte words: writes up to 15 bytes past d + n.
+ */
+// @ts-ignore: decorator
+@inline export function wildCopyMatch(d: usize, off: usize, n: usize): void {
+  const e = d + n;
+  if (off >= 16) {
+    // Each word reads bytes at least 16 behind the word it writes: all final already.
+    let s = d - off;
+    do {
+      v128.store(d, v128.load(s));
+      d += 16;
+      s += 16;
+    } while (d < e);
+  } else {
+    // The match repeats its first `off` bytes: one word of that period, stored every multiple of off.
+    // (The load reaches at most 15 bytes past d - off, all below d + 16, inside the room.)
+    const word = i8x16.swizzle(v128.load(d - off), v128.load(PATTERN + (off << 4)));
+    const step: usize = 16 - 16 % off;
+    do {
+      v128.store(d, word);
+      d += step;
+    } while (d < e);
+  }
+}

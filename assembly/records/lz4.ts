@@ -2,7 +2,10 @@
 // block/content checksums and content size, concatenated and skippable frames) and frame encoding
 // with independent blocks of the smallest size (64 KiB to 4 MiB) that holds the input, each
 // compressed by the match finder in ./lz77.
-import { E_TOO_LARGE, E_CORRUPT_COMPRESSED, E_CHECKSUM, E_OUT_OF_MEMORY, F_COMPRESSED, fail, resetStatus, ensure, copy } from './common';
+import {
+  E_TOO_LARGE, E_CORRUPT_COMPRESSED, E_CHECKSUM, E_OUT_OF_MEMORY, F_COMPRESSED, fail, resetStatus, ensure, copy,
+  wildCopy, wildCopyMatch, WILD_SLACK, WILD_MAX,
+} from './common';
 import { copyMatch } from './snappy';
 import { compressLz77, FORMAT_LZ4 } from './lz77';
 
@@ -57,10 +60,14 @@ export function xxh32(p: usize, len: usize, seed: u32): u32 {
 /**
  * Decodes one LZ4 block [src, src+len) to dst+op (dst is the frame's output start, so matches may
  * reach into earlier blocks). Returns new op, -1 corrupt, -2 over cap.
+ * Every sequence is checked against the input's end and the cap once; where both leave room for
+ * 16-byte words (almost every sequence but the last few), literals and match go by wild copies.
  */
 function blockDecode(src: usize, len: usize, dst: usize, op: usize, cap: usize): i64 {
   let ip = src;
   const end = src + len;
+  let out = dst + op;
+  const oend = dst + cap;
   while (true) {
     if (ip >= end) return -1;
     const token = <u32>load<u8>(ip++);
@@ -74,10 +81,12 @@ function blockDecode(src: usize, len: usize, dst: usize, op: usize, cap: usize):
       } while (b == 255);
     }
     if (lit > end - ip) return -1;
-    if (lit > cap - op) return -2;
-    copy(dst + op, ip, lit);
+    if (lit > oend - out) return -2;
+    // Room for whole words: reads stay inside the input, writes before the cap.
+    if (lit <= WILD_MAX && lit + WILD_SLACK <= end - ip && lit + WILD_SLACK <= oend - out) wildCopy(out, ip, lit);
+    else copy(out, ip, lit);
     ip += lit;
-    op += lit;
+    out += lit;
     if (ip == end) break;
     if (end - ip < 2) return -1;
     const off = <usize>load<u16>(ip);
@@ -92,12 +101,13 @@ function blockDecode(src: usize, len: usize, dst: usize, op: usize, cap: usize):
       } while (b == 255);
     }
     ml += 4;
-    if (off == 0 || off > op) return -1;
-    if (ml > cap - op) return -2;
-    copyMatch(dst + op, off, ml);
-    op += ml;
+    if (off == 0 || off > out - dst) return -1;
+    if (ml > oend - out) return -2;
+    if (ml + WILD_SLACK <= oend - out) wildCopyMatch(out, off, ml);
+    else copyMatch(out, off, ml);
+    out += ml;
   }
-  return <i64>op;
+  return <i64>(out - dst);
 }
 
 function err(code: i32, at: usize): i32 { return fail(code, <i32>at, F_COMPRESSED); }

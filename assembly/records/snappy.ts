@@ -3,7 +3,10 @@
 //   magic 0x82 'S' 'N' 'A' 'P' 'P' 'Y' 0, version int32 BE, compatible-version int32 BE,
 //   then blocks of: compressed length int32 BE, raw snappy block.
 // Compression: one element stream per raw block or xerial block, by the match finder in ./lz77.
-import { E_TOO_LARGE, E_CORRUPT_COMPRESSED, E_OUT_OF_MEMORY, F_COMPRESSED, fail, resetStatus, ensure, be32, storeBe32, copy } from './common';
+import {
+  E_TOO_LARGE, E_CORRUPT_COMPRESSED, E_OUT_OF_MEMORY, F_COMPRESSED, fail, resetStatus, ensure, be32, storeBe32, copy,
+  wildCopy, wildCopyMatch, WILD_SLACK, WILD_MAX,
+} from './common';
 import { compressLz77, FORMAT_SNAPPY } from './lz77';
 
 // snappy-java writes 64 KiB blocks but reads any size; bigger blocks keep more history.
@@ -48,8 +51,10 @@ function rawDecode(src: usize, len: usize, dst: usize, cap: usize): i64 {
   if (<u64>ulen > <u64>cap) return -2;
   if (!ensure(dst + <usize>ulen + 8)) return -3;
   let ip = src + <usize>PRE_LEN;
-  let op: usize = 0;
-  const olen = <usize>ulen;
+  let out = dst;
+  const oend = dst + <usize>ulen;
+  // Every element is checked against the input's end and the stated length once; where both leave
+  // room for 16-byte words (all but the last few), it goes by wild copies (./common).
   while (ip < end) {
     const tag = <u32>load<u8>(ip++);
     const kind = tag & 3;
@@ -64,10 +69,11 @@ function rawDecode(src: usize, len: usize, dst: usize, cap: usize): i64 {
       }
       if (lit >= end - ip) return -1;
       lit += 1;
-      if (lit > olen - op) return -1;
-      copy(dst + op, ip, lit);
+      if (lit > oend - out) return -1;
+      if (lit <= WILD_MAX && lit + WILD_SLACK <= end - ip && lit + WILD_SLACK <= oend - out) wildCopy(out, ip, lit);
+      else copy(out, ip, lit);
       ip += lit;
-      op += lit;
+      out += lit;
     } else {
       let mlen: usize;
       let off: usize;
@@ -87,13 +93,14 @@ function rawDecode(src: usize, len: usize, dst: usize, cap: usize): i64 {
         off = <usize>load<u32>(ip);
         ip += 4;
       }
-      if (off == 0 || off > op || mlen > olen - op) return -1;
-      copyMatch(dst + op, off, mlen);
-      op += mlen;
+      if (off == 0 || off > out - dst || mlen > oend - out) return -1;
+      if (mlen + WILD_SLACK <= oend - out) wildCopyMatch(out, off, mlen);
+      else copyMatch(out, off, mlen);
+      out += mlen;
     }
   }
-  if (op != olen) return -1;
-  return <i64>op;
+  if (out != oend) return -1;
+  return <i64>(out - dst);
 }
 
 function isXerial(p: usize, len: usize): bool {

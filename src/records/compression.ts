@@ -1,6 +1,6 @@
 // Compression codecs for record batches, for Node and browsers alike: gzip (Node's zlib where
 // present, else fflate), snappy (WebAssembly, xerial-framed or raw), lz4 (WebAssembly, LZ4 frame
-// format), zstd (./zstd.ts: Node's zlib, the reference library in WebAssembly, or fzstd).
+// format), zstd (./zstd.ts: Node's zlib, else the reference decoder in WebAssembly, embedded).
 // Every decoder enforces a maximum decompressed size.
 import { Gunzip, gunzipSync, gzipSync } from 'fflate';
 import { recordsError, RecordsError, tooLarge } from './errors.js';
@@ -27,6 +27,7 @@ export function decompressAt(codec: number, src: Uint8Array, limit: number, at: 
 }
 
 function wasmDecode(src: Uint8Array, limit: number, at: number, path: string, lz4: boolean, legacy: boolean): Uint8Array {
+  wasm(); // instantiates the module when this is the process's first call into it (the arena starts there)
   const mark = top;
   try {
     const [dst, n] = decompressInWasm(lz4, copyIn(src), src.length, limit, at, path, legacy);

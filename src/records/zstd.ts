@@ -1,13 +1,14 @@
-// zstd for record batches. Three engines, picked once: Node's own zlib zstd where it exists
-// (Node >= 22.15, feature-detected, synchronous from the start); otherwise the WebAssembly build of
-// the reference zstd library (@bokuweb/zstd-wasm), loaded only by `initZstd()` through a dynamic
-// import, so an app that never calls it never carries it; decoding without either falls back to
-// fzstd (pure JS, always available). The WebAssembly decoder is about five times faster than fzstd,
-// so it takes over once loaded for single frames (most batches); fzstd keeps the rest.
-import { Decompress as FzstdDecompress } from 'fzstd';
-import { recordsError, RecordsError, tooLarge } from './errors.js';
-import { concatBytes, le32 } from '../bytes.js';
-import { compileRefusal } from '../wasm/load.js';
+// zstd for record batches. Decoding: Node's own zlib zstd where it exists (Node >= 22.15,
+// feature-detected); everywhere else the reference library's decompressor in WebAssembly, embedded
+// in this module (src/wasm/zstd.generated.ts, from the zstddec package at build time) and compiled
+// synchronously on first use like the records engine, so decoding never needs `initZstd()`.
+// Compression: Node's zlib zstd, or the reference library's full WebAssembly build
+// (@bokuweb/zstd-wasm), loaded only by `initZstd()` through a dynamic import, so an app that never
+// compresses zstd never carries it.
+import { zstdWasmBase64 } from '../wasm/zstd.generated.js';
+import { recordsError, tooLarge } from './errors.js';
+import { le32 } from '../bytes.js';
+import { compileRefusal, decodeBase64 } from '../wasm/load.js';
 
 export const DEFAULT_ZSTD_LEVEL = 3;
 /** The level range Kafka accepts for compression.zstd.level (zstd's own minimum and maximum). */
@@ -16,8 +17,6 @@ export const MAX_ZSTD_LEVEL = 22;
 
 interface ZstdEngine {
   compress(data: Uint8Array, level: number): Uint8Array;
-  /** Decompresses a single frame into at most `capacity` bytes; throws if it needs more or is corrupt. */
-  decompressSingle(data: Uint8Array, capacity: number): Uint8Array;
 }
 
 type NodeZlib = typeof import('node:zlib') & {
@@ -52,14 +51,17 @@ export interface InitZstdOptions {
 }
 
 /**
- * Makes zstd compression available (and zstd decoding faster): loads the WebAssembly zstd once.
- * Resolves at once where Node's zlib has zstd. Safe to call many times; later calls share the first.
+ * Makes zstd compression available: loads the WebAssembly zstd compressor once (decoding needs no
+ * call; this also compiles its decoder asynchronously, for hosts that forbid large synchronous
+ * compiles). Resolves at once where Node's zlib has zstd. Safe to call many times; later calls share the first.
  */
 export function initZstd(options: InitZstdOptions = {}): Promise<void> {
   if (nativeZstd !== undefined || wasmEngine !== undefined) return Promise.resolve();
   // zstd's loader would wait forever on a refused compile; say why instead (decoding still works).
   const refusal = compileRefusal();
   if (refusal !== undefined) return Promise.reject(refusal);
+  decoderReady ??= WebAssembly.compile(decodeBase64(zstdWasmBase64) as BufferSource).then((m) => { decoderModule ??= m; },
+    () => { decoderReady = undefined; });
   loading ??= loadWasm(options).catch((error: unknown) => {
     loading = undefined;
     throw error;
@@ -80,13 +82,9 @@ async function loadWasm(options: InitZstdOptions): Promise<void> {
   await zstd.init(source);
   wasmEngine = {
     compress: (data, level) => zstd.compress(data, level),
-    // The library allocates the size the frame header states, or `defaultHeapSize` when it states none.
-    decompressSingle: (data, capacity) => zstd.decompress(data, { defaultHeapSize: capacity }),
   };
 }
 
-/** What zstdPrescan returns for input that is not exactly one zstd frame. */
-const MULTIPLE_FRAMES = -1;
 /** zstd's largest block, decoded. */
 const MAX_BLOCK = 131072;
 
@@ -114,21 +112,19 @@ export function zstdCompress(data: Uint8Array, level: number): Uint8Array {
 
 /**
  * Validates every zstd frame header and block boundary before any decoder allocates anything.
- * Returns, when `src` is exactly one zstd frame, the most it can decode to: its stated content
- * size, or else what its blocks can produce (raw and RLE blocks state their size, a compressed
- * block yields at most 128 KiB); MULTIPLE_FRAMES otherwise.
+ * Returns the most `src` can decode to: the sum over its frames of each one's stated content
+ * size, or else of what its blocks can produce (raw and RLE blocks state their size, a compressed
+ * block yields at most 128 KiB).
  */
 function zstdPrescan(src: Uint8Array, limit: number, at: number, path: string): number {
   const bad = (p: number, why: string) => recordsError('CORRUPT_COMPRESSED_DATA', at + p, path, `zstd: ${why}`);
   const maxWindow = Math.max(limit, 8 * 1024 * 1024);
   let p = 0;
-  let frames = 0;
-  let size = -1;
+  let total = 0;
   if (src.length === 0) throw bad(0, 'empty input');
   while (p < src.length) {
     if (src.length - p < 4) throw bad(p, 'truncated frame');
     const magic = le32(src, p);
-    frames++;
     if ((magic & 0xfffffff0) >>> 0 === 0x184d2a50) {
       if (src.length - p < 8) throw bad(p, 'truncated skippable frame');
       const skip = le32(src, p + 4);
@@ -181,50 +177,83 @@ function zstdPrescan(src: Uint8Array, limit: number, at: number, path: string): 
     if (q > src.length) throw bad(q, 'truncated checksum');
     if (fcs > most) throw bad(p, `frame states ${fcs} bytes, more than its blocks can hold`);
     p = q;
-    size = fcs >= 0 ? fcs : most;
+    total += fcs >= 0 ? fcs : most;
   }
-  return frames === 1 ? size : MULTIPLE_FRAMES;
+  return total;
 }
+
+// ---------------------------------------------------------------------------------------------
+// The embedded decoder
+
+interface DecoderExports {
+  memory: WebAssembly.Memory;
+  malloc(size: number): number;
+  free(p: number): void;
+  /** zstd's ZSTD_decompress: every frame of src into dst; the size, or an error code (negative as i32). */
+  ZSTD_decompress(dst: number, capacity: number, src: number, length: number): number;
+}
+
+let decoderModule: WebAssembly.Module | undefined;
+let decoderReady: Promise<void> | undefined;
+let decoder: DecoderExports | undefined;
+
+function zstdDecoder(): DecoderExports {
+  if (decoder === undefined) {
+    if (decoderModule === undefined) {
+      // A host that compiles no WebAssembly from bytes gets the typed refusal, not its own error.
+      const refusal = compileRefusal();
+      if (refusal !== undefined) throw refusal;
+      decoderModule = new WebAssembly.Module(decodeBase64(zstdWasmBase64) as BufferSource);
+    }
+    // Its only import reports memory growth: views are re-made from memory.buffer on every call.
+    const instance = new WebAssembly.Instance(decoderModule, { env: { emscripten_notify_memory_growth: () => undefined } });
+    decoder = instance.exports as unknown as DecoderExports;
+  }
+  return decoder;
+}
+
+/** zstd's error codes (zstd_errors.h) that a decoder can meet, by number, for messages. */
+const ZSTD_ERRORS: Record<number, string> = {
+  10: 'unknown frame descriptor', 12: 'unsupported version', 14: 'unsupported frame parameter',
+  16: 'window too large', 20: 'corrupted block detected', 22: 'checksum mismatch', 24: 'literals header wrong',
+  32: 'dictionary id mismatch', 34: 'dictionary required', 64: 'cannot allocate memory',
+  70: 'destination buffer too small', 72: 'source size wrong',
+};
+const CHECKSUM_WRONG = 22;
+const DST_TOO_SMALL = 70;
 
 /** Decompresses zstd frames (and skippable frames) into at most `limit` bytes. */
 export function zstdDecompress(src: Uint8Array, limit: number, at: number, path: string): Uint8Array {
-  const size = zstdPrescan(src, limit, at, path);
-  const corrupt = (e: unknown) => recordsError('CORRUPT_COMPRESSED_DATA', at, path, `zstd: ${(e as Error).message}`);
+  const most = zstdPrescan(src, limit, at, path);
   if (nativeZstd !== undefined) {
     let out: Uint8Array;
     try {
       out = nativeZstd.zstdDecompressSync!(src, { maxOutputLength: Math.max(limit, 1) });
     } catch (error) {
       if ((error as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE') throw tooLarge(limit, at, path);
-      throw corrupt(error);
+      throw recordsError('CORRUPT_COMPRESSED_DATA', at, path, `zstd: ${(error as Error).message}`);
     }
     if (out.length > limit) throw tooLarge(limit, at, path);
     return new Uint8Array(out.buffer, out.byteOffset, out.length);
   }
-  if (wasmEngine !== undefined && size !== MULTIPLE_FRAMES) {
-    // One frame: decoded into a buffer of the most it can produce (fzstd explains any failure).
-    try {
-      return wasmEngine.decompressSingle(src, Math.min(size, limit));
-    } catch {
-      // fall through
-    }
-  }
-  return fzstdDecompress(src, limit, at, path);
-}
-
-function fzstdDecompress(src: Uint8Array, limit: number, at: number, path: string): Uint8Array {
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  const stream = new FzstdDecompress((chunk) => {
-    total += chunk.length;
-    if (total > limit) throw tooLarge(limit, at, path);
-    chunks.push(chunk.slice());
-  });
+  // Into a buffer of the most the frames can produce (checked above), never more than the limit.
+  const capacity = Math.min(most, limit);
+  const d = zstdDecoder();
+  const sp = d.malloc(Math.max(src.length, 1));
+  const dp = d.malloc(Math.max(capacity, 1));
   try {
-    stream.push(src, true);
-  } catch (e) {
-    if (e instanceof RecordsError) throw e;
-    throw recordsError('CORRUPT_COMPRESSED_DATA', at, path, `zstd: ${(e as Error).message}`);
+    if (sp === 0 || dp === 0) throw recordsError('OUT_OF_MEMORY', at, path, 'zstd: cannot allocate WebAssembly memory');
+    new Uint8Array(d.memory.buffer).set(src, sp);
+    const n = d.ZSTD_decompress(dp, capacity, sp, src.length);
+    if (n < 0) {
+      const code = -n;
+      if (code === DST_TOO_SMALL && capacity < most) throw tooLarge(limit, at, path);
+      throw recordsError(code === CHECKSUM_WRONG ? 'CHECKSUM_MISMATCH' : 'CORRUPT_COMPRESSED_DATA', at, path,
+        `zstd: ${ZSTD_ERRORS[code] ?? `error ${code}`}`);
+    }
+    return new Uint8Array(d.memory.buffer).slice(dp, dp + n);
+  } finally {
+    d.free(dp);
+    d.free(sp);
   }
-  return concatBytes(chunks, total);
 }

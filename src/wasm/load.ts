@@ -2,7 +2,8 @@
 // scripts/asbuild.mjs), so no fetch, file read or bundler plugin is involved.
 import { runtimeName, UnsupportedRuntimeError } from '../errors.js';
 
-function decodeBase64(text: string): Uint8Array {
+/** The bytes of an embedded module's base64 text. */
+export function decodeBase64(text: string): Uint8Array {
   const binary = atob(text);
   const bytes = new Uint8Array(binary.length);
   for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);

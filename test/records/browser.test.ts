@@ -66,11 +66,15 @@ describe('records in chromium', () => {
     const errors: string[] = [];
     page.on('pageerror', (e) => errors.push(e.message));
     await page.addScriptTag({ content: bundle });
-    const result = await page.evaluate(async ([refHex, wasmBase64]: string[]) => {
+    const zstdText = 'zstd in the page before initZstd() '.repeat(300);
+    const zstdFrame = Buffer.from(compress('zstd', new TextEncoder().encode(zstdText)));
+    const result = await page.evaluate(async ([refHex, wasmBase64, zstdHex]: string[]) => {
       const R = (globalThis as any).KafkaRecords;
       const fromHex = (h: string) => new Uint8Array(h.match(/../g)!.map((x) => parseInt(x, 16)));
       const out: Record<string, unknown> = {};
       try { R.compress('zstd', new Uint8Array(10)); } catch (e: any) { out.beforeInit = e.code; }
+      // Decoding needs no initZstd(): the embedded decoder compiles on first use.
+      out.zstdDecodedBeforeInit = new TextDecoder().decode(R.decompress('zstd', fromHex(zstdHex)));
       // No zstd.wasm beside this bundle: the bytes are given.
       await R.initZstd({ wasm: Uint8Array.from(atob(wasmBase64), (c) => c.charCodeAt(0)) });
       for (const compression of ['none', 'gzip', 'snappy', 'lz4', 'zstd']) {
@@ -86,9 +90,10 @@ describe('records in chromium', () => {
       out.kafkajs = R.recordBatchToJson(R.decodeRecordBatches(fromHex(refHex)).batches[0]).records.map((r: any) => [r.offset, r.value]);
       try { R.decodeRecordBatches(new Uint8Array([0, 0, 0, 0, 0, 0, 0, 0, 255, 255, 255, 255, 0, 0, 0, 0, 2])); } catch (e: any) { out.error = [e.name, e.code]; }
       return out;
-    }, [Buffer.from(ref).toString('hex'), fs.readFileSync(zstdWasm).toString('base64')]);
+    }, [Buffer.from(ref).toString('hex'), fs.readFileSync(zstdWasm).toString('base64'), zstdFrame.toString('hex')]);
     expect(errors).toEqual([]);
     expect(result.beforeInit).toBe('NOT_INITIALIZED');
+    expect(result.zstdDecodedBeforeInit).toBe(zstdText);
     for (const c of ['none', 'gzip', 'snappy', 'lz4', 'zstd']) expect(result[c]).toEqual([c, 2, '43', 500, 'h']);
     expect(result.crc).toBe(0xe3069283);
     expect(result.longCrcs).toEqual([5000, 100_003].map((n) => crc32cRef(new Uint8Array(n).map((_, i) => (i * 131 + 7) & 255))));

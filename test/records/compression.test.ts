@@ -307,3 +307,16 @@ function survivesMutation(codec: CompressionName, seed: Uint8Array, numRuns: num
   // Damage is noticed: a decoder that accepted every mutation would be checking nothing.
   expect(refused).toBeGreaterThan(0);
 }
+
+describe('first call of a process', () => {
+  it('decompress(snappy | lz4) before anything else has loaded the records module', async () => {
+    const { vi } = await import('vitest');
+    for (const codec of ['snappy', 'lz4'] as const) {
+      const data = new TextEncoder().encode(`${codec} as the first call `.repeat(50));
+      const compressed = compress(codec, data);
+      vi.resetModules();
+      const fresh = await import('../../src/records/index.js');
+      expect(Buffer.from(fresh.decompress(codec, compressed)).equals(Buffer.from(data))).toBe(true);
+    }
+  });
+});

@@ -1,5 +1,5 @@
-// zstd's life cycle: compression needs initZstd() first (a typed error says so), decoding works
-// before it (fzstd) and after it (the WebAssembly decoder), and levels are checked. With a Node
+// zstd's life cycle: compression needs initZstd() first (a typed error says so), decoding never
+// does (the embedded WebAssembly decoder compiles on first use), and levels are checked. With a Node
 // that has zlib zstd (>= 22.15) named by KAFKA_WIRE_NODE_ZSTD, the built package uses it unasked.
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -36,6 +36,22 @@ describe('initZstd', () => {
     expect(mine.length).toBeLessThan(cli.length * 1.01) // the same library as zstd -3;
     expect(Buffer.from(F.decompress('zstd', mine)).equals(Buffer.from(events))).toBe(true);
     expect(Buffer.from(F.decompress('zstd', cli)).equals(Buffer.from(events))).toBe(true);
+  });
+
+  it('decoding without initZstd(): several frames, a bad checksum, a cut frame, the limit', async () => {
+    const F = await freshRecords();
+    const a = new Uint8Array(execFileSync('zstd', ['-3', '-c', '-q', '--check'], { input: events }));
+    const b = new Uint8Array(execFileSync('zstd', ['-19', '-c', '-q'], { input: events.subarray(0, 5000) }));
+    const both = new Uint8Array([...a, ...b]);
+    const out = F.decompress('zstd', both);
+    expect(Buffer.from(out).equals(Buffer.concat([events, events.subarray(0, 5000)]))).toBe(true);
+    expect(F.zstdEngine()).toBeUndefined(); // nothing loaded the compressor
+    const damaged = a.slice();
+    damaged[damaged.length - 1] ^= 1; // the content checksum (XXH64's low 32 bits)
+    expect(() => F.decompress('zstd', damaged)).toThrow(expect.objectContaining({ code: 'CHECKSUM_MISMATCH' }));
+    expect(() => F.decompress('zstd', a.subarray(0, a.length - 9))).toThrow(expect.objectContaining({ code: 'CORRUPT_COMPRESSED_DATA' }));
+    expect(() => F.decompress('zstd', both, { maxDecompressedBytes: events.length + 100 }))
+      .toThrow(expect.objectContaining({ code: 'DECOMPRESSED_TOO_LARGE' }));
   });
 
   it('levels: higher is smaller, out of range is INVALID_ARGUMENT', () => {

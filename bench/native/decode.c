@@ -1,0 +1,75 @@
+/* The native libraries' decode speed, timed the way bench/lib/decompress.mjs times kafka-wire:
+ * the fastest batch of 4 calls within a window, in MB/s (10^6 bytes/s) of output, in-process.
+ * Compiled at bench time against Debian's libzstd, liblz4 and libsnappy (their -dev packages):
+ *   decode zstd|lz4|snappy FILE SIZE SECONDS
+ * FILE is the reference tool's own output (a zstd frame, an lz4 frame, a raw snappy block), SIZE
+ * its decoded size. Prints the speed, or fails when the output is not SIZE bytes. */
+#include <lz4frame.h>
+#include <snappy-c.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+#include <zstd.h>
+
+static double now(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return t.tv_sec + t.tv_nsec * 1e-9;
+}
+
+static ZSTD_DCtx *zctx;
+static LZ4F_dctx *lctx;
+
+/* One whole decode of src into dst; returns the bytes produced, or 0 on error. */
+static size_t decode(char codec, const char *src, size_t n, char *dst, size_t cap) {
+  if (codec == 'z') {
+    size_t r = ZSTD_decompressDCtx(zctx, dst, cap, src, n);
+    return ZSTD_isError(r) ? 0 : r;
+  }
+  if (codec == 'l') {
+    size_t out = 0, in = 0;
+    LZ4F_resetDecompressionContext(lctx);
+    while (in < n) {
+      size_t dn = cap - out, sn = n - in;
+      size_t r = LZ4F_decompress(lctx, dst + out, &dn, src + in, &sn, NULL);
+      if (LZ4F_isError(r)) return 0;
+      out += dn;
+      in += sn;
+      if (r == 0 && in < n) continue; /* another frame follows */
+      if (dn == 0 && sn == 0) return 0;
+    }
+    return out;
+  }
+  size_t out = cap;
+  return snappy_uncompress(src, n, dst, &out) == SNAPPY_OK ? out : 0;
+}
+
+int main(int argc, char **argv) {
+  if (argc != 5) { fprintf(stderr, "usage: decode zstd|lz4|snappy FILE SIZE SECONDS\n"); return 2; }
+  char codec = argv[1][0] == 'z' ? 'z' : argv[1][0] == 'l' ? 'l' : 's';
+  FILE *f = fopen(argv[2], "rb");
+  if (!f) { perror(argv[2]); return 2; }
+  fseek(f, 0, SEEK_END);
+  size_t n = (size_t)ftell(f);
+  fseek(f, 0, SEEK_SET);
+  char *src = malloc(n);
+  if (fread(src, 1, n, f) != n) return 2;
+  fclose(f);
+  size_t size = (size_t)atol(argv[3]);
+  double window = atof(argv[4]);
+  /* At least lz4's largest block, so that LZ4F decodes straight into dst rather than through its own buffer. */
+  size_t cap = (size > (4 << 20) ? size : (4 << 20)) + 64;
+  char *dst = malloc(cap);
+  zctx = ZSTD_createDCtx();
+  LZ4F_createDecompressionContext(&lctx, LZ4F_VERSION);
+  if (decode(codec, src, n, dst, cap) != size) { fprintf(stderr, "decode: wrong size\n"); return 1; }
+  double best = 1e9, start = now();
+  while (now() - start < window) {
+    double t = now();
+    for (int i = 0; i < 4; i++) decode(codec, src, n, dst, cap);
+    double each = (now() - t) / 4;
+    if (each < best) best = each;
+  }
+  printf("%.1f\n", size / best / 1e6);
+  return 0;
+}
