@@ -11,6 +11,8 @@ export {
 export { ConnectionError, kafkaErrorName, KafkaErrorCode, type ConnectionErrorCode, type ConnectionErrorDetails } from './errors.js';
 export { supportedVersions, allSupportedVersions, usableVersion, apiName, ZERO_UUID, type VersionRange } from './versions.js';
 export { murmur2, partitionForKey } from './partitioner.js';
+export { readCommitted, IsolationLevel, ISOLATION_NAMES, type IsolationName, type AbortedTransaction, type IsolationBatch } from './isolation.js';
+export { ScramClient, ScramError, SASL_MECHANISMS, SCRAM_MECHANISMS, type ScramMechanism } from './scram.js';
 
 const TCP = 'TCP sockets (node:net)';
 function refuse(feature: string): never {

@@ -18,7 +18,7 @@ import { FrameSplitter, FrameError } from './frame-splitter.js';
 import { ConnectionError, KafkaErrorCode, kafkaErrorName, type ConnectionErrorCode } from './errors.js';
 import { apiName, supportedVersions, usableVersion, type VersionRange } from './versions.js';
 import { ApiKey } from '../generated/types.js';
-import { ScramClient, ScramError, SCRAM_MECHANISMS, type ScramMechanism } from './scram.js';
+import { ScramClient, ScramError, SASL_MECHANISMS, type ScramMechanism } from './scram.js';
 
 
 export interface SaslPlainOptions {
@@ -38,8 +38,7 @@ export interface SaslScramOptions {
 
 export type SaslOptions = SaslPlainOptions | SaslScramOptions;
 
-/** The SASL mechanisms connect() speaks. */
-export const SASL_MECHANISMS: readonly SaslOptions['mechanism'][] = ['PLAIN', ...SCRAM_MECHANISMS];
+export { SASL_MECHANISMS };
 
 export interface ConnectOptions {
   host: string;

@@ -14,6 +14,8 @@
 export type ScramMechanism = 'SCRAM-SHA-256' | 'SCRAM-SHA-512';
 
 export const SCRAM_MECHANISMS: readonly ScramMechanism[] = ['SCRAM-SHA-256', 'SCRAM-SHA-512'];
+/** The SASL mechanisms connect() speaks: PLAIN and the SCRAMs (here, where browsers can import it too). */
+export const SASL_MECHANISMS: readonly ('PLAIN' | ScramMechanism)[] = ['PLAIN', ...SCRAM_MECHANISMS];
 
 const HASH: Record<ScramMechanism, { name: string; bits: number }> = {
   'SCRAM-SHA-256': { name: 'SHA-256', bits: 256 },
