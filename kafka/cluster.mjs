@@ -200,7 +200,9 @@ export async function startKafka(options = {}) {
   const count = options.nodes ?? 1;
   const cp = await kafkaClasspath();
   const dir = mkdtempSync(join(tmpdir(), 'kafka-wire-kafka-'));
-  const clusterId = randomBytes(16).toString('base64url');
+  // A cluster id starting with '-' would read as an option to the storage tool (Kafka's own never do).
+  let clusterId;
+  do clusterId = randomBytes(16).toString('base64url'); while (clusterId.startsWith('-'));
   const ssl = options.ssl ? await makeCertificate(dir) : undefined;
   const users = options.sasl?.users ?? {};
 
