@@ -87,7 +87,7 @@ const DEFAULT_HEARTBEAT_INTERVAL_MS = 3_000;
 const DEFAULT_AUTO_COMMIT_INTERVAL_MS = 5_000;
 const DEFAULT_METADATA_REFRESH_MS = 30_000;
 
-interface Current { batch: PartitionBatch; epoch: number; finished: Promise<void>; finish(): void }
+interface Current { batch: PartitionBatch; epoch: number; finished: Promise<void>; finish(): void; viaRun: boolean }
 
 export class Consumer extends EventEmitter<ConsumerEvents> {
   readonly client: KafkaClient;
@@ -269,17 +269,21 @@ export class Consumer extends EventEmitter<ConsumerEvents> {
     for (const tp of tps) {
       for (const p of tp.partitions) {
         const c = committed.get(tp.topic)?.get(p);
-        const offset = c ?? reset.get(tp.topic)?.get(p);
-        if (offset === undefined) throw new ConsumerError('FETCH', `${tp.topic}/${p}: no start offset`);
         const k = keyOf(tp.topic, p);
+        // Finished here before, past what the group has: that commit was refused; go on from it.
+        const ours = this.#finished.get(k)?.offset;
+        const resumed = ours !== undefined && (c === undefined || ours > c);
+        const offset = resumed ? ours : c ?? reset.get(tp.topic)?.get(p);
+        if (offset === undefined) throw new ConsumerError('FETCH', `${tp.topic}/${p}: no start offset`);
         if (c !== undefined) this.#committed.set(k, c); else this.#committed.delete(k);
-        this.#finished.delete(k);
+        if (!resumed) this.#finished.delete(k);
         this.#fetcher.add(tp.topic, p, offset);
-        this.options.debug?.(`${tp.topic}/${p}: starting at ${offset} (${c !== undefined ? 'committed' : 'reset policy'})`);
+        this.options.debug?.(`${tp.topic}/${p}: starting at ${offset} (${resumed ? 'finished here, not yet committed' : c !== undefined ? 'committed' : 'reset policy'})`);
       }
     }
     this.#owned = mergeTopicPartitions(this.#owned, tps);
     this.emit('assigned', tps);
+    if (tps.some((tp) => tp.partitions.some((p) => this.#finished.has(keyOf(tp.topic, p))))) void this.commit().catch((err) => this.#fail(err));
   }
 
   async #fetchCommitted(tps: TopicPartitions[]): Promise<OffsetMap> {
@@ -317,7 +321,9 @@ export class Consumer extends EventEmitter<ConsumerEvents> {
         this.options.debug?.(`commit before giving up partitions failed: ${(err as Error).message}`);
       }
     }
-    for (const k of keys) { this.#finished.delete(k); this.#committed.delete(k); }
+    // What was finished stays known: if the commit above was refused (a rebalance under way) and
+    // the partition comes back to this member, #take starts after it and commits it then.
+    for (const k of keys) this.#committed.delete(k);
     this.#owned = removeTopicPartitions(this.#owned, tps);
     this.emit(commit ? 'revoked' : 'lost', tps);
   }
@@ -332,7 +338,7 @@ export class Consumer extends EventEmitter<ConsumerEvents> {
   }
 
   /** The next batch to hand on (skipping paused partitions), waiting for one; null once closing. */
-  async #next(): Promise<PartitionBatch | null> {
+  async #next(viaRun = false): Promise<PartitionBatch | null> {
     for (;;) {
       if (this.#failure) throw this.#failure;
       if (this.#closing) return null;
@@ -344,7 +350,7 @@ export class Consumer extends EventEmitter<ConsumerEvents> {
         if (batch.batches.length === 0) { this.#markFinished(batch); continue; }
         let finish!: () => void;
         const finished = new Promise<void>((r) => { finish = r; });
-        this.#current = { batch, epoch, finished, finish };
+        this.#current = { batch, epoch, finished, finish, viaRun };
         return batch;
       }
       await new Promise<void>((r) => { this.#readyWaiter = r; });
@@ -389,7 +395,7 @@ export class Consumer extends EventEmitter<ConsumerEvents> {
   async run(handler: (batch: PartitionBatch) => unknown): Promise<void> {
     await this.start();
     for (;;) {
-      const batch = await this.#next();
+      const batch = await this.#next(true);
       if (batch === null) return;
       try {
         await handler(batch);
@@ -402,6 +408,16 @@ export class Consumer extends EventEmitter<ConsumerEvents> {
       }
       this.#finishCurrent();
     }
+  }
+
+  /**
+   * Marks topic/partition finished up to (not including) `nextOffset`: for a caller that stops
+   * part way through a batch. The next commit commits it.
+   */
+  markOffset(topic: string, partition: number, nextOffset: bigint): void {
+    const k = keyOf(topic, partition);
+    const prev = this.#finished.get(k);
+    if (!prev || prev.offset < nextOffset) this.#finished.set(k, { topic, partition, offset: nextOffset });
   }
 
   /** Marks a batch handed on by the iterator as finished now (before the loop moves on). */
@@ -428,8 +444,10 @@ export class Consumer extends EventEmitter<ConsumerEvents> {
     if (this.options.groupId === undefined) return;
     const offsets: OffsetMap = new Map();
     const list: { key: string; topic: string; partition: number; offset: bigint }[] = [];
+    const owned = new Set(this.#owned.flatMap((tp) => tp.partitions.map((p) => keyOf(tp.topic, p))));
     for (const [key, f] of this.#finished) {
-      if (only && !only.has(key)) continue;
+      // Only what is ours now: an old offset of a partition another member has moved on would undo its progress.
+      if ((only && !only.has(key)) || !owned.has(key)) continue;
       if (this.#committed.get(key) === f.offset) continue;
       setOffset(offsets, f.topic, f.partition, f.offset);
       list.push({ key, ...f });
@@ -451,8 +469,8 @@ export class Consumer extends EventEmitter<ConsumerEvents> {
         const E = GroupErrorCode;
         if (codes.some((c) => c === E.REBALANCE_IN_PROGRESS || c === E.UNKNOWN_MEMBER_ID || c === E.ILLEGAL_GENERATION
             || c === E.FENCED_MEMBER_EPOCH || c === E.STALE_MEMBER_EPOCH)) {
-          // The generation moved on: what we still own after the rebalance is committed then.
-          m?.requestRejoin(`commit refused: ${(err as Error).message}`);
+          // The generation is moving on (the heartbeat finds out and rejoins): what is still ours
+          // after the rebalance is committed then.
           this.options.debug?.(`commit not accepted now (${(err as Error).message}); kept for later`);
           return;
         }
@@ -514,6 +532,8 @@ export class Consumer extends EventEmitter<ConsumerEvents> {
       for (const t of this.#timers) clearInterval(t);
       const w = this.#readyWaiter; this.#readyWaiter = null; w?.();
       if (this.#started) await this.#started.catch(() => {});
+      // run(): the handler under way finishes first, so its batch is committed with the rest.
+      if (this.#current?.viaRun) await this.#current.finished;
       await this.#fetcher.close();
       try {
         if (this.#membership) await this.#membership.close();
