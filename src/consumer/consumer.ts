@@ -515,6 +515,9 @@ export class Consumer extends EventEmitter<ConsumerEvents> {
 
   get membership(): Membership | null { return this.#membership; }
 
+  /** Bytes of fetched records waiting for the caller. */
+  get bufferedBytes(): number { return this.#fetcher.bufferedBytes; }
+
   #fail(err: Error): void {
     if (this.#failure || this.#closing) return;
     this.#failure = err;
