@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { KafkaClient } from '../../src/wire/client.js';
 import { encodeRecordBatch } from '../../src/records/index.js';
 import { repoRoot } from '../helpers/shared.js';
+import { COORDINATOR_TRANSACTION } from '../../src/consumer/classic.js';
 
 export const bin = join(repoRoot, 'dist', 'src', 'cli', 'main.js');
 
@@ -168,4 +169,49 @@ export async function until(done: () => boolean, timeoutMs: number, stepMs = 200
     await sleep(stepMs);
   }
   return done();
+}
+
+/**
+ * Writes transactions by hand on the wire (InitProducerId, AddPartitionsToTxn v3, Produce with a
+ * transactional batch, EndTxn), each committed or aborted as listed, to one partition.
+ */
+export async function produceTransactions(bootstrap: string, topic: string, partition: number,
+  transactions: { commit: boolean; values: string[] }[], transactionalId = `txn-${Math.random().toString(36).slice(2)}`): Promise<void> {
+  const client = new KafkaClient({ bootstrap });
+  const retry = async <T>(what: string, f: () => Promise<T & { errorCode: number }>): Promise<T> => {
+    for (let attempt = 0; ; attempt++) {
+      const res = await f();
+      if (res.errorCode === 0) return res;
+      // COORDINATOR_LOAD_IN_PROGRESS, COORDINATOR_NOT_AVAILABLE, NOT_COORDINATOR, CONCURRENT_TRANSACTIONS
+      if (attempt < 50 && [14, 15, 16, 51].includes(res.errorCode)) { await sleep(100); continue; }
+      throw new Error(`${what}: error ${res.errorCode}`);
+    }
+  };
+  try {
+    await client.topic(topic);
+    const any = await client.anyConnection();
+    const found = await retry('FindCoordinator', () => any.request(10, 3, { key: transactionalId, keyType: COORDINATOR_TRANSACTION }));
+    const txnConn = await client.broker(found.nodeId);
+    const { producerId, producerEpoch } = await retry('InitProducerId', () => txnConn.request(22, undefined, { transactionalId, transactionTimeoutMs: 60_000 }));
+    let sequence = 0;
+    for (const txn of transactions) {
+      await retry('AddPartitionsToTxn', async () => {
+        const r = await txnConn.request(24, 3, {
+          v3AndBelowTransactionalId: transactionalId, v3AndBelowProducerId: producerId, v3AndBelowProducerEpoch: producerEpoch,
+          v3AndBelowTopics: [{ name: topic, partitions: [partition] }],
+        });
+        return { ...r, errorCode: r.resultsByTopicV3AndBelow[0]!.resultsByPartition[0]!.partitionErrorCode };
+      });
+      const leader = await client.leader(topic, partition);
+      const records = encodeRecordBatch({ isTransactional: true, producerId, producerEpoch, baseSequence: sequence, records: txn.values.map((value) => ({ value })) });
+      sequence += txn.values.length;
+      await retry('Produce', async () => {
+        const r = await leader.request(0, Math.min(leader.versionFor(0)!, 11), { transactionalId, acks: -1, timeoutMs: 10_000, topicData: [{ name: topic, partitionData: [{ index: partition, records }] }] });
+        return { errorCode: r!.responses[0]!.partitionResponses[0]!.errorCode };
+      });
+      await retry('EndTxn', () => txnConn.request(26, Math.min(txnConn.versionFor(26)!, 4), { transactionalId, producerId, producerEpoch, committed: txn.commit }));
+    }
+  } finally {
+    await client.close();
+  }
 }
