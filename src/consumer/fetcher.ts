@@ -239,6 +239,7 @@ export class Fetcher {
         if (current) t.p.inFlight = false;
         const a = answer.find((x) => x.topic === t.p.topic && x.partition === t.p.partition);
         if (!current || !a) continue;
+        if (a.errorCode !== 0) this.options.debug?.(`Fetch ${t.p.topic}/${t.p.partition} at ${t.offset}: ${kafkaErrorName(a.errorCode)}`);
         if (a.errorCode === GroupErrorCode.OFFSET_OUT_OF_RANGE) { void this.#reset(t.p); continue; }
         if (RETRIABLE_PARTITION_ERRORS.has(a.errorCode)) { refresh = true; continue; }
         if (a.errorCode !== 0) throw new ConsumerError('FETCH', `Fetch ${t.p.topic}/${t.p.partition} at ${t.offset}: ${kafkaErrorName(a.errorCode)}`, { errorCode: a.errorCode });
