@@ -82,6 +82,23 @@ export function startKcatMember(dir: string, name: string, bootstrap: string, gr
   return { name, child, out, err, exited };
 }
 
+/** Starts Kafka's own console consumer (the Java client, classic protocol) as a group member. */
+export function startJavaMember(dir: string, name: string, classpath: string, bootstrap: string, group: string, topic: string): Member {
+  const out = join(dir, `${name}.out`);
+  const err = join(dir, `${name}.err`);
+  const outFd = openSync(out, 'w');
+  const errFd = openSync(err, 'w');
+  const child = spawn('java', ['-Xmx256m', '-cp', classpath, 'org.apache.kafka.tools.consumer.ConsoleConsumer',
+    '--bootstrap-server', bootstrap, '--topic', topic, '--group', group,
+    '--consumer-property', 'group.protocol=classic', '--consumer-property', 'session.timeout.ms=6000',
+    '--consumer-property', 'auto.offset.reset=earliest', '--consumer-property', 'auto.commit.interval.ms=200',
+    '--formatter-property', 'print.partition=true', '--formatter-property', 'print.offset=true'], { stdio: ['ignore', outFd, errFd] });
+  closeSync(outFd);
+  closeSync(errFd);
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  return { name, child, out, err, exited };
+}
+
 /** Records a member printed: "partition offset" -> value. JSON lines (kafka-wire) or "p o value" (kcat). */
 export function printed(m: Member): Map<string, string> {
   const out = new Map<string, string>();
@@ -91,6 +108,10 @@ export function printed(m: Member): Map<string, string> {
       let r: { partition: number; offset: number; value: string };
       try { r = JSON.parse(line); } catch { continue; } // a SIGKILL may cut the last line
       out.set(`${r.partition} ${r.offset}`, r.value);
+    } else if (line.startsWith('Partition:')) {
+      // Kafka's console consumer: "Partition:P\tOffset:O\tVALUE"
+      const m = /^Partition:(\d+)\tOffset:(\d+)\t(.*)$/.exec(line);
+      if (m) out.set(`${m[1]} ${m[2]}`, m[3]!);
     } else {
       const [p, o, ...v] = line.split(' ');
       out.set(`${p} ${o}`, v.join(' '));
@@ -141,7 +162,7 @@ export function account(members: Member[], topic: string, produced: number, pref
   }
   const lost: string[] = [];
   for (let i = 0; i < produced; i++) if (!values.has(`${prefix}${i}`)) lost.push(`${prefix}${i}`);
-  const commits = new Map(members.map((m) => [m.name, m.child.spawnfile === 'kcat' ? null : committedByLog(m, topic)]));
+  const commits = new Map(members.map((m) => [m.name, m.child.spawnfile === 'kcat' || m.child.spawnfile === 'java' ? null : committedByLog(m, topic)]));
   let duplicates = 0;
   const unexplained: string[] = [];
   const explainedBy = new Map<string, number>();
