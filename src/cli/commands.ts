@@ -7,6 +7,7 @@ import { consume, metadata, produce } from './network.js';
 import { pcap } from '../capture/cli-command.js';
 import { proxy } from '../capture/proxy-command.js';
 import { broker } from '../wire/broker-command.js';
+import { group } from './group-command.js';
 
 export const COMMANDS: readonly Command[] = [
   decode,
@@ -18,6 +19,7 @@ export const COMMANDS: readonly Command[] = [
   metadata,
   produce,
   consume,
+  group,
   broker,
   pcap,
   proxy,

@@ -13,7 +13,7 @@ import { UsageError } from '../errors.js';
 import type { Command, Io } from './command.js';
 import { integerArg, stringOption, type OptionSpec, type OptionValues, type ParsedArgs } from './options.js';
 
-const NETWORK_OPTIONS: readonly OptionSpec[] = [
+export const NETWORK_OPTIONS: readonly OptionSpec[] = [
   { name: 'broker', short: 'b', value: 'HOST:PORT', help: 'a bootstrap broker (several: comma-separated)' },
   { name: 'client-id', value: 'ID', help: 'the client id sent in every request (default kafka-wire-cli)' },
   { name: 'timeout', value: 'MS', help: 'request timeout in milliseconds' },
@@ -30,7 +30,7 @@ function noPositionals(positionals: string[]): void {
   if (positionals.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(positionals[0])}`);
 }
 
-function clientFrom(values: OptionValues): KafkaClient {
+export function clientFrom(values: OptionValues): KafkaClient {
   const broker = stringOption(values, 'broker');
   if (broker === undefined) throw new UsageError('-b HOST:PORT is required');
   const timeout = integerArg(stringOption(values, 'timeout'), '--timeout', 0);

@@ -12,3 +12,7 @@ export { fetchCommitted, commitOffsets, listOffsets, PartitionErrors, type Reset
 export { committedBatches, type AbortedTransaction } from './aborted.js';
 export { ClassicMembership, type Membership, type MembershipHooks, type MemberState } from './group.js';
 export { NextGenMembership } from './next-gen.js';
+export {
+  listGroups, describeGroup, resetOffsets,
+  type GroupListing, type GroupDescription, type GroupMemberDescription, type PartitionOffsets, type ResetTarget, type ResetPlanRow,
+} from './admin.js';

@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { kafkaClasspath, kafkaPeer, useKafka } from '../helpers/kafka.js';
 import { hasCommand, peer } from '../helpers/peer.js';
 import { Consumer, type PartitionBatch } from '../../src/consumer/index.js';
+import { runCli } from '../wire/cli-io.js';
 import { account, bin, printed, produceNumbered, produceTransactions, sleep, startJavaMember, startKcatMember, startMember, until, type Member } from './group-helpers.js';
 
 const ok = await kafkaPeer();
@@ -91,6 +92,49 @@ describe.skipIf(!ok)('consumer groups on real Kafka, one node', () => {
       });
       await second.close();
       expect(later.sort()).toEqual(Array.from({ length: 100 }, (_, i) => `r${400 + i}`).sort());
+    }, 120_000);
+
+    it(`${protocol}: group list, describe (members, assignment, lag) and reset-offsets`, async () => {
+      const k = kafka();
+      const topic = `lib-${protocol}`; // the test above left its group with 125 committed per partition
+      const groupId = `${topic}-g`;
+      const list = JSON.parse((await runCli('group', ['list', '-b', k.bootstrap])).stdout);
+      expect(list.map((g: { groupId: string }) => g.groupId)).toContain(groupId);
+      const idle = JSON.parse((await runCli('group', ['describe', '-b', k.bootstrap, groupId])).stdout);
+      expect(idle).toMatchObject({ groupId, state: 'Empty', members: [] });
+      expect(idle.offsets.map((o: any) => [o.partition, o.committed, o.logEnd, o.lag])).toEqual(
+        [0, 1, 2, 3].map((p) => [p, '125', '125', '0']));
+
+      // A live member: described with its assignment, and resetting is refused.
+      const member = new Consumer({ bootstrap: k.bootstrap, groupId, topics: [topic], groupProtocol: protocol, resetPolicy: 'earliest' });
+      const running = member.run(() => {});
+      expect(await until(() => member.assignment().length > 0 && member.membership?.state === 'stable', 30_000)).toBe(true);
+      const live = JSON.parse((await runCli('group', ['describe', '-b', k.bootstrap, groupId])).stdout);
+      expect(live.protocol).toBe(protocol);
+      expect(live.members).toHaveLength(1);
+      expect(live.members[0].assignment).toEqual([{ topic, partitions: [0, 1, 2, 3] }]);
+      expect(live.offsets.every((o: any) => o.memberId === live.members[0].memberId)).toBe(true);
+      const refused = await runCli('group', ['reset-offsets', '-b', k.bootstrap, groupId, '--to', 'earliest', '--execute']);
+      expect(refused.code).toBe(1);
+      expect(refused.stderr).toMatch(/active member/);
+      await member.close();
+      await running;
+
+      const dry = await runCli('group', ['reset-offsets', '-b', k.bootstrap, groupId, '--to', 'earliest']);
+      expect(JSON.parse(dry.stdout).offsets.map((o: any) => [o.partition, o.from, o.to])).toEqual([0, 1, 2, 3].map((p) => [p, '125', '0']));
+      expect(JSON.parse((await runCli('group', ['describe', '-b', k.bootstrap, groupId])).stdout).offsets[0].committed).toBe('125');
+      const done = await runCli('group', ['reset-offsets', '-b', k.bootstrap, groupId, '--to', '7', '--topic', topic, '--execute']);
+      expect(done.code).toBe(0);
+      const after = JSON.parse((await runCli('group', ['describe', '-b', k.bootstrap, groupId])).stdout);
+      expect(after.offsets.map((o: any) => [o.committed, o.lag])).toEqual([0, 1, 2, 3].map(() => ['7', '118']));
+      // The next member starts where the reset put it.
+      const next = new Consumer({ bootstrap: k.bootstrap, groupId, topics: [topic], groupProtocol: protocol });
+      const firstOffsets = new Map<number, bigint>();
+      await new Promise<void>((resolve, reject) => {
+        next.run((b) => { if (!firstOffsets.has(b.partition)) firstOffsets.set(b.partition, b.firstOffset); if (firstOffsets.size === 4) resolve(); }).catch(reject);
+      });
+      await next.close();
+      expect([...firstOffsets.values()]).toEqual([7n, 7n, 7n, 7n]);
     }, 120_000);
 
     it.skipIf(!binOk)(`${protocol}: three consume -G processes, one SIGKILLed mid-import: nothing lost`, async () => {
