@@ -14,6 +14,7 @@ const SUBPATHS: Record<string, string> = {
   'kafka-wire/explain': 'src/explain/index.ts',
   'kafka-wire/catalogue': 'src/catalogue/node.ts',
   'kafka-wire/capture': 'src/capture/index.ts',
+  'kafka-wire/consumer': 'src/consumer/index.ts',
 };
 
 export interface ReadmeBlock {
