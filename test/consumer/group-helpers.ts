@@ -83,7 +83,7 @@ export function startKcatMember(dir: string, name: string, bootstrap: string, gr
 }
 
 /** Starts Kafka's own console consumer (the Java client, classic protocol) as a group member. */
-export function startJavaMember(dir: string, name: string, classpath: string, bootstrap: string, group: string, topic: string): Member {
+export function startJavaMember(dir: string, name: string, classpath: string, bootstrap: string, group: string, topic: string, assignor?: string): Member {
   const out = join(dir, `${name}.out`);
   const err = join(dir, `${name}.err`);
   const outFd = openSync(out, 'w');
@@ -92,6 +92,7 @@ export function startJavaMember(dir: string, name: string, classpath: string, bo
     '--bootstrap-server', bootstrap, '--topic', topic, '--group', group,
     '--consumer-property', 'group.protocol=classic', '--consumer-property', 'session.timeout.ms=6000',
     '--consumer-property', 'auto.offset.reset=earliest', '--consumer-property', 'auto.commit.interval.ms=200',
+    ...(assignor ? ['--consumer-property', `partition.assignment.strategy=${assignor}`] : []),
     '--formatter-property', 'print.partition=true', '--formatter-property', 'print.offset=true'], { stdio: ['ignore', outFd, errFd] });
   closeSync(outFd);
   closeSync(errFd);
@@ -112,7 +113,7 @@ export function printed(m: Member): Map<string, string> {
       // Kafka's console consumer: "Partition:P\tOffset:O\tVALUE"
       const m = /^Partition:(\d+)\tOffset:(\d+)\t(.*)$/.exec(line);
       if (m) out.set(`${m[1]} ${m[2]}`, m[3]!);
-    } else {
+    } else if (/^\d+ \d+ /.test(line)) {
       const [p, o, ...v] = line.split(' ');
       out.set(`${p} ${o}`, v.join(' '));
     }

@@ -183,6 +183,42 @@ describe.skipIf(!ok)('consumer groups on real Kafka, one node', () => {
     }
   }, 120_000);
 
+  it.skipIf(!binOk)('cooperative-sticky: members keep what they own across rebalances, with the Java consumer in the group', async () => {
+    const k = kafka();
+    const total = 12_000;
+    await k.createTopic('coop', { partitions: 12 });
+    const kw = (name: string) => startMember(dir, name, ['-b', k.bootstrap, '-G', 'coop-g', '--group-protocol', 'classic', '--assignor', 'cooperative-sticky', '--session-timeout', '6000', 'coop']);
+    const group: Member[] = [kw('coop-kw1')];
+    try {
+      const producing = (async () => {
+        for (let from = 0; from < total; from += 600) {
+          await produceNumbered(k.bootstrap, 'coop', 12, from, from + 600);
+          await sleep(300);
+        }
+      })();
+      expect(await until(() => printed(group[0]!).size > 0, 60_000)).toBe(true);
+      group.push(startJavaMember(dir, 'coop-java', await kafkaClasspath(), k.bootstrap, 'coop-g', 'coop', 'org.apache.kafka.clients.consumer.CooperativeStickyAssignor'));
+      await sleep(4000);
+      group.push(kw('coop-kw2'));
+      await producing;
+      await until(() => account(group, 'coop', total).lost.length === 0, 30_000, 500);
+      for (const m of group) m.child.kill('SIGTERM');
+      await Promise.all(group.map((m) => m.exited));
+      const result = account(group, 'coop', total);
+      console.log(`coop: read ${[...result.byMember].map(([n, c]) => `${n} ${c}`).join(', ')}; duplicates ${result.duplicates}`);
+      expect(result.lost).toEqual([]);
+      expect(result.unexplained).toEqual([]);
+      for (const m of group) expect(result.byMember.get(m.name)).toBeGreaterThan(0);
+      // Cooperative: the first member gave up only what moved, never everything at once.
+      const log = readFileSync(group[0]!.err, 'utf8');
+      expect(log).toMatch(/cooperative-sticky/);
+      expect(log).not.toMatch(/eager rebalance/);
+      expect(log).toMatch(/revoking .* \(assigned elsewhere\)/);
+    } finally {
+      for (const m of group) if (m.child.exitCode === null && m.child.signalCode === null) m.child.kill('SIGKILL');
+    }
+  }, 180_000);
+
   it('read_committed skips aborted transactions and markers; read_uncommitted sees them', async () => {
     const k = kafka();
     await k.createTopic('txn', { partitions: 1 });
