@@ -76,6 +76,7 @@ export async function runGroupConsume(o: GroupConsumeOptions, io: Io): Promise<n
   if (protocol !== 'auto' && protocol !== 'classic' && protocol !== 'consumer') throw new UsageError(`--group-protocol must be auto, classic or consumer, not ${JSON.stringify(protocol)}`);
   const assignors = stringOption(o.values, 'assignor')?.split(',').map((s) => s.trim()).filter((s) => s !== '');
   const sessionTimeoutMs = integerArg(stringOption(o.values, 'session-timeout'), '--session-timeout', 1000);
+  const started = performance.now();
   const debugOn = /\bgroup\b|\ball\b/.test(io.env?.KAFKA_WIRE_DEBUG ?? '');
   const options: ConsumerOptions = {
     ...o.client,
@@ -88,7 +89,7 @@ export async function runGroupConsume(o: GroupConsumeOptions, io: Io): Promise<n
     ...(sessionTimeoutMs !== undefined ? { sessionTimeoutMs, heartbeatIntervalMs: Math.max(100, Math.floor(sessionTimeoutMs / 10)) } : {}),
     lazy: true,
     autoCommit: 'batch',
-    ...(debugOn ? { debug: (m: string) => io.stderr.write(`kafka-wire: ${m}\n`) } : {}),
+    ...(debugOn ? { debug: (m: string) => io.stderr.write(`kafka-wire: +${Math.round(performance.now() - started)} ms ${m}\n`) } : {}),
   };
   const consumer = new Consumer(options);
   const onAbort = () => { void consumer.close(); };

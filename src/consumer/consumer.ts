@@ -537,7 +537,7 @@ export class Consumer extends EventEmitter<ConsumerEvents> {
       if (this.#started) await this.#started.catch(() => {});
       // run(): the handler under way finishes first, so its batch is committed with the rest.
       if (this.#current?.viaRun) await this.#current.finished;
-      await this.#fetcher.close();
+      this.#fetcher.close();
       try {
         if (this.#membership) await this.#membership.close();
         else await this.#commitNow(null);

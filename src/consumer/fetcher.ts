@@ -91,6 +91,8 @@ export class Fetcher {
   #spaceWaiters: (() => void)[] = [];
   #closed = false;
   #refreshing: Promise<void> | null = null;
+  /** Connections with a Fetch under way. */
+  readonly #waiting = new Set<Connection>();
 
   constructor(private readonly client: KafkaClient, private readonly options: FetcherOptions) {}
 
@@ -154,11 +156,16 @@ export class Fetcher {
     }
   }
 
-  close(): Promise<void> {
+  /** Stops fetching. A Fetch still waiting at the broker is not waited for (its answer is dropped). */
+  close(): void {
     this.#closed = true;
-    this.release(0);
-    for (const w of this.#spaceWaiters) w();
-    return Promise.allSettled([...this.#loops.values()]).then(() => {});
+    const waiters = this.#spaceWaiters;
+    this.#spaceWaiters = [];
+    for (const w of waiters) w();
+    for (const p of this.#positions.values()) p.epoch = ++this.#epochs;
+    // A Fetch the broker holds (up to maxWaitMs) would hold the connection's close as long.
+    for (const conn of this.#waiting) conn.destroy();
+    this.#waiting.clear();
   }
 
   /** Metadata refreshed since a leader moved or a broker went away; then loops start where needed. */
@@ -220,11 +227,14 @@ export class Fetcher {
       const taken = parts.map((p) => ({ p, offset: p.offset, epoch: p.epoch }));
       for (const t of taken) t.p.inFlight = true;
       let answer: FetchAnswer[];
+      let conn: Connection | undefined;
       try {
-        const conn = await this.client.broker(leader);
+        conn = await this.client.broker(leader);
+        this.#waiting.add(conn);
         answer = await this.#fetch(conn, taken.map((t) => [t.p.topic, t.p.partition, t.offset] as const));
         failures = 0;
       } catch (err) {
+        if (conn) this.#waiting.delete(conn);
         for (const t of taken) if (t.p.epoch === t.epoch) t.p.inFlight = false;
         if (err instanceof ConsumerError || this.#closed) throw err;
         failures++;
@@ -233,6 +243,8 @@ export class Fetcher {
         await this.refresh();
         continue;
       }
+      this.#waiting.delete(conn);
+      if (this.#closed) return;
       let refresh = false;
       for (const t of taken) {
         const current = this.#positions.get(keyOf(t.p.topic, t.p.partition)) === t.p && t.p.epoch === t.epoch;
