@@ -20,6 +20,15 @@ export const GROUP_CONSUME_OPTIONS: readonly OptionSpec[] = [
   { name: 'assignor', value: 'NAMES', help: 'classic protocol: assignors offered, comma-separated (default range,cooperative-sticky)' },
 ];
 
+/** Group-only options given without -G are a mistake, not something to ignore. */
+export function refuseGroupOptions(values: OptionValues): void {
+  for (const spec of GROUP_CONSUME_OPTIONS) {
+    if (spec.name !== 'group' && values[spec.name] !== undefined) {
+      throw new UsageError(`--${spec.name} needs -G GROUP${spec.name === 'isolation' ? ' (read_committed is only in group mode for now)' : ''}`);
+    }
+  }
+}
+
 /** -o in group mode: where a partition without a committed offset starts. */
 export function resetPolicyArg(text: string | undefined): ResetPolicy {
   if (text === undefined || text === 'beginning' || text === 'earliest') return 'earliest';

@@ -8,7 +8,7 @@ import { partitionForKey } from '../wire/partitioner.js';
 import { encodeRecordBatch, initZstd, COMPRESSION_NAMES, type CompressionName, type RecordInput } from '../records/index.js';
 import { consumeLoop, byLeader, type Encoding } from '../wire/consume.js';
 import { ZERO_UUID } from '../wire/versions.js';
-import { GROUP_CONSUME_OPTIONS, runGroupConsume } from './group-consume.js';
+import { GROUP_CONSUME_OPTIONS, refuseGroupOptions, runGroupConsume } from './group-consume.js';
 import { UsageError } from '../errors.js';
 import type { Command, Io } from './command.js';
 import { integerArg, stringOption, type OptionSpec, type OptionValues, type ParsedArgs } from './options.js';
@@ -223,7 +223,7 @@ export const consume: Command = {
 
 async function runConsume({ options: values, positionals }: ParsedArgs, io: Io): Promise<number> {
   const group = stringOption(values, 'group');
-  if (group === undefined) noPositionals(positionals);
+  if (group === undefined) { noPositionals(positionals); refuseGroupOptions(values); }
   const topic = group === undefined ? requiredTopic(values) : '';
   const only = partitionArg(values);
   const offsetArg = stringOption(values, 'offset') ?? 'beginning';

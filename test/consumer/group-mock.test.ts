@@ -218,3 +218,37 @@ describe.skipIf(!mockOk)('consumer groups on the mock cluster', () => {
     expect(maxBuffered).toBeLessThanOrEqual(limit + 3 * 4096);
   }, 60_000);
 });
+
+describe.skipIf(!mockOk)('consume -G on the mock cluster, in process', () => {
+  let mc: MockCluster;
+  beforeAll(async () => { mc = await startMockCluster({ brokers: 1, topics: ['cli:3'] }); });
+  afterAll(async () => { await mc?.stop(); });
+
+  it('-c stops after COUNT records and commits exactly those; -e exits at the end; the next run goes on', async () => {
+    const { runCli, jsonLines } = await import('../wire/cli-io.js');
+    await produceNumbered(mc.bootstrap, 'cli', 3, 0, 300);
+    const args = ['-b', mc.bootstrap, '-G', 'cli-g', '--session-timeout', '6000'];
+    const first = await runCli('consume', [...args, '-c', '50', 'cli']);
+    expect(first.code).toBe(0);
+    const firstLines = jsonLines(first.stdout);
+    expect(firstLines).toHaveLength(50);
+    const rest = await runCli('consume', [...args, '-e', 'cli']);
+    expect(rest.code).toBe(0);
+    const restLines = jsonLines(rest.stdout);
+    // Together: every record once.
+    const all = [...firstLines, ...restLines].map((r) => r.value).sort();
+    expect(all).toEqual(Array.from({ length: 300 }, (_, i) => `r${i}`).sort());
+    const again = await runCli('consume', [...args, '-e', 'cli']);
+    expect(jsonLines(again.stdout)).toEqual([]);
+  }, 60_000);
+
+  it('group-only options without -G are refused', async () => {
+    const { runCli } = await import('../wire/cli-io.js');
+    const r = await runCli('consume', ['-b', mc.bootstrap, '-t', 'cli', '--isolation', 'read_committed']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/--isolation needs -G GROUP/);
+    const bad = await runCli('consume', ['-b', mc.bootstrap, '-G', 'g', '-o', '5', 'cli']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/reset policy/);
+  });
+});
