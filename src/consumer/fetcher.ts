@@ -81,6 +81,8 @@ interface Position {
 }
 
 const keyOf = (topic: string, partition: number) => `${topic}\u0000${partition}`;
+/** Metadata refreshes for leader changes at most this often. */
+const MIN_REFRESH_INTERVAL_MS = 200;
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
 export class Fetcher {
@@ -91,6 +93,7 @@ export class Fetcher {
   #spaceWaiters: (() => void)[] = [];
   #closed = false;
   #refreshing: Promise<void> | null = null;
+  #lastRefresh = 0;
   /** Connections with a Fetch under way. */
   readonly #waiting = new Set<Connection>();
 
@@ -171,6 +174,9 @@ export class Fetcher {
   /** Metadata refreshed since a leader moved or a broker went away; then loops start where needed. */
   refresh(): Promise<void> {
     this.#refreshing ??= (async () => {
+      // A leader that stays unknown (a partition offline) must not turn into back-to-back Metadata.
+      await sleep(Math.max(0, this.#lastRefresh + MIN_REFRESH_INTERVAL_MS - Date.now()));
+      this.#lastRefresh = Date.now();
       try {
         const topics = [...new Set([...this.#positions.values()].map((p) => p.topic))];
         if (topics.length > 0) await this.client.metadata(topics);
