@@ -137,6 +137,22 @@ describe.skipIf(!ok)('consumer groups on real Kafka, one node', () => {
       expect([...firstOffsets.values()]).toEqual([7n, 7n, 7n, 7n]);
     }, 120_000);
 
+    it(`${protocol}: a topic created later that matches the pattern is joined and read`, async () => {
+      const k = kafka();
+      await k.createTopic(`pat-${protocol}-first`, { partitions: 2 });
+      await produceNumbered(k.bootstrap, `pat-${protocol}-first`, 2, 0, 20, 'first');
+      const c = new Consumer({ bootstrap: k.bootstrap, groupId: `pat-${protocol}-g`, topics: [new RegExp(`^pat-${protocol}-`)], groupProtocol: protocol, resetPolicy: 'earliest', metadataRefreshMs: 500 });
+      const got = new Set<string>();
+      const running = c.run((batch) => { for (const v of values(batch)) got.add(`${batch.topic} ${v}`); });
+      expect(await until(() => got.size >= 20, 30_000)).toBe(true);
+      await k.createTopic(`pat-${protocol}-later`, { partitions: 3 });
+      await produceNumbered(k.bootstrap, `pat-${protocol}-later`, 3, 0, 30, 'later');
+      expect(await until(() => got.size >= 50, 30_000)).toBe(true);
+      expect([...got].filter((g) => g.startsWith(`pat-${protocol}-later `)).length).toBe(30);
+      await c.close();
+      await running;
+    }, 90_000);
+
     it.skipIf(!binOk)(`${protocol}: three consume -G processes, one SIGKILLed mid-import: nothing lost`, async () => {
       const k = kafka();
       const topic = `split-${protocol}`;
