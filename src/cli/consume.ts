@@ -7,15 +7,10 @@ import type { Connection } from '../wire/connection.js';
 import { kafkaErrorName } from '../wire/errors.js';
 import { decodeRecordBatches, type RecordBatch } from '../records/index.js';
 import { IsolationLevel, readCommitted, type AbortedTransaction } from '../wire/isolation.js';
+import { FETCH_MAX_BYTES, FETCH_PARTITION_MAX_BYTES } from '../limits.js';
 
 export type Encoding = 'utf8' | 'base64' | 'hex';
 
-/**
- * Fetch sizes: up to 2 MiB per partition (responses small enough that formatting one overlaps the
- * broker building the next; 8 MiB measured slower) and 64 MiB in all.
- */
-export const FETCH_PARTITION_MAX_BYTES = 2 << 20;
-export const FETCH_MAX_BYTES = 64 << 20;
 
 export interface ConsumeLoopOptions {
   /** Partition → first offset to print and the high watermark known at the start. */
@@ -221,7 +216,7 @@ const NULL = ascii('null');
  * Writes one record as a JSON line {topic, partition, offset, timestamp, key, value, headers}
  * (the shape `kafka-wire broker --load` reads), straight from the batch's positions.
  */
-function recordFormatter(topic: string, encoding: Encoding): (out: JsonLinesWriter, partition: number, batch: RecordBatch, i: number, offset: number | bigint) => void {
+export function recordFormatter(topic: string, encoding: Encoding): (out: JsonLinesWriter, partition: number, batch: RecordBatch, i: number, offset: number | bigint) => void {
   const head = Buffer.from(`{"topic":${JSON.stringify(topic)},"partition":`, 'utf8');
   const [offsetKey, timestampKey, keyKey, valueKey, headersKey, end] = [',"offset":', ',"timestamp":', ',"key":', ',"value":', ',"headers":', '}\n'].map(ascii);
   const [noHeaders, open, headerKey, headerValue, headerEnd, comma, close] = ['[]', '[', '{"key":', ',"value":', '}', ',', ']'].map(ascii);
