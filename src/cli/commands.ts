@@ -8,6 +8,7 @@ import { produce } from './produce-command.js';
 import { pcap } from '../capture/cli-command.js';
 import { proxy } from '../capture/proxy-command.js';
 import { broker } from '../wire/broker-command.js';
+import { group } from './group-command.js';
 
 export const COMMANDS: readonly Command[] = [
   decode,
@@ -19,6 +20,7 @@ export const COMMANDS: readonly Command[] = [
   metadata,
   produce,
   consume,
+  group,
   broker,
   pcap,
   proxy,

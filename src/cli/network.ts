@@ -6,6 +6,7 @@ import type { Connection, ConnectOptions } from '../wire/connection.js';
 import { kafkaErrorName } from '../wire/errors.js';
 import { consumeLoop, byLeader, type Encoding } from '../wire/consume.js';
 import { ZERO_UUID } from '../wire/versions.js';
+import { GROUP_CONSUME_OPTIONS, refuseGroupOptions, runGroupConsume } from './group-consume.js';
 import { UsageError } from '../errors.js';
 import type { Command, Io } from './command.js';
 import { integerArg, stringOption, type OptionSpec, type OptionValues, type ParsedArgs } from './options.js';
@@ -27,7 +28,7 @@ export function noPositionals(positionals: string[]): void {
   if (positionals.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(positionals[0])}`);
 }
 
-function clientFrom(values: OptionValues): KafkaClient {
+export function clientFrom(values: OptionValues): KafkaClient {
   return new KafkaClient(clientOptionsFrom(values));
 }
 
@@ -112,28 +113,36 @@ const ENCODINGS: readonly Encoding[] = ['utf8', 'base64', 'hex'];
 export const consume: Command = {
   name: 'consume',
   summary: 'records to stdout, one JSON object per line {topic, partition, offset, timestamp, key, value, headers} (kcat -C)',
-  synopsis: ['-b HOST:PORT -t TOPIC [-p N] [-o beginning|end|N|-N] [-e] [-c COUNT] [--encoding utf8|base64|hex]'],
+  synopsis: [
+    '-b HOST:PORT -t TOPIC [-p N] [-o beginning|end|N|-N] [-e] [-c COUNT] [--encoding utf8|base64|hex]',
+    '-b HOST:PORT -G GROUP TOPIC|^REGEX... [-o beginning|end|s@TIMESTAMP] [--isolation read_committed] [-e] [-c COUNT]',
+  ],
   options: [
     ...NETWORK_OPTIONS, TOPIC_OPTION, PARTITION_OPTION,
     { name: 'offset', short: 'o', value: 'OFFSET', help: 'beginning (default), end, N, or -N (N before the end)' },
     { name: 'exit', short: 'e', help: 'exit at the end of the partitions instead of waiting for more' },
     { name: 'count', short: 'c', value: 'COUNT', help: 'exit after COUNT records' },
     { name: 'encoding', value: 'ENCODING', help: 'keys, values and headers as utf8 (default), base64 or hex' },
+    ...GROUP_CONSUME_OPTIONS,
   ],
   run: runConsume,
 };
 
 async function runConsume({ options: values, positionals }: ParsedArgs, io: Io): Promise<number> {
-  noPositionals(positionals);
-  const topic = requiredTopic(values);
+  const group = stringOption(values, 'group');
+  if (group === undefined) { noPositionals(positionals); refuseGroupOptions(values); }
+  const topic = group === undefined ? requiredTopic(values) : '';
   const only = partitionArg(values);
   const offsetArg = stringOption(values, 'offset') ?? 'beginning';
-  if (!/^(beginning|end|-?\d+)$/.test(offsetArg)) throw new UsageError(`bad offset ${offsetArg} (beginning, end, N or -N)`);
+  if (group === undefined && !/^(beginning|end|-?\d+)$/.test(offsetArg)) throw new UsageError(`bad offset ${offsetArg} (beginning, end, N or -N)`);
   const limit = integerArg(stringOption(values, 'count'), '-c (count)', 0, Number.MAX_SAFE_INTEGER) ?? Infinity;
   const encoding = (stringOption(values, 'encoding') ?? 'utf8') as Encoding;
   if (!ENCODINGS.includes(encoding)) throw new UsageError(`--encoding must be ${ENCODINGS.join(', ')}, not ${JSON.stringify(encoding)}`);
   const exitAtEnd = values.exit === true;
   const signal = io.signal;
+  if (group !== undefined) {
+    return runGroupConsume({ group, topics: positionals, values, client: clientFrom(values).options, exitAtEnd, limit, encoding }, io);
+  }
 
   const client = clientFrom(values);
   try {

@@ -211,7 +211,7 @@ const NULL = ascii('null');
  * Writes one record as a JSON line {topic, partition, offset, timestamp, key, value, headers}
  * (the shape `kafka-wire broker --load` reads), straight from the batch's positions.
  */
-function recordFormatter(topic: string, encoding: Encoding): (out: JsonLinesWriter, partition: number, batch: RecordBatch, i: number, offset: number | bigint) => void {
+export function recordFormatter(topic: string, encoding: Encoding): (out: JsonLinesWriter, partition: number, batch: RecordBatch, i: number, offset: number | bigint) => void {
   const head = Buffer.from(`{"topic":${JSON.stringify(topic)},"partition":`, 'utf8');
   const [offsetKey, timestampKey, keyKey, valueKey, headersKey, end] = [',"offset":', ',"timestamp":', ',"key":', ',"value":', ',"headers":', '}\n'].map(ascii);
   const [noHeaders, open, headerKey, headerValue, headerEnd, comma, close] = ['[]', '[', '{"key":', ',"value":', '}', ',', ']'].map(ascii);

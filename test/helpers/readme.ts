@@ -15,6 +15,7 @@ const SUBPATHS: Record<string, string> = {
   'kafka-wire/catalogue': 'src/catalogue/node.ts',
   'kafka-wire/capture': 'src/capture/index.ts',
   'kafka-wire/producer': 'src/producer/index.ts',
+  'kafka-wire/consumer': 'src/consumer/index.ts',
 };
 
 export interface ReadmeBlock {

@@ -1,0 +1,158 @@
+// `kafka-wire consume -G GROUP TOPIC...`: the import as a consumer group member, as kcat -G has
+// it. Topics are arguments (`^regex` for patterns); -o is the reset policy for partitions the
+// group has no committed offset for; each batch's JSON lines are written and flushed before its
+// offsets are committed, so a crash repeats at most what was written since the last commit.
+
+import { Consumer, type ConsumerOptions } from '../consumer/consumer.js';
+import type { ResetPolicy } from '../consumer/offsets.js';
+import { JsonLinesWriter, recordFormatter, type Encoding } from '../wire/consume.js';
+import type { ClientOptions } from '../wire/client.js';
+import { UsageError } from '../errors.js';
+import type { Io } from './command.js';
+import { integerArg, stringOption, type OptionSpec, type OptionValues } from './options.js';
+
+/** The options `consume` takes for group mode (network.ts lists them with its own). */
+export const GROUP_CONSUME_OPTIONS: readonly OptionSpec[] = [
+  { name: 'group', short: 'G', value: 'GROUP', help: 'consume as a member of this consumer group; topics are then arguments (^regex for patterns)' },
+  { name: 'isolation', value: 'LEVEL', help: 'read_uncommitted (default) or read_committed (skip aborted transactions)' },
+  { name: 'group-protocol', value: 'PROTOCOL', help: 'auto (default: KIP-848 where the broker has it), consumer (KIP-848) or classic' },
+  { name: 'session-timeout', value: 'MS', help: 'group session timeout: a member silent this long is dropped (default 45000)' },
+  { name: 'assignor', value: 'NAMES', help: 'classic protocol: assignors offered, comma-separated (default range,cooperative-sticky)' },
+];
+
+/** Group-only options given without -G are a mistake, not something to ignore. */
+export function refuseGroupOptions(values: OptionValues): void {
+  for (const spec of GROUP_CONSUME_OPTIONS) {
+    if (spec.name !== 'group' && values[spec.name] !== undefined) {
+      throw new UsageError(`--${spec.name} needs -G GROUP${spec.name === 'isolation' ? ' (read_committed is only in group mode for now)' : ''}`);
+    }
+  }
+}
+
+/** -o in group mode: where a partition without a committed offset starts. */
+export function resetPolicyArg(text: string | undefined): ResetPolicy {
+  if (text === undefined || text === 'beginning' || text === 'earliest') return 'earliest';
+  if (text === 'end' || text === 'latest') return 'latest';
+  const at = /^s@(\d+)$/.exec(text);
+  if (at) return { timestamp: BigInt(at[1]!) };
+  throw new UsageError(`with -G, -o is the reset policy: beginning, end or s@TIMESTAMP_MS, not ${JSON.stringify(text)}`);
+}
+
+/** A topic argument: `^...` is a pattern (as kcat and librdkafka read it), anything else a name. */
+export function topicArg(text: string): string | RegExp {
+  if (!text.startsWith('^')) return text;
+  try {
+    return new RegExp(text);
+  } catch (err) {
+    throw new UsageError(`bad topic pattern ${text}: ${(err as Error).message}`);
+  }
+}
+
+export interface GroupConsumeOptions {
+  group: string;
+  topics: string[];
+  values: OptionValues;
+  client: ClientOptions;
+  exitAtEnd: boolean;
+  limit: number;
+  encoding: Encoding;
+}
+
+/** Writes to stdout and resolves once the bytes are handed to the system (not merely queued). */
+function flushedWriter(stdout: Io['stdout']): { write(bytes: Uint8Array): void; flushed(): Promise<void> } {
+  const stream = stdout as Io['stdout'] & { write(data: Uint8Array, cb: (err?: Error | null) => void): boolean; once?: unknown };
+  let last: Promise<void> = Promise.resolve();
+  const isStream = typeof stream.once === 'function';
+  return {
+    write(bytes) {
+      if (!isStream) { stdout.write(bytes); return; }
+      last = new Promise<void>((resolve, reject) => { stream.write(bytes, (err) => (err ? reject(err) : resolve())); });
+    },
+    flushed: () => last,
+  };
+}
+
+const STOP = Symbol('stop');
+
+export async function runGroupConsume(o: GroupConsumeOptions, io: Io): Promise<number> {
+  if (o.topics.length === 0) throw new UsageError('-G GROUP needs at least one topic argument');
+  if (stringOption(o.values, 'topic') !== undefined || stringOption(o.values, 'partition') !== undefined) {
+    throw new UsageError('with -G, topics are arguments and the group assigns partitions (no -t or -p)');
+  }
+  const isolation = stringOption(o.values, 'isolation') ?? 'read_uncommitted';
+  if (isolation !== 'read_uncommitted' && isolation !== 'read_committed') throw new UsageError(`--isolation must be read_uncommitted or read_committed, not ${JSON.stringify(isolation)}`);
+  const protocol = stringOption(o.values, 'group-protocol') ?? 'auto';
+  if (protocol !== 'auto' && protocol !== 'classic' && protocol !== 'consumer') throw new UsageError(`--group-protocol must be auto, classic or consumer, not ${JSON.stringify(protocol)}`);
+  const assignors = stringOption(o.values, 'assignor')?.split(',').map((s) => s.trim()).filter((s) => s !== '');
+  const sessionTimeoutMs = integerArg(stringOption(o.values, 'session-timeout'), '--session-timeout', 1000);
+  const started = performance.now();
+  const debugOn = /\bgroup\b|\ball\b/.test(io.env?.KAFKA_WIRE_DEBUG ?? '');
+  const options: ConsumerOptions = {
+    ...o.client,
+    groupId: o.group,
+    topics: o.topics.map(topicArg),
+    resetPolicy: resetPolicyArg(stringOption(o.values, 'offset')),
+    isolationLevel: isolation,
+    groupProtocol: protocol,
+    ...(assignors ? { assignors } : {}),
+    ...(sessionTimeoutMs !== undefined ? { sessionTimeoutMs, heartbeatIntervalMs: Math.max(100, Math.floor(sessionTimeoutMs / 10)) } : {}),
+    lazy: true,
+    autoCommit: 'batch',
+    ...(debugOn ? { debug: (m: string) => io.stderr.write(`kafka-wire: +${Math.round(performance.now() - started)} ms ${m}\n`) } : {}),
+  };
+  const consumer = new Consumer(options);
+  const onAbort = () => { void consumer.close(); };
+  io.signal?.addEventListener('abort', onAbort, { once: true });
+  if (io.signal?.aborted) onAbort();
+
+  const writer = flushedWriter(io.stdout);
+  const out = new JsonLinesWriter((bytes) => writer.write(bytes));
+  const formatters = new Map<string, ReturnType<typeof recordFormatter>>();
+  const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
+  let printed = 0;
+  let endCheck: ReturnType<typeof setInterval> | undefined;
+  if (o.exitAtEnd) {
+    // kcat -G -e: done once every partition this member owns has been read to its end.
+    endCheck = setInterval(() => {
+      const positions = consumer.positions();
+      if (consumer.membership?.state !== 'stable' || positions.length === 0) return;
+      if (positions.every((p) => p.highWatermark >= 0n && p.offset >= p.highWatermark)) void consumer.close();
+    }, 100);
+  }
+  try {
+    await consumer.run(async (batch) => {
+      let format = formatters.get(batch.topic);
+      if (!format) formatters.set(batch.topic, format = recordFormatter(batch.topic, o.encoding));
+      let lastPrinted = -1n;
+      for (const rb of batch.batches) {
+        const skip = batch.firstOffset - rb.baseOffset;
+        const safe = rb.baseOffset + BigInt(rb.lastOffsetDelta) <= MAX_SAFE;
+        const base = Number(rb.baseOffset);
+        for (let i = 0; i < rb.recordCount; i++) {
+          const delta = rb.offsetDeltaAt(i);
+          if (delta < skip) continue;
+          if (printed >= o.limit) {
+            // -c reached inside this batch: commit exactly what was printed, then stop.
+            out.flush();
+            await writer.flushed();
+            if (lastPrinted >= 0n) consumer.markOffset(batch.topic, batch.partition, lastPrinted + 1n);
+            throw STOP;
+          }
+          format(out, batch.partition, rb, i, safe ? base + delta : rb.offsetAt(i));
+          lastPrinted = rb.baseOffset + BigInt(delta);
+          printed++;
+        }
+      }
+      out.flush();
+      await writer.flushed();
+      if (printed >= o.limit) setImmediate(() => { void consumer.close(); });
+    });
+  } catch (err) {
+    if (err !== STOP) throw err;
+  } finally {
+    if (endCheck) clearInterval(endCheck);
+    io.signal?.removeEventListener('abort', onAbort);
+    await consumer.close();
+  }
+  return 0;
+}

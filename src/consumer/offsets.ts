@@ -1,0 +1,156 @@
+// Offsets: what a group has committed (OffsetFetch), committing (OffsetCommit), and where a
+// partition with no committed offset starts (ListOffsets under the reset policy).
+
+import type { Connection } from '../wire/connection.js';
+import type { KafkaClient } from '../wire/client.js';
+import { kafkaErrorName } from '../wire/errors.js';
+import { ApiKey } from '../generated/types.js';
+import { ConsumerError, RETRIABLE_PARTITION_ERRORS } from './errors.js';
+import type { TopicPartitions } from './protocol.js';
+
+/** Where to start without a committed offset: the log's start or end, a time (ms), or nowhere ('none' fails). */
+export type ResetPolicy = 'earliest' | 'latest' | 'none' | { timestamp: number | bigint };
+
+/** The highest OffsetCommit / OffsetFetch versions that still name topics (v10 switches to topic ids). */
+const OFFSET_COMMIT_BY_NAME = 9;
+const OFFSET_FETCH_BY_NAME = 7;
+
+/** topic -> partition -> value. */
+export type OffsetMap = Map<string, Map<number, bigint>>;
+
+export function setOffset(map: OffsetMap, topic: string, partition: number, offset: bigint): void {
+  let byPartition = map.get(topic);
+  if (!byPartition) map.set(topic, byPartition = new Map());
+  byPartition.set(partition, offset);
+}
+
+function capped(conn: Connection, apiKey: number, cap: number, what: string): number {
+  const v = conn.versionFor(apiKey);
+  if (v === undefined) throw new ConsumerError('GROUP', `broker ${conn.host}:${conn.port} lacks ${what}`);
+  return Math.min(v, cap);
+}
+
+/** A partition-level failure of a request that as a whole was answered. */
+export class PartitionErrors extends Error {
+  constructor(readonly what: string, readonly errors: { topic: string; partition: number; errorCode: number }[]) {
+    super(`${what}: ${errors.slice(0, 4).map((e) => `${e.topic}/${e.partition} ${kafkaErrorName(e.errorCode)}`).join(', ')}${errors.length > 4 ? ', ...' : ''}`);
+  }
+}
+
+/**
+ * The group's committed offsets for `partitions`; a partition without one is absent. Throws
+ * PartitionErrors (with the codes) when the coordinator refuses.
+ */
+export async function fetchCommitted(conn: Connection, groupId: string, partitions: readonly TopicPartitions[], requireStable = true): Promise<OffsetMap> {
+  const version = capped(conn, ApiKey.OffsetFetch, OFFSET_FETCH_BY_NAME, 'OffsetFetch');
+  const res = await conn.request(ApiKey.OffsetFetch, version, {
+    groupId,
+    topics: partitions.map((tp) => ({ name: tp.topic, partitionIndexes: tp.partitions })),
+    ...(version >= 7 ? { requireStable } : {}),
+  });
+  if (res.errorCode) throw new PartitionErrors('OffsetFetch', [{ topic: '*', partition: -1, errorCode: res.errorCode }]);
+  const out: OffsetMap = new Map();
+  const errors: { topic: string; partition: number; errorCode: number }[] = [];
+  for (const t of res.topics) {
+    for (const p of t.partitions) {
+      if (p.errorCode) errors.push({ topic: t.name, partition: p.partitionIndex, errorCode: p.errorCode });
+      else if (p.committedOffset >= 0n) setOffset(out, t.name, p.partitionIndex, p.committedOffset);
+    }
+  }
+  if (errors.length > 0) throw new PartitionErrors('OffsetFetch', errors);
+  return out;
+}
+
+export interface CommitIdentity {
+  groupId: string;
+  /** The classic generation, or the KIP-848 member epoch; -1 for a commit from outside the group. */
+  generationIdOrMemberEpoch: number;
+  memberId: string;
+  groupInstanceId: string | null;
+}
+
+/** Commits `offsets` (the next offset to read, per partition). Throws PartitionErrors naming each refusal. */
+export async function commitOffsets(conn: Connection, who: CommitIdentity, offsets: OffsetMap): Promise<void> {
+  if (offsets.size === 0) return;
+  const version = capped(conn, ApiKey.OffsetCommit, OFFSET_COMMIT_BY_NAME, 'OffsetCommit');
+  const res = await conn.request(ApiKey.OffsetCommit, version, {
+    groupId: who.groupId,
+    generationIdOrMemberEpoch: who.generationIdOrMemberEpoch,
+    memberId: who.memberId,
+    ...(version >= 7 ? { groupInstanceId: who.groupInstanceId } : {}),
+    topics: [...offsets].map(([name, byPartition]) => ({
+      name,
+      partitions: [...byPartition].map(([partitionIndex, committedOffset]) => ({ partitionIndex, committedOffset, committedMetadata: '' })),
+    })),
+  });
+  const errors: { topic: string; partition: number; errorCode: number }[] = [];
+  for (const t of res.topics) for (const p of t.partitions) if (p.errorCode) errors.push({ topic: t.name, partition: p.partitionIndex, errorCode: p.errorCode });
+  if (errors.length > 0) throw new PartitionErrors('OffsetCommit', errors);
+}
+
+/** The ListOffsets timestamp for a policy: -2 earliest, -1 latest, else the time. */
+export function policyTimestamp(policy: ResetPolicy): bigint {
+  if (policy === 'earliest') return -2n;
+  if (policy === 'latest') return -1n;
+  if (policy === 'none') throw new ConsumerError('FETCH', 'no committed offset and the reset policy is none');
+  return BigInt(policy.timestamp);
+}
+
+/**
+ * Offsets for `timestamp` (-2 earliest, -1 latest, else the first offset at or after that time;
+ * a time after the last record gives the end) per partition, asking each partition's leader.
+ * Leadership errors refresh metadata and retry a few times.
+ */
+export async function listOffsets(client: KafkaClient, partitions: readonly TopicPartitions[], timestamp: bigint, isolationLevel = 0): Promise<OffsetMap> {
+  const out: OffsetMap = new Map();
+  let todo = partitions.flatMap((tp) => tp.partitions.map((p) => [tp.topic, p] as [string, number]));
+  for (let attempt = 0; todo.length > 0; attempt++) {
+    const byLeader = new Map<number, [string, number][]>();
+    for (const [topic, p] of todo) {
+      let info = client.topics.get(topic);
+      if (!info || !info.partitions.some((x) => x.partition === p && x.leader >= 0)) info = await client.topic(topic);
+      const leader = info.partitions.find((x) => x.partition === p)?.leader ?? -1;
+      if (leader < 0) throw new ConsumerError('FETCH', `ListOffsets ${topic}/${p}: no such partition`);
+      byLeader.set(leader, [...(byLeader.get(leader) ?? []), [topic, p]]);
+    }
+    const retry: [string, number][] = [];
+    await Promise.all([...byLeader].map(async ([leader, list]) => {
+      let res;
+      try {
+        const conn = await client.broker(leader);
+        const version = conn.versionFor(ApiKey.ListOffsets);
+        if (version === undefined) throw new ConsumerError('FETCH', `broker ${conn.host}:${conn.port} lacks ListOffsets`);
+        const topics = new Map<string, number[]>();
+        for (const [t, p] of list) topics.set(t, [...(topics.get(t) ?? []), p]);
+        res = await conn.request(ApiKey.ListOffsets, version, {
+          replicaId: -1,
+          isolationLevel,
+          topics: [...topics].map(([name, ps]) => ({ name, partitions: ps.map((partitionIndex) => ({ partitionIndex, timestamp, maxNumOffsets: 1 })) })),
+        });
+        for (const t of res.topics) {
+          for (const p of t.partitions) {
+            if (RETRIABLE_PARTITION_ERRORS.has(p.errorCode)) retry.push([t.name, p.partitionIndex]);
+            else if (p.errorCode) throw new ConsumerError('FETCH', `ListOffsets ${t.name}/${p.partitionIndex}: ${kafkaErrorName(p.errorCode)}`, { errorCode: p.errorCode });
+            else setOffset(out, t.name, p.partitionIndex, version === 0 ? (p.oldStyleOffsets[0] ?? 0n) : p.offset);
+          }
+        }
+      } catch (err) {
+        if (err instanceof ConsumerError) throw err;
+        retry.push(...list); // the broker went away: refresh and ask again
+      }
+    }));
+    // A time after the last record has no offset (-1): start at the end.
+    const missing = timestamp >= 0n ? [...out].flatMap(([t, m]) => [...m].filter(([, o]) => o < 0n).map(([p]) => [t, p] as [string, number])) : [];
+    if (missing.length > 0) {
+      const ends = await listOffsets(client, missing.map(([t, p]) => ({ topic: t, partitions: [p] })), -1n, isolationLevel);
+      for (const [t, m] of ends) for (const [p, o] of m) setOffset(out, t, p, o);
+    }
+    if (retry.length > 0 && attempt >= 10) throw new ConsumerError('FETCH', `ListOffsets: ${retry.length} partitions still without a leader`);
+    if (retry.length > 0) {
+      await new Promise((r) => setTimeout(r, Math.min(100 * 2 ** attempt, 1000)));
+      await client.metadata([...new Set(retry.map(([t]) => t))]).catch(() => {});
+    }
+    todo = retry;
+  }
+  return out;
+}
