@@ -27,13 +27,13 @@ export const CATALOGUE_OPTIONS: readonly OptionSpec[] = [
 
 /** --schemas for the commands that show trees: the catalogue and the field descriptions. */
 export const SCHEMA_OPTIONS: readonly OptionSpec[] = [
-  { name: 'schemas', value: 'DIR', help: 'Kafka-format JSON schemas: their API keys and versions join the catalogue, their texts describe fields (descriptions default to ../shared/kafka-schemas when present)' },
+  { name: 'schemas', value: 'DIR', help: 'Kafka-format JSON schemas: their API keys and versions join the catalogue, their texts describe fields (descriptions default to build/kafka-schemas/<release> from npm run schemas, else ../shared/kafka-schemas, when present)' },
   { name: 'no-schemas', help: 'the built-in catalogue and no field descriptions' },
 ];
 
 /** --schemas where only the descriptions come from it (the messages shown are the built-in catalogue's). */
 export const DESCRIPTION_OPTIONS: readonly OptionSpec[] = [
-  { name: 'schemas', value: 'DIR', help: 'Kafka\'s JSON schema directory, for field descriptions (default: ../shared/kafka-schemas when present)' },
+  { name: 'schemas', value: 'DIR', help: 'Kafka\'s JSON schema directory, for field descriptions (default: build/kafka-schemas/<release> from npm run schemas, else ../shared/kafka-schemas, when present)' },
   { name: 'no-schemas', help: 'no field descriptions' },
 ];
 export const COLOR_OPTION: OptionSpec = { name: 'color', value: 'WHEN', help: 'auto (a terminal without NO_COLOR), always or never' };

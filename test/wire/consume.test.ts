@@ -6,7 +6,9 @@ import fc from 'fast-check';
 import { JsonLinesWriter } from '../../src/wire/consume.js';
 import { startMemoryBroker } from '../../src/wire/memory-broker.js';
 import { encodeRecordBatch } from '../../src/records/index.js';
-import { runCli, jsonLines } from './cli-io.js';
+import { runCli, jsonLines, type CliProgress } from './cli-io.js';
+import { waitUntil } from '../helpers/wait.js';
+import { ApiKey } from '../../src/index.js';
 
 function written(fill: (w: JsonLinesWriter) => void): string {
   let text = '';
@@ -69,11 +71,15 @@ describe('kafka-wire consume', () => {
       // Empty partitions and -o end: exits at once with nothing.
       expect((await runCli('consume', ['-b', broker.bootstrap, '-t', 'all', '-e', '-o', 'end'])).stdout).toBe('');
       // Records produced while consuming (no -e) arrive; the signal stops it.
+      // It waits in a Fetch (so "end" is resolved) before the record is produced, and stops once
+      // the record is printed.
       const ac = new AbortController();
-      const running = runCli('consume', ['-b', broker.bootstrap, '-t', 'all', '-o', 'end'], '', ac.signal);
-      await new Promise((r) => setTimeout(r, 100));
+      const live: CliProgress = { code: null, stdout: '', stderr: '' };
+      const fetches = broker.requestCounts.get(ApiKey.Fetch) ?? 0;
+      const running = runCli('consume', ['-b', broker.bootstrap, '-t', 'all', '-o', 'end'], '', ac.signal, live);
+      await waitUntil(() => (broker.requestCounts.get(ApiKey.Fetch) ?? 0) > fetches, 'the consumer\'s first Fetch');
       await runCli('produce', ['-b', broker.bootstrap, '-t', 'all', '-p', '2'], 'late\n');
-      await new Promise((r) => setTimeout(r, 300));
+      await waitUntil(() => live.stdout.includes('late'), 'the late record to be printed');
       ac.abort();
       expect(jsonLines((await running).stdout).map((r) => [r.partition, r.value])).toEqual([[2, 'late']]);
     } finally {
