@@ -9,6 +9,7 @@ import { pcap } from '../capture/cli-command.js';
 import { proxy } from '../capture/proxy-command.js';
 import { broker } from '../wire/broker-command.js';
 import { group } from './group-command.js';
+import { perf } from './perf-command.js';
 
 export const COMMANDS: readonly Command[] = [
   decode,
@@ -21,6 +22,7 @@ export const COMMANDS: readonly Command[] = [
   produce,
   consume,
   group,
+  perf,
   broker,
   pcap,
   proxy,
