@@ -103,12 +103,15 @@ function percentileChart(h: Histogram): string {
   return lineChart([{ points, color: '#7b3fb5', label: 'latency at percentile', area: true }], 'percentile (records)', 'ack latency, ms', ticks);
 }
 
-/** The histogram as bars: buckets merged to about 60 bars over [min, max] of the values. */
+/** The histogram as bars: buckets merged to 60 bars on a log scale over [min, max] of the values. */
 function histogramBars(h: Histogram): string {
   const buckets = h.buckets();
   if (buckets.length === 0) return '<p class="empty">no data</p>';
-  const lo = Math.log10(Math.max(1, buckets[0]![0]));
-  const hi = Math.log10(Math.max(buckets[buckets.length - 1]![1] + 1, 10 ** lo * 1.01));
+  // The axis starts at the smallest value above zero (a bar there also holds the zeros: latencies
+  // come in whole milliseconds, so zero means "under 1 ms").
+  const positive = buckets.find((b) => b[0] > 0) ?? buckets[0]!;
+  const lo = Math.log10(Math.max(1, positive[0])) - 0.05;
+  const hi = Math.log10(Math.max(buckets[buckets.length - 1]![1] + 1, 10 ** lo * 1.01)) + 0.05;
   const bins = 60;
   const counts = new Array<number>(bins).fill(0);
   for (const [low, high, c] of buckets) {
