@@ -144,9 +144,9 @@ export function produceProgressLine(p: ProduceProgress): string {
     `${p.avgLatencyMs.toFixed(1)} ms avg latency, ${p.maxLatencyMs.toFixed(1)} ms max latency.`;
 }
 
-/** ProducerPerformance's final line (percentiles in whole milliseconds, as it prints them). */
+/** ProducerPerformance's final line (Kafka 4's: records/sec to six places; percentiles in whole milliseconds). */
 export function produceSummaryLine(s: ProduceSummary): string {
-  return `${s.records} records sent, ${s.recordsPerSec.toFixed(1)} records/sec (${s.mbPerSec.toFixed(2)} MB/sec), ` +
+  return `${s.records} records sent, ${s.recordsPerSec.toFixed(6)} records/sec (${s.mbPerSec.toFixed(2)} MB/sec), ` +
     `${s.avgLatencyMs.toFixed(2)} ms avg latency, ${s.maxLatencyMs.toFixed(2)} ms max latency, ` +
     `${Math.round(s.p50Ms)} ms 50th, ${Math.round(s.p95Ms)} ms 95th, ${Math.round(s.p99Ms)} ms 99th, ${Math.round(s.p999Ms)} ms 99.9th.`;
 }

@@ -2,29 +2,13 @@
 // broker stored, --throughput held, --json, the progress bar on a terminal only, usage errors,
 // and latency percentiles against a proxy that holds every Produce answer for a known time.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Readable } from 'node:stream';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { main } from '../../src/cli/main.js';
+import { perf, PRODUCE_FINAL, PRODUCE_PROGRESS, CONSUME_FINAL } from './run-perf.js';
 import { startMemoryBroker, type MemoryBroker } from '../../src/wire/memory-broker.js';
 import { decodeRecordBatches } from '../../src/records/index.js';
 import { startDelayProxy } from '../helpers/delay-proxy.js';
-
-export const PRODUCE_PROGRESS = /^\d+ records sent, \d+\.\d records\/sec \(\d+\.\d\d MB\/sec\), \d+\.\d ms avg latency, \d+\.\d ms max latency\.$/;
-export const PRODUCE_FINAL = /^(\d+) records sent, (\d+\.\d) records\/sec \((\d+\.\d\d) MB\/sec\), (\d+\.\d\d) ms avg latency, (\d+\.\d\d) ms max latency, (\d+) ms 50th, (\d+) ms 95th, (\d+) ms 99th, (\d+) ms 99\.9th\.$/;
-export const CONSUME_FINAL = /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d:\d{3}, \d{4}-\d\d-\d\d \d\d:\d\d:\d\d:\d{3}, (\d+\.\d{4}), \d+\.\d{4}, (\d+), \d+\.\d{4}, (\d+), (\d+), \d+\.\d{4}, \d+\.\d{4}$/;
-
-export async function perf(args: string[], stderrTTY = false): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = '';
-  let stderr = '';
-  const code = await main(['perf', ...args], {
-    stdin: Readable.from([]),
-    stdout: { write: (t: string | Uint8Array) => { stdout += typeof t === 'string' ? t : Buffer.from(t).toString(); } },
-    stderr: Object.assign({ write: (t: string) => { stderr += t; } }, stderrTTY ? { isTTY: true } : {}),
-  });
-  return { code, stdout, stderr };
-}
 
 function stored(b: MemoryBroker, topic: string): { records: number; valueBytes: number; values: Set<string> } {
   let records = 0;
