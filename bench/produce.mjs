@@ -161,7 +161,7 @@ for (let round = 0; round < PAIRS; round++) {
 }
 await kafka?.stop();
 
-const lines = [`Produce bench: ${N.toLocaleString('en')} lines key<TAB>json (${(bytes / 1e6).toFixed(1)} MB) into ${PARTITIONS} partitions, ${args.broker === 'kafka' ? 'one real Kafka node' : 'a fresh kafka-wire memory broker process'} per run; ${PAIRS} rounds; load average (1 min) at each round: ${loads.map((l) => l.toFixed(1)).join(', ')} on ${execFileSync('nproc').toString().trim()} cores.`, '',
+const lines = [`Produce bench: ${N.toLocaleString('en')} lines key<TAB>json (${(bytes / 1e6).toFixed(1)} MB) into ${PARTITIONS} partitions, ${args.broker === 'kafka' ? 'a new topic on one real Kafka node (4.4.0)' : 'a fresh kafka-wire memory broker process'} per run; ${PAIRS} rounds; load average (1 min) at each round: ${loads.map((l) => l.toFixed(1)).join(', ')} on ${execFileSync('nproc').toString().trim()} cores.`, '',
   '| group | contender | time median (quartiles) | records/s | ours vs this (paired median [quartiles]) | process CPU s median (quartiles) | ours vs this, CPU |', '| --- | --- | --- | --- | --- | --- | --- |'];
 for (const g of [...new Set(rows.map((r) => r.group))]) {
   const members = rows.filter((r) => r.group === g);
