@@ -362,9 +362,15 @@ export class Consumer extends EventEmitter<ConsumerEvents> {
     const cur = this.#current;
     if (!cur) return;
     this.#current = null;
-    if (this.#fetcher.current(cur.batch.topic, cur.batch.partition, cur.epoch) || this.#closing) this.#markFinished(cur.batch);
+    // Finished counts while the partition is ours, also while it is being given up (the revoke
+    // waits for this batch so that it can commit it).
+    if (this.#owns(cur.batch.topic, cur.batch.partition) || this.#closing) this.#markFinished(cur.batch);
     cur.finish();
     if (this.options.autoCommit === 'batch') this.commit().catch((err) => this.#fail(err));
+  }
+
+  #owns(topic: string, partition: number): boolean {
+    return this.#owned.some((tp) => tp.topic === topic && tp.partitions.includes(partition));
   }
 
   #markFinished(batch: PartitionBatch): void {

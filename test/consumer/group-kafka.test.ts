@@ -137,6 +137,62 @@ describe.skipIf(!ok)('consumer groups on real Kafka, one node', () => {
       expect([...firstOffsets.values()]).toEqual([7n, 7n, 7n, 7n]);
     }, 120_000);
 
+    it(`${protocol}: a topic created later that matches the pattern is joined and read`, async () => {
+      const k = kafka();
+      await k.createTopic(`pat-${protocol}-first`, { partitions: 2 });
+      await produceNumbered(k.bootstrap, `pat-${protocol}-first`, 2, 0, 20, 'first');
+      const c = new Consumer({ bootstrap: k.bootstrap, groupId: `pat-${protocol}-g`, topics: [new RegExp(`^pat-${protocol}-`)], groupProtocol: protocol, resetPolicy: 'earliest', metadataRefreshMs: 500 });
+      const got = new Set<string>();
+      const running = c.run((batch) => { for (const v of values(batch)) got.add(`${batch.topic} ${v}`); });
+      expect(await until(() => got.size >= 20, 30_000)).toBe(true);
+      await k.createTopic(`pat-${protocol}-later`, { partitions: 3 });
+      await produceNumbered(k.bootstrap, `pat-${protocol}-later`, 3, 0, 30, 'later');
+      expect(await until(() => got.size >= 50, 30_000)).toBe(true);
+      expect([...got].filter((g) => g.startsWith(`pat-${protocol}-later `)).length).toBe(30);
+      await c.close();
+      await running;
+    }, 90_000);
+
+    it(`${protocol}: a slow handler finishes and is committed before its partitions move; nothing read twice`, async () => {
+      const k = kafka();
+      const topic = `slow-${protocol}`;
+      await k.createTopic(topic, { partitions: 4 });
+      await produceNumbered(k.bootstrap, topic, 4, 0, 400);
+      const options = { bootstrap: k.bootstrap, groupId: `${topic}-g`, topics: [topic], groupProtocol: protocol, resetPolicy: 'earliest' as const, autoCommit: 'manual' as const };
+      const events: string[] = [];
+      const a = new Consumer(options);
+      a.on('revoked', () => events.push('revoked'));
+      a.on('committed', () => events.push('committed'));
+      let b: Consumer | undefined;
+      const readByA: string[] = [];
+      const readByB: string[] = [];
+      const runningA = a.run(async (batch) => {
+        if (b === undefined) {
+          b = new Consumer(options);
+          void b.run((x) => { readByB.push(...values(x)); });
+          events.push('slow handler started');
+          await sleep(3000);
+          events.push('slow handler done');
+        }
+        readByA.push(...values(batch));
+      });
+      expect(await until(() => new Set([...readByA, ...readByB]).size >= 400, 60_000)).toBe(true);
+      await Promise.all([a.close(), b!.close()]);
+      await runningA;
+      // Given up only after the handler finished, and committed (manual mode: only at revoke) before.
+      expect(events).toContain('slow handler done');
+      if (protocol === 'classic') {
+        // Eager: everything is given up at once, after the handler, with a commit in between.
+        const done = events.indexOf('slow handler done');
+        const revoked = events.indexOf('revoked');
+        expect(revoked).toBeGreaterThan(done);
+        expect(events.slice(done, revoked)).toContain('committed');
+      }
+      // The slow batch was committed before its partition moved (manual mode: only revoke and
+      // close commit), so nothing was read twice.
+      expect(readByA.length + readByB.length).toBe(400);
+    }, 120_000);
+
     it.skipIf(!binOk)(`${protocol}: three consume -G processes, one SIGKILLed mid-import: nothing lost`, async () => {
       const k = kafka();
       const topic = `split-${protocol}`;
