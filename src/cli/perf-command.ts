@@ -179,12 +179,10 @@ async function runPerfProduce(values: OptionValues, io: Io): Promise<number> {
     const { pool, starts, ends } = payloads;
     const slots = starts.length;
     for (let i = 0; i < records; i++) {
-      if (throttle.limited) {
-        const wait = throttle.delayFor(i);
-        if (wait > 0) await new Promise((r) => setTimeout(r, wait));
-      } else if ((i & (YIELD_EVERY - 1)) === YIELD_EVERY - 1) {
-        await new Promise((r) => setImmediate(r));
-      }
+      // Waiting for the schedule yields too; a sender behind it (or unthrottled) yields every so often.
+      const wait = throttle.delayFor(i);
+      if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+      else if ((i & (YIELD_EVERY - 1)) === YIELD_EVERY - 1) await new Promise((r) => setImmediate(r));
       const slot = payloads.pickAtRandom ? Math.floor(Math.random() * slots) : i % slots;
       if (!producer.writeRange(topic, pool, -1, -1, starts[slot]!, ends[slot]!)) await producer.ready();
     }

@@ -102,3 +102,27 @@ describe('Timeline', () => {
     expect(Math.max(...t.points.map((p) => p.latencyMaxMs))).toBe(6);
   });
 });
+
+describe('the Kafka perf-test lines', () => {
+  it('are ProducerPerformance\'s and ConsumerPerformance\'s, to the character', async () => {
+    const { ProduceStats, ConsumeStats, produceProgressLine, produceSummaryLine, consumeSummaryLine, kafkaDate } = await import('../../src/perf/stats.js');
+    let now = 0;
+    const p = new ProduceStats(() => now);
+    p.acked(1000, 100_000, 4);
+    p.acked(1000, 100_000, 10);
+    now = 2000;
+    expect(produceProgressLine(p.window())).toBe('2000 records sent, 1000.0 records/sec (0.10 MB/sec), 7.0 ms avg latency, 10.0 ms max latency.');
+    p.acked(2000, 200_000, 6);
+    now = 4000;
+    expect(produceSummaryLine(p.summary())).toBe('4000 records sent, 1000.000000 records/sec (0.10 MB/sec), 6.50 ms avg latency, 10.00 ms max latency, 6 ms 50th, 10 ms 95th, 10 ms 99th, 10 ms 99.9th.');
+    now = 0;
+    const c = new ConsumeStats(() => now);
+    c.rebalanced(500);
+    c.read(3000, 3 * 1048576);
+    now = 1500;
+    const start = new Date(2026, 0, 2, 3, 4, 5, 6).getTime();
+    expect(kafkaDate(start)).toBe('2026-01-02 03:04:05:006');
+    expect(consumeSummaryLine(c.summary(), kafkaDate(start), kafkaDate(start + 1500)))
+      .toBe('2026-01-02 03:04:05:006, 2026-01-02 03:04:06:506, 3.0000, 2.0000, 3000, 2000.0000, 500, 1000, 3.0000, 3000.0000');
+  });
+});
