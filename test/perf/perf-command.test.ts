@@ -152,6 +152,18 @@ describe('kafka-wire perf consume', () => {
     expect(summary).toMatchObject({ type: 'summary', records: 1000, bytes: 100000, expected: 1000, timedOut: false });
   });
 
+  it('--show-detailed-stats prints ConsumerPerformance\'s detailed header and interval lines', async () => {
+    // An idle wait at the end (more records asked than there are) leaves time for interval lines.
+    const { stdout } = await perf(['consume', '-b', broker.bootstrap, '-t', 'p5', '--records', '20000', '--idle-timeout', '700',
+      '--show-detailed-stats', '--reporting-interval', '200']);
+    const lines = stdout.trim().split('\n');
+    expect(lines[0]).toBe('time, threadId, data.consumed.in.MB, MB.sec, data.consumed.in.nMsg, nMsg.sec, rebalance.time.ms, fetch.time.ms, fetch.MB.sec, fetch.nMsg.sec');
+    const detail = lines.slice(1).filter((l) => !l.startsWith('WARNING'));
+    expect(detail.length).toBeGreaterThanOrEqual(2);
+    for (const l of detail) expect(l).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d:\d{3}, 0, \d+\.\d{4}, \d+\.\d{4}, \d+, \d+\.\d{4}, \d+, \d+, \d+\.\d{4}, \d+\.\d{4}$/);
+    expect(detail.at(-1)).toMatch(/, 0, 1\.1773, [\d.]+, 12345, /); // 12345 records of 100 B
+  });
+
   it('gives up after --idle-timeout with Kafka\'s warning and exit 1', async () => {
     const { code, stdout } = await perf(['consume', '-b', broker.bootstrap, '-t', 'p5', '--records', '20000', '--idle-timeout', '500']);
     expect(code).toBe(1);
