@@ -58,7 +58,7 @@ export const perf: Command = {
   notes: [
     'produce prints ProducerPerformance\'s lines: every 5 s "N records sent, R records/sec (M MB/sec), A ms avg latency, X ms max latency."',
     'and at the end the same with the 50th, 95th, 99th and 99.9th percentiles, then one line of the producer\'s own figures.',
-    'Latency is per batch, from sending to its acknowledgement, counted once per record of the batch (HDR histogram, fixed memory).',
+    'Latency is per batch, from its closing (ready to send) to its acknowledgement, counted once per record of it (HDR histogram, fixed memory).',
     'consume prints ConsumerPerformance\'s header and final line (start.time, end.time, data.consumed.in.MB, MB.sec, ...).',
   ],
   run: runPerf,

@@ -80,7 +80,7 @@ export class ProduceStats {
   get bytes(): number { return this.#total.bytes; }
 
   /**
-   * A batch of `records` records (`bytes` of payload) acknowledged `latencyMs` after it was sent;
+   * A batch of `records` records (`bytes` of payload) acknowledged `latencyMs` after it closed;
    * every record of it is counted with that latency, so the percentiles are per record as
    * Kafka's tool gives them.
    */
