@@ -38,8 +38,7 @@ export const group: Command = {
     { name: 'execute', help: 'reset-offsets: commit the new offsets (without it, print the plan only)' },
   ],
   notes: [
-    'describe prints the group\'s state, protocol (classic or consumer, KIP-848), assignor, members with their',
-    'assignments, and per partition the committed offset, the log end and the lag.',
+    'describe prints the group\'s state, protocol (classic or consumer, KIP-848), assignor, members with their assignments, and per partition the committed offset, the log end and the lag.',
     'reset-offsets refuses while the group has members, as Kafka does.',
   ],
   run: runGroup,

@@ -116,11 +116,13 @@ export class ClassicMembership implements Membership {
   }
 
   commitIdentity(): CommitIdentity | null {
-    if (this.#generationId < 0 || this.#memberId === '') return null;
+    // After leaving, a commit would be refused (and would open a coordinator connection nobody closes).
+    if (this.#generationId < 0 || this.#memberId === '' || this.#state === 'left' || this.#state === 'failed') return null;
     return { groupId: this.options.groupId, generationIdOrMemberEpoch: this.#generationId, memberId: this.#memberId, groupInstanceId: this.options.groupInstanceId ?? null };
   }
 
   coordinator(): Promise<Connection> {
+    if (this.#state === 'left') return Promise.reject(new ConsumerError('CLOSED', `group ${this.options.groupId}: the member has left`));
     const current = this.#coordinator;
     if (current) {
       return current.then((c) => {

@@ -71,11 +71,13 @@ export class NextGenMembership implements Membership {
   }
 
   commitIdentity(): CommitIdentity | null {
-    if (this.#epoch <= 0) return null;
+    // After leaving, a commit would be refused (and would open a coordinator connection nobody closes).
+    if (this.#epoch <= 0 || this.#state === 'left' || this.#state === 'failed') return null;
     return { groupId: this.options.groupId, generationIdOrMemberEpoch: this.#epoch, memberId: this.#memberId, groupInstanceId: this.options.groupInstanceId };
   }
 
   coordinator(): Promise<Connection> {
+    if (this.#state === 'left') return Promise.reject(new ConsumerError('CLOSED', `group ${this.options.groupId}: the member has left`));
     const current = this.#coordinator;
     if (current) {
       return current.then((c) => {
