@@ -12,6 +12,8 @@
 // every task together. All contenders decode the same bytes (built once here, into a temporary
 // directory) and must produce the same digest. The import workload (bench/import.mjs) consumes
 // from a kafka-wire broker over loopback.
+// Broker-level benches run on their own: bench/produce.mjs, bench/groups.mjs, and bench/perf.mjs
+// (kafka-wire perf against Kafka's ProducerPerformance / ConsumerPerformance and kcat -P).
 // Full runs write bench/results/latest.{json,md}; --quick / --only runs write
 // bench/results/partial.{json,md}. Needs `npm run build` first (it benchmarks dist/).
 import { spawnSync, execFileSync } from 'node:child_process';

@@ -9,6 +9,7 @@ import { pcap } from './pcap.js';
 import { proxy } from './proxy.js';
 import { broker } from './broker.js';
 import { group } from './group-command.js';
+import { perf } from './perf-command.js';
 
 export const COMMANDS: readonly Command[] = [
   decode,
@@ -21,6 +22,7 @@ export const COMMANDS: readonly Command[] = [
   produce,
   consume,
   group,
+  perf,
   broker,
   pcap,
   proxy,

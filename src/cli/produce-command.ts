@@ -90,7 +90,8 @@ function stdinIsFile(): boolean {
   try { return fstatSync(0).isFile(); } catch { return false; }
 }
 
-function producerOptions(values: OptionValues): ProducerOptions {
+/** The producer options --acks, -z, --transactional-id, --no-idempotence and -X give (perf produce shares them). */
+export function producerOptions(values: OptionValues): ProducerOptions {
   const options: ProducerOptions = { ...clientOptionsFrom(values, Object.keys(SETTINGS)), clientId: stringOption(values, 'client-id') ?? 'kafka-wire-cli' };
   const compression = stringOption(values, 'compression');
   if (compression !== undefined) options.compression = codecArg(compression, '-z');
