@@ -1,5 +1,5 @@
 // Every failure the codec reports on bad input or bad values is a KafkaWireError: it names
-// what went wrong (code), where in the bytes (offset, -1 when encoding) and in which field (path).
+// what went wrong (code), where in the bytes (offset, -1 when encoding, and then the message names no offset) and in which field (path).
 import {
   E_ARRAY_LIMIT, E_DEPTH_LIMIT, E_DUPLICATE_TAG, E_FRAME_SIZE_MISMATCH, E_INVALID_UTF8, E_LENGTH_LIMIT, E_NEGATIVE_LENGTH,
   E_TAGGED_SIZE_MISMATCH, E_TRAILING_BYTES, E_TRUNCATED, E_VARINT_OVERFLOW, E_VARINT_TOO_LONG,
@@ -50,7 +50,8 @@ export class KafkaWireError extends Error {
     public path: string,
     detail?: string,
   ) {
-    super(`${code} at offset ${offset}${path ? ` in ${path}` : ''}: ${detail ?? DESCRIPTIONS[code]}`);
+    // Encoding has no offset (-1): the message then says only where in the object.
+    super(`${code}${offset >= 0 ? ` at offset ${offset}` : ''}${path ? ` in ${path}` : ''}: ${detail ?? DESCRIPTIONS[code]}`);
   }
 
   /** The same error one level further out (encoding builds paths from the inside). */
