@@ -27,6 +27,7 @@ export function decompressAt(codec: number, src: Uint8Array, limit: number, at: 
 }
 
 function wasmDecode(src: Uint8Array, limit: number, at: number, path: string, lz4: boolean, legacy: boolean): Uint8Array {
+  wasm(); // instantiated before the arena top is read: this may be the process's first records call
   const mark = top;
   try {
     const [dst, n] = decompressInWasm(lz4, copyIn(src), src.length, limit, at, path, legacy);
