@@ -9,6 +9,7 @@ import { UsageError } from '../errors.js';
 import { InputError } from './errors.js';
 import { defaultSchemasDir } from '../explain/descriptions-node.js';
 import { isHexText, parseHexInput } from '../explain/hex.js';
+import { closestName } from '../codec/known-fields.js';
 import type { Io } from './command.js';
 import { integerArg, stringOption, type OptionSpec, type OptionValues } from './options.js';
 
@@ -44,7 +45,9 @@ export function apiKeyOf(text: string, what = '--api-key', catalogue: Catalogue 
     ? catalogue.api(Number(text))
     : catalogue.apis.find((a) => a.name.toLowerCase() === text.toLowerCase());
   if (api === undefined) {
-    throw new UsageError(`${what}: no API ${/^\d+$/.test(text) ? 'with key' : 'named'} ${text} (a number from the catalogue or a name such as Metadata)`);
+    const close = /^\d+$/.test(text) ? undefined : closestName(text, catalogue.apis.map((a) => a.name));
+    throw new UsageError(`${what}: no API ${/^\d+$/.test(text) ? 'with key' : 'named'} ${text}`
+      + (close === undefined ? ' (a number from the catalogue or a name such as Metadata)' : `; did you mean ${close}?`));
   }
   return api.apiKey;
 }
