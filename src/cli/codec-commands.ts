@@ -34,9 +34,20 @@ async function eachLine(io: Io, handle: (line: string, context: { frame?: FrameC
 }
 
 function jsonObject(line: string): Record<string, any> {
-  const value = JSON.parse(line);
+  const value: unknown = JSON.parse(line);
   if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new InputError('expected a JSON object');
-  return value;
+  return value as Record<string, any>;
+}
+
+/** The one JSON object of a whole input, saying so when it is empty or not JSON at all. */
+function wholeJsonObject(text: string): Record<string, any> {
+  if (text.trim() === '') throw new InputError('no JSON given (the input is empty)', 'EMPTY_INPUT');
+  try {
+    return jsonObject(text);
+  } catch (error) {
+    if (error instanceof SyntaxError) throw new InputError(`the input is not JSON: ${error.message}`, 'INVALID_JSON');
+    throw error;
+  }
 }
 
 /** A request's own header must agree with a key or version the caller states. */
@@ -127,7 +138,7 @@ export const encode: Command = {
     } else {
       text = positionals[0];
     }
-    io.stdout.write(toHex(frameFromJson(jsonObject(text) as FrameJson, { catalogue })) + '\n');
+    io.stdout.write(toHex(frameFromJson(wholeJsonObject(text) as FrameJson, { catalogue })) + '\n');
     return 0;
   },
 };
