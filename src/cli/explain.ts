@@ -30,7 +30,8 @@ function show(io: Io, options: OptionValues, frame: Uint8Array, tree: ExplainTre
     return;
   }
   if (options.layout) io.stdout.write(formatHexText(hexLayout(frame, tree), { colour: useColour(options, io) }) + '\n');
-  io.stdout.write(formatExplainText(tree));
+  // Descriptions cut to a line on a terminal; whole where the text goes on to a file or a program.
+  io.stdout.write(formatExplainText(tree, { truncate: io.stdout.isTTY === true }));
 }
 
 export const explain: Command = {
