@@ -64,7 +64,7 @@ function checkStated(frame: Uint8Array, target: FrameTarget): void {
 
 function decodeFrame(frame: Uint8Array, target: FrameTarget, records: boolean): ReturnType<typeof frameToJson> {
   checkStated(frame, target);
-  return frameToJson(target.direction, frame, target.apiKey, target.apiVersion, { records, catalogue: target.catalogue });
+  return frameToJson(frame, target.apiKey, target.apiVersion, target.direction, { records, catalogue: target.catalogue });
 }
 
 function decodeLine(line: string, records: boolean, catalogue: Catalogue | undefined, context: { frame?: FrameContext }): unknown {

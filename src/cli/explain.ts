@@ -68,7 +68,7 @@ function sampleAll(io: Io, catalogue: Catalogue | undefined): void {
       for (const direction of ['request', 'response'] as const) {
         const [first, last] = api[direction].validVersions;
         if (v < first || v > last) continue;
-        io.stdout.write(JSON.stringify({ apiKey: api.apiKey, apiVersion: v, direction, hex: toHex(sampleFrame(api.apiKey, direction, v, { catalogue })) }) + '\n');
+        io.stdout.write(JSON.stringify({ apiKey: api.apiKey, apiVersion: v, direction, hex: toHex(sampleFrame(api.apiKey, v, direction, { catalogue })) }) + '\n');
       }
     }
   }
@@ -100,7 +100,7 @@ export const sample: Command = {
     const api = getApi(apiKey, { catalogue });
     const [low, high] = api[direction].validVersions;
     if (version < low || version > high) throw new UsageError(`${api.name} ${direction}s have versions ${low} to ${high}, not ${version}`);
-    const frame = sampleFrame(apiKey, direction, version, { catalogue });
+    const frame = sampleFrame(apiKey, version, direction, { catalogue });
     if (!options.explain) {
       io.stdout.write(toHex(frame) + '\n');
       return 0;
@@ -137,7 +137,7 @@ export const demo: Command = {
     if (positionals.length > 0) throw new UsageError('demo takes no arguments');
     for (const [apiKey, version] of DEMO_MESSAGES) {
       for (const direction of ['request', 'response'] as const) {
-        const frame = sampleFrame(apiKey, direction, version);
+        const frame = sampleFrame(apiKey, version, direction);
         const tree = explainFrame(frame, { direction, apiKey, apiVersion: version, schemasDir: schemasDirOption(options), sample: true });
         show(io, { ...options, layout: true }, frame, tree);
         io.stdout.write('\n');

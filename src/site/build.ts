@@ -127,7 +127,7 @@ export async function buildSite(outDir: string, options: SiteOptions = {}): Prom
     }
     for (const version of versionsOf(api)) {
       const sample = (direction: Direction): MessageSample => {
-        const frame = sampleFrame(api.apiKey, direction, version, { catalogue });
+        const frame = sampleFrame(api.apiKey, version, direction, { catalogue });
         const tree = buildExplainTree(frame, { direction, apiKey: api.apiKey, apiVersion: version, descriptions, catalogue, sample: true });
         return { direction, frame, tree, schemaText: schemaTexts[direction] };
       };
