@@ -13,7 +13,7 @@ import type { ExplainTree } from '../explain/tree.js';
 import type { Command, Io } from './command.js';
 import { FrameFailure } from './errors.js';
 import {
-  apiKeyOf, catalogueOption, COLOR_OPTION, FRAME_OPTIONS, frameTarget, readFrameBytes, DESCRIPTION_OPTIONS, SCHEMA_OPTIONS, schemasDirOption, useColour,
+  apiKeyOf, catalogueOption, COLOR_OPTION, FRAME_OPTIONS, frameTarget, readFrameBytes, DESCRIPTION_OPTIONS, SCHEMA_OPTIONS, SCHEMAS_NOTE, schemasDirOption, useColour,
 } from './input.js';
 import { integerArg, type OptionValues } from './options.js';
 
@@ -39,7 +39,7 @@ export const explain: Command = {
   summary: 'the annotated object tree of a frame; a damaged one as far as it reads, then the malformed rest',
   synopsis: ['[HEX | -] [--file PATH] [--response --api-key KEY --api-version N] [--json] [--layout] [--schemas DIR]'],
   options: [...FRAME_OPTIONS, ...SHOW_OPTIONS, ...SCHEMA_OPTIONS],
-  notes: ['HEX may carry 0x, spaces or colons; without HEX (or with -) the frame is read from stdin, as hex text or raw bytes.'],
+  notes: ['HEX may carry 0x, spaces or colons; without HEX (or with -) the frame is read from stdin, as hex text or raw bytes.', SCHEMAS_NOTE],
   async run({ options, positionals }, io) {
     useColour(options, io); // a bad --color is a usage error whether or not the layout is shown
     const target = frameTarget(options);
@@ -84,7 +84,7 @@ export const sample: Command = {
     { name: 'all', help: 'every key, version and direction as JSON lines {"apiKey","apiVersion","direction","hex"}' },
     ...SCHEMA_OPTIONS,
   ],
-  notes: ['KEY is a number or a name, case-insensitive (3, Metadata, metadata).'],
+  notes: ['KEY is a number or a name, case-insensitive (3, Metadata, metadata).', SCHEMAS_NOTE],
   async run({ options, positionals }, io) {
     const catalogue = catalogueOption(options);
     if (options.all) {
@@ -115,6 +115,7 @@ export const site: Command = {
   summary: 'write the static explorer site (every API version\'s page, the explorer) to OUTDIR',
   synopsis: ['OUTDIR [--schemas DIR]'],
   options: SCHEMA_OPTIONS,
+  notes: [SCHEMAS_NOTE],
   async run({ options, positionals }, io) {
     if (positionals.length !== 1) throw new UsageError('give one OUTDIR');
     const { buildSite } = await import('../site/build.js');
@@ -133,6 +134,7 @@ export const demo: Command = {
   summary: 'explain the reference pages\' smallest messages byte by byte',
   synopsis: ['[--color WHEN] [--schemas DIR]'],
   options: [COLOR_OPTION, ...DESCRIPTION_OPTIONS],
+  notes: [SCHEMAS_NOTE],
   async run({ options, positionals }, io) {
     if (positionals.length > 0) throw new UsageError('demo takes no arguments');
     for (const [apiKey, version] of DEMO_MESSAGES) {

@@ -3,7 +3,7 @@
 // schema directory option, and the colour decision.
 import { readFile } from 'node:fs/promises';
 import { builtInCatalogue, type Catalogue } from '../catalogue/catalogue.js';
-import { loadCatalogue } from '../catalogue/node.js';
+import { loadCatalogue, messageSchemasDir } from '../catalogue/node.js';
 import { concatBytes } from '../bytes.js';
 import { UsageError } from '../errors.js';
 import { InputError } from './errors.js';
@@ -28,15 +28,24 @@ export const CATALOGUE_OPTIONS: readonly OptionSpec[] = [
 
 /** --schemas for the commands that show trees: the catalogue and the field descriptions. */
 export const SCHEMA_OPTIONS: readonly OptionSpec[] = [
-  { name: 'schemas', value: 'DIR', help: 'Kafka-format JSON schemas: their API keys and versions join the catalogue, their texts describe fields (descriptions default to ../shared/kafka-schemas when present)' },
+  { name: 'schemas', value: 'DIR', help: 'Kafka-format JSON schemas (a directory of them, Kafka\'s source tree or an unpacked kafka-clients jar): their API keys and versions join the catalogue, their texts describe fields (default for descriptions: $KAFKA_WIRE_SCHEMAS; see below)' },
   { name: 'no-schemas', help: 'the built-in catalogue and no field descriptions' },
 ];
 
 /** --schemas where only the descriptions come from it (the messages shown are the built-in catalogue's). */
 export const DESCRIPTION_OPTIONS: readonly OptionSpec[] = [
-  { name: 'schemas', value: 'DIR', help: 'Kafka\'s JSON schema directory, for field descriptions (default: ../shared/kafka-schemas when present)' },
+  { name: 'schemas', value: 'DIR', help: 'Kafka\'s JSON schemas (a directory of them, Kafka\'s source tree or an unpacked kafka-clients jar), for field descriptions (default: $KAFKA_WIRE_SCHEMAS; see below)' },
   { name: 'no-schemas', help: 'no field descriptions' },
 ];
+/**
+ * The help's note on where field descriptions come from: the package carries none of Kafka's
+ * prose, so a user points at Kafka's JSON schemas, which live in Kafka's source tree and jar.
+ */
+export const SCHEMAS_NOTE = 'Field descriptions are Kafka\'s own texts, which the package does not carry: give --schemas DIR or set '
+  + 'KAFKA_WIRE_SCHEMAS=DIR (in a checkout of kafka-wire, the schema pipeline\'s build/kafka-schemas/<release> is used when present). '
+  + 'Kafka\'s JSON schemas are in its source tree (clients/src/main/resources/common/message; DIR may be the tree\'s root) '
+  + 'and in the kafka-clients jar (common/message/: unzip kafka-clients-<version>.jar \'common/message/*\' -d DIR).';
+
 export const COLOR_OPTION: OptionSpec = { name: 'color', value: 'WHEN', help: 'auto (a terminal without NO_COLOR), always or never' };
 
 /** An API key given as a number or a name, case-insensitive (3, Metadata, metadata). */
@@ -77,7 +86,8 @@ export function frameTarget(options: OptionValues): FrameTarget {
 /** The schema directory the descriptions come from: --schemas DIR, none with --no-schemas, else the default. */
 export function schemasDirOption(options: OptionValues): string | undefined {
   if (options['no-schemas']) return undefined;
-  return stringOption(options, 'schemas') ?? defaultSchemasDir();
+  const given = stringOption(options, 'schemas');
+  return given === undefined ? defaultSchemasDir() : messageSchemasDir(given);
 }
 
 const loadedCatalogues = new Map<string, Catalogue>();
