@@ -13,6 +13,7 @@ import { UsageError } from '../errors.js';
 import type { Command, Io } from './command.js';
 import { integerArg, stringOption, type OptionSpec, type OptionValues, type ParsedArgs } from './options.js';
 import { recordWriter, type OutputOptions } from './consume-output.js';
+import { NO_CREATE_HELP, topicForProduce } from './produce-topic.js';
 
 /** consume's output forms, kcat's flags: -J (JSON lines, the default), -K, -D, -f, -Z, -u. */
 const CONSUME_OUTPUT_OPTIONS: readonly OptionSpec[] = [
@@ -165,6 +166,7 @@ export const produce: Command = {
     { name: 'compression', short: 'z', value: 'CODEC', help: `${COMPRESSION_NAMES.join(', ')} (default none)` },
     { name: 'header', short: 'H', value: 'key=value', multiple: true, help: 'a header on every record (repeatable)' },
     { name: 'acks', value: 'ACKS', help: 'all (default, also -1), 0 (no response) or 1 (the leader only)' },
+    { name: 'no-create', help: NO_CREATE_HELP },
   ],
   run: runProduce,
 };
@@ -194,7 +196,7 @@ async function runProduce({ options: values, positionals }: ParsedArgs, io: Io):
 
   const client = clientFrom(values);
   try {
-    const info = await client.topic(topic, { allowAutoTopicCreation: true });
+    const info = await topicForProduce(client, topic, { create: values['no-create'] !== true, note: (line) => io.stderr.write(`kafka-wire produce: ${line}\n`) });
     const count = info.partitions.length;
     if (partition !== undefined && partition >= count) throw new Error(`topic ${topic} has no partition ${partition} (it has ${count})`);
     const sticky = Math.floor(Math.random() * count);
