@@ -11,6 +11,7 @@ import {
   catalogueOption, FRAME_OPTIONS, frameTarget, hexArgument, readAll, readFileArg, readFrameBytes, CATALOGUE_OPTIONS, type FrameTarget,
 } from './input.js';
 import type { OptionSpec } from './options.js';
+import { framesIn, inFrame } from './input.js';
 
 const JSONL_OPTION: OptionSpec = { name: 'jsonl', help: 'read stdin as JSON lines, answer each with one JSON line' };
 
@@ -90,6 +91,7 @@ export const decode: Command = {
   options: [...FRAME_OPTIONS, { name: 'records', help: 'decode records fields into their batches' }, JSONL_OPTION, ...CATALOGUE_OPTIONS],
   notes: [
     'HEX may carry 0x, spaces or colons; without HEX (or with -) the frame is read from stdin, as hex text or raw bytes.',
+    'Several frames back to back (a stream) are decoded each in turn, one JSON object each.',
     '--jsonl lines: {"direction","hex","apiKey"?,"apiVersion"?} -> {"ok":true,"frame"} or {"ok":false,"error":{"code","message","offset","path"}}.',
   ],
   async run({ options, positionals }, io) {
@@ -104,9 +106,12 @@ export const decode: Command = {
       return 0;
     }
     const target = frameTarget(options);
-    const frame = await readFrameBytes(positionals, options, io);
-    const json = withFrame({ frame, ...target }, () => decodeFrame(frame, target, records));
-    io.stdout.write(JSON.stringify(json, null, 2) + '\n');
+    const frames = framesIn(await readFrameBytes(positionals, options, io));
+    // Several frames back to back (a stream, as tshark reads one): each in turn.
+    frames.forEach((frame, i) => {
+      const json = inFrame(i, frames.length, () => withFrame({ frame, ...target }, () => decodeFrame(frame, target, records)));
+      io.stdout.write(JSON.stringify(json, null, 2) + '\n');
+    });
     return 0;
   },
 };

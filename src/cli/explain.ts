@@ -13,7 +13,7 @@ import type { ExplainTree } from '../explain/tree.js';
 import type { Command, Io } from './command.js';
 import { FrameFailure } from './errors.js';
 import {
-  apiKeyOf, catalogueOption, COLOR_OPTION, FRAME_OPTIONS, frameTarget, readFrameBytes, DESCRIPTION_OPTIONS, SCHEMA_OPTIONS, SCHEMAS_NOTE, schemasDirOption, useColour,
+  apiKeyOf, catalogueOption, COLOR_OPTION, FRAME_OPTIONS, frameTarget, framesIn, inFrame, readFrameBytes, DESCRIPTION_OPTIONS, SCHEMA_OPTIONS, SCHEMAS_NOTE, schemasDirOption, useColour,
 } from './input.js';
 import { integerArg, type OptionValues } from './options.js';
 
@@ -39,22 +39,27 @@ export const explain: Command = {
   summary: 'the annotated object tree of a frame; a damaged one as far as it reads, then the malformed rest',
   synopsis: ['[HEX | -] [--file PATH] [--response --api-key KEY --api-version N] [--json] [--layout] [--schemas DIR]'],
   options: [...FRAME_OPTIONS, ...SHOW_OPTIONS, ...SCHEMA_OPTIONS],
-  notes: ['HEX may carry 0x, spaces or colons; without HEX (or with -) the frame is read from stdin, as hex text or raw bytes.', SCHEMAS_NOTE],
+  notes: ['HEX may carry 0x, spaces or colons; without HEX (or with -) the frame is read from stdin, as hex text or raw bytes.',
+    'Several frames back to back (a stream) are explained each in turn, a blank line between.', SCHEMAS_NOTE],
   async run({ options, positionals }, io) {
     useColour(options, io); // a bad --color is a usage error whether or not the layout is shown
     const target = frameTarget(options);
-    const frame = await readFrameBytes(positionals, options, io);
-    const context = { frame, ...target };
-    let tree: ExplainTree;
-    try {
-      tree = explainFrame(frame, { ...target, schemasDir: schemasDirOption(options), partial: true });
-    } catch (error) {
-      // Not even a partial tree (an unknown API, a frame too short for a header): still the bytes.
-      if (options.layout && !options.json) io.stdout.write(formatHexText(hexLayout(frame), { colour: useColour(options, io) }));
-      throw new FrameFailure(error, context);
-    }
-    show(io, options, frame, tree);
-    if (tree.error !== undefined) throw new FrameFailure(tree.error, context);
+    const frames = framesIn(await readFrameBytes(positionals, options, io));
+    // Several frames back to back (a stream, as tshark reads one): each tree in turn, a blank line between.
+    frames.forEach((frame, i) => inFrame(i, frames.length, () => {
+      if (i > 0) io.stdout.write('\n');
+      const context = { frame, ...target };
+      let tree: ExplainTree;
+      try {
+        tree = explainFrame(frame, { ...target, schemasDir: schemasDirOption(options), partial: true });
+      } catch (error) {
+        // Not even a partial tree (an unknown API, a frame too short for a header): still the bytes.
+        if (options.layout && !options.json) io.stdout.write(formatHexText(hexLayout(frame), { colour: useColour(options, io) }));
+        throw new FrameFailure(error, context);
+      }
+      show(io, options, frame, tree);
+      if (tree.error !== undefined) throw new FrameFailure(tree.error, context);
+    }));
     return 0;
   },
 };

@@ -10,6 +10,7 @@ import { InputError } from './errors.js';
 import { defaultSchemasDir } from '../explain/descriptions-node.js';
 import { isHexText, parseHexInput } from '../explain/hex.js';
 import { closestName } from '../codec/known-fields.js';
+import { splitFrames } from '../site/frame-input.js';
 import type { Io } from './command.js';
 import { integerArg, stringOption, type OptionSpec, type OptionValues } from './options.js';
 
@@ -157,6 +158,25 @@ export async function readFrameBytes(positionals: string[], options: OptionValue
     return textOrRaw(await readAll(io.stdin), 'stdin');
   }
   return hexArgument(positionals.join(' '), 'HEX');
+}
+
+/**
+ * The frames in the bytes: several back to back when their size prefixes cover the bytes exactly
+ * (a stream saved from a socket, or frames pasted one after another), else the bytes as one frame
+ * for the decoder to judge.
+ */
+export function framesIn(bytes: Uint8Array): Uint8Array[] {
+  return splitFrames(bytes) ?? [bytes];
+}
+
+/** Runs `work` for frame `index` of `count`; with several, a failure says which frame it was in. */
+export function inFrame<T>(index: number, count: number, work: () => T): T {
+  try {
+    return work();
+  } catch (error) {
+    if (count > 1 && error instanceof Error) error.message = `frame ${index + 1} of ${count}: ${error.message}`;
+    throw error;
+  }
 }
 
 /** Whether to colour stdout: --color always|never, else a terminal without NO_COLOR. */
