@@ -124,6 +124,8 @@ const CALLS: Record<string, string> = {
   sampleHeader: `m.sampleHeader(3, 'request', 12)`,
   sampleStruct: '- takes a compiled struct, which only the library itself holds (sampleMessage is the public form)',
   sampleRecordBatch: `m.sampleRecordBatch()`,
+  realisticFrame: `m.realisticFrame(0, 9, 'request', { seed: 2 })`,
+  realisticMessage: `m.realisticMessage(1, 12, 'response', { seed: 2 })`,
   descriptionsFrom: `m.descriptionsFrom(new Map())`,
   truncateDescription: `m.truncateDescription('a long text. more')`,
   addSchemaText: `m.addSchemaText(new Map(), I.schemaText)`,
