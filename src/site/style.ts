@@ -112,6 +112,9 @@ p.error, td.error { color: #b3261e; }
   .hexgrid:not(.cgrid) .hexrow > span.hx, .hexgrid:not(.cgrid) .hexrow > span.as { width: auto; height: auto; }
   .hexgrid:not(.cgrid) .hexrow > span.as { margin-left: 34px; }
   .hexgrid:not(.cgrid) .hexrow > span.hx { min-width: 304px; }
+  /* Long API names (AlterPartitionReassignments) break rather than push the page wider. */
+  h1 { font-size: 24px; overflow-wrap: anywhere; }
+  h2, p.caption, dl.facts dd, details.realistic summary { overflow-wrap: anywhere; }
   /* Tables reflow: each row a block, each cell labelled, so nothing scrolls sideways. */
   table.index, table.index tbody, table.index tr, table.index td,
   table.facts, table.facts tbody, table.facts tr, table.facts td,
