@@ -100,6 +100,7 @@ const CALLS: Record<string, string> = {
   catalogueFromSchemas: `m.catalogueFromSchemas([I.schemaText, I.responseSchemaText])`,
   createCatalogue: `m.createCatalogue({ apis: [] })`,
   loadCatalogue: `m.loadCatalogue(I.schemasDir)`,
+  messageSchemasDir: `m.messageSchemasDir(I.schemasDir)`,
   parseMessage: `m.parseMessage(m.parseSchemaText(I.schemaText))`,
   parseSchemaText: `m.parseSchemaText(I.schemaText)`,
   parseSchemas: `m.parseSchemas([I.schemaText, I.responseSchemaText])`,
