@@ -6,6 +6,6 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 120_000,
     pool: 'forks',
-    setupFiles: ['test/helpers/init-zstd.ts'],
+    setupFiles: ['test/helpers/init-zstd.ts', 'test/helpers/assertions.ts'],
   },
 });

@@ -4,8 +4,10 @@
 // scripts (bench/import/). Each run is a fresh process timed by wall clock; in each round every
 // contender runs once (order rotating), so ratios are medians of per-round pairs. Before timing,
 // each contender's output is checked once: N lines, and the JavaScript contenders' lines the same
-// bytes as kafka-wire's.
-//   node bench/import.mjs [--records N] [--pairs N] [--partitions N]   (run.mjs --only import calls runImport)
+// bytes as kafka-wire's. With --kafka the same contenders also read from a real Apache Kafka (one
+// node, kafka/cluster.mjs), a topic per codec (none, lz4, zstd) filled by Kafka's Java producer:
+// rows "kafka:CODEC" beside the memory broker's.
+//   node bench/import.mjs [--records N] [--pairs N] [--partitions N] [--kafka]   (run.mjs --only import calls runImport)
 import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { closeSync, createReadStream, mkdtempSync, openSync, rmSync } from 'node:fs';
@@ -19,15 +21,20 @@ const HERE = fileURLToPath(new URL('.', import.meta.url));
 const CLI = join(DIST, 'src/cli/main.js');
 const TOPIC = 'import';
 export const IMPORT_CODECS = ['none', 'lz4'];
+/** The real broker's topics, each filled by the Java producer with this compression.type. */
+export const KAFKA_IMPORT_CODECS = ['none', 'lz4', 'zstd'];
 export const VALUE_BYTES = 100;
 
-/** The contenders: each a command line reading every partition of TOPIC from ADDRESS to its end. */
+/**
+ * The contenders: each a command line reading every partition of topic `t` from address `a` to its
+ * end (`real`: a real Kafka, which the platformatic scripts fetch from by topic id).
+ */
 const CONTENDERS = [
-  { id: 'kafka-wire', label: 'kafka-wire consume', argv: (a) => [process.execPath, CLI, 'consume', '-b', a, '-t', TOPIC, '-e'], js: true },
-  { id: 'kcat', label: 'kcat -C -J (librdkafka)', argv: (a) => ['kcat', '-C', '-b', a, '-t', TOPIC, '-o', 'beginning', '-e', '-J', '-q'], peer: 'c' },
-  { id: 'kafkajs', label: 'kafkajs script', argv: (a) => [process.execPath, join(HERE, 'import/kafkajs.mjs'), a, TOPIC], js: true, peer: 'js' },
-  { id: 'platformatic', label: '@platformatic/kafka 2.x script', argv: (a) => [process.execPath, join(HERE, 'import/platformatic.mjs'), a, TOPIC], js: true, peer: 'js' },
-  { id: 'platformatic1', label: '@platformatic/kafka 1.x script', argv: (a) => [process.execPath, join(HERE, 'import/platformatic.mjs'), a, TOPIC], env: { PACKAGE: 'platformatic-kafka-1' }, js: true, peer: 'js' },
+  { id: 'kafka-wire', label: 'kafka-wire consume', argv: (a, t) => [process.execPath, CLI, 'consume', '-b', a, '-t', t, '-e'], js: true },
+  { id: 'kcat', label: 'kcat -C -J (librdkafka)', argv: (a, t) => ['kcat', '-C', '-b', a, '-t', t, '-o', 'beginning', '-e', '-J', '-q'], peer: 'c' },
+  { id: 'kafkajs', label: 'kafkajs script', argv: (a, t) => [process.execPath, join(HERE, 'import/kafkajs.mjs'), a, t], js: true, peer: 'js' },
+  { id: 'platformatic', label: '@platformatic/kafka 2.x script', argv: (a, t, real) => [process.execPath, join(HERE, 'import/platformatic.mjs'), a, t, ...(real ? ['by-id'] : [])], js: true, peer: 'js' },
+  { id: 'platformatic1', label: '@platformatic/kafka 1.x script', argv: (a, t, real) => [process.execPath, join(HERE, 'import/platformatic.mjs'), a, t, ...(real ? ['by-id'] : [])], env: { PACKAGE: 'platformatic-kafka-1' }, js: true, peer: 'js' },
 ];
 
 export function kcatAvailable() {
@@ -49,11 +56,40 @@ async function startBroker(records, partitions, codec) {
   };
 }
 
+/**
+ * A one-node real Kafka with a topic per codec, each filled with `records` records (100-byte
+ * values, `partitions` partitions) by Kafka's Java producer (dev.kafkawire.JavaClient's fill).
+ */
+async function startRealKafka(records, partitions, codecs, log) {
+  const cluster = await import('../kafka/cluster.mjs');
+  const why = await cluster.kafkaAvailable();
+  if (why) throw new Error(`real Kafka is not available: ${why}`);
+  const kafka = await cluster.startKafka({ nodes: 1, heap: '1g' });
+  log(`import/kafka: Apache Kafka ${kafka.version} ready in ${kafka.startupMs} ms at ${kafka.bootstrap}`);
+  try {
+    for (const codec of codecs) {
+      const topic = `${TOPIC}-${codec}`;
+      await kafka.createTopic(topic, { partitions });
+      const t0 = Date.now();
+      const per = Math.ceil(records / partitions);
+      const lines = Array.from({ length: partitions }, (_, p) => JSON.stringify({ fill: Math.min(per, records - p * per), partition: p, valueSize: VALUE_BYTES }));
+      const r = await cluster.kafkaJava('dev.kafkawire.JavaClient', ['produce', kafka.bootstrap, topic, `compression.type=${codec}`, 'linger.ms=10', 'batch.size=262144'],
+        { input: lines.join('\n'), jvmArgs: ['-Xmx1g'] });
+      if (r.code !== 0) throw new Error(`the Java producer failed filling ${topic}:\n${r.stderr.slice(-2000)}`);
+      log(`import/kafka:${codec}: ${topic} filled by the Java producer with ${records} records in ${Date.now() - t0} ms`);
+    }
+  } catch (error) {
+    await kafka.stop({ keepLogs: true });
+    throw error;
+  }
+  return kafka;
+}
+
 /** Runs one contender with stdout to `file`; resolves with the wall time in ms. */
-function timed(c, address, file) {
+function timed(c, source, file) {
   const fd = openSync(file, 'w');
   const t0 = process.hrtime.bigint();
-  const [cmd, ...args] = c.argv(address);
+  const [cmd, ...args] = c.argv(source.address, source.topic, source.real);
   return new Promise((resolve, reject) => {
     const child = spawn(cmd, args, { stdio: ['ignore', fd, 'inherit'], env: { ...process.env, ...c.env } });
     child.on('error', reject);
@@ -85,45 +121,79 @@ async function linesAndHash(file) {
   return { lines, sha256: BigInt.asUintN(64, sum).toString(16) };
 }
 
-/** The whole import benchmark; returns { records, partitions, pairs, codecs: { codec: rows } }. */
-export async function runImport({ records = 1_000_000, pairs = 3, partitions = 4, log = console.log } = {}) {
+/**
+ * Every contender once to a file (the check, and a warm-up of the broker and the file cache), then
+ * `pairs` rounds, each contender once per round in rotating order; the rows for one source.
+ */
+async function measure(contenders, source, { records, pairs, dir, log, name }) {
+  const rows = contenders.map((c) => ({ id: c.id, label: c.label, peer: c.peer, runsMs: [] }));
+  let reference;
+  for (const [i, c] of contenders.entries()) {
+    const file = join(dir, `${c.id}.jsonl`);
+    try {
+      await timed(c, source, file);
+    } catch (error) {
+      // A client that cannot read this source at all (@platformatic/kafka 2.x has no zstd on Node 20).
+      rows[i].failed = error.message;
+      rows[i].verified = false;
+      rmSync(file, { force: true });
+      log(`import/${name}/${c.id}: ${error.message}: left out`);
+      continue;
+    }
+    const { lines, sha256 } = await linesAndHash(file);
+    rmSync(file);
+    rows[i].verified = lines === records && (!c.js || (reference ??= sha256) === sha256);
+    if (!rows[i].verified) log(`import/${name}/${c.id}: ${lines} lines${c.js ? `, sha256 ${sha256} (kafka-wire: ${reference})` : ''}: CHECK FAILED`);
+  }
+  for (let round = 0; round < pairs; round++) {
+    for (let k = 0; k < contenders.length; k++) {
+      const i = (k + round) % contenders.length;
+      if (rows[i].failed) continue;
+      const ms = await timed(contenders[i], source, '/dev/null');
+      rows[i].runsMs.push(ms);
+      log(`[import ${round + 1}/${pairs}] ${name.padEnd(10)} ${contenders[i].id.padEnd(14)} ${ms.toFixed(0).padStart(7)} ms  ${(records / ms * 1000).toFixed(0).padStart(9)} records/s`);
+    }
+  }
+  const ours = rows[0];
+  for (const r of rows) {
+    if (r.failed) continue;
+    r.medianMs = median(r.runsMs);
+    r.recordsPerSec = records / (r.medianMs / 1000);
+    r.ratio = ratioStats(pairRatios(r.runsMs, ours.runsMs)); // this row's time / ours: above 1, ours is faster
+  }
+  return rows;
+}
+
+/**
+ * The whole import benchmark; returns { records, partitions, pairs, codecs: { codec: rows } }, with
+ * `kafka: true` also rows "kafka:CODEC" read from a real Kafka.
+ */
+export async function runImport({ records = 1_000_000, pairs = 3, partitions = 4, kafka = false, log = console.log } = {}) {
   const contenders = CONTENDERS.filter((c) => c.id !== 'kcat' || kcatAvailable());
   const dir = mkdtempSync(join(tmpdir(), 'kafka-wire-import-'));
   const result = { records, partitions, valueBytes: VALUE_BYTES, pairs, codecs: {} };
+  const options = { records, pairs, dir, log };
   try {
     for (const codec of IMPORT_CODECS) {
       const t0 = Date.now();
       const broker = await startBroker(records, partitions, codec);
       log(`import/${codec}: broker at ${broker.address} filled with ${records} records in ${Date.now() - t0} ms`);
       try {
-        const rows = contenders.map((c) => ({ id: c.id, label: c.label, peer: c.peer, runsMs: [] }));
-        // The check (and a warm-up of the broker and the file cache): every contender once, to a file.
-        let reference;
-        for (const [i, c] of contenders.entries()) {
-          const file = join(dir, `${c.id}.jsonl`);
-          await timed(c, broker.address, file);
-          const { lines, sha256 } = await linesAndHash(file);
-          rmSync(file);
-          rows[i].verified = lines === records && (!c.js || (reference ??= sha256) === sha256);
-          if (!rows[i].verified) log(`import/${codec}/${c.id}: ${lines} lines${c.js ? `, sha256 ${sha256} (kafka-wire: ${reference})` : ''}: CHECK FAILED`);
-        }
-        for (let round = 0; round < pairs; round++) {
-          for (let k = 0; k < contenders.length; k++) {
-            const i = (k + round) % contenders.length;
-            const ms = await timed(contenders[i], broker.address, '/dev/null');
-            rows[i].runsMs.push(ms);
-            log(`[import ${round + 1}/${pairs}] ${codec.padEnd(5)} ${contenders[i].id.padEnd(14)} ${ms.toFixed(0).padStart(7)} ms  ${(records / ms * 1000).toFixed(0).padStart(9)} records/s`);
-          }
-        }
-        const ours = rows[0];
-        for (const r of rows) {
-          r.medianMs = median(r.runsMs);
-          r.recordsPerSec = records / (r.medianMs / 1000);
-          r.ratio = ratioStats(pairRatios(r.runsMs, ours.runsMs)); // this row's time / ours: above 1, ours is faster
-        }
-        result.codecs[codec] = rows;
+        result.codecs[codec] = await measure(contenders, { address: broker.address, topic: TOPIC, real: false }, { ...options, name: codec });
       } finally {
         await broker.stop();
+      }
+    }
+    if (kafka) {
+      const real = await startRealKafka(records, partitions, KAFKA_IMPORT_CODECS, log);
+      result.kafkaVersion = real.version;
+      try {
+        for (const codec of KAFKA_IMPORT_CODECS) {
+          const source = { address: real.bootstrap, topic: `${TOPIC}-${codec}`, real: true };
+          result.codecs[`kafka:${codec}`] = await measure(contenders, source, { ...options, name: `kafka:${codec}` });
+        }
+      } finally {
+        await real.stop();
       }
     }
   } finally {
@@ -136,7 +206,8 @@ export async function runImport({ records = 1_000_000, pairs = 3, partitions = 4
 export function importGoals(result) {
   const out = [];
   for (const [codec, rows] of Object.entries(result.codecs)) {
-    const js = rows.filter((r) => r.peer === 'js').sort((a, b) => a.medianMs - b.medianMs)[0];
+    if (codec.startsWith('kafka:')) continue; // the goals are the memory broker's; real Kafka's rows are reported beside them
+    const js = rows.filter((r) => r.peer === 'js' && !r.failed).sort((a, b) => a.medianMs - b.medianMs)[0];
     const c = rows.find((r) => r.peer === 'c');
     const show = (r) => `${r.ratio.median.toFixed(2)}x [${r.ratio.q1.toFixed(2)}-${r.ratio.q3.toFixed(2)}] vs ${r.label} (${fmt(rows[0].recordsPerSec)} vs ${fmt(r.recordsPerSec)} records/s, ${r.ratio.pairs.length} pairs)`;
     if (js) out.push({ goal: `Import end to end, ${codec}: kafka-wire consume vs the fastest JavaScript client`, target: '>= 2x', value: js.ratio.median, display: show(js), holds: js.ratio.median >= 2 && rows.every((r) => r.verified) });
@@ -151,14 +222,15 @@ const fmt = (x) => (x >= 1e6 ? `${(x / 1e6).toFixed(2)} M` : `${(x / 1e3).toFixe
 /** The import table, as text lines (or markdown). */
 export function importTable(result, markdown = false) {
   const head = ['contender', 'records/s (median)', 'time (median)', 'kafka-wire vs this (paired median [quartiles])', 'checked'];
-  const L = [markdown ? `## Import end to end: ${result.records} records (${result.valueBytes}-byte values, ${result.partitions} partitions) from kafka-wire broker over loopback, JSON lines to /dev/null` : `== Import end to end: ${result.records} records, ${result.partitions} partitions, JSON lines to /dev/null ==`];
+  const L = [markdown ? `## Import end to end: ${result.records} records (${result.valueBytes}-byte values, ${result.partitions} partitions) over loopback, JSON lines to /dev/null` : `== Import end to end: ${result.records} records, ${result.partitions} partitions, JSON lines to /dev/null ==`];
   for (const [codec, rows] of Object.entries(result.codecs)) {
-    const cells = [head, ...rows.map((r) => [r.label, fmt(r.recordsPerSec), `${(r.medianMs / 1000).toFixed(2)} s`, r.id === 'kafka-wire' ? '' : `${r.ratio.median.toFixed(2)}x [${r.ratio.q1.toFixed(2)}-${r.ratio.q3.toFixed(2)}]`, r.verified ? 'yes' : 'MISMATCH'])];
+    const source = codec.startsWith('kafka:') ? `Apache Kafka ${result.kafkaVersion ?? ''} (one node, filled by its Java producer), ${codec.slice(6)}` : `kafka-wire broker, ${codec}`;
+    const cells = [head, ...rows.map((r) => r.failed ? [r.label, 'n/a', 'n/a', '', `no: ${r.failed}`] : [r.label, fmt(r.recordsPerSec), `${(r.medianMs / 1000).toFixed(2)} s`, r.id === 'kafka-wire' ? '' : `${r.ratio.median.toFixed(2)}x [${r.ratio.q1.toFixed(2)}-${r.ratio.q3.toFixed(2)}]`, r.verified ? 'yes' : 'MISMATCH'])];
     if (markdown) {
-      L.push('', `**${codec}**`, '', `| ${head.join(' | ')} |`, `| --- | ${head.slice(1).map(() => '---:').join(' | ')} |`);
+      L.push('', `**${source}**`, '', `| ${head.join(' | ')} |`, `| --- | ${head.slice(1).map(() => '---:').join(' | ')} |`);
       for (const row of cells.slice(1)) L.push(`| ${row.join(' | ')} |`);
     } else {
-      L.push(`-- ${codec}`);
+      L.push(`-- ${source}`);
       const w = head.map((_, i) => Math.max(...cells.map((row) => String(row[i]).length)));
       for (const row of cells) L.push('  ' + row.map((x, i) => (i === 0 ? String(x).padEnd(w[i]) : String(x).padStart(w[i]))).join('  '));
     }
@@ -168,7 +240,7 @@ export function importTable(result, markdown = false) {
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const opt = (n, d) => { const i = process.argv.indexOf(n); return i >= 0 ? Number(process.argv[i + 1]) : d; };
-  const result = await runImport({ records: opt('--records', 1_000_000), pairs: opt('--pairs', 3), partitions: opt('--partitions', 4) });
+  const result = await runImport({ records: opt('--records', 1_000_000), pairs: opt('--pairs', 3), partitions: opt('--partitions', 4), kafka: process.argv.includes('--kafka') });
   console.log(importTable(result).join('\n'));
   for (const g of importGoals(result)) console.log(`  ${g.holds === null ? 'n/a     ' : g.holds ? 'held    ' : 'NOT HELD'} ${g.goal}: ${g.display} (target ${g.target})`);
 }

@@ -1,22 +1,87 @@
-// After tsc: the CommonJS build (one file, for require()), the browser build (one file, plus
-// zstd's loader chunk and its zstd.wasm, fetched only by initZstd()), and the explorer site's
-// scripts. The ESM in dist/src is what Node and bundlers import.
-import { copyFileSync, rmSync } from 'node:fs';
+// After tsc: the CommonJS build of every package.json entry (dist/cjs, with CommonJS-format types),
+// the browser build (one file, plus zstd's loader chunk and its zstd.wasm, fetched only by
+// initZstd(), and the codec's and records' own modules for hosts that compile no WebAssembly from
+// bytes), and the explorer site's scripts. The ESM in dist/src is what Node and bundlers import.
+import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
-import { build } from 'esbuild';
+import { dirname, join, relative } from 'node:path';
+import { build, transform } from 'esbuild';
 
-await build({
-  entryPoints: ['src/index.ts'],
-  outfile: 'dist/cjs/index.cjs',
+const pkg = JSON.parse(readFileSync('package.json', 'utf8'));
+
+/**
+ * The ESM files package.json's exports name (one source: an entry added there gets its CommonJS
+ * build and types here), as their sources: "./dist/src/wire/index.js" -> "src/wire/index.ts";
+ * a wildcard entry stands for every file it matches.
+ */
+export function exportedSources(exports) {
+  const targets = new Set();
+  const visit = (value) => {
+    if (typeof value === 'string') {
+      const [, dir, file] = /^\.\/dist\/(src|cjs)\/(.*)\.c?js$/.exec(value) ?? [];
+      if (dir !== undefined) targets.add(`src/${file}`);
+    } else if (value !== null && typeof value === 'object') {
+      for (const [condition, inner] of Object.entries(value)) if (condition !== 'types' && condition !== 'browser' && condition !== 'workerd') visit(inner);
+    }
+  };
+  for (const value of Object.values(exports)) visit(value);
+  const sources = [];
+  for (const target of targets) {
+    if (!target.includes('*')) { sources.push(`${target}.ts`); continue; }
+    const [before, after] = target.split('*');
+    for (const file of readdirSync(dirname(before + 'x'))) {
+      const name = join(dirname(before + 'x'), file);
+      if (name.startsWith(before) && name.endsWith(after + '.ts') && !name.endsWith('.d.ts')) sources.push(name);
+    }
+  }
+  return sources.sort();
+}
+
+// CommonJS: esbuild splits ESM only, so the entries are built as split ESM first (every entry
+// sharing one copy of each module: one KafkaWireError and RecordsError class whichever entry threw),
+// then each file is turned into CommonJS with its imports of other chunks as require('./x.cjs').
+rmSync('dist/cjs', { recursive: true, force: true });
+const split = await build({
+  entryPoints: exportedSources(pkg.exports),
+  outbase: 'src',
+  outdir: 'dist/cjs',
+  entryNames: '[dir]/[name]',
+  chunkNames: 'chunks/[name]-[hash]',
   bundle: true,
-  format: 'cjs',
-  platform: 'neutral',
-  mainFields: ['module', 'main'],
+  splitting: true,
+  format: 'esm',
+  platform: 'node',
   packages: 'external',
   target: 'es2022',
+  write: false,
   logLevel: 'warning',
 });
+for (const file of split.outputFiles) {
+  const source = file.text
+    // Chunk and entry imports: './chunks/chunk-X.js' -> '.cjs'.
+    .replace(/(from\s*|import\s*\(\s*|import\s*)(["'])(\.{1,2}\/[^"']+)\.js\2/g, '$1$2$3.cjs$2')
+    .replaceAll('import.meta.url', 'require("node:url").pathToFileURL(__filename).href');
+  // Whitespace and syntax minified (names kept, for stack traces): the tarball carries this build too.
+  const { code } = await transform(source, { format: 'cjs', platform: 'node', target: 'es2022', minifyWhitespace: true, minifySyntax: true, logLevel: 'warning' });
+  const out = file.path.replace(/\.js$/, '.cjs');
+  mkdirSync(dirname(out), { recursive: true });
+  writeFileSync(out, code);
+}
+// Their types: dist/src's declarations the entries reach, as .d.cts (CommonJS format whatever the
+// package's "type"), so a .cts file or a CommonJS project under moduleResolution node16 sees them.
+const relativeImport = /(from\s*|import\s*\(\s*)(["'])(\.{1,2}\/[^"']+)\.js\2/g;
+const reached = new Set();
+const reach = (file) => {
+  if (reached.has(file)) return;
+  reached.add(file);
+  for (const [, , , spec] of readFileSync(file, 'utf8').matchAll(relativeImport)) reach(join(dirname(file), `${spec}.d.ts`));
+};
+for (const source of exportedSources(pkg.exports)) reach(join('dist', source.replace(/\.ts$/, '.d.ts')));
+for (const file of reached) {
+  const out = join('dist/cjs', relative('dist/src', file)).replace(/\.d\.ts$/, '.d.cts');
+  mkdirSync(dirname(out), { recursive: true });
+  writeFileSync(out, readFileSync(file, 'utf8').replace(relativeImport, '$1$2$3.cjs$2'));
+}
 
 rmSync('dist/browser', { recursive: true, force: true }); // no stale chunks
 await build({
@@ -34,6 +99,12 @@ await build({
 // The zstd loader chunk asks for zstd.wasm beside itself (new URL('./zstd.wasm', import.meta.url)).
 const zstdNode = createRequire(import.meta.url).resolve('@bokuweb/zstd-wasm'); // .../dist/common/index.node.js
 copyFileSync(join(dirname(zstdNode), '../web/zstd.wasm'), 'dist/browser/zstd.wasm');
+// The codec's and records' modules as files (kafka-wire/wasm/*.wasm), for init({ codec, records })
+// where a host compiles no WebAssembly from bytes (workerd imports .wasm files as modules).
+for (const name of ['codec', 'records']) {
+  const base64 = /wasmBase64 = '([^']+)'/.exec(readFileSync(`dist/src/wasm/${name}.generated.js`, 'utf8'))[1];
+  writeFileSync(`dist/browser/${name}.wasm`, Buffer.from(base64, 'base64'));
+}
 
 // The explorer site's scripts, so `kafka-wire site` copies them instead of needing a bundler.
 for (const name of ['browser', 'hover-entry', 'capture-page']) {

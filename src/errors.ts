@@ -9,7 +9,8 @@ export type ErrorCode =
   | 'TRUNCATED' | 'NEGATIVE_LENGTH' | 'VARINT_TOO_LONG' | 'VARINT_OVERFLOW' | 'INVALID_UTF8'
   | 'DUPLICATE_TAG' | 'TAGGED_SIZE_MISMATCH' | 'TRAILING_BYTES' | 'FRAME_SIZE_MISMATCH'
   | 'ARRAY_LIMIT' | 'LENGTH_LIMIT' | 'DEPTH_LIMIT' | 'FRAME_LIMIT' | 'MEMORY_LIMIT'
-  | 'UNSUPPORTED_API' | 'UNSUPPORTED_VERSION' | 'INVALID_VALUE' | 'NOT_IN_VERSION' | 'UNKNOWN_FIELD';
+  | 'UNSUPPORTED_API' | 'UNSUPPORTED_VERSION' | 'INVALID_VALUE' | 'NOT_IN_VERSION' | 'UNKNOWN_FIELD'
+  | 'UNSUPPORTED_RUNTIME';
 
 /** The scan's error codes (src/wasm/abi.ts) by number. */
 export const WASM_ERROR_CODES: Readonly<Record<number, ErrorCode>> = {
@@ -40,6 +41,7 @@ const DESCRIPTIONS: Record<ErrorCode, string> = {
   INVALID_VALUE: 'a value that does not fit its field',
   NOT_IN_VERSION: 'a non-default value for a field the version does not have',
   UNKNOWN_FIELD: 'a property that no version of the struct has',
+  UNSUPPORTED_RUNTIME: 'a feature this JavaScript runtime does not have',
 };
 
 export class KafkaWireError extends Error {
@@ -60,6 +62,22 @@ export class KafkaWireError extends Error {
     const error = new KafkaWireError(this.code, this.offset, joined, this.message.slice(this.message.indexOf(': ') + 2));
     return error;
   }
+}
+
+/**
+ * What a runtime cannot do (a browser has no TCP sockets, workerd compiles no WebAssembly from
+ * bytes): thrown when the feature is used, never when a module is imported.
+ */
+export class UnsupportedRuntimeError extends KafkaWireError {
+  constructor(readonly runtime: string, readonly feature: string, hint?: string) {
+    super('UNSUPPORTED_RUNTIME', -1, '', `${runtime} has no ${feature}${hint ? `; ${hint}` : ''}`);
+  }
+}
+
+/** The runtime this code runs in, as it names itself (navigator.userAgent: "Cloudflare-Workers", "Deno/2.9.6"). */
+export function runtimeName(): string {
+  const g = globalThis as { navigator?: { userAgent?: string }; process?: { version?: string } };
+  return g.navigator?.userAgent ?? (g.process?.version ? `Node.js/${g.process.version.slice(1)}` : 'this runtime');
 }
 
 /** A command line the CLI cannot run (exit code 2, with the usage). */

@@ -16,7 +16,7 @@ export {
   type RequestHeader, type ResponseHeader, type DecodedRequest, type DecodedResponse, type Direction, type Limits,
   type BodyOf, type EncodeOptions,
 } from './codec/by-definition.js';
-export { KafkaWireError, type ErrorCode } from './errors.js';
+export { KafkaWireError, UnsupportedRuntimeError, runtimeName, type ErrorCode } from './errors.js';
 export { frameToJson, frameFromJson, structToJson, structFromJson, type FrameJson } from './codec/json.js';
 export { apis } from './generated/catalogue.js';
 export { ApiKey } from './generated/types.js';
@@ -30,6 +30,15 @@ export { initZstd } from './records/zstd.js';
  * Compiles the WebAssembly asynchronously (zstd's own module loads with `initZstd()` instead). Optional: the module otherwise compiles synchronously
  * on first use, which every current engine allows at this size.
  */
-export async function init(): Promise<void> {
-  await Promise.all([initCodecWasm(), initRecordsWasm()]);
+export async function init(modules: WasmModules = {}): Promise<void> {
+  await Promise.all([initCodecWasm(modules.codec), initRecordsWasm(modules.records)]);
+}
+
+/**
+ * The two WebAssembly modules, precompiled, for hosts that compile none from bytes (workerd, where
+ * a `.wasm` import is a WebAssembly.Module): `kafka-wire/wasm/codec.wasm`, `kafka-wire/wasm/records.wasm`.
+ */
+export interface WasmModules {
+  codec?: WebAssembly.Module;
+  records?: WebAssembly.Module;
 }

@@ -100,7 +100,7 @@ const SCRATCH: usize = memory.data(<i32>SCRATCH_BYTES, 16);
 // A pass's remainder is built after two spans: its step reads quotient history up to a span past
 // the history, which must read as zero (nothing of the remainder is fed back). The 64-bit pass
 // over the 128-bit remainder must not reach that remainder's bytes.
-if (SCRATCH_BYTES < 3 * SPAN * 16 || 3 * SPAN * 8 > 2 * SPAN * 16) unreachable();
+if (SCRATCH_BYTES < SPAN * 3 * 16 || SPAN * 3 * 8 > SPAN * 2 * 16) unreachable();
 // Below two spans the remainder's step would reach quotient words before the first; above it,
 // folding is already faster than slicing everything (measured: 1.1x at the threshold). The
 // 128-bit pass's longer remainder pays for itself from about 9 KiB on (measured), so three spans.

@@ -4,7 +4,7 @@
 // as JSON lines like `kafka-wire consume`. The package (2.x, or 1.x with PACKAGE=platformatic-kafka-1)
 // comes from bench/node_modules. 2.x's clients call Promise.withResolvers (Node >= 22): on Node 20
 // the standard function is filled in here first, three lines, so that they run at all.
-//   node bench/import/platformatic.mjs HOST:PORT TOPIC > out.jsonl
+//   node bench/import/platformatic.mjs HOST:PORT TOPIC [by-id] > out.jsonl   (by-id: a real Kafka, Fetch v13+)
 import { join } from 'node:path';
 import { BENCH_MODULES } from '../lib/data.mjs';
 import { printer } from './print.mjs';
@@ -15,13 +15,14 @@ Promise.withResolvers ??= function withResolvers() {
   return { promise, resolve, reject };
 };
 const { Consumer } = await import(join(BENCH_MODULES, process.env.PACKAGE ?? '@platformatic/kafka', 'dist/index.js'));
-const [address, topic] = process.argv.slice(2);
+const [address, topic, addressing] = process.argv.slice(2);
 
 const consumer = new Consumer({ clientId: 'import-bench', groupId: 'import-bench', bootstrapBrokers: [address] });
 const metadata = await consumer.metadata({ topics: [topic] });
 const { partitions } = metadata.topics.get(topic);
 // Fetch up to v12 (the memory broker's newest) names the topic; the client carries it in topicId.
-const topicId = topic;
+// A real Kafka 4 is fetched from by topic id (v13+), as metadata gives it.
+const topicId = addressing === 'by-id' ? metadata.topics.get(topic).id : topic;
 const ends = (await consumer.listOffsets({ topics: [topic] })).get(topic);
 const next = partitions.map(() => 0n);
 const out = printer(topic);

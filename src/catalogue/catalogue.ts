@@ -7,7 +7,7 @@ import { apis as builtInApis } from '../generated/catalogue.js';
 import type { ApiDef, MessageDef } from '../codec/schema.js';
 import { KafkaWireError } from '../errors.js';
 import { builtInRequestHeader, builtInResponseHeader, withHeader } from './headers.js';
-import { parseSchemas, type SchemaJson } from './parse.js';
+import { checkHeaderVersions, parseSchemas, type SchemaJson } from './parse.js';
 
 export interface Catalogue {
   /** Every API, sorted by key. */
@@ -47,7 +47,11 @@ export function createCatalogue(parts: CatalogueParts, options: CatalogueOptions
     return request === api.request && response === api.response ? api : { ...api, request, response };
   };
   for (const api of base?.apis ?? []) byKey[api.apiKey] = bind(api);
-  for (const api of parts.apis) byKey[api.apiKey] = bind(api);
+  for (const api of parts.apis) {
+    checkHeaderVersions(api.request, requestHeader);
+    checkHeaderVersions(api.response, responseHeader);
+    byKey[api.apiKey] = bind(api);
+  }
   const apis = byKey.filter((api) => api !== undefined); // a sparse array's filter skips the holes, in key order
   return { apis, requestHeader, responseHeader, api: (apiKey) => (Number.isInteger(apiKey) ? byKey[apiKey] : undefined) };
 }

@@ -3,7 +3,10 @@
 // to write src/generated/, and run-time catalogues (./catalogue.ts) use it directly, so both see
 // the same facts. Only facts are kept (names, types, versions, tags, defaults, listeners), never
 // the schemas' prose. Browser-safe: it reads no files.
-import { MAX_VERSION, type ApiDef, type DefaultValue, type FieldDef, type MessageDef, type StructDef, type Versions, type VersionRange } from '../codec/schema.js';
+import {
+  declaredHeaderVersion, inVersions, MAX_VERSION, type ApiDef, type DefaultValue, type FieldDef, type HeaderVersionStep, type MessageDef,
+  type StructDef, type Versions, type VersionRange,
+} from '../codec/schema.js';
 
 export { MAX_VERSION };
 
@@ -336,6 +339,10 @@ export function parseMessage(schema: SchemaJson, notes: ParseNotes = emptyNotes(
     const deprecated = parseVersions(schema.deprecatedVersions, `${msgName} deprecatedVersions`);
     if (deprecated !== null) message.deprecatedVersions = deprecated;
   }
+  if (schema.headerVersions !== undefined) {
+    if (type === 'header') throw new SchemaError(msgName, 'a header has no headerVersions');
+    message.headerVersions = parseHeaderVersions(schema.headerVersions, `${msgName} headerVersions`);
+  }
   if (schema.listeners !== undefined) {
     if (!Array.isArray(schema.listeners) || schema.listeners.some((l: unknown) => typeof l !== 'string')) {
       throw new SchemaError(msgName, `bad listeners`);
@@ -349,6 +356,53 @@ export function parseMessage(schema: SchemaJson, notes: ParseNotes = emptyNotes(
   }
   for (const s of common.keys()) notes.commonStructNames.push([s, msgName]);
   return message;
+}
+
+/**
+ * KIP-1313's "headerVersions" ({"0-1": "1", "2+": "2"}) as steps: the ranges must start at 0,
+ * follow each other without gap or overlap and end open ("N+"), so every version a schema ever
+ * had is covered; header versions never go down as body versions go up.
+ */
+function parseHeaderVersions(raw: unknown, where: string): HeaderVersionStep[] {
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) throw new SchemaError(where, 'not an object of "versions": "header version"');
+  const entries = Object.entries(raw as Record<string, unknown>).map(([spec, value]): [VersionRange, number] => {
+    const range = parseVersions(spec, where);
+    if (range === null) throw new SchemaError(where, `"${spec}" covers no versions`);
+    const text = typeof value === 'number' ? String(value) : value;
+    if (typeof text !== 'string' || !/^\d+$/.test(text.trim()) || +text > MAX_VERSION) {
+      throw new SchemaError(where, `header version ${JSON.stringify(value)} for "${spec}" is not a version number`);
+    }
+    return [range, +text];
+  }).sort((a, b) => a[0][0] - b[0][0]);
+  if (entries.length === 0) throw new SchemaError(where, 'is empty');
+  let next = 0;
+  let previous = -1;
+  for (const [[min, max], header] of entries) {
+    if (min !== next) throw new SchemaError(where, min > next ? `no header version for v${next}${min - 1 > next ? `-${min - 1}` : ''}` : `v${min} is given twice`);
+    if (header < previous) throw new SchemaError(where, `header version goes down from ${previous} to ${header} at v${min}`);
+    previous = header;
+    next = max + 1;
+  }
+  if (next !== MAX_VERSION + 1) throw new SchemaError(where, `the last range must be open ("${entries[entries.length - 1][0][0]}+")`);
+  return entries.map(([[min], header]): HeaderVersionStep => [min, header]);
+}
+
+/**
+ * Checks a message's "headerVersions" against the header it travels with: every valid version
+ * maps to a version the header has, and a flexible body to a flexible header (except the
+ * ApiVersions response, which stays on header v0 so any client can read it: KIP-511).
+ */
+export function checkHeaderVersions(message: MessageDef, header: MessageDef): void {
+  if (message.headerVersions === undefined) return;
+  for (let v = message.validVersions[0]; v <= message.validVersions[1]; v++) {
+    const h = declaredHeaderVersion(message, v)!;
+    const where = `${message.name} headerVersions`;
+    if (!inVersions(header.validVersions, h)) throw new SchemaError(where, `v${v} travels with ${header.name} v${h}, which is not one of its versions (${versionsText(header.validVersions)})`);
+    const apiVersionsResponse = message.type === 'response' && message.apiKey === 18;
+    if (inVersions(message.flexibleVersions, v) && !inVersions(header.flexibleVersions, h) && !apiVersionsResponse) {
+      throw new SchemaError(where, `flexible v${v} travels with ${header.name} v${h}, which is not flexible`);
+    }
+  }
 }
 
 /** Whether every version of `inner` is in `outer`. */
@@ -407,6 +461,8 @@ export function parseSchemas(schemas: Iterable<string | SchemaJson>, notes: Pars
     if (!sameRange(request.flexibleVersions, response.flexibleVersions)) {
       notes.warnings.push(`key ${key}: request flexible ${versionsText(request.flexibleVersions)} ≠ response ${versionsText(response.flexibleVersions)}`);
     }
+    if (result.requestHeader) checkHeaderVersions(request, result.requestHeader);
+    if (result.responseHeader) checkHeaderVersions(response, result.responseHeader);
     // Each map holds the messages of its type (parseMessage copies the schema's).
     result.apis.push({ apiKey: key, name, request: request as MessageDef<number, 'request'>, response: response as MessageDef<number, 'response'> });
   }
@@ -447,6 +503,13 @@ export function schemaJsonOf(message: MessageDef): SchemaJson {
   json.validVersions = versionsSpec(message.validVersions);
   if (message.deprecatedVersions !== undefined) json.deprecatedVersions = versionsSpec(message.deprecatedVersions);
   json.flexibleVersions = versionsSpec(message.flexibleVersions);
+  if (message.headerVersions !== undefined) {
+    const steps = message.headerVersions;
+    json.headerVersions = Object.fromEntries(steps.map(([from, header], i) => {
+      const to = i + 1 < steps.length ? steps[i + 1][0] - 1 : MAX_VERSION;
+      return [versionsSpec([from, to]), String(header)];
+    }));
+  }
   json.fields = fieldsJson(message.fields);
   const common = Object.values(message.structs).filter((s) => !defined.has(s.name));
   if (common.length > 0) json.commonStructs = common.map((s) => ({ name: s.name, versions: '0+', fields: fieldsJson(s.fields) }));

@@ -1,14 +1,16 @@
 // The network commands: metadata, produce and consume against a broker, kcat-style
 // (-b HOST:PORT, -t TOPIC, -p N, -o OFFSET, -e, -c COUNT).
+import { readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { KafkaClient, type TopicInfo } from '../wire/client.js';
-import type { Connection, ConnectOptions } from '../wire/connection.js';
+import { SASL_MECHANISMS, type Connection, type ConnectOptions, type SaslOptions } from '../wire/connection.js';
 import { kafkaErrorName } from '../wire/errors.js';
 import { partitionForKey } from '../wire/partitioner.js';
 import { encodeRecordBatch, initZstd, COMPRESSION_NAMES, type CompressionName, type RecordInput } from '../records/index.js';
 import { consumeLoop, byLeader, type Encoding } from '../wire/consume.js';
 import { ZERO_UUID } from '../wire/versions.js';
 import type { MetadataResponse } from '../generated/types.js';
+import { IsolationLevel, ISOLATION_NAMES, type IsolationName } from '../wire/isolation.js';
 import { UsageError } from '../errors.js';
 import type { Command, Io } from './command.js';
 import { integerArg, stringOption, type OptionSpec, type OptionValues, type ParsedArgs } from './options.js';
@@ -36,15 +38,74 @@ function outputOptions(values: OptionValues, encoding: Encoding): OutputOptions 
   };
 }
 
+/**
+ * kcat's (librdkafka's) names for the security settings, as `-X key=value`, onto the long options
+ * above, so one set of arguments works for both tools.
+ */
+const KCAT_PROPERTIES: Record<string, (value: string, into: OptionValues) => void> = {
+  'security.protocol': (value, into) => {
+    const protocol = value.toUpperCase();
+    if (!['PLAINTEXT', 'SSL', 'SASL_PLAINTEXT', 'SASL_SSL'].includes(protocol)) {
+      throw new UsageError(`-X security.protocol must be PLAINTEXT, SSL, SASL_PLAINTEXT or SASL_SSL, not ${JSON.stringify(value)}`);
+    }
+    if (protocol.endsWith('SSL')) into.tls = true;
+    if (protocol.startsWith('SASL')) into['sasl-mechanism'] ??= 'PLAIN';
+  },
+  'sasl.mechanisms': (value, into) => { into['sasl-mechanism'] = value; },
+  'sasl.mechanism': (value, into) => { into['sasl-mechanism'] = value; },
+  'sasl.username': (value, into) => { into['sasl-username'] = value; },
+  'sasl.password': (value, into) => { into['sasl-password'] = value; },
+  // As in kcat, the CA is used when the protocol is SSL; it does not turn TLS on by itself (--tls-ca does).
+  'ssl.ca.location': (value, into) => { into['kcat-ca'] = value; },
+  'enable.ssl.certificate.verification': (value, into) => { if (value === 'false') into['tls-insecure'] = true; },
+};
+
 const NETWORK_OPTIONS: readonly OptionSpec[] = [
   { name: 'broker', short: 'b', value: 'HOST:PORT', help: 'a bootstrap broker (several: comma-separated)' },
   { name: 'client-id', value: 'ID', help: 'the client id sent in every request (default kafka-wire-cli)' },
   { name: 'timeout', value: 'MS', help: 'request timeout in milliseconds' },
   { name: 'tls', help: 'connect with TLS' },
   { name: 'tls-insecure', help: 'TLS without checking the broker\'s certificate' },
-  { name: 'sasl-username', value: 'USER', help: 'SASL/PLAIN user name' },
-  { name: 'sasl-password', value: 'PASSWORD', help: 'SASL/PLAIN password' },
+  { name: 'tls-ca', value: 'FILE', help: 'TLS, checking the broker\'s certificate against this CA (PEM)' },
+  { name: 'sasl-mechanism', value: 'MECH', help: `${SASL_MECHANISMS.join(', ')} (default PLAIN)` },
+  { name: 'sasl-username', value: 'USER', help: 'SASL user name' },
+  { name: 'sasl-password', value: 'PASSWORD', help: 'SASL password' },
+  { name: 'property', short: 'X', value: 'KEY=VALUE', multiple: true, help: 'kcat\'s security settings: security.protocol, sasl.mechanism(s), sasl.username, sasl.password, ssl.ca.location, enable.ssl.certificate.verification' },
 ];
+
+/** The options with each -X property laid onto its long option (a long option given too wins). */
+function withProperties(values: OptionValues): OptionValues {
+  const fromX: OptionValues = {};
+  for (const property of (values.property ?? []) as string[]) {
+    const eq = property.indexOf('=');
+    const apply = eq > 0 ? KCAT_PROPERTIES[property.slice(0, eq)] : undefined;
+    if (apply === undefined) throw new UsageError(`-X ${property}: kafka-wire takes ${Object.keys(KCAT_PROPERTIES).join(', ')}`);
+    apply(property.slice(eq + 1), fromX);
+  }
+  return { ...fromX, ...Object.fromEntries(Object.entries(values).filter(([, v]) => v !== undefined)) };
+}
+
+/** TLS and SASL from the options: --tls, --tls-insecure, --tls-ca, --sasl-* (and -X). */
+function securityFrom(values: OptionValues): Pick<ConnectOptions, 'tls' | 'sasl'> {
+  const ca = stringOption(values, 'tls-ca') ?? (values.tls ? stringOption(values, 'kcat-ca') : undefined);
+  let tls: ConnectOptions['tls'];
+  if (values['tls-insecure']) tls = { rejectUnauthorized: false };
+  else if (ca !== undefined) {
+    try {
+      tls = { ca: readFileSync(ca, 'utf8') };
+    } catch (error) {
+      throw new UsageError(`--tls-ca ${ca}: ${(error as Error).message}`);
+    }
+  } else if (values.tls) tls = true;
+  const mechanism = stringOption(values, 'sasl-mechanism');
+  const username = stringOption(values, 'sasl-username');
+  const password = stringOption(values, 'sasl-password');
+  if (mechanism === undefined && username === undefined && password === undefined) return { tls };
+  const upper = (mechanism ?? 'PLAIN').toUpperCase() as SaslOptions['mechanism'];
+  if (!SASL_MECHANISMS.includes(upper)) throw new UsageError(`--sasl-mechanism must be ${SASL_MECHANISMS.join(', ')}, not ${JSON.stringify(mechanism)}`);
+  if (username === undefined || password === undefined) throw new UsageError(`SASL ${upper} needs --sasl-username and --sasl-password`);
+  return { tls, sasl: { mechanism: upper, username, password } };
+}
 
 const TOPIC_OPTION: OptionSpec = { name: 'topic', short: 't', value: 'TOPIC', help: 'the topic' };
 const PARTITION_OPTION: OptionSpec = { name: 'partition', short: 'p', value: 'N', help: 'only this partition' };
@@ -53,20 +114,18 @@ function noPositionals(positionals: string[]): void {
   if (positionals.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(positionals[0])}`);
 }
 
-function clientFrom(values: OptionValues): KafkaClient {
+function clientFrom(given: OptionValues): KafkaClient {
+  const values = withProperties(given);
   const broker = stringOption(values, 'broker');
   if (broker === undefined) throw new UsageError('-b HOST:PORT is required');
   const timeout = integerArg(stringOption(values, 'timeout'), '--timeout', 0);
   const options: Omit<ConnectOptions, 'host' | 'port'> = {
     clientId: stringOption(values, 'client-id') ?? 'kafka-wire-cli',
     requestTimeoutMs: timeout,
-    tls: values.tls || values['tls-insecure'] ? (values['tls-insecure'] ? { rejectUnauthorized: false } : true) : undefined,
+    ...securityFrom(values),
     // ListOffsets (key 2) v3 covers earliest/latest; librdkafka 2.0.2's mock broker mis-encodes v4+.
     maxVersions: { 2: 3 },
   };
-  if (values['sasl-username'] !== undefined || values['sasl-password'] !== undefined) {
-    options.sasl = { mechanism: 'PLAIN', username: stringOption(values, 'sasl-username') ?? '', password: stringOption(values, 'sasl-password') ?? '' };
-  }
   try {
     return new KafkaClient({ ...options, bootstrap: broker });
   } catch (error) {
@@ -259,13 +318,14 @@ const ENCODINGS: readonly Encoding[] = ['utf8', 'base64', 'hex'];
 export const consume: Command = {
   name: 'consume',
   summary: 'records to stdout, one JSON object per line {topic, partition, offset, timestamp, key, value, headers} (kcat -C)',
-  synopsis: ['-b HOST:PORT -t TOPIC [-p N] [-o beginning|end|N|-N|s@TS] [-o e@TS] [-e] [-c COUNT] [--encoding utf8|base64|hex] [-J | -K DELIM | -f FORMAT] [-Z] [-u]'],
+  synopsis: ['-b HOST:PORT -t TOPIC [-p N] [-o beginning|end|N|-N|s@TS] [-o e@TS] [-e] [-c COUNT] [--encoding utf8|base64|hex] [--isolation read_committed] [-J | -K DELIM | -f FORMAT] [-Z] [-u]'],
   options: [
     ...NETWORK_OPTIONS, TOPIC_OPTION, PARTITION_OPTION,
     { name: 'offset', short: 'o', value: 'OFFSET', multiple: true, help: 'beginning (default), end, N, -N (N before the end), s@TS (the first record at or after TS ms); e@TS stops before the first record at or after TS (repeat -o for both)' },
     { name: 'exit', short: 'e', help: 'exit at the end of the partitions instead of waiting for more' },
     { name: 'count', short: 'c', value: 'COUNT', help: 'exit after COUNT records' },
     { name: 'encoding', value: 'ENCODING', help: 'keys, values and headers as utf8 (default), base64 or hex' },
+    { name: 'isolation', value: 'LEVEL', help: 'read_uncommitted (default) or read_committed (no aborted transactions; -e stops at the last stable offset)' },
     ...CONSUME_OUTPUT_OPTIONS,
   ],
   run: runConsume,
@@ -279,6 +339,9 @@ async function runConsume({ options: values, positionals }: ParsedArgs, io: Io):
   const limit = integerArg(stringOption(values, 'count'), '-c (count)', 0, Number.MAX_SAFE_INTEGER) ?? Infinity;
   const encoding = (stringOption(values, 'encoding') ?? 'utf8') as Encoding;
   if (!ENCODINGS.includes(encoding)) throw new UsageError(`--encoding must be ${ENCODINGS.join(', ')}, not ${JSON.stringify(encoding)}`);
+  const isolation = (stringOption(values, 'isolation') ?? 'read_uncommitted') as IsolationName;
+  if (!ISOLATION_NAMES.includes(isolation)) throw new UsageError(`--isolation must be ${ISOLATION_NAMES.join(' or ')}, not ${JSON.stringify(isolation)}`);
+  const isolationLevel = isolation === 'read_committed' ? IsolationLevel.READ_COMMITTED : IsolationLevel.READ_UNCOMMITTED;
   const exitAtEnd = values.exit === true;
   const signal = io.signal;
 
@@ -289,9 +352,9 @@ async function runConsume({ options: values, positionals }: ParsedArgs, io: Io):
     if (only !== undefined && !info.partitions.some((p) => p.partition === only)) {
       throw new Error(`topic ${topic} has no partition ${only} (it has ${info.partitions.length})`);
     }
-    const start = await resolveOffsets(client, info, partitions, offsetArg);
+    const start = await resolveOffsets(client, info, partitions, offsetArg, isolationLevel);
     const printed = await consumeLoop(client, info, {
-      start, exitAtEnd, limit, encoding, signal, write: (bytes) => io.stdout.write(bytes),
+      start, exitAtEnd, limit, encoding, isolationLevel, signal, write: (bytes) => io.stdout.write(bytes),
       writer: recordWriter(topic, outputOptions(values, encoding)), unbuffered: values.unbuffered === true, stopAtTimestamp: stopAt,
     });
     if (printed === 0 && exitAtEnd && !signal?.aborted) io.stderr.write(`kafka-wire consume: ${nothingPrinted(topic, start, stopAt)}\n`);
@@ -322,14 +385,15 @@ function nothingPrinted(topic: string, start: ReadonlyMap<number, { offset: bigi
     + `(${where.join('; ')}); start earlier with -o beginning or -o -N`;
 }
 
-async function resolveOffsets(client: KafkaClient, info: TopicInfo, partitions: number[], spec: string):
+/** Where each partition starts and ends: "end" is the last stable offset under read_committed. */
+async function resolveOffsets(client: KafkaClient, info: TopicInfo, partitions: number[], spec: string, isolationLevel: number):
   Promise<Map<number, { offset: bigint; end: bigint }>> {
   const out = new Map<number, { offset: bigint; end: bigint }>();
   const topic = info.name;
   await Promise.all(byLeader(info, partitions).map(async (ps) => {
     const conn = await client.leader(topic, ps[0]!);
-    const [earliest, latest, byTime] = await Promise.all([listOffsets(conn, topic, ps, -2n), listOffsets(conn, topic, ps, -1n),
-      spec.startsWith('s@') ? listOffsets(conn, topic, ps, BigInt(spec.slice(2))) : Promise.resolve(new Map<number, bigint>())]);
+    const [earliest, latest, byTime] = await Promise.all([listOffsets(conn, topic, ps, -2n, isolationLevel), listOffsets(conn, topic, ps, -1n, isolationLevel),
+      spec.startsWith('s@') ? listOffsets(conn, topic, ps, BigInt(spec.slice(2)), isolationLevel) : Promise.resolve(new Map<number, bigint>())]);
     for (const p of ps) {
       const lo = earliest.get(p)!;
       const hi = latest.get(p)!;
@@ -345,12 +409,13 @@ async function resolveOffsets(client: KafkaClient, info: TopicInfo, partitions: 
   return out;
 }
 
-async function listOffsets(conn: Connection, topic: string, partitions: number[], timestamp: bigint): Promise<Map<number, bigint>> {
+async function listOffsets(conn: Connection, topic: string, partitions: number[], timestamp: bigint, isolationLevel: number): Promise<Map<number, bigint>> {
   const version = conn.versionFor(2);
   if (version === undefined) throw new Error(`broker ${conn.host}:${conn.port} lacks ListOffsets`);
+  if (isolationLevel !== 0 && version < 2) throw new Error(`broker ${conn.host}:${conn.port} lacks ListOffsets v2+ (isolation levels)`);
   const res = await conn.request(2, version, {
     replicaId: -1,
-    isolationLevel: 0,
+    isolationLevel,
     topics: [{ name: topic, partitions: partitions.map((p) => ({ partitionIndex: p, timestamp, maxNumOffsets: 1 })) }],
   });
   const out = new Map<number, bigint>();

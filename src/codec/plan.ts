@@ -2,7 +2,7 @@
 // CompiledStruct tree for the facade (names, defaults, object shape) and its mirror as words in
 // WebAssembly memory for assembly/codec.ts, built once per message version and kept in one cache.
 // One mechanism for every API, version and header.
-import { inVersions, type FieldDef, type MessageDef, type StructDef } from './schema.js';
+import { declaredHeaderVersion, inVersions, type FieldDef, type MessageDef, type StructDef } from './schema.js';
 import { storeProgram } from '../wasm/codec-module.js';
 import { headerFor } from '../catalogue/headers.js';
 import { KafkaWireError } from '../errors.js';
@@ -129,10 +129,13 @@ export function planForMessage(message: MessageDef, version: number): MessagePla
 }
 
 /**
- * The header version a message version travels with: requests v2 when flexible, else v1
- * (ControlledShutdown v0: v0); responses v1 when flexible, else v0 (ApiVersions: always v0).
+ * The header version a message version travels with: the schema's "headerVersions" (KIP-1313)
+ * when it has one, else the built-in rule: requests v2 when flexible, else v1 (ControlledShutdown
+ * v0: v0); responses v1 when flexible, else v0 (ApiVersions: always v0).
  */
 export function headerVersionFor(message: MessageDef, version: number): number {
+  const declared = declaredHeaderVersion(message, version);
+  if (declared !== undefined) return declared;
   const flexible = inVersions(message.flexibleVersions, version);
   if (message.type === 'request') return message.apiKey === 7 && version === 0 ? 0 : flexible ? 2 : 1;
   return message.apiKey === 18 ? 0 : flexible ? 1 : 0;

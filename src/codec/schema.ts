@@ -56,6 +56,12 @@ export interface MessageDef<K extends number = number, T extends MessageKind = M
   readonly flexibleVersions: Versions;
   /** Versions the schema marks deprecated: still valid on the wire. */
   readonly deprecatedVersions?: VersionRange;
+  /**
+   * KIP-1313's "headerVersions": the header version each body version travels with, as steps
+   * [first body version, header version] ascending from version 0. Absent: the built-in rule
+   * (headerVersionFor in plan.ts).
+   */
+  readonly headerVersions?: readonly HeaderVersionStep[];
   readonly listeners?: readonly string[];
   readonly fields: readonly FieldDef[];
   /** Every struct type the message uses, inline or common, by schema name. */
@@ -77,4 +83,16 @@ export interface ApiDef<K extends number = number> {
 
 export function inVersions(range: Versions | undefined, version: number): boolean {
   return range != null && version >= range[0] && version <= range[1];
+}
+
+/** From body version `from` on (up to the next step), the header version is `header`. */
+export type HeaderVersionStep = readonly [from: number, header: number];
+
+/** The header version a message's "headerVersions" gives `version`, or undefined without one. */
+export function declaredHeaderVersion(message: MessageDef, version: number): number | undefined {
+  const steps = message.headerVersions;
+  if (steps === undefined) return undefined;
+  let header = steps[0][1];
+  for (const [from, h] of steps) if (from <= version) header = h;
+  return header;
 }

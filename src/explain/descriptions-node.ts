@@ -4,6 +4,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { addSchemaText, descriptionsFrom, type DescriptionTable, type Descriptions } from './descriptions.js';
 import { messageSchemasDir } from '../catalogue/node.js';
+import { kafkaRelease } from '../generated/catalogue.js';
 
 const tables = new Map<string, DescriptionTable>();
 
@@ -62,12 +63,24 @@ function packageRoot(): string | null {
   }
 }
 
-/** ../shared/kafka-schemas relative to the repository root, when it exists. */
+/**
+ * The schema directory descriptions come from by default: $KAFKA_WIRE_SCHEMAS, else the schema
+ * pipeline's build/kafka-schemas/<release> of the catalogue's release (npm run schemas), else
+ * ../shared/kafka-schemas beside the repository; undefined when none exists.
+ */
 export function defaultSchemasDir(): string | undefined {
   const env = typeof process !== 'undefined' ? process.env.KAFKA_WIRE_SCHEMAS : undefined;
   if (env && fs.existsSync(env)) return env;
   const root = packageRoot();
   if (root === null) return undefined;
-  const dir = path.join(root, '..', 'shared', 'kafka-schemas');
-  return fs.existsSync(dir) ? dir : undefined;
+  const candidates = [
+    ...(kafkaRelease === null ? [] : [pipelineSchemasDir(root, kafkaRelease)]),
+    path.join(root, '..', 'shared', 'kafka-schemas'),
+  ];
+  return candidates.find((dir) => fs.existsSync(dir));
+}
+
+/** Where `npm run schemas` writes a release's schema directory under the repository `root`. */
+export function pipelineSchemasDir(root: string, release: string): string {
+  return path.join(root, 'build', 'kafka-schemas', release);
 }

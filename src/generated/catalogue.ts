@@ -94,6 +94,11 @@ import { streamsGroupDescribeApi } from './apis/StreamsGroupDescribe.js';
 import { describeShareGroupOffsetsApi } from './apis/DescribeShareGroupOffsets.js';
 import { alterShareGroupOffsetsApi } from './apis/AlterShareGroupOffsets.js';
 import { deleteShareGroupOffsetsApi } from './apis/DeleteShareGroupOffsets.js';
+import { streamsGroupTopologyDescriptionUpdateApi } from './apis/StreamsGroupTopologyDescriptionUpdate.js';
+import { unregisterControllerApi } from './apis/UnregisterController.js';
+
+/** The Kafka release whose schemas (npm run schemas) this catalogue was generated from; null when unknown. */
+export const kafkaRelease: string | null = '4.4.0';
 
 /** Every API key, sorted by apiKey. */
 export const apis: readonly ApiDef[] = [
@@ -190,6 +195,8 @@ export const apis: readonly ApiDef[] = [
   describeShareGroupOffsetsApi,
   alterShareGroupOffsetsApi,
   deleteShareGroupOffsetsApi,
+  streamsGroupTopologyDescriptionUpdateApi,
+  unregisterControllerApi,
 ];
 
 export { requestHeader, responseHeader };

@@ -95,6 +95,8 @@ export const ApiKey = {
   DescribeShareGroupOffsets: 90,
   AlterShareGroupOffsets: 91,
   DeleteShareGroupOffsets: 92,
+  StreamsGroupTopologyDescriptionUpdate: 93,
+  UnregisterController: 94,
 } as const;
 export type ApiKey = (typeof ApiKey)[keyof typeof ApiKey];
 
@@ -193,6 +195,8 @@ export interface RequestBodies<R = Uint8Array> {
   90: DescribeShareGroupOffsetsRequest;
   91: AlterShareGroupOffsetsRequest;
   92: DeleteShareGroupOffsetsRequest;
+  93: StreamsGroupTopologyDescriptionUpdateRequest;
+  94: UnregisterControllerRequest;
 }
 
 /** Decoded response bodies by API key; R is the type of records fields. */
@@ -290,6 +294,8 @@ export interface ResponseBodies<R = Uint8Array> {
   90: DescribeShareGroupOffsetsResponse;
   91: AlterShareGroupOffsetsResponse;
   92: DeleteShareGroupOffsetsResponse;
+  93: StreamsGroupTopologyDescriptionUpdateResponse;
+  94: UnregisterControllerResponse;
 }
 
 /** Request bodies as a caller writes them, by API key. */
@@ -387,6 +393,8 @@ export interface RequestInputs {
   90: DescribeShareGroupOffsetsRequestInput;
   91: AlterShareGroupOffsetsRequestInput;
   92: DeleteShareGroupOffsetsRequestInput;
+  93: StreamsGroupTopologyDescriptionUpdateRequestInput;
+  94: UnregisterControllerRequestInput;
 }
 
 /** Response bodies as a caller writes them, by API key. */
@@ -484,6 +492,8 @@ export interface ResponseInputs {
   90: DescribeShareGroupOffsetsResponseInput;
   91: AlterShareGroupOffsetsResponseInput;
   92: DeleteShareGroupOffsetsResponseInput;
+  93: StreamsGroupTopologyDescriptionUpdateResponseInput;
+  94: UnregisterControllerResponseInput;
 }
 
 export interface RequestHeader {
@@ -2897,6 +2907,10 @@ export interface ApiVersionsRequest {
   clientSoftwareName: string;
   /** v3+ */
   clientSoftwareVersion: string;
+  /** v5+, nullable v5+, default null */
+  clusterId: string | null;
+  /** v5+, default -1 */
+  nodeId: number;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -2905,6 +2919,10 @@ export interface ApiVersionsRequestInput {
   clientSoftwareName?: string;
   /** v3+ */
   clientSoftwareVersion?: string;
+  /** v5+, nullable v5+, default null */
+  clusterId?: string | null;
+  /** v5+, default -1 */
+  nodeId?: number;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -3882,7 +3900,7 @@ export interface TxnOffsetCommitRequest {
   /** v0+ */
   producerEpoch: number;
   /** v3+, default -1 */
-  generationId: number;
+  generationIdOrMemberEpoch: number;
   /** v3+, default '' */
   memberId: string;
   /** v3+, nullable v3+, default null */
@@ -3902,7 +3920,7 @@ export interface TxnOffsetCommitRequestInput {
   /** v0+ */
   producerEpoch?: number;
   /** v3+, default -1 */
-  generationId?: number;
+  generationIdOrMemberEpoch?: number;
   /** v3+, default '' */
   memberId?: string;
   /** v3+, nullable v3+, default null */
@@ -3913,16 +3931,20 @@ export interface TxnOffsetCommitRequestInput {
 }
 
 export interface TxnOffsetCommitRequestTopic {
-  /** v0+ */
+  /** v0-5 */
   name: string;
+  /** v6+ */
+  topicId: string;
   /** v0+ */
   partitions: TxnOffsetCommitRequestPartition[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
 export interface TxnOffsetCommitRequestTopicInput {
-  /** v0+ */
+  /** v0-5 */
   name?: string;
+  /** v6+ */
+  topicId?: string;
   /** v0+ */
   partitions?: readonly TxnOffsetCommitRequestPartitionInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
@@ -3969,16 +3991,20 @@ export interface TxnOffsetCommitResponseInput {
 }
 
 export interface TxnOffsetCommitResponseTopic {
-  /** v0+ */
+  /** v0-5 */
   name: string;
+  /** v6+ */
+  topicId: string;
   /** v0+ */
   partitions: TxnOffsetCommitResponsePartition[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
 export interface TxnOffsetCommitResponseTopicInput {
-  /** v0+ */
+  /** v0-5 */
   name?: string;
+  /** v6+ */
+  topicId?: string;
   /** v0+ */
   partitions?: readonly TxnOffsetCommitResponsePartitionInput[];
   _unknownTaggedFields?: Record<number, Uint8Array>;
@@ -5229,6 +5255,8 @@ export interface DeleteGroupsResponseDeletableGroupResult {
   groupId: string;
   /** v0+ */
   errorCode: number;
+  /** v3+, nullable v3+, default null */
+  errorMessage: string | null;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -5237,6 +5265,8 @@ export interface DeleteGroupsResponseDeletableGroupResultInput {
   groupId?: string;
   /** v0+ */
   errorCode?: number;
+  /** v3+, nullable v3+, default null */
+  errorMessage?: string | null;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -10589,10 +10619,12 @@ export interface StreamsGroupHeartbeatResponse {
   memberEpoch: number;
   /** v0+ */
   heartbeatIntervalMs: number;
-  /** v0+ */
-  acceptableRecoveryLag: number;
+  /** v0 */
+  acceptableRecoveryLagLegacy: number;
   /** v0+ */
   taskOffsetIntervalMs: number;
+  /** v1+, default -1n */
+  acceptableRecoveryLag: bigint;
   /** v0+, nullable v0+ */
   status: StreamsGroupHeartbeatResponseStatus[] | null;
   /** v0+, nullable v0+, default null */
@@ -10601,6 +10633,8 @@ export interface StreamsGroupHeartbeatResponse {
   standbyTasks: StreamsGroupHeartbeatResponseTaskIds[] | null;
   /** v0+, nullable v0+, default null */
   warmupTasks: StreamsGroupHeartbeatResponseTaskIds[] | null;
+  /** v1+, default false */
+  topologyDescriptionRequired: boolean;
   /** v0+ */
   endpointInformationEpoch: number;
   /** v0+, nullable v0+, default null */
@@ -10621,10 +10655,12 @@ export interface StreamsGroupHeartbeatResponseInput {
   memberEpoch?: number;
   /** v0+ */
   heartbeatIntervalMs?: number;
-  /** v0+ */
-  acceptableRecoveryLag?: number;
+  /** v0 */
+  acceptableRecoveryLagLegacy?: number;
   /** v0+ */
   taskOffsetIntervalMs?: number;
+  /** v1+, default -1n */
+  acceptableRecoveryLag?: bigint;
   /** v0+, nullable v0+ */
   status?: readonly StreamsGroupHeartbeatResponseStatusInput[] | null;
   /** v0+, nullable v0+, default null */
@@ -10633,6 +10669,8 @@ export interface StreamsGroupHeartbeatResponseInput {
   standbyTasks?: readonly StreamsGroupHeartbeatResponseTaskIdsInput[] | null;
   /** v0+, nullable v0+, default null */
   warmupTasks?: readonly StreamsGroupHeartbeatResponseTaskIdsInput[] | null;
+  /** v1+, default false */
+  topologyDescriptionRequired?: boolean;
   /** v0+ */
   endpointInformationEpoch?: number;
   /** v0+, nullable v0+, default null */
@@ -10731,6 +10769,8 @@ export interface StreamsGroupDescribeRequest {
   groupIds: string[];
   /** v0+ */
   includeAuthorizedOperations: boolean;
+  /** v1+, default false */
+  includeTopologyDescription: boolean;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -10739,6 +10779,8 @@ export interface StreamsGroupDescribeRequestInput {
   groupIds?: readonly string[];
   /** v0+ */
   includeAuthorizedOperations?: boolean;
+  /** v1+, default false */
+  includeTopologyDescription?: boolean;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -10777,6 +10819,12 @@ export interface StreamsGroupDescribeResponseDescribedGroup {
   members: StreamsGroupDescribeResponseMember[];
   /** v0+, default -2147483648 */
   authorizedOperations: number;
+  /** v1+, nullable v1+, default null */
+  topologyDescription: StreamsGroupDescribeResponseTopologyDescription | null;
+  /** v1+, default 0 */
+  topologyDescriptionStatus: number;
+  /** v1+, nullable v1+, default null */
+  assignorName: string | null;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -10799,6 +10847,12 @@ export interface StreamsGroupDescribeResponseDescribedGroupInput {
   members?: readonly StreamsGroupDescribeResponseMemberInput[];
   /** v0+, default -2147483648 */
   authorizedOperations?: number;
+  /** v1+, nullable v1+, default null */
+  topologyDescription?: StreamsGroupDescribeResponseTopologyDescriptionInput | null;
+  /** v1+, default 0 */
+  topologyDescriptionStatus?: number;
+  /** v1+, nullable v1+, default null */
+  assignorName?: string | null;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -11023,6 +11077,86 @@ export interface StreamsGroupDescribeResponseTaskIdsInput {
   subtopologyId?: string;
   /** v0+ */
   partitions?: readonly number[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface StreamsGroupDescribeResponseTopologyDescription {
+  /** v1+ */
+  subtopologies: StreamsGroupDescribeResponseTopologyDescriptionSubtopology[];
+  /** v1+ */
+  globalStores: StreamsGroupDescribeResponseTopologyDescriptionGlobalStore[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface StreamsGroupDescribeResponseTopologyDescriptionInput {
+  /** v1+ */
+  subtopologies?: readonly StreamsGroupDescribeResponseTopologyDescriptionSubtopologyInput[];
+  /** v1+ */
+  globalStores?: readonly StreamsGroupDescribeResponseTopologyDescriptionGlobalStoreInput[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface StreamsGroupDescribeResponseTopologyDescriptionSubtopology {
+  /** v1+ */
+  subtopologyId: string;
+  /** v1+ */
+  nodes: StreamsGroupDescribeResponseTopologyDescriptionNode[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface StreamsGroupDescribeResponseTopologyDescriptionSubtopologyInput {
+  /** v1+ */
+  subtopologyId?: string;
+  /** v1+ */
+  nodes?: readonly StreamsGroupDescribeResponseTopologyDescriptionNodeInput[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface StreamsGroupDescribeResponseTopologyDescriptionNode {
+  /** v1+ */
+  name: string;
+  /** v1+ */
+  nodeType: number;
+  /** v1+ */
+  sourceTopics: string[];
+  /** v1+, nullable v1+, default null */
+  sinkTopic: string | null;
+  /** v1+ */
+  stores: string[];
+  /** v1+ */
+  successors: string[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface StreamsGroupDescribeResponseTopologyDescriptionNodeInput {
+  /** v1+ */
+  name?: string;
+  /** v1+ */
+  nodeType?: number;
+  /** v1+ */
+  sourceTopics?: readonly string[];
+  /** v1+, nullable v1+, default null */
+  sinkTopic?: string | null;
+  /** v1+ */
+  stores?: readonly string[];
+  /** v1+ */
+  successors?: readonly string[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface StreamsGroupDescribeResponseTopologyDescriptionGlobalStore {
+  /** v1+ */
+  source: StreamsGroupDescribeResponseTopologyDescriptionNode;
+  /** v1+ */
+  processor: StreamsGroupDescribeResponseTopologyDescriptionNode;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface StreamsGroupDescribeResponseTopologyDescriptionGlobalStoreInput {
+  /** v1+ */
+  source?: StreamsGroupDescribeResponseTopologyDescriptionNodeInput;
+  /** v1+ */
+  processor?: StreamsGroupDescribeResponseTopologyDescriptionNodeInput;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }
 
@@ -11352,6 +11486,166 @@ export interface DeleteShareGroupOffsetsResponseTopicInput {
   /** v0+ */
   errorCode?: number;
   /** v0+, nullable v0+, default null */
+  errorMessage?: string | null;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+// 93 StreamsGroupTopologyDescriptionUpdate
+
+export interface StreamsGroupTopologyDescriptionUpdateRequest {
+  /** v0+ */
+  groupId: string;
+  /** v0+ */
+  memberId: string;
+  /** v0+ */
+  topologyEpoch: number;
+  /** v0+ */
+  topologyDescription: StreamsGroupTopologyDescriptionUpdateRequestTopologyDescription;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface StreamsGroupTopologyDescriptionUpdateRequestInput {
+  /** v0+ */
+  groupId?: string;
+  /** v0+ */
+  memberId?: string;
+  /** v0+ */
+  topologyEpoch?: number;
+  /** v0+ */
+  topologyDescription?: StreamsGroupTopologyDescriptionUpdateRequestTopologyDescriptionInput;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface StreamsGroupTopologyDescriptionUpdateRequestTopologyDescription {
+  /** v0+ */
+  subtopologies: StreamsGroupTopologyDescriptionUpdateRequestTopologyDescriptionSubtopology[];
+  /** v0+ */
+  globalStores: StreamsGroupTopologyDescriptionUpdateRequestTopologyDescriptionGlobalStore[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface StreamsGroupTopologyDescriptionUpdateRequestTopologyDescriptionInput {
+  /** v0+ */
+  subtopologies?: readonly StreamsGroupTopologyDescriptionUpdateRequestTopologyDescriptionSubtopologyInput[];
+  /** v0+ */
+  globalStores?: readonly StreamsGroupTopologyDescriptionUpdateRequestTopologyDescriptionGlobalStoreInput[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface StreamsGroupTopologyDescriptionUpdateRequestTopologyDescriptionSubtopology {
+  /** v0+ */
+  subtopologyId: string;
+  /** v0+ */
+  nodes: StreamsGroupTopologyDescriptionUpdateRequestTopologyDescriptionNode[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface StreamsGroupTopologyDescriptionUpdateRequestTopologyDescriptionSubtopologyInput {
+  /** v0+ */
+  subtopologyId?: string;
+  /** v0+ */
+  nodes?: readonly StreamsGroupTopologyDescriptionUpdateRequestTopologyDescriptionNodeInput[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface StreamsGroupTopologyDescriptionUpdateRequestTopologyDescriptionNode {
+  /** v0+ */
+  name: string;
+  /** v0+ */
+  nodeType: number;
+  /** v0+ */
+  sourceTopics: string[];
+  /** v0+, nullable v0+, default null */
+  sinkTopic: string | null;
+  /** v0+ */
+  stores: string[];
+  /** v0+ */
+  successors: string[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface StreamsGroupTopologyDescriptionUpdateRequestTopologyDescriptionNodeInput {
+  /** v0+ */
+  name?: string;
+  /** v0+ */
+  nodeType?: number;
+  /** v0+ */
+  sourceTopics?: readonly string[];
+  /** v0+, nullable v0+, default null */
+  sinkTopic?: string | null;
+  /** v0+ */
+  stores?: readonly string[];
+  /** v0+ */
+  successors?: readonly string[];
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface StreamsGroupTopologyDescriptionUpdateRequestTopologyDescriptionGlobalStore {
+  /** v0+ */
+  source: StreamsGroupTopologyDescriptionUpdateRequestTopologyDescriptionNode;
+  /** v0+ */
+  processor: StreamsGroupTopologyDescriptionUpdateRequestTopologyDescriptionNode;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface StreamsGroupTopologyDescriptionUpdateRequestTopologyDescriptionGlobalStoreInput {
+  /** v0+ */
+  source?: StreamsGroupTopologyDescriptionUpdateRequestTopologyDescriptionNodeInput;
+  /** v0+ */
+  processor?: StreamsGroupTopologyDescriptionUpdateRequestTopologyDescriptionNodeInput;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface StreamsGroupTopologyDescriptionUpdateResponse {
+  /** v0+ */
+  throttleTimeMs: number;
+  /** v0+ */
+  errorCode: number;
+  /** v0+, nullable v0+, default null */
+  errorMessage: string | null;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface StreamsGroupTopologyDescriptionUpdateResponseInput {
+  /** v0+ */
+  throttleTimeMs?: number;
+  /** v0+ */
+  errorCode?: number;
+  /** v0+, nullable v0+, default null */
+  errorMessage?: string | null;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+// 94 UnregisterController
+
+export interface UnregisterControllerRequest {
+  /** v0+ */
+  controllerId: number;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface UnregisterControllerRequestInput {
+  /** v0+ */
+  controllerId?: number;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface UnregisterControllerResponse {
+  /** v0+ */
+  throttleTimeMs: number;
+  /** v0+ */
+  errorCode: number;
+  /** v0+, nullable v0+ */
+  errorMessage: string | null;
+  _unknownTaggedFields?: Record<number, Uint8Array>;
+}
+
+export interface UnregisterControllerResponseInput {
+  /** v0+ */
+  throttleTimeMs?: number;
+  /** v0+ */
+  errorCode?: number;
+  /** v0+, nullable v0+ */
   errorMessage?: string | null;
   _unknownTaggedFields?: Record<number, Uint8Array>;
 }

@@ -7,6 +7,7 @@
 import { Decompress as FzstdDecompress } from 'fzstd';
 import { recordsError, RecordsError, tooLarge } from './errors.js';
 import { concatBytes, le32 } from '../bytes.js';
+import { compileRefusal } from '../wasm/load.js';
 
 export const DEFAULT_ZSTD_LEVEL = 3;
 /** The level range Kafka accepts for compression.zstd.level (zstd's own minimum and maximum). */
@@ -56,6 +57,9 @@ export interface InitZstdOptions {
  */
 export function initZstd(options: InitZstdOptions = {}): Promise<void> {
   if (nativeZstd !== undefined || wasmEngine !== undefined) return Promise.resolve();
+  // zstd's loader would wait forever on a refused compile; say why instead (decoding still works).
+  const refusal = compileRefusal();
+  if (refusal !== undefined) return Promise.reject(refusal);
   loading ??= loadWasm(options).catch((error: unknown) => {
     loading = undefined;
     throw error;

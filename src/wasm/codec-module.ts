@@ -35,7 +35,7 @@ const codec = embeddedInstance<CodecExports>(wasmBase64, (exports) => {
 
 /** The instance, compiled synchronously on first use unless initCodecWasm() got there first. */
 export const codecWasm: () => CodecExports = codec.get;
-export const initCodecWasm: () => Promise<void> = codec.init;
+export const initCodecWasm: (module?: WebAssembly.Module) => Promise<void> = codec.init;
 
 function align8(n: number): number {
   return (n + 7) & ~7;

@@ -1,5 +1,6 @@
 // Instantiates an embedded WebAssembly module: the bytes ship inside the JS as base64 (see
 // scripts/asbuild.mjs), so no fetch, file read or bundler plugin is involved.
+import { runtimeName, UnsupportedRuntimeError } from '../errors.js';
 
 function decodeBase64(text: string): Uint8Array {
   const binary = atob(text);
@@ -16,20 +17,52 @@ const imports = {
   },
 };
 
-function instantiateEmbedded(base64: string): WebAssembly.Instance {
-  return new WebAssembly.Instance(new WebAssembly.Module(decodeBase64(base64) as BufferSource), imports);
+/** Hosts that forbid compiling WebAssembly from bytes (workerd) say so in a CompileError. */
+function refused(error: unknown): unknown {
+  return error instanceof WebAssembly.CompileError && /disallowed|not allowed|blocked/i.test(error.message)
+    ? new UnsupportedRuntimeError(runtimeName(), 'WebAssembly compilation from bytes at run time', error.message)
+    : error;
 }
 
-async function instantiateEmbeddedAsync(base64: string): Promise<WebAssembly.Instance> {
-  return (await WebAssembly.instantiate(decodeBase64(base64) as BufferSource, imports)).instance;
+function instantiateEmbedded(base64: string): WebAssembly.Instance {
+  let module: WebAssembly.Module;
+  try {
+    module = new WebAssembly.Module(decodeBase64(base64) as BufferSource);
+  } catch (error) {
+    throw refused(error);
+  }
+  return new WebAssembly.Instance(module, imports);
+}
+
+/**
+ * The typed refusal when this host compiles no WebAssembly from bytes (workerd: modules come
+ * precompiled, through init()), else undefined. Compiles an empty module to find out.
+ */
+export function compileRefusal(): unknown {
+  try {
+    new WebAssembly.Module(Uint8Array.of(0, 0x61, 0x73, 0x6d, 1, 0, 0, 0));
+    return undefined;
+  } catch (error) {
+    return refused(error);
+  }
+}
+
+async function instantiateEmbeddedAsync(base64: string, module?: WebAssembly.Module): Promise<WebAssembly.Instance> {
+  try {
+    if (module !== undefined) return await WebAssembly.instantiate(module, imports);
+    return (await WebAssembly.instantiate(decodeBase64(base64) as BufferSource, imports)).instance;
+  } catch (error) {
+    throw refused(error);
+  }
 }
 
 /**
  * One embedded module's instance, made once per realm: compiled synchronously on the first
  * `get()` unless `init()` (asynchronous, for hosts that forbid large synchronous compiles) got
- * there first. `adopt` sees the exports once, before anyone else.
+ * there first (given the module precompiled where the host compiles none from bytes). `adopt`
+ * sees the exports once, before anyone else.
  */
-export function embeddedInstance<E>(base64: string, adopt: (exports: E) => void): { get(): E; init(): Promise<void> } {
+export function embeddedInstance<E>(base64: string, adopt: (exports: E) => void): { get(): E; init(module?: WebAssembly.Module): Promise<void> } {
   let current: E | undefined;
   const take = (exports: E): E => {
     if (current === undefined) {
@@ -40,8 +73,8 @@ export function embeddedInstance<E>(base64: string, adopt: (exports: E) => void)
   };
   return {
     get: () => current ?? take(instantiateEmbedded(base64).exports as unknown as E),
-    init: async () => {
-      if (current === undefined) take((await instantiateEmbeddedAsync(base64)).exports as unknown as E);
+    init: async (module?: WebAssembly.Module) => {
+      if (current === undefined) take((await instantiateEmbeddedAsync(base64, module)).exports as unknown as E);
     },
   };
 }

@@ -42,7 +42,7 @@ const records = embeddedInstance<RecordsExports>(wasmBase64, (exports) => {
 
 /** The instance, compiled synchronously on first use unless initRecordsWasm() got there first. */
 export const wasm: () => RecordsExports = records.get;
-export const initRecordsWasm: () => Promise<void> = records.init;
+export const initRecordsWasm: (module?: WebAssembly.Module) => Promise<void> = records.init;
 
 function refresh(): void {
   buffer = ex!.memory.buffer;

@@ -102,7 +102,10 @@ export class KafkaClient {
     for (let i = 0; i < attempts; i++) {
       await this.metadata([name], options.allowAutoTopicCreation ?? false);
       info = this.#topics.get(name);
-      const retriable = !info || info.errorCode === KafkaErrorCode.LEADER_NOT_AVAILABLE
+      // Kafka (KRaft) creates an auto-created topic asynchronously: the Metadata that asked for it
+      // answers UNKNOWN_TOPIC_OR_PARTITION until the controller has made it.
+      const creating = options.allowAutoTopicCreation === true && info?.errorCode === KafkaErrorCode.UNKNOWN_TOPIC_OR_PARTITION;
+      const retriable = !info || creating || info.errorCode === KafkaErrorCode.LEADER_NOT_AVAILABLE
         || info.partitions.some((p) => p.leader < 0 || p.errorCode === KafkaErrorCode.LEADER_NOT_AVAILABLE);
       if (info && info.errorCode === 0 && !retriable) return info;
       if (info && info.errorCode !== 0 && !retriable) break;

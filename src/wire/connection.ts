@@ -1,5 +1,5 @@
 // One client connection to one Kafka broker: framing, correlation, version negotiation,
-// timeouts and SASL/PLAIN, over node:net (or node:tls).
+// timeouts and SASL (PLAIN, SCRAM-SHA-256, SCRAM-SHA-512), over node:net (or node:tls).
 //
 //   const conn = await connect({ host: '127.0.0.1', port: 9092, clientId: 'me' });
 //   const md = await conn.request(ApiKey.Metadata, undefined, { topics: null });
@@ -18,6 +18,7 @@ import { FrameSplitter, FrameError } from './frame-splitter.js';
 import { ConnectionError, KafkaErrorCode, kafkaErrorName, type ConnectionErrorCode } from './errors.js';
 import { apiName, supportedVersions, usableVersion, type VersionRange } from './versions.js';
 import { ApiKey } from '../generated/types.js';
+import { ScramClient, ScramError, SCRAM_MECHANISMS, type ScramMechanism } from './scram.js';
 
 
 export interface SaslPlainOptions {
@@ -28,6 +29,18 @@ export interface SaslPlainOptions {
   authzid?: string;
 }
 
+/** SASL/SCRAM (RFC 5802, RFC 7677): the password never crosses the wire, and the broker proves it knows it. */
+export interface SaslScramOptions {
+  mechanism: ScramMechanism;
+  username: string;
+  password: string;
+}
+
+export type SaslOptions = SaslPlainOptions | SaslScramOptions;
+
+/** The SASL mechanisms connect() speaks. */
+export const SASL_MECHANISMS: readonly SaslOptions['mechanism'][] = ['PLAIN', ...SCRAM_MECHANISMS];
+
 export interface ConnectOptions {
   host: string;
   port: number;
@@ -35,7 +48,7 @@ export interface ConnectOptions {
   clientId?: string | null;
   /** true for TLS with Node's defaults, or tls.connect() options (ca, cert, servername, ...). */
   tls?: boolean | tls.ConnectionOptions;
-  sasl?: SaslPlainOptions;
+  sasl?: SaslOptions;
   /** Per-request timeout; default 30 000 ms. 0 disables. */
   requestTimeoutMs?: number;
   /** Timeout for establishing TCP/TLS; default 10 000 ms. */
@@ -305,26 +318,48 @@ export class Connection extends EventEmitter<ConnectionEvents> {
     }
   }
 
-  /** SASL/PLAIN: SaslHandshake v1+ then SaslAuthenticate. connect() runs it when `sasl` is set. */
-  async authenticate(sasl: SaslPlainOptions): Promise<void> {
-    if (sasl.mechanism !== 'PLAIN') {
-      throw new ConnectionError('SASL', `unsupported SASL mechanism ${String(sasl.mechanism)} (only PLAIN)`, { host: this.host, port: this.port });
+  /**
+   * SASL: SaslHandshake v1+ naming the mechanism, then SaslAuthenticate rounds (one for PLAIN,
+   * two for SCRAM, whose last answer must carry the broker's proof). connect() runs it when `sasl`
+   * is set. Every failure is a ConnectionError with code SASL whose message names the mechanism.
+   */
+  async authenticate(sasl: SaslOptions): Promise<void> {
+    const mechanism = sasl.mechanism;
+    const where = { host: this.host, port: this.port };
+    const fail = (message: string, details: { apiKey?: number; errorCode?: number; cause?: unknown } = {}) =>
+      new ConnectionError('SASL', `SASL ${mechanism}: ${message}`, { ...where, ...details });
+    if (!SASL_MECHANISMS.includes(mechanism)) {
+      throw new ConnectionError('SASL', `unsupported SASL mechanism ${String(mechanism)} (${SASL_MECHANISMS.join(', ')})`, where);
     }
     const hsVersion = this.versionFor(ApiKey.SaslHandshake);
     if (hsVersion === undefined || hsVersion < 1) {
-      throw new ConnectionError('SASL', `broker ${this.host}:${this.port} lacks SaslHandshake v1 (SaslAuthenticate framing)`,
-        { host: this.host, port: this.port, apiKey: ApiKey.SaslHandshake });
+      throw fail(`broker ${this.host}:${this.port} lacks SaslHandshake v1 (SaslAuthenticate framing)`, { apiKey: ApiKey.SaslHandshake });
     }
-    const hs = await this.request(ApiKey.SaslHandshake, hsVersion, { mechanism: 'PLAIN' });
+    const hs = await this.request(ApiKey.SaslHandshake, hsVersion, { mechanism });
     if (hs.errorCode !== 0) {
-      throw new ConnectionError('SASL', `SaslHandshake: ${kafkaErrorName(hs.errorCode)}; broker mechanisms: ${hs.mechanisms.join(', ') || 'none'}`,
-        { host: this.host, port: this.port, apiKey: ApiKey.SaslHandshake, errorCode: hs.errorCode });
+      throw fail(`SaslHandshake: ${kafkaErrorName(hs.errorCode)}; broker mechanisms: ${hs.mechanisms.join(', ') || 'none'}`,
+        { apiKey: ApiKey.SaslHandshake, errorCode: hs.errorCode });
     }
-    const token = utf8.encode(`${sasl.authzid ?? ''}\u0000${sasl.username}\u0000${sasl.password}`);
-    const auth = await this.request(ApiKey.SaslAuthenticate, undefined, { authBytes: token });
-    if (auth.errorCode !== 0) {
-      throw new ConnectionError('SASL', `SaslAuthenticate: ${kafkaErrorName(auth.errorCode)}${auth.errorMessage ? `: ${auth.errorMessage}` : ''}`,
-        { host: this.host, port: this.port, apiKey: ApiKey.SaslAuthenticate, errorCode: auth.errorCode });
+    const exchange = async (token: Uint8Array): Promise<Uint8Array> => {
+      const auth = await this.request(ApiKey.SaslAuthenticate, undefined, { authBytes: token });
+      if (auth.errorCode !== 0) {
+        throw fail(`SaslAuthenticate: ${kafkaErrorName(auth.errorCode)}${auth.errorMessage ? `: ${auth.errorMessage}` : ''}`,
+          { apiKey: ApiKey.SaslAuthenticate, errorCode: auth.errorCode });
+      }
+      return auth.authBytes;
+    };
+    if (sasl.mechanism === 'PLAIN') {
+      await exchange(utf8.encode(`${sasl.authzid ?? ''}\u0000${sasl.username}\u0000${sasl.password}`));
+      return;
+    }
+    try {
+      const scram = new ScramClient(sasl.mechanism, sasl.username, sasl.password);
+      const serverFirst = await exchange(scram.clientFirst());
+      const serverFinal = await exchange(await scram.clientFinal(serverFirst));
+      await scram.verifyServerFinal(serverFinal);
+    } catch (err) {
+      if (err instanceof ScramError) throw fail(err.message, { cause: err });
+      throw err;
     }
   }
 

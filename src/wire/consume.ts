@@ -6,6 +6,7 @@ import type { KafkaClient, TopicInfo } from './client.js';
 import type { Connection } from './connection.js';
 import { kafkaErrorName } from './errors.js';
 import { decodeRecordBatches, type RecordBatch } from '../records/index.js';
+import { IsolationLevel, readCommitted, type AbortedTransaction } from './isolation.js';
 
 export type Encoding = 'utf8' | 'base64' | 'hex';
 
@@ -30,6 +31,12 @@ export interface ConsumeLoopOptions {
   unbuffered?: boolean;
   /** Stop each partition at its first record with a timestamp at or after this (ms), not printing it (-o e@TS). */
   stopAtTimestamp?: bigint;
+  /**
+   * IsolationLevel.READ_COMMITTED: Fetch at read_committed (up to the last stable offset), drop
+   * aborted transactions' batches (readCommitted), and let -e end at the last stable offset.
+   * Default READ_UNCOMMITTED. Control batches are never printed either way.
+   */
+  isolationLevel?: number;
   signal?: AbortSignal;
   /** Receives the JSON lines as UTF-8 bytes, a buffer's worth at a time (its own copy). */
   write(bytes: Uint8Array): unknown;
@@ -40,6 +47,8 @@ interface PartitionState { next: bigint; highWatermark: bigint; done: boolean }
 /** Prints records until the limit, the end (with exitAtEnd) or the signal; returns how many. */
 export async function consumeLoop(client: KafkaClient, info: TopicInfo, options: ConsumeLoopOptions): Promise<number> {
   const { exitAtEnd, limit, signal } = options;
+  const isolationLevel = options.isolationLevel ?? IsolationLevel.READ_UNCOMMITTED;
+  const committedOnly = isolationLevel === IsolationLevel.READ_COMMITTED;
   const state = new Map<number, PartitionState>();
   for (const [p, s] of options.start) state.set(p, { next: s.offset, highWatermark: s.end, done: exitAtEnd && s.offset >= s.end });
   const format = options.writer ?? jsonRecordWriter(info.name, options.encoding);
@@ -55,7 +64,7 @@ export async function consumeLoop(client: KafkaClient, info: TopicInfo, options:
     const request = () => {
       const active = partitions.filter((p) => !state.get(p)!.done);
       if (active.length === 0 || stopped()) return null;
-      return fetchOnce(conn, info, active.map((p) => [p, state.get(p)!.next] as const), exitAtEnd ? 100 : 500);
+      return fetchOnce(conn, info, active.map((p) => [p, state.get(p)!.next] as const), exitAtEnd ? 100 : 500, isolationLevel);
     };
     let inflight = request();
     try {
@@ -67,7 +76,8 @@ export async function consumeLoop(client: KafkaClient, info: TopicInfo, options:
           const s = state.get(part.partition)!;
           if (part.errorCode !== 0) throw new Error(`Fetch ${info.name}/${part.partition} at ${s.next}: ${kafkaErrorName(part.errorCode)}`);
           from.set(part.partition, s.next);
-          s.highWatermark = part.highWatermark;
+          // read_committed sees records up to the last stable offset only: that is its end.
+          s.highWatermark = committedOnly && part.lastStableOffset >= 0n ? part.lastStableOffset : part.highWatermark;
           const last = part.batches[part.batches.length - 1];
           if (last !== undefined) {
             const after = last.baseOffset + BigInt(last.lastOffsetDelta) + 1n;
@@ -80,7 +90,7 @@ export async function consumeLoop(client: KafkaClient, info: TopicInfo, options:
           if (stopped()) return;
           if (stoppedAt.has(part.partition)) continue;
           const first = from.get(part.partition)!;
-          for (const batch of part.batches) {
+          for (const batch of committedOnly ? readCommitted(part.batches, part.abortedTransactions) : part.batches) {
             if (batch.isControl || stoppedAt.has(part.partition)) continue;
             // Offsets as Numbers while they are safe integers (always, in practice), else bigints.
             const safe = batch.baseOffset + BigInt(batch.lastOffsetDelta) <= MAX_SAFE;
@@ -264,9 +274,13 @@ export function jsonRecordWriter(topic: string, encoding: Encoding): RecordWrite
   };
 }
 
-interface FetchedPartition { partition: number; errorCode: number; highWatermark: bigint; batches: RecordBatch[] }
+interface FetchedPartition {
+  partition: number; errorCode: number; highWatermark: bigint; lastStableOffset: bigint;
+  abortedTransactions: AbortedTransaction[] | null; batches: RecordBatch[];
+}
 
-async function fetchOnce(conn: Connection, info: TopicInfo, positions: ReadonlyArray<readonly [number, bigint]>, maxWaitMs: number): Promise<FetchedPartition[]> {
+async function fetchOnce(conn: Connection, info: TopicInfo, positions: ReadonlyArray<readonly [number, bigint]>, maxWaitMs: number,
+  isolationLevel: number): Promise<FetchedPartition[]> {
   const version = conn.versionFor(1);
   if (version === undefined || version < 4) throw new Error(`broker ${conn.host}:${conn.port} lacks Fetch v4+ (record batches v2)`);
   const res = await conn.request(1, version, {
@@ -274,7 +288,7 @@ async function fetchOnce(conn: Connection, info: TopicInfo, positions: ReadonlyA
     maxWaitMs,
     minBytes: 1,
     maxBytes: FETCH_MAX_BYTES,
-    isolationLevel: 0,
+    isolationLevel,
     topics: [{
       ...(version >= 13 ? { topicId: info.topicId } : { topic: info.name }),
       partitions: positions.map(([partition, fetchOffset]) => ({ partition, fetchOffset, partitionMaxBytes: FETCH_PARTITION_MAX_BYTES })),
@@ -285,7 +299,10 @@ async function fetchOnce(conn: Connection, info: TopicInfo, positions: ReadonlyA
   for (const t of res.responses) {
     for (const p of t.partitions) {
       const batches = p.records && p.records.length > 0 ? decodeRecordBatches(p.records, { lazy: true }).batches : [];
-      out.push({ partition: p.partitionIndex, errorCode: p.errorCode, highWatermark: p.highWatermark, batches });
+      out.push({
+        partition: p.partitionIndex, errorCode: p.errorCode, highWatermark: p.highWatermark, lastStableOffset: p.lastStableOffset,
+        abortedTransactions: p.abortedTransactions, batches,
+      });
     }
   }
   return out;

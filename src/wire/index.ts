@@ -8,8 +8,8 @@ export {
 export { createFrameSplitterTransform } from './frame-splitter-node.js';
 export { ConnectionError, kafkaErrorName, KafkaErrorCode, type ConnectionErrorCode, type ConnectionErrorDetails } from './errors.js';
 export {
-  connect, Connection,
-  type ConnectOptions, type RequestOptions, type SaslPlainOptions, type NegotiatedVersion, type ResponseOf, type ConnectionEvents,
+  connect, Connection, SASL_MECHANISMS,
+  type ConnectOptions, type RequestOptions, type SaslPlainOptions, type SaslScramOptions, type SaslOptions, type NegotiatedVersion, type ResponseOf, type ConnectionEvents,
 } from './connection.js';
 export {
   startServer, apiVersionsResponse,
@@ -18,4 +18,6 @@ export {
 export { startMemoryBroker, type MemoryBroker, type MemoryBrokerOptions, type MemoryTopic, type PartitionLog, type StoredBatch } from './memory-broker.js';
 export { KafkaClient, parseHostPort, type ClientOptions, type BrokerAddress, type TopicInfo, type PartitionInfo } from './client.js';
 export { supportedVersions, allSupportedVersions, usableVersion, apiName, ZERO_UUID, type VersionRange } from './versions.js';
+export { readCommitted, IsolationLevel, ISOLATION_NAMES, type IsolationName, type AbortedTransaction, type IsolationBatch } from './isolation.js';
+export { ScramClient, ScramError, SCRAM_MECHANISMS, type ScramMechanism } from './scram.js';
 export { murmur2, partitionForKey } from './partitioner.js';

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { build } from 'esbuild';
 import { join } from 'node:path';
 import { readCapture } from '../../src/capture/index.js';
-import { chromiumPath, launchChromium } from '../helpers/browser.js';
+import { haveChromium, launchChromium } from '../helpers/browser.js';
 import { repoRoot } from '../helpers/shared.js';
 import { captureOf, conversationSegments, sampleExchanges } from './helpers.js';
 
@@ -23,7 +23,7 @@ describe('the capture entry in a browser', () => {
     expect(code).not.toMatch(/require\(["']node:/);
   });
 
-  it.skipIf(chromiumPath === undefined)('reads a capture in Chromium from a ReadableStream', async () => {
+  it.skipIf(!haveChromium)('reads a capture in Chromium from a ReadableStream', async () => {
     const bytes = captureOf(conversationSegments(sampleExchanges(), { maxSegment: 300 }).segments, { format: 'pcapng' });
     const expected = [...readCapture(bytes)].filter((e) => e.type === 'frame').map((f: any) => `${f.direction} ${f.apiKey} ${f.correlationId} ${f.bytes.length}`);
     const browser = await launchChromium();

@@ -4,10 +4,15 @@
 // ids, request/response pairs, sizes, client ids) and against `kafka-wire decode` of the same bytes.
 import { describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
-import { readCapture, type CaptureFrame } from '../../src/capture/index.js';
+import {
+  readCapture, LINKTYPE_ETHERNET, LINKTYPE_IPV4, LINKTYPE_IPV6, LINKTYPE_LINUX_SLL, LINKTYPE_LINUX_SLL2, LINKTYPE_LOOP, LINKTYPE_NULL, LINKTYPE_RAW,
+  type CaptureFrame,
+} from '../../src/capture/index.js';
+import type { CaptureFileOptions } from '../../src/capture/writer.js';
 import { toHex } from '../../src/text.js';
 import { tsharkInfo } from '../peers/tshark.js';
 import { asTsharkPdus, captureOf, conversationSegments, runCommand, sampleExchanges, tsharkPdus } from './helpers.js';
@@ -76,4 +81,55 @@ describe('hand-made captures against tshark', () => {
       execFileSync('rm', ['-rf', dir]);
     }
   });
+});
+
+// Every file format, byte order, timestamp resolution and link type the reader takes, each read by
+// tshark as well: the same Kafka PDUs (packets, keys, versions, correlation ids, sizes) and the same
+// packet times to the file's resolution. The files come from the project's writer; tshark is the
+// independent reader of each. The layouts go with Ethernet, the link types with one layout each
+// (they are independent of one another in both readers).
+describe('every capture layout the reader takes, against tshark', () => {
+  const layouts: CaptureFileOptions[] = [];
+  for (const format of ['pcap', 'pcapng'] as const) {
+    for (const bigEndian of [false, true]) for (const nanoseconds of [false, true]) layouts.push({ format, bigEndian, nanoseconds, linkType: LINKTYPE_ETHERNET });
+  }
+  const LINK_TYPES: [string, number][] = [
+    ['BSD loopback (NULL)', LINKTYPE_NULL], ['OpenBSD loopback (LOOP)', LINKTYPE_LOOP], ['raw IP', LINKTYPE_RAW], ['raw IPv4', LINKTYPE_IPV4],
+    ['raw IPv6', LINKTYPE_IPV6], ['Linux cooked (SLL)', LINKTYPE_LINUX_SLL], ['Linux cooked v2 (SLL2)', LINKTYPE_LINUX_SLL2],
+  ];
+  const cases: [string, CaptureFileOptions, boolean][] = [
+    ...layouts.map((l): [string, CaptureFileOptions, boolean] => [`Ethernet, ${l.format}, ${l.bigEndian ? 'big' : 'little'}-endian, ${l.nanoseconds ? 'ns' : 'µs'}`, l, false]),
+    ['Ethernet over IPv6, pcapng', { format: 'pcapng', linkType: LINKTYPE_ETHERNET }, true],
+    ...LINK_TYPES.map(([name, linkType], i): [string, CaptureFileOptions, boolean] =>
+      [`${name}, ${i % 2 ? 'pcapng' : 'pcap'}`, { format: i % 2 ? 'pcapng' : 'pcap', linkType, bigEndian: i % 3 === 0, nanoseconds: i % 2 === 0 }, linkType === LINKTYPE_IPV6]),
+  ];
+  const v6 = { client: { ip: '::1', port: 50123 }, server: { ip: '::1', port: 9092 } };
+
+  for (const [what, layout, ipv6] of cases) {
+    it.skipIf(!tsharkInfo().ok)(what, () => {
+      const { segments } = conversationSegments(sampleExchanges(), { maxSegment: 301, ...(ipv6 ? v6 : {}) });
+      const dir = mkdtempSync(join(tmpdir(), 'kafka-wire-layouts-'));
+      try {
+        const bytes = captureOf(segments, layout);
+        const file = join(dir, `c.${layout.format}`);
+        writeFileSync(file, bytes);
+        const frames = framesOf(bytes);
+        expect(frames.length).toBeGreaterThanOrEqual(6);
+        // One tshark run: each Kafka PDU's packet, time, key, correlation id and size.
+        const rows = execFileSync('tshark', ['-n', '-r', file, '-d', 'tcp.port==9092,kafka', '-Y', 'kafka', '-T', 'fields',
+          '-E', 'separator=|', '-E', 'occurrence=f', '-e', 'frame.number', '-e', 'frame.time_epoch', '-e', 'kafka.api_key',
+          '-e', 'kafka.correlation_id', '-e', 'kafka.len'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] })
+          .trim().split('\n').map((l) => l.split('|'));
+        const digits = layout.nanoseconds ? 9 : 6;
+        const time = (ns: bigint) => `${ns / 1_000_000_000n}.${(ns % 1_000_000_000n).toString().padStart(9, '0').slice(0, digits)}`;
+        const tsharkTime = (t: string) => t.slice(0, t.indexOf('.') + 1 + digits);
+        // tshark 4.0 pairs the Produce v9 response without naming its API: compare keys where it names one.
+        expect(frames.map((f, i) => [String(f.packet), time(f.timeNs), rows[i]?.[2] === '' ? '' : String(f.apiKey), String(f.correlationId), String(f.bytes.length - 4)]))
+          .toEqual(rows.map((r) => [r[0], tsharkTime(r[1]!), r[2], r[3], r[4]]));
+        expect(rows.filter((r) => r[2] !== '').length).toBeGreaterThanOrEqual(rows.length - 1);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    });
+  }
 });

@@ -6,8 +6,9 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CaptureFileWriter, TcpConversation, encodePacketHeaders, LINKTYPE_ETHERNET, type Packet } from '../../src/capture/index.js';
-import { CaptureRecordFile, RECORD_BUFFER, RECORD_FLUSH_MS } from '../../src/capture/record-file.js';
+import { CaptureRecordFile, RECORD_BUFFER } from '../../src/capture/record-file.js';
 import { CLIENT, SERVER } from './helpers.js';
+import { waitUntil } from '../helpers/wait.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'kafka-wire-record-file-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -47,12 +48,12 @@ describe('a recording proxy\'s capture file', () => {
       if (!direct) expect(recording.writesDirect).toBe(false);
       const half = all.length / 2;
       for (const p of all.slice(0, half)) recording.write(p);
-      // A quiet spell: what is buffered is written, ending inside a block.
-      await new Promise((r) => setTimeout(r, RECORD_FLUSH_MS + 100));
+      // A quiet spell (RECORD_FLUSH_MS): what is buffered is written, ending inside a block.
+      const flushed = new CaptureFileWriter({ format, nanoseconds: true }).file(all.slice(0, half)).length;
+      await waitUntil(async () => (await written(file)).length >= flushed, `the first ${flushed} bytes to be written after a quiet spell`);
       const early = await written(file);
       const expected = new CaptureFileWriter({ format, nanoseconds: true }).file(all);
       expect(early.length % 4096).toBe(0);
-      const flushed = new CaptureFileWriter({ format, nanoseconds: true }).file(all.slice(0, half)).length;
       expectSameBytes(early.subarray(0, flushed), expected.subarray(0, flushed));
       for (const p of all.slice(half)) recording.write(p);
       await recording.close();

@@ -9,11 +9,11 @@ import { loadCatalogue } from '../../src/catalogue/node.js';
 import { sampleFrame } from '../../src/explain/samples.js';
 import { buildSite } from '../../src/site/build.js';
 import { toHex } from '../../src/text.js';
-import { chromiumPath, launchChromium } from '../helpers/browser.js';
+import { haveChromium, launchChromium } from '../helpers/browser.js';
 import { repoRoot } from '../helpers/shared.js';
 import { gizmoV1Frame } from './golden.js';
 
-describe.skipIf(!chromiumPath)('the explorer with a run-time catalogue', () => {
+describe.skipIf(!haveChromium)('the explorer with a run-time catalogue', () => {
   it('decodes the catalogue\'s new API and version in the page', async () => {
     const catalogue = loadCatalogue(path.join(repoRoot, 'test', 'fixtures', 'schemas'));
     const out = fs.mkdtempSync(path.join(os.tmpdir(), 'kafka-wire-site-catalogue-'));

@@ -9,9 +9,10 @@ import { encodeRequest, encodeResponse, newMessage, sampleFrame } from '../../sr
 import { COMMANDS } from '../../src/cli/commands.js';
 import { toHex } from '../../src/text.js';
 import { repoRoot } from '../helpers/shared.js';
+import { peer } from '../helpers/peer.js';
 
 const bin = join(repoRoot, 'dist', 'src', 'cli', 'main.js');
-const built = existsSync(bin);
+const built = peer('the built CLI (dist/src/cli/main.js)', existsSync(bin), 'npm run build');
 if (!built) console.warn('SKIPPED: the bin tests need `npm run build` first');
 const version: string = JSON.parse((await import('node:fs')).readFileSync(join(repoRoot, 'package.json'), 'utf8')).version;
 

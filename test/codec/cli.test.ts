@@ -8,6 +8,7 @@ import { main } from '../../src/cli/main.js';
 import { encodeRequest, encodeResponse, newMessage } from '../../src/index.js';
 import { toHex } from '../../src/text.js';
 import { repoRoot } from '../helpers/shared.js';
+import { peer } from '../helpers/peer.js';
 
 async function run(args: string[], stdin = ''): Promise<{ code: number; out: string; err: string }> {
   let out = '';
@@ -93,7 +94,7 @@ describe('kafka-wire decode/encode --jsonl', () => {
   });
 
   const bin = join(repoRoot, 'dist', 'src', 'cli', 'main.js');
-  it.skipIf(!existsSync(bin))('runs as the built bin', () => {
+  it.skipIf(!peer('the built CLI (dist/src/cli/main.js)', existsSync(bin), 'npm run build'))('runs as the built bin', () => {
     const out = execFileSync(process.execPath, [bin, 'decode', '--jsonl'], {
       input: JSON.stringify({ direction: 'request', hex: toHex(metadataRequest) }) + '\n',
     }).toString();

@@ -96,11 +96,10 @@ describe('strict decoding', () => {
     expect(decodeError(() => decodeRequest(longName)).code).toBe('TRUNCATED');
     const hugeCount = metadataV1.slice();
     hugeCount.set([0x7f, 0xff, 0xff, 0xff], NAME_AT - 4);
-    const started = performance.now();
+    // Refused at the count, before any element is read or any room allocated.
     const e = decodeError(() => decodeRequest(hugeCount));
     expect(e.code).toBe('TRUNCATED');
     expect(e.offset).toBe(NAME_AT - 4);
-    expect(performance.now() - started).toBeLessThan(1000); // no loop over 2^31 elements
   });
 
   it('applies the array and length limits', () => {

@@ -6,6 +6,7 @@ import { main } from '../../src/cli/main.js';
 import { loadDescriptions, sampleFrame } from '../../src/explain/index.js';
 import { schemasDir } from './seeds.js';
 import { catalogueTriples } from '../helpers/shared.js';
+import { haveDir } from '../helpers/shared.js';
 
 function io(stdin = '', tty = false) {
   const out = { text: '', isTTY: tty, write(s: string) { this.text += s; return true; } };
@@ -24,7 +25,7 @@ describe('kafka-wire explain', () => {
     expect(lines).toContain('    +-- TimeoutMs int32 = 0 [0x000f, 4B]');
   });
 
-  it.runIf(fs.existsSync(schemasDir))('adds descriptions with --schemas', async () => {
+  it.runIf(haveDir(schemasDir, 'explain --schemas'))('adds descriptions with --schemas', async () => {
     const t = io();
     expect(await main(['explain', hex(sampleFrame(45, 'request', 0)), '--schemas', schemasDir], t)).toBe(0);
     const about = loadDescriptions(schemasDir).about('AlterPartitionReassignmentsRequest', 'AlterPartitionReassignmentsRequest', 'TimeoutMs');

@@ -12,8 +12,9 @@ import {
 } from '../../src/explain/index.js';
 import { formatHexHtml, formatTreeHtml, parseHexInput } from '../../src/explain/hex.js';
 import { schemasDir } from './seeds.js';
+import { haveDir } from '../helpers/shared.js';
 
-const schemas = fs.existsSync(schemasDir);
+const schemas = haveDir(schemasDir, 'descriptions from Kafka\'s schemas');
 
 function lines(tree: Parameters<typeof formatExplainText>[0]): string[] {
   return formatExplainText(tree).trimEnd().split('\n');

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { apis } from '../../src/generated/catalogue.js';
 import { explainFrame, formatExplainText, sampleFrame } from '../../src/explain/index.js';
 import { collapse, readSeeds, schemasDir, seedsDir } from './seeds.js';
+import { haveDir } from '../helpers/shared.js';
 
 describe('sizes of the seed messages', () => {
   it.each([
@@ -17,11 +18,9 @@ describe('sizes of the seed messages', () => {
 });
 
 describe('seed object trees', () => {
-  const present = fs.existsSync(seedsDir) && fs.existsSync(schemasDir);
+  const present = haveDir(seedsDir, 'the golden tree comparison') && haveDir(schemasDir, 'the golden tree comparison');
   if (!present) {
-    const message = `seed pages (${seedsDir}) or schemas (${schemasDir}) absent: skipping the golden tree comparison`;
-    console.warn(message);
-    it.skip(message, () => {});
+    it.skip(`seed pages (${seedsDir}) or schemas (${schemasDir}) absent: skipping the golden tree comparison`, () => {});
     return;
   }
   const seeds = readSeeds();

@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const seedsDir = process.env.KAFKA_WIRE_SEEDS ?? path.join(repoRoot, '..', 'shared', 'seeds');
-export const schemasDir = process.env.KAFKA_WIRE_SCHEMAS ?? path.join(repoRoot, '..', 'shared', 'kafka-schemas');
+export { schemasDir } from '../helpers/shared.js';
 
 export interface SeedPage {
   file: string;

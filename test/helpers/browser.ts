@@ -4,9 +4,11 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { peer } from './peer.js';
 
 export const chromiumPath = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p) => existsSync(p));
-if (chromiumPath === undefined) console.warn('SKIPPED: browser tests need Debian chromium (/usr/bin/chromium)');
+/** Whether the browser tests can run (the peer rule: in CI a missing Chromium fails them). */
+export const haveChromium = peer('Chromium (/usr/bin/chromium)', chromiumPath !== undefined, 'apt-get install chromium');
 
 export interface LaunchedBrowser {
   browser: BrowserContext;

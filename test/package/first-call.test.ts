@@ -7,6 +7,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { createRequire } from 'node:module';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { encodeRequest, encodeResponse, newMessage } from '../../src/index.js';
@@ -19,14 +20,23 @@ const run = promisify(execFile);
 const built = existsSync(join(repoRoot, 'dist', 'src', 'index.js'));
 if (!built) console.warn('SKIPPED: the first-call test needs `npm run build` first');
 
-/** The built file behind each entry of package.json's exports (./apis/* as one of its files). */
+/**
+ * The built files behind each entry of package.json's exports, as Node loads them: the `import`
+ * file (ESM) and the `require` file (CommonJS) where there is one; ./apis/* as one of its files.
+ */
 function entries(): Map<string, string> {
   const pkg = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8'));
   const out = new Map<string, string>();
+  const fileOf = (target: any): string | undefined =>
+    typeof target === 'string' ? target : target?.default === undefined ? undefined : fileOf(target.default);
   for (const [name, target] of Object.entries<any>(pkg.exports)) {
-    if (name === './package.json') continue;
-    const file = typeof target === 'string' ? target : target.default;
-    out.set(name, join(repoRoot, file.replace('*', 'Metadata')));
+    const forms: [string, string | undefined][] = typeof target === 'string'
+      ? [[name, target]]
+      : [[name, fileOf(target.import ?? target)], [`${name} (require)`, fileOf(target.require)]];
+    for (const [label, file] of forms) {
+      if (file === undefined || !/\.(c|m)?js$/.test(file)) continue;
+      out.set(label, join(repoRoot, file.replace('*', 'Metadata')));
+    }
   }
   return out;
 }
@@ -96,6 +106,8 @@ const CALLS: Record<string, string> = {
   // The browser build fetches zstd.wasm beside itself, which Node's fetch cannot do from file://: given the bytes.
   initZstd: `await m.initZstd({ wasm: (await import('node:fs')).readFileSync(I.zstdWasm) })`,
   KafkaWireError: `new m.KafkaWireError('TRUNCATED', 3, 'x')`,
+  UnsupportedRuntimeError: `new m.UnsupportedRuntimeError('a runtime', 'TCP')`,
+  runtimeName: `m.runtimeName()`,
   // catalogue
   catalogueFromSchemas: `m.catalogueFromSchemas([I.schemaText, I.responseSchemaText])`,
   createCatalogue: `m.createCatalogue({ apis: [] })`,
@@ -170,6 +182,9 @@ const CALLS: Record<string, string> = {
   apiName: `m.apiName(3)`,
   murmur2: `m.murmur2(I.helloHex)`,
   partitionForKey: `m.partitionForKey(I.helloHex, 3)`,
+  readCommitted: `m.readCommitted(m.decodeRecordBatches ? m.decodeRecordBatches(I.batchHex).batches : [], null)`,
+  ScramClient: `new m.ScramClient('SCRAM-SHA-256', 'alice', 'pw').clientFirst()`,
+  ScramError: `new m.ScramError('x')`,
   // capture
   CaptureFileReader: `new m.CaptureFileReader().push(I.pcapHex)`,
   capturedPackets: `[...m.capturedPackets(I.pcapHex)]`,
@@ -198,7 +213,7 @@ describe.skipIf(!built)('every export of every entry, as the first call of a fre
   const input = built ? { ...(await inputs(dir)), metadataApiUrl: pathToFileURL(join(repoRoot, 'dist/src/generated/apis/Metadata.js')).href } : {};
   const list: [string, string][] = [];
   for (const [entry, file] of built ? entries() : []) {
-    const module = await import(pathToFileURL(file).href);
+    const module = file.endsWith('.cjs') ? createRequire(import.meta.url)(file) : await import(pathToFileURL(file).href);
     for (const [name, value] of Object.entries(module)) if (typeof value === 'function') list.push([entry, name]);
   }
 

@@ -11,10 +11,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { encodeResponse, newMessage } from '../../src/index.js';
 import { toHex } from '../../src/text.js';
 import { repoRoot } from '../helpers/shared.js';
-import { chromiumPath, launchChromium } from '../helpers/browser.js';
+import { haveChromium, launchChromium } from '../helpers/browser.js';
+import { peer } from '../helpers/peer.js';
 
-const built = existsSync(join(repoRoot, 'dist', 'src', 'index.js')) && existsSync(join(repoRoot, 'dist', 'cjs', 'index.cjs'));
-if (!built) console.warn('SKIPPED: the package smoke test needs `npm run build` first');
+const built = peer('the built package (dist/)', existsSync(join(repoRoot, 'dist', 'src', 'index.js')) && existsSync(join(repoRoot, 'dist', 'cjs', 'index.cjs')), 'npm run build');
 
 // A Metadata v12 response to decode everywhere: the same bytes, the same expected answer.
 const frame = encodeResponse(3, 12, { correlationId: 42 }, newMessage(3, 'response', 12, {
@@ -171,7 +171,7 @@ console.log(c.length < 200 && decompress('zstd', c).length === data.length);`);
     expect(sizes['Metadata only (core + one API)'].raw).toBeLessThanOrEqual(Math.floor(32_755 * 1.05));
   });
 
-  it.skipIf(!chromiumPath)('decodes in headless Chromium, on the page and in a Web Worker', async () => {
+  it.skipIf(!haveChromium)('decodes in headless Chromium, on the page and in a Web Worker', async () => {
     const result = await build({
       stdin: { contents: `${decodeSnippet("import * as kw from 'kafka-wire';")}\nexport default answer;`, resolveDir: dir },
       bundle: true, format: 'iife', globalName: 'smoke', platform: 'browser', write: false,

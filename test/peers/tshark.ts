@@ -5,6 +5,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { peer } from '../helpers/peer.js';
 
 export interface PdmlNode {
   /** "proto" or "field". */
@@ -44,6 +45,7 @@ export function tsharkInfo(): TsharkInfo {
     info = { ok: true, version: m?.[1] ?? 'unknown' };
   } catch (error) {
     info = { ok: false, version: '', reason: (error as Error).message.split('\n')[0] };
+    peer(`tshark (${info.reason})`, false, 'apt-get install tshark');
   }
   return info;
 }

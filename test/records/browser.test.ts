@@ -13,6 +13,7 @@ import { crc32cRef, kafkajsBatch } from './helpers.js';
 import { compress } from '../../src/records/index.js';
 // @ts-expect-error: plain JavaScript module shared with the benchmarks
 import { jsonEvents } from '../../bench/lib/events.mjs';
+import { peer } from '../helpers/peer.js';
 
 const chromiumPath = process.env.KAFKA_WIRE_CHROMIUM ?? '/usr/bin/chromium';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -21,7 +22,7 @@ const browserBuild = path.join(root, 'dist/browser');
 const zstdWasm = path.join(root, 'node_modules/@bokuweb/zstd-wasm/dist/web/zstd.wasm');
 
 describe('records in chromium', () => {
-  if (!fs.existsSync(chromiumPath)) {
+  if (!peer(`Chromium (${chromiumPath})`, fs.existsSync(chromiumPath), 'apt-get install chromium')) {
     it.skip(`${chromiumPath} is missing: skipping the browser test`, () => {});
     return;
   }
@@ -96,7 +97,7 @@ describe('records in chromium', () => {
     await page.close();
   }, 60_000);
 
-  it.runIf(fs.existsSync(path.join(browserBuild, 'kafka-wire.js')))('the dist/browser build compresses all four codecs like Node does', async () => {
+  it.runIf(peer('the browser build (dist/browser)', fs.existsSync(path.join(browserBuild, 'kafka-wire.js')), 'npm run build'))('the dist/browser build compresses all four codecs like Node does', async () => {
     const origin = 'http://kafka-wire.test';
     const types: Record<string, string> = { '.js': 'text/javascript', '.wasm': 'application/wasm', '.html': 'text/html' };
     const fetched: string[] = [];

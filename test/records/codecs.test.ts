@@ -12,14 +12,12 @@ import { prng } from '../../bench/lib/prng.mjs';
 // @ts-expect-error: plain JavaScript module shared with the benchmarks
 import { jsonEvents } from '../../bench/lib/events.mjs';
 import { hasTool } from './helpers.js';
+import { peer } from '../helpers/peer.js';
 
 // @platformatic/wasm-utils comes with the benchmark-only peer (bench/package.json).
 const peerPackage = new URL('../../bench/node_modules/platformatic-kafka-1/package.json', import.meta.url);
 const wasmUtils = existsSync(peerPackage) ? await import(createRequire(peerPackage).resolve('@platformatic/wasm-utils')) : null;
-if (wasmUtils === null) {
-  if (process.env.KAFKA_WIRE_REQUIRE_PEERS === '1') throw new Error('bench/node_modules is missing: run npm --prefix bench ci');
-  console.warn('SKIPPED: the @platformatic/wasm-utils checks need npm --prefix bench install');
-}
+const haveWasmUtils = peer('@platformatic/wasm-utils (a benchmark-only package)', wasmUtils !== null, 'npm --prefix bench ci');
 
 const MiB = 1 << 20;
 const events: Uint8Array = jsonEvents();
@@ -87,10 +85,14 @@ function cli(command: string, level: string): Tool {
   };
 }
 
+const lz4Command = cli('lz4', '-1');
+
 const PYTHON = '/usr/bin/python3'; // Debian's, which sees python3-snappy
 const libsnappy: Tool = {
   name: 'libsnappy (raw)',
-  available: existsSync(PYTHON) && (() => { try { execFileSync(PYTHON, ['-c', 'import snappy']); return true; } catch { return false; } })(),
+  available: peer('libsnappy (Debian python3 with python3-snappy)',
+    existsSync(PYTHON) && (() => { try { execFileSync(PYTHON, ['-c', 'import snappy']); return true; } catch { return false; } })(),
+    'apt-get install python3-snappy'),
   compress: (data) => python('compress', data),
   decompress: (data) => python('uncompress', data),
 };
@@ -162,8 +164,8 @@ describe('block sizes and the window edge', () => {
       const input = data.subarray(0, size);
       const c = compress('lz4', input);
       expect(c[5] >> 4, `block size id for ${size} bytes`).toBe(blockId);
-      if (wasmUtils) expect(same(new Uint8Array(wasmUtils.lz4Decompress(Buffer.from(c))), input), `wasm-utils, ${size} bytes`).toBe(true);
-      if (hasTool('lz4')) expect(same(cli('lz4', '-1').decompress(c), input), `lz4 command, ${size} bytes`).toBe(true);
+      if (haveWasmUtils) expect(same(new Uint8Array(wasmUtils.lz4Decompress(Buffer.from(c))), input), `wasm-utils, ${size} bytes`).toBe(true);
+      if (lz4Command.available) expect(same(lz4Command.decompress(c), input), `lz4 command, ${size} bytes`).toBe(true);
     }
   });
 });

@@ -1,6 +1,7 @@
 // Shared helpers for the records tests: kafkajs's encoder as an independent reference.
 import { execFileSync } from 'node:child_process';
 import { createRequire } from 'node:module';
+import { peer } from '../helpers/peer.js';
 
 const require = createRequire(import.meta.url);
 const { RecordBatch: KjsRecordBatch } = require('kafkajs/src/protocol/recordBatch/v0/index.js');
@@ -212,6 +213,9 @@ export function legacyMessage(m: LegacyMsg): Uint8Array {
 }
 
 /** Whether a command-line tool runs here (`tool --version` succeeds). */
+/** Whether a reference command (zstd, lz4, gzip) runs; the peer rule: in CI a missing one fails. */
 export function hasTool(tool: string): boolean {
-  try { execFileSync(tool, ['--version'], { stdio: 'ignore' }); return true; } catch { return false; }
+  let ok = false;
+  try { execFileSync(tool, ['--version'], { stdio: 'ignore' }); ok = true; } catch { ok = false; }
+  return peer(`the ${tool} command`, ok, `apt-get install ${tool}`);
 }

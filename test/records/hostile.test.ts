@@ -117,6 +117,7 @@ describe('hostile v2 input throws RecordsError', () => {
       encodeRecordBatch({ baseTimestamp: 0, compression: 'lz4', records: [{ key: 'a', value: 'bbbbbbbbbbbbbbbbbbbbbb' }] }),
       encodeRecordBatch({ baseTimestamp: 0, compression: 'snappy', records: [{ key: 'a', value: 'bbbbbbbbbbbbbbbbbbbbbb' }] }),
     );
+    let refusedWithCrc = 0;
     fc.assert(fc.property(
       fc.array(fc.tuple(fc.nat(base.length - 1), fc.integer({ min: 0, max: 255 })), { minLength: 1, maxLength: 8 }),
       fc.nat(base.length),
@@ -129,10 +130,13 @@ describe('hostile v2 input throws RecordsError', () => {
             for (const b of r.batches) for (const rec of b.records) void rec.value;
           } catch (e) {
             if (!(e instanceof RecordsError)) throw e;
+            if (verifyCrc) refusedWithCrc++;
           }
         }
       },
     ), { numRuns: 3000 });
+    // Most mutations land inside a CRC's span: the CRC check must have refused many of them.
+    expect(refusedWithCrc).toBeGreaterThan(1000);
   });
 });
 

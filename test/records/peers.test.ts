@@ -1,21 +1,17 @@
 // A second independent peer: @platformatic/kafka's RecordBatch writer/reader, whose snappy (raw)
 // and LZ4 (frame) codecs come from @platformatic/wasm-utils (a separate WebAssembly build). It is a
 // benchmark-only package (bench/package.json; its dependencies declare Node >= 22 and would warn on
-// every root install): skipped until `npm --prefix bench install`, required with
-// KAFKA_WIRE_REQUIRE_PEERS=1 (CI).
+// every root install): skipped until `npm --prefix bench install`, required in CI (the peer rule).
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { describe, it, expect } from 'vitest';
 import { decodeRecordBatches, encodeRecordBatch, compress, decompress } from '../../src/records/index.js';
 import { hex } from './helpers.js';
+import { peer } from '../helpers/peer.js';
 
 const pkgDir = new URL('../../bench/node_modules/platformatic-kafka-1/', import.meta.url).href;
-const installed = existsSync(fileURLToPath(pkgDir));
-if (!installed) {
-  if (process.env.KAFKA_WIRE_REQUIRE_PEERS === '1') throw new Error(`${pkgDir} is missing: run npm --prefix bench ci`);
-  console.warn('@platformatic/kafka peer tests skipped: run npm --prefix bench install');
-}
+const installed = peer('@platformatic/kafka (a benchmark-only package)', existsSync(fileURLToPath(pkgDir)), 'npm --prefix bench ci');
 const records = installed ? await import(`${pkgDir}dist/protocol/records.js`) : null;
 const { Reader } = installed ? await import(`${pkgDir}dist/protocol/reader.js`) : { Reader: null };
 const wasmUtils = installed ? await import(createRequire(`${pkgDir}package.json`).resolve('@platformatic/wasm-utils')) : null;

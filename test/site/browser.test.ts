@@ -11,17 +11,17 @@ import { apis } from '../../src/generated/catalogue.js';
 import { buildSite } from '../../src/site/build.js';
 import { explainFrame, formatExplainText, sampleFrame } from '../../src/explain/index.js';
 import { repoRoot, schemasDir } from '../explain/seeds.js';
+import { peer } from '../helpers/peer.js';
+import { haveDir } from '../helpers/shared.js';
 
 const chromiumPath = process.env.KAFKA_WIRE_CHROMIUM ?? '/usr/bin/chromium';
 const artifacts = path.join(repoRoot, 'test-artifacts');
-const schemas = fs.existsSync(schemasDir) ? schemasDir : undefined;
+const schemas = haveDir(schemasDir, 'descriptions in the site') ? schemasDir : undefined;
 const hex = (b: Uint8Array) => Buffer.from(b).toString('hex');
 
 describe('site in chromium', () => {
-  if (!fs.existsSync(chromiumPath)) {
-    const message = `${chromiumPath} is missing: skipping the browser test`;
-    console.warn(message);
-    it.skip(message, () => {});
+  if (!peer(`Chromium (${chromiumPath})`, fs.existsSync(chromiumPath), 'apt-get install chromium')) {
+    it.skip(`${chromiumPath} is missing: skipping the browser test`, () => {});
     return;
   }
 

@@ -12,13 +12,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildSite } from '../../src/site/build.js';
 import { readCapture } from '../../src/capture/index.js';
 import { encodeRequest } from '../../src/codec/by-key.js';
-import { chromiumPath, launchChromium, type LaunchedBrowser } from '../helpers/browser.js';
+import { haveChromium, launchChromium, type LaunchedBrowser } from '../helpers/browser.js';
 import { repoRoot } from '../helpers/shared.js';
 
 const artifacts = path.join(repoRoot, 'test-artifacts');
 const fixture = path.join(repoRoot, 'test', 'capture', 'fixtures', 'kcat-memory-broker.pcap');
 
-describe.skipIf(chromiumPath === undefined)('the capture page', () => {
+describe.skipIf(!haveChromium)('the capture page', () => {
   let out = '';
   let browser: LaunchedBrowser;
   beforeAll(async () => {

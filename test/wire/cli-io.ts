@@ -3,17 +3,22 @@ import { Readable } from 'node:stream';
 import { main } from '../../src/cli/main.js';
 
 export interface CliResult { code: number; stdout: string; stderr: string }
+/** A run's output so far (code null until it ends). */
+export interface CliProgress { code: number | null; stdout: string; stderr: string }
 
-export async function runCli(command: string, args: string[], stdin = '', signal?: AbortSignal): Promise<CliResult> {
-  let stdout = '';
-  let stderr = '';
+/**
+ * Runs a CLI command in process. `live`, when given, holds what it has printed so far while it runs
+ * (for a test that waits for a line rather than for a while).
+ */
+export async function runCli(command: string, args: string[], stdin = '', signal?: AbortSignal, live: CliProgress = { code: null, stdout: '', stderr: '' }): Promise<CliResult> {
   const code = await main([command, ...args], {
     stdin: Readable.from([Buffer.from(stdin)]),
-    stdout: { write: (t: string | Uint8Array) => { stdout += typeof t === 'string' ? t : Buffer.from(t).toString('utf8'); } },
-    stderr: { write: (t: string) => { stderr += t; } },
+    stdout: { write: (t: string | Uint8Array) => { live.stdout += typeof t === 'string' ? t : Buffer.from(t).toString('utf8'); } },
+    stderr: { write: (t: string) => { live.stderr += t; } },
     signal,
   });
-  return { code, stdout, stderr };
+  live.code = code;
+  return { code, stdout: live.stdout, stderr: live.stderr };
 }
 
 export function jsonLines(text: string): any[] {

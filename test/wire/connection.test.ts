@@ -153,6 +153,12 @@ describe('SASL/PLAIN', () => {
       .rejects.toMatchObject({ name: 'ConnectionError', code: 'SASL', errorCode: 58 });
   });
 
+  it('a mechanism the broker lacks is a SASL error naming it', async () => {
+    const error = await connect({ host: broker.host, port: broker.port, sasl: { mechanism: 'SCRAM-SHA-512', username: 'alice', password: 's3cret' } }).catch((e) => e);
+    expect(error).toMatchObject({ name: 'ConnectionError', code: 'SASL', errorCode: 33 });
+    expect(error.message).toMatch(/^SASL SCRAM-SHA-512: SaslHandshake: UNSUPPORTED_SASL_MECHANISM .*PLAIN/);
+  });
+
   it('a request before authentication gets the connection closed', async () => {
     const conn = await connect({ host: broker.host, port: broker.port });
     await expect(conn.request(3, undefined, { topics: null })).rejects.toMatchObject({ code: 'CLOSED' });

@@ -6,7 +6,9 @@ import fc from 'fast-check';
 import { JsonLinesWriter } from '../../src/wire/consume.js';
 import { startMemoryBroker } from '../../src/wire/memory-broker.js';
 import { encodeRecordBatch } from '../../src/records/index.js';
-import { runCli, jsonLines } from './cli-io.js';
+import { runCli, jsonLines, type CliProgress } from './cli-io.js';
+import { waitUntil } from '../helpers/wait.js';
+import { ApiKey } from '../../src/index.js';
 
 function written(fill: (w: JsonLinesWriter) => void): string {
   let text = '';
@@ -47,6 +49,23 @@ describe('JsonLinesWriter', () => {
 });
 
 describe('kafka-wire consume', () => {
+  it('--isolation read_committed reads a log without transactions whole (the memory broker\'s last stable offset is its end); bad values are usage errors', async () => {
+    const broker = await startMemoryBroker({ topics: { plain: 2 } });
+    try {
+      for (let p = 0; p < 2; p++) broker.append('plain', p, encodeRecordBatch({ records: Array.from({ length: 10 }, (_, i) => ({ value: `p${p}-${i}` })) }));
+      const committed = jsonLines((await runCli('consume', ['-b', broker.bootstrap, '-t', 'plain', '-e', '--isolation', 'read_committed'])).stdout);
+      const uncommitted = jsonLines((await runCli('consume', ['-b', broker.bootstrap, '-t', 'plain', '-e'])).stdout);
+      expect(committed).toHaveLength(20);
+      expect(committed).toEqual(uncommitted);
+      for (const args of [['--isolation', 'committed'], ['-X', 'fetch.wait.max.ms=5'], ['-X', 'security.protocol=TLS'], ['--sasl-mechanism', 'GSSAPI', '--sasl-username', 'u', '--sasl-password', 'p'], ['--sasl-username', 'u']]) {
+        const r = await runCli('consume', ['-b', broker.bootstrap, '-t', 'plain', '-e', ...args]);
+        expect(r.code, args.join(' ')).toBe(2);
+      }
+    } finally {
+      await broker.close();
+    }
+  });
+
   it('reads every partition without -p and exits at their ends with -e', async () => {
     const broker = await startMemoryBroker({ topics: { all: 4 } });
     try {
@@ -69,11 +88,15 @@ describe('kafka-wire consume', () => {
       // Empty partitions and -o end: exits at once with nothing.
       expect((await runCli('consume', ['-b', broker.bootstrap, '-t', 'all', '-e', '-o', 'end'])).stdout).toBe('');
       // Records produced while consuming (no -e) arrive; the signal stops it.
+      // It waits in a Fetch (so "end" is resolved) before the record is produced, and stops once
+      // the record is printed.
       const ac = new AbortController();
-      const running = runCli('consume', ['-b', broker.bootstrap, '-t', 'all', '-o', 'end'], '', ac.signal);
-      await new Promise((r) => setTimeout(r, 100));
+      const live: CliProgress = { code: null, stdout: '', stderr: '' };
+      const fetches = broker.requestCounts.get(ApiKey.Fetch) ?? 0;
+      const running = runCli('consume', ['-b', broker.bootstrap, '-t', 'all', '-o', 'end'], '', ac.signal, live);
+      await waitUntil(() => (broker.requestCounts.get(ApiKey.Fetch) ?? 0) > fetches, 'the consumer\'s first Fetch');
       await runCli('produce', ['-b', broker.bootstrap, '-t', 'all', '-p', '2'], 'late\n');
-      await new Promise((r) => setTimeout(r, 300));
+      await waitUntil(() => live.stdout.includes('late'), 'the late record to be printed');
       ac.abort();
       expect(jsonLines((await running).stdout).map((r) => [r.partition, r.value])).toEqual([[2, 'late']]);
     } finally {

@@ -8,6 +8,7 @@ import { startMemoryBroker, type MemoryBroker } from '../../src/wire/memory-brok
 import { mockClusterAvailable, startMockCluster, type MockCluster } from './mock-cluster.js';
 import { kcatAvailable, kcatOk, CODECS } from './kcat.js';
 import { runCli, jsonLines } from './cli-io.js';
+import { waitUntil } from '../helpers/wait.js';
 
 const avail = await mockClusterAvailable();
 const haveKcat = kcatAvailable();
@@ -154,8 +155,9 @@ describe('CLI ↔ memory broker', () => {
   });
 
   it('acks=0 produce', async () => {
+    const before = broker.topics.get('m')!.partitions[1]!.nextOffset;
     expect((await runCli('produce', ['-b', broker.bootstrap, '-t', 'm', '-p', '1', '--acks', '0'], 'fire\nforget\n')).code).toBe(0);
-    await new Promise((r) => setTimeout(r, 100));
+    await waitUntil(() => broker.topics.get('m')!.partitions[1]!.nextOffset >= before + 2n, 'the broker to store both records');
     const got = jsonLines((await runCli('consume', ['-b', broker.bootstrap, '-t', 'm', '-p', '1', '-e'])).stdout);
     expect(got.map((r) => r.value)).toEqual(['fire', 'forget']);
   });

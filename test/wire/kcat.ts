@@ -1,6 +1,7 @@
 // Test helper: runs kcat (Debian package kcat) with a timeout, capturing its output.
 
 import { spawn, execFileSync } from 'node:child_process';
+import { peer } from '../helpers/peer.js';
 
 let available: boolean | undefined;
 
@@ -11,9 +12,8 @@ export function kcatAvailable(): boolean {
       available = true;
     } catch {
       available = false;
-      if (process.env.KAFKA_WIRE_REQUIRE_MOCK === '1') throw new Error('kcat required but not found on PATH');
-      console.warn('[kafka-wire] SKIPPING kcat tests: kcat not found on PATH (Debian: apt install kcat)');
     }
+    peer('kcat', available, 'apt-get install kcat');
   }
   return available;
 }

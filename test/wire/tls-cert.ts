@@ -3,8 +3,9 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { peer } from '../helpers/peer.js';
 
-/** The key and certificate files (remove `dir` when done), or null without openssl. */
+/** The key and certificate files (remove `dir` when done), or null without openssl (which fails in CI). */
 export function makeCert(): { dir: string; key: string; cert: string } | null {
   const dir = mkdtempSync(join(tmpdir(), 'kafka-wire-tls-'));
   try {
@@ -14,7 +15,7 @@ export function makeCert(): { dir: string; key: string; cert: string } | null {
     return { dir, key: join(dir, 'key.pem'), cert: join(dir, 'cert.pem') };
   } catch {
     rmSync(dir, { recursive: true, force: true });
-    console.warn('[kafka-wire] SKIPPING TLS tests: openssl could not make a certificate');
+    peer('openssl (for the TLS tests\' certificate)', false, 'apt-get install openssl');
     return null;
   }
 }

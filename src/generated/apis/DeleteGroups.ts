@@ -8,7 +8,7 @@ export const deleteGroupsApi: ApiDef<42> = {
     name: 'DeleteGroupsRequest',
     apiKey: 42,
     type: 'request',
-    validVersions: [0, 2],
+    validVersions: [0, 3],
     flexibleVersions: [2, MAX_VERSION],
     listeners: ['broker'],
     fields: [
@@ -20,7 +20,7 @@ export const deleteGroupsApi: ApiDef<42> = {
     name: 'DeleteGroupsResponse',
     apiKey: 42,
     type: 'response',
-    validVersions: [0, 2],
+    validVersions: [0, 3],
     flexibleVersions: [2, MAX_VERSION],
     fields: [
       { name: 'throttleTimeMs', schemaName: 'ThrottleTimeMs', type: 'int32', versions: [0, MAX_VERSION] },
@@ -32,6 +32,7 @@ export const deleteGroupsApi: ApiDef<42> = {
         fields: [
           { name: 'groupId', schemaName: 'GroupId', type: 'string', versions: [0, MAX_VERSION], mapKey: true },
           { name: 'errorCode', schemaName: 'ErrorCode', type: 'int16', versions: [0, MAX_VERSION] },
+          { name: 'errorMessage', schemaName: 'ErrorMessage', type: 'string', versions: [3, MAX_VERSION], nullableVersions: [3, MAX_VERSION], ignorable: true, default: null },
         ],
       },
     },

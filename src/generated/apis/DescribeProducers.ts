@@ -18,7 +18,7 @@ export const describeProducersApi: ApiDef<61> = {
       TopicRequest: {
         name: 'TopicRequest',
         fields: [
-          { name: 'name', schemaName: 'Name', type: 'string', versions: [0, MAX_VERSION] },
+          { name: 'name', schemaName: 'Name', type: 'string', versions: [0, MAX_VERSION], mapKey: true },
           { name: 'partitionIndexes', schemaName: 'PartitionIndexes', type: '[]int32', versions: [0, MAX_VERSION] },
         ],
       },

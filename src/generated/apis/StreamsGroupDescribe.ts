@@ -8,12 +8,13 @@ export const streamsGroupDescribeApi: ApiDef<89> = {
     name: 'StreamsGroupDescribeRequest',
     apiKey: 89,
     type: 'request',
-    validVersions: [0, 0],
+    validVersions: [0, 1],
     flexibleVersions: [0, MAX_VERSION],
     listeners: ['broker'],
     fields: [
       { name: 'groupIds', schemaName: 'GroupIds', type: '[]string', versions: [0, MAX_VERSION] },
       { name: 'includeAuthorizedOperations', schemaName: 'IncludeAuthorizedOperations', type: 'bool', versions: [0, MAX_VERSION] },
+      { name: 'includeTopologyDescription', schemaName: 'IncludeTopologyDescription', type: 'bool', versions: [1, MAX_VERSION], default: false },
     ],
     structs: {},
   },
@@ -21,7 +22,7 @@ export const streamsGroupDescribeApi: ApiDef<89> = {
     name: 'StreamsGroupDescribeResponse',
     apiKey: 89,
     type: 'response',
-    validVersions: [0, 0],
+    validVersions: [0, 1],
     flexibleVersions: [0, MAX_VERSION],
     fields: [
       { name: 'throttleTimeMs', schemaName: 'ThrottleTimeMs', type: 'int32', versions: [0, MAX_VERSION] },
@@ -40,6 +41,9 @@ export const streamsGroupDescribeApi: ApiDef<89> = {
           { name: 'topology', schemaName: 'Topology', type: 'Topology', versions: [0, MAX_VERSION], nullableVersions: [0, MAX_VERSION], default: null },
           { name: 'members', schemaName: 'Members', type: '[]Member', versions: [0, MAX_VERSION] },
           { name: 'authorizedOperations', schemaName: 'AuthorizedOperations', type: 'int32', versions: [0, MAX_VERSION], default: -2147483648 },
+          { name: 'topologyDescription', schemaName: 'TopologyDescription', type: 'TopologyDescription', versions: [1, MAX_VERSION], nullableVersions: [1, MAX_VERSION], default: null },
+          { name: 'topologyDescriptionStatus', schemaName: 'TopologyDescriptionStatus', type: 'int8', versions: [1, MAX_VERSION], default: 0 },
+          { name: 'assignorName', schemaName: 'AssignorName', type: 'string', versions: [1, MAX_VERSION], nullableVersions: [1, MAX_VERSION], ignorable: true, default: null },
         ],
       },
       Topology: {
@@ -123,6 +127,38 @@ export const streamsGroupDescribeApi: ApiDef<89> = {
         fields: [
           { name: 'subtopologyId', schemaName: 'SubtopologyId', type: 'string', versions: [0, MAX_VERSION] },
           { name: 'partitions', schemaName: 'Partitions', type: '[]int32', versions: [0, MAX_VERSION] },
+        ],
+      },
+      TopologyDescription: {
+        name: 'TopologyDescription',
+        fields: [
+          { name: 'subtopologies', schemaName: 'Subtopologies', type: '[]TopologyDescriptionSubtopology', versions: [1, MAX_VERSION] },
+          { name: 'globalStores', schemaName: 'GlobalStores', type: '[]TopologyDescriptionGlobalStore', versions: [1, MAX_VERSION] },
+        ],
+      },
+      TopologyDescriptionSubtopology: {
+        name: 'TopologyDescriptionSubtopology',
+        fields: [
+          { name: 'subtopologyId', schemaName: 'SubtopologyId', type: 'string', versions: [1, MAX_VERSION] },
+          { name: 'nodes', schemaName: 'Nodes', type: '[]TopologyDescriptionNode', versions: [1, MAX_VERSION] },
+        ],
+      },
+      TopologyDescriptionNode: {
+        name: 'TopologyDescriptionNode',
+        fields: [
+          { name: 'name', schemaName: 'Name', type: 'string', versions: [1, MAX_VERSION] },
+          { name: 'nodeType', schemaName: 'NodeType', type: 'int8', versions: [1, MAX_VERSION] },
+          { name: 'sourceTopics', schemaName: 'SourceTopics', type: '[]string', versions: [1, MAX_VERSION] },
+          { name: 'sinkTopic', schemaName: 'SinkTopic', type: 'string', versions: [1, MAX_VERSION], nullableVersions: [1, MAX_VERSION], default: null },
+          { name: 'stores', schemaName: 'Stores', type: '[]string', versions: [1, MAX_VERSION] },
+          { name: 'successors', schemaName: 'Successors', type: '[]string', versions: [1, MAX_VERSION] },
+        ],
+      },
+      TopologyDescriptionGlobalStore: {
+        name: 'TopologyDescriptionGlobalStore',
+        fields: [
+          { name: 'source', schemaName: 'Source', type: 'TopologyDescriptionNode', versions: [1, MAX_VERSION] },
+          { name: 'processor', schemaName: 'Processor', type: 'TopologyDescriptionNode', versions: [1, MAX_VERSION] },
         ],
       },
     },

@@ -8,7 +8,7 @@ export const txnOffsetCommitApi: ApiDef<28> = {
     name: 'TxnOffsetCommitRequest',
     apiKey: 28,
     type: 'request',
-    validVersions: [0, 5],
+    validVersions: [0, 6],
     flexibleVersions: [3, MAX_VERSION],
     listeners: ['broker'],
     fields: [
@@ -16,7 +16,7 @@ export const txnOffsetCommitApi: ApiDef<28> = {
       { name: 'groupId', schemaName: 'GroupId', type: 'string', versions: [0, MAX_VERSION] },
       { name: 'producerId', schemaName: 'ProducerId', type: 'int64', versions: [0, MAX_VERSION] },
       { name: 'producerEpoch', schemaName: 'ProducerEpoch', type: 'int16', versions: [0, MAX_VERSION] },
-      { name: 'generationId', schemaName: 'GenerationId', type: 'int32', versions: [3, MAX_VERSION], default: -1 },
+      { name: 'generationIdOrMemberEpoch', schemaName: 'GenerationIdOrMemberEpoch', type: 'int32', versions: [3, MAX_VERSION], default: -1 },
       { name: 'memberId', schemaName: 'MemberId', type: 'string', versions: [3, MAX_VERSION], default: '' },
       { name: 'groupInstanceId', schemaName: 'GroupInstanceId', type: 'string', versions: [3, MAX_VERSION], nullableVersions: [3, MAX_VERSION], default: null },
       { name: 'topics', schemaName: 'Topics', type: '[]TxnOffsetCommitRequestTopic', versions: [0, MAX_VERSION] },
@@ -25,7 +25,8 @@ export const txnOffsetCommitApi: ApiDef<28> = {
       TxnOffsetCommitRequestTopic: {
         name: 'TxnOffsetCommitRequestTopic',
         fields: [
-          { name: 'name', schemaName: 'Name', type: 'string', versions: [0, MAX_VERSION] },
+          { name: 'name', schemaName: 'Name', type: 'string', versions: [0, 5], ignorable: true },
+          { name: 'topicId', schemaName: 'TopicId', type: 'uuid', versions: [6, MAX_VERSION], ignorable: true },
           { name: 'partitions', schemaName: 'Partitions', type: '[]TxnOffsetCommitRequestPartition', versions: [0, MAX_VERSION] },
         ],
       },
@@ -44,7 +45,7 @@ export const txnOffsetCommitApi: ApiDef<28> = {
     name: 'TxnOffsetCommitResponse',
     apiKey: 28,
     type: 'response',
-    validVersions: [0, 5],
+    validVersions: [0, 6],
     flexibleVersions: [3, MAX_VERSION],
     fields: [
       { name: 'throttleTimeMs', schemaName: 'ThrottleTimeMs', type: 'int32', versions: [0, MAX_VERSION] },
@@ -54,7 +55,8 @@ export const txnOffsetCommitApi: ApiDef<28> = {
       TxnOffsetCommitResponseTopic: {
         name: 'TxnOffsetCommitResponseTopic',
         fields: [
-          { name: 'name', schemaName: 'Name', type: 'string', versions: [0, MAX_VERSION] },
+          { name: 'name', schemaName: 'Name', type: 'string', versions: [0, 5], ignorable: true },
+          { name: 'topicId', schemaName: 'TopicId', type: 'uuid', versions: [6, MAX_VERSION], ignorable: true },
           { name: 'partitions', schemaName: 'Partitions', type: '[]TxnOffsetCommitResponsePartition', versions: [0, MAX_VERSION] },
         ],
       },
