@@ -7,9 +7,9 @@ import { parseSchemaText } from './parse.js';
 
 export * from './index.js';
 
-/** Where Kafka keeps its message schemas: in its source tree, and in the kafka-clients jar. */
-export const KAFKA_SOURCE_SCHEMAS = 'clients/src/main/resources/common/message';
-export const KAFKA_JAR_SCHEMAS = 'common/message';
+import { KAFKA_JAR_SCHEMAS, KAFKA_SOURCE_SCHEMAS } from './schema-places.js';
+
+export { KAFKA_JAR_SCHEMAS, KAFKA_SOURCE_SCHEMAS };
 
 /**
  * The directory of message schemas that `dir` names: `dir` itself when it holds *.json files,
