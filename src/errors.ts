@@ -1,5 +1,5 @@
 // Every failure the codec reports on bad input or bad values is a KafkaWireError: it names
-// what went wrong (code), where in the bytes (offset, -1 when encoding) and in which field (path).
+// what went wrong (code), where in the bytes (offset, -1 when encoding, and then the message names no offset) and in which field (path).
 export type ErrorCode =
   | 'TRUNCATED' | 'NEGATIVE_LENGTH' | 'VARINT_TOO_LONG' | 'VARINT_OVERFLOW' | 'INVALID_UTF8'
   | 'DUPLICATE_TAG' | 'TAGGED_SIZE_MISMATCH' | 'TRAILING_BYTES' | 'FRAME_SIZE_MISMATCH'
@@ -38,7 +38,8 @@ export class KafkaWireError extends Error {
     public path: string,
     detail?: string,
   ) {
-    super(`${code} at offset ${offset}${path ? ` in ${path}` : ''}: ${detail ?? DESCRIPTIONS[code]}`);
+    // Encoding has no offset (-1): the message then says only where in the object.
+    super(`${code}${offset >= 0 ? ` at offset ${offset}` : ''}${path ? ` in ${path}` : ''}: ${detail ?? DESCRIPTIONS[code]}`);
   }
 
   /** The same error one level further out (encoding builds paths from the inside). */

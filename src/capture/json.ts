@@ -47,7 +47,7 @@ export function captureFrameToJson(frame: CaptureFrame, options: CaptureJsonOpti
     if (frame.apiKey === null || frame.apiVersion === null) {
       throw new KafkaWireError('INVALID_VALUE', 4, 'header.correlationId', `no request with correlation id ${frame.correlationId} on this connection: the response is unpaired`);
     }
-    const decoded = frameToJson(frame.direction, frame.bytes, frame.apiKey, frame.apiVersion, { records: options.records === true, catalogue: options.catalogue }, options.bytes);
+    const decoded = frameToJson(frame.bytes, frame.apiKey, frame.apiVersion, frame.direction, { records: options.records === true, catalogue: options.catalogue }, options.bytes);
     out.ok = true;
     out.frame = decoded;
     if (options.explain === true) {

@@ -9,7 +9,7 @@
 import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { startMemoryBroker, type MemoryBroker } from '../wire/memory-broker.js';
-import { encodeRecordBatch, COMPRESSION_NAMES, type CompressionName, type RecordInput } from '../records/index.js';
+import { encodeRecordBatch, initZstd, COMPRESSION_NAMES, type CompressionName, type RecordInput } from '../records/index.js';
 import { UsageError } from '../errors.js';
 import type { Command, Io } from './command.js';
 import type { OptionValues } from './options.js';
@@ -40,6 +40,8 @@ export const broker: Command = {
 
 async function runBroker(opts: BrokerOptions, io: Io): Promise<number> {
   let broker: MemoryBroker | undefined;
+  // zstd compression needs its WebAssembly loaded (asynchronously) before the first batch.
+  if (opts.compression === 'zstd') await initZstd();
   try {
     broker = await startMemoryBroker({ host: opts.host, port: opts.port, topics: Object.fromEntries(opts.topics), autoCreateTopics: true });
     let records = 0;

@@ -11,6 +11,7 @@ import {
   catalogueOption, FRAME_OPTIONS, frameTarget, hexArgument, readAll, readFileArg, readFrameBytes, CATALOGUE_OPTIONS, type FrameTarget,
 } from './input.js';
 import type { OptionSpec } from './options.js';
+import { framesIn, inFrame } from './input.js';
 
 const JSONL_OPTION: OptionSpec = { name: 'jsonl', help: 'read stdin as JSON lines, answer each with one JSON line' };
 
@@ -34,9 +35,20 @@ async function eachLine(io: Io, handle: (line: string, context: { frame?: FrameC
 }
 
 function jsonObject(line: string): Record<string, any> {
-  const value = JSON.parse(line);
+  const value: unknown = JSON.parse(line);
   if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new InputError('expected a JSON object');
-  return value;
+  return value as Record<string, any>;
+}
+
+/** The one JSON object of a whole input, saying so when it is empty or not JSON at all. */
+function wholeJsonObject(text: string): Record<string, any> {
+  if (text.trim() === '') throw new InputError('no JSON given (the input is empty)', 'EMPTY_INPUT');
+  try {
+    return jsonObject(text);
+  } catch (error) {
+    if (error instanceof SyntaxError) throw new InputError(`the input is not JSON: ${error.message}`, 'INVALID_JSON');
+    throw error;
+  }
 }
 
 /** A request's own header must agree with a key or version the caller states. */
@@ -53,7 +65,7 @@ function checkStated(frame: Uint8Array, target: FrameTarget): void {
 
 function decodeFrame(frame: Uint8Array, target: FrameTarget, records: boolean): ReturnType<typeof frameToJson> {
   checkStated(frame, target);
-  return frameToJson(target.direction, frame, target.apiKey, target.apiVersion, { records, catalogue: target.catalogue });
+  return frameToJson(frame, target.apiKey, target.apiVersion, target.direction, { records, catalogue: target.catalogue });
 }
 
 function decodeLine(line: string, records: boolean, catalogue: Catalogue | undefined, context: { frame?: FrameContext }): unknown {
@@ -79,6 +91,7 @@ export const decode: Command = {
   options: [...FRAME_OPTIONS, { name: 'records', help: 'decode records fields into their batches' }, JSONL_OPTION, ...CATALOGUE_OPTIONS],
   notes: [
     'HEX may carry 0x, spaces or colons; without HEX (or with -) the frame is read from stdin, as hex text or raw bytes.',
+    'Several frames back to back (a stream) are decoded each in turn, one JSON object each.',
     '--jsonl lines: {"direction","hex","apiKey"?,"apiVersion"?} -> {"ok":true,"frame"} or {"ok":false,"error":{"code","message","offset","path"}}.',
   ],
   async run({ options, positionals }, io) {
@@ -93,9 +106,12 @@ export const decode: Command = {
       return 0;
     }
     const target = frameTarget(options);
-    const frame = await readFrameBytes(positionals, options, io);
-    const json = withFrame({ frame, ...target }, () => decodeFrame(frame, target, records));
-    io.stdout.write(JSON.stringify(json, null, 2) + '\n');
+    const frames = framesIn(await readFrameBytes(positionals, options, io));
+    // Several frames back to back (a stream, as tshark reads one): each in turn.
+    frames.forEach((frame, i) => {
+      const json = inFrame(i, frames.length, () => withFrame({ frame, ...target }, () => decodeFrame(frame, target, records)));
+      io.stdout.write(JSON.stringify(json, null, 2) + '\n');
+    });
     return 0;
   },
 };
@@ -127,7 +143,7 @@ export const encode: Command = {
     } else {
       text = positionals[0];
     }
-    io.stdout.write(toHex(frameFromJson(jsonObject(text) as FrameJson, { catalogue })) + '\n');
+    io.stdout.write(toHex(frameFromJson(wholeJsonObject(text) as FrameJson, { catalogue })) + '\n');
     return 0;
   },
 };

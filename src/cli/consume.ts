@@ -20,6 +20,12 @@ export interface ConsumeLoopOptions {
   /** Records to print at most. */
   limit: number;
   encoding: Encoding;
+  /** Writes one record (default: the JSON line of jsonRecordWriter). */
+  writer?: RecordWriter;
+  /** Hand on each record as soon as it is written (-u), not a buffer's worth at a time. */
+  unbuffered?: boolean;
+  /** Stop each partition at its first record with a timestamp at or after this (ms), not printing it (-o e@TS). */
+  stopAtTimestamp?: bigint;
   /**
    * IsolationLevel.READ_COMMITTED: Fetch at read_committed (up to the last stable offset), drop
    * aborted transactions' batches (readCommitted), and let -e end at the last stable offset.
@@ -40,7 +46,10 @@ export async function consumeLoop(client: KafkaClient, info: TopicInfo, options:
   const committedOnly = isolationLevel === IsolationLevel.READ_COMMITTED;
   const state = new Map<number, PartitionState>();
   for (const [p, s] of options.start) state.set(p, { next: s.offset, highWatermark: s.end, done: exitAtEnd && s.offset >= s.end });
-  const format = recordFormatter(info.name, options.encoding);
+  const format = options.writer ?? jsonRecordWriter(info.name, options.encoding);
+  const { unbuffered, stopAtTimestamp } = options;
+  /** Partitions that reached the stop timestamp: nothing more of them is printed. */
+  const stoppedAt = new Set<number>();
   const out = new JsonLinesWriter(options.write);
   let printed = 0;
   const stopped = () => printed >= limit || signal?.aborted === true;
@@ -74,9 +83,10 @@ export async function consumeLoop(client: KafkaClient, info: TopicInfo, options:
         inflight = request();
         for (const part of parts) {
           if (stopped()) return;
+          if (stoppedAt.has(part.partition)) continue;
           const first = from.get(part.partition)!;
           for (const batch of committedOnly ? readCommitted(part.batches, part.abortedTransactions) : part.batches) {
-            if (batch.isControl) continue;
+            if (batch.isControl || stoppedAt.has(part.partition)) continue;
             // Offsets as Numbers while they are safe integers (always, in practice), else bigints.
             const safe = batch.baseOffset + BigInt(batch.lastOffsetDelta) <= MAX_SAFE;
             const base = Number(batch.baseOffset);
@@ -84,8 +94,14 @@ export async function consumeLoop(client: KafkaClient, info: TopicInfo, options:
             for (let i = 0; i < batch.recordCount && printed < limit; i++) {
               const delta = batch.offsetDeltaAt(i);
               if (delta < skip) continue;
+              if (stopAtTimestamp !== undefined && batch.timestampAt(i) >= stopAtTimestamp) {
+                stoppedAt.add(part.partition);
+                state.get(part.partition)!.done = true;
+                break;
+              }
               format(out, part.partition, batch, i, safe ? base + delta : batch.offsetAt(i));
               printed++;
+              if (unbuffered) out.flush();
             }
           }
           out.flush();
@@ -212,11 +228,14 @@ const ascii = (text: string) => Buffer.from(text, 'latin1');
 const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
 const NULL = ascii('null');
 
+/** Writes record `i` of `batch` (at `offset` of `partition`) into the output buffer. */
+export type RecordWriter = (out: JsonLinesWriter, partition: number, batch: RecordBatch, i: number, offset: number | bigint) => void;
+
 /**
  * Writes one record as a JSON line {topic, partition, offset, timestamp, key, value, headers}
  * (the shape `kafka-wire broker --load` reads), straight from the batch's positions.
  */
-export function recordFormatter(topic: string, encoding: Encoding): (out: JsonLinesWriter, partition: number, batch: RecordBatch, i: number, offset: number | bigint) => void {
+export function jsonRecordWriter(topic: string, encoding: Encoding): RecordWriter {
   const head = Buffer.from(`{"topic":${JSON.stringify(topic)},"partition":`, 'utf8');
   const [offsetKey, timestampKey, keyKey, valueKey, headersKey, end] = [',"offset":', ',"timestamp":', ',"key":', ',"value":', ',"headers":', '}\n'].map(ascii);
   const [noHeaders, open, headerKey, headerValue, headerEnd, comma, close] = ['[]', '[', '{"key":', ',"value":', '}', ',', ']'].map(ascii);

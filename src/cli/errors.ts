@@ -9,9 +9,11 @@ export { describeError, InputError, type ErrorJson, type FrameContext };
 
 /** The CLI's way to read bytes as a response, named in the hint for a request that fails as a response would. */
 const READ_AS_RESPONSE = 'give --response --api-key KEY --api-version N';
+/** And the way back, for a request that fails as a response would. */
+const READ_AS_REQUEST = 'leave out --response (a request names its API and version itself)';
 
 function withCliHints(context: FrameContext): FrameContext {
-  return { ...context, readAsResponse: READ_AS_RESPONSE };
+  return { ...context, readAsResponse: READ_AS_RESPONSE, readAsRequest: READ_AS_REQUEST };
 }
 
 /** The error as the JSON-lines modes answer it. */

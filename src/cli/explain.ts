@@ -13,7 +13,7 @@ import type { ExplainTree } from '../explain/tree.js';
 import type { Command, Io } from './command.js';
 import { FrameFailure } from './errors.js';
 import {
-  apiKeyOf, catalogueOption, COLOR_OPTION, FRAME_OPTIONS, frameTarget, readFrameBytes, DESCRIPTION_OPTIONS, SCHEMA_OPTIONS, schemasDirOption, useColour,
+  apiKeyOf, catalogueOption, COLOR_OPTION, FRAME_OPTIONS, frameTarget, framesIn, inFrame, readFrameBytes, DESCRIPTION_OPTIONS, SCHEMA_OPTIONS, SCHEMAS_NOTE, schemasDirOption, useColour,
 } from './input.js';
 import { integerArg, type OptionValues } from './options.js';
 
@@ -30,7 +30,8 @@ function show(io: Io, options: OptionValues, frame: Uint8Array, tree: ExplainTre
     return;
   }
   if (options.layout) io.stdout.write(formatHexText(hexLayout(frame, tree), { colour: useColour(options, io) }) + '\n');
-  io.stdout.write(formatExplainText(tree));
+  // Descriptions cut to a line on a terminal; whole where the text goes on to a file or a program.
+  io.stdout.write(formatExplainText(tree, { truncate: io.stdout.isTTY === true }));
 }
 
 export const explain: Command = {
@@ -38,22 +39,27 @@ export const explain: Command = {
   summary: 'the annotated object tree of a frame; a damaged one as far as it reads, then the malformed rest',
   synopsis: ['[HEX | -] [--file PATH] [--response --api-key KEY --api-version N] [--json] [--layout] [--schemas DIR]'],
   options: [...FRAME_OPTIONS, ...SHOW_OPTIONS, ...SCHEMA_OPTIONS],
-  notes: ['HEX may carry 0x, spaces or colons; without HEX (or with -) the frame is read from stdin, as hex text or raw bytes.'],
+  notes: ['HEX may carry 0x, spaces or colons; without HEX (or with -) the frame is read from stdin, as hex text or raw bytes.',
+    'Several frames back to back (a stream) are explained each in turn, a blank line between.', SCHEMAS_NOTE],
   async run({ options, positionals }, io) {
     useColour(options, io); // a bad --color is a usage error whether or not the layout is shown
     const target = frameTarget(options);
-    const frame = await readFrameBytes(positionals, options, io);
-    const context = { frame, ...target };
-    let tree: ExplainTree;
-    try {
-      tree = explainFrame(frame, { ...target, schemasDir: schemasDirOption(options), partial: true });
-    } catch (error) {
-      // Not even a partial tree (an unknown API, a frame too short for a header): still the bytes.
-      if (options.layout && !options.json) io.stdout.write(formatHexText(hexLayout(frame), { colour: useColour(options, io) }));
-      throw new FrameFailure(error, context);
-    }
-    show(io, options, frame, tree);
-    if (tree.error !== undefined) throw new FrameFailure(tree.error, context);
+    const frames = framesIn(await readFrameBytes(positionals, options, io));
+    // Several frames back to back (a stream, as tshark reads one): each tree in turn, a blank line between.
+    frames.forEach((frame, i) => inFrame(i, frames.length, () => {
+      if (i > 0) io.stdout.write('\n');
+      const context = { frame, ...target };
+      let tree: ExplainTree;
+      try {
+        tree = explainFrame(frame, { ...target, schemasDir: schemasDirOption(options), partial: true });
+      } catch (error) {
+        // Not even a partial tree (an unknown API, a frame too short for a header): still the bytes.
+        if (options.layout && !options.json) io.stdout.write(formatHexText(hexLayout(frame), { colour: useColour(options, io) }));
+        throw new FrameFailure(error, context);
+      }
+      show(io, options, frame, tree);
+      if (tree.error !== undefined) throw new FrameFailure(tree.error, context);
+    }));
     return 0;
   },
 };
@@ -67,7 +73,7 @@ function sampleAll(io: Io, catalogue: Catalogue | undefined): void {
       for (const direction of ['request', 'response'] as const) {
         const [first, last] = api[direction].validVersions;
         if (v < first || v > last) continue;
-        io.stdout.write(JSON.stringify({ apiKey: api.apiKey, apiVersion: v, direction, hex: toHex(sampleFrame(api.apiKey, direction, v, { catalogue })) }) + '\n');
+        io.stdout.write(JSON.stringify({ apiKey: api.apiKey, apiVersion: v, direction, hex: toHex(sampleFrame(api.apiKey, v, direction, { catalogue })) }) + '\n');
       }
     }
   }
@@ -83,7 +89,7 @@ export const sample: Command = {
     { name: 'all', help: 'every key, version and direction as JSON lines {"apiKey","apiVersion","direction","hex"}' },
     ...SCHEMA_OPTIONS,
   ],
-  notes: ['KEY is a number or a name, case-insensitive (3, Metadata, metadata).'],
+  notes: ['KEY is a number or a name, case-insensitive (3, Metadata, metadata).', SCHEMAS_NOTE],
   async run({ options, positionals }, io) {
     const catalogue = catalogueOption(options);
     if (options.all) {
@@ -99,7 +105,7 @@ export const sample: Command = {
     const api = getApi(apiKey, { catalogue });
     const [low, high] = api[direction].validVersions;
     if (version < low || version > high) throw new UsageError(`${api.name} ${direction}s have versions ${low} to ${high}, not ${version}`);
-    const frame = sampleFrame(apiKey, direction, version, { catalogue });
+    const frame = sampleFrame(apiKey, version, direction, { catalogue });
     if (!options.explain) {
       io.stdout.write(toHex(frame) + '\n');
       return 0;
@@ -114,6 +120,7 @@ export const site: Command = {
   summary: 'write the static explorer site (every API version\'s page, the explorer) to OUTDIR',
   synopsis: ['OUTDIR [--schemas DIR]'],
   options: SCHEMA_OPTIONS,
+  notes: [SCHEMAS_NOTE],
   async run({ options, positionals }, io) {
     if (positionals.length !== 1) throw new UsageError('give one OUTDIR');
     const { buildSite } = await import('../site/build.js');
@@ -132,11 +139,12 @@ export const demo: Command = {
   summary: 'explain the reference pages\' smallest messages byte by byte',
   synopsis: ['[--color WHEN] [--schemas DIR]'],
   options: [COLOR_OPTION, ...DESCRIPTION_OPTIONS],
+  notes: [SCHEMAS_NOTE],
   async run({ options, positionals }, io) {
     if (positionals.length > 0) throw new UsageError('demo takes no arguments');
     for (const [apiKey, version] of DEMO_MESSAGES) {
       for (const direction of ['request', 'response'] as const) {
-        const frame = sampleFrame(apiKey, direction, version);
+        const frame = sampleFrame(apiKey, version, direction);
         const tree = explainFrame(frame, { direction, apiKey, apiVersion: version, schemasDir: schemasDirOption(options), sample: true });
         show(io, { ...options, layout: true }, frame, tree);
         io.stdout.write('\n');

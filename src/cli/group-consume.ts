@@ -5,7 +5,7 @@
 
 import { Consumer, type ConsumerOptions } from '../consumer/consumer.js';
 import type { ResetPolicy } from '../consumer/offsets.js';
-import { JsonLinesWriter, recordFormatter, type Encoding } from './consume.js';
+import { JsonLinesWriter, jsonRecordWriter, type Encoding, type RecordWriter } from './consume.js';
 import type { ClientOptions } from '../wire/client.js';
 import { UsageError } from '../errors.js';
 import type { Io } from './command.js';
@@ -90,7 +90,7 @@ export async function runGroupConsume(o: GroupConsumeOptions, io: Io): Promise<n
     ...o.client,
     groupId: o.group,
     topics: o.topics.map(topicArg),
-    resetPolicy: resetPolicyArg(stringOption(o.values, 'offset')),
+    resetPolicy: resetPolicyArg(((o.values.offset ?? []) as string[]).at(-1)), // -o may be given more than once: the last start wins
     isolationLevel: isolation,
     groupProtocol: protocol,
     ...(assignors ? { assignors } : {}),
@@ -106,7 +106,7 @@ export async function runGroupConsume(o: GroupConsumeOptions, io: Io): Promise<n
 
   const writer = flushedWriter(io.stdout);
   const out = new JsonLinesWriter((bytes) => writer.write(bytes));
-  const formatters = new Map<string, ReturnType<typeof recordFormatter>>();
+  const formatters = new Map<string, RecordWriter>();
   const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
   let printed = 0;
   let endCheck: ReturnType<typeof setInterval> | undefined;
@@ -121,7 +121,7 @@ export async function runGroupConsume(o: GroupConsumeOptions, io: Io): Promise<n
   try {
     await consumer.run(async (batch) => {
       let format = formatters.get(batch.topic);
-      if (!format) formatters.set(batch.topic, format = recordFormatter(batch.topic, o.encoding));
+      if (!format) formatters.set(batch.topic, format = jsonRecordWriter(batch.topic, o.encoding));
       let lastPrinted = -1n;
       for (const rb of batch.batches) {
         const skip = batch.firstOffset - rb.baseOffset;

@@ -3,12 +3,14 @@
 // schema directory option, and the colour decision.
 import { readFile } from 'node:fs/promises';
 import { builtInCatalogue, type Catalogue } from '../catalogue/catalogue.js';
-import { loadCatalogue } from '../catalogue/node.js';
+import { loadCatalogue, messageSchemasDir } from '../catalogue/node.js';
 import { concatBytes } from '../bytes.js';
 import { UsageError } from '../errors.js';
 import { InputError } from './errors.js';
 import { defaultSchemasDir } from '../explain/descriptions-node.js';
 import { isHexText, parseHexInput } from '../explain/hex.js';
+import { closestName } from '../codec/known-fields.js';
+import { splitFrames } from '../site/frame-input.js';
 import type { Io } from './command.js';
 import { integerArg, stringOption, type OptionSpec, type OptionValues } from './options.js';
 
@@ -27,15 +29,24 @@ export const CATALOGUE_OPTIONS: readonly OptionSpec[] = [
 
 /** --schemas for the commands that show trees: the catalogue and the field descriptions. */
 export const SCHEMA_OPTIONS: readonly OptionSpec[] = [
-  { name: 'schemas', value: 'DIR', help: 'Kafka-format JSON schemas: their API keys and versions join the catalogue, their texts describe fields (descriptions default to build/kafka-schemas/<release> from npm run schemas, else ../shared/kafka-schemas, when present)' },
+  { name: 'schemas', value: 'DIR', help: 'Kafka-format JSON schemas (a directory of them, Kafka\'s source tree or an unpacked kafka-clients jar): their API keys and versions join the catalogue, their texts describe fields (default for descriptions: $KAFKA_WIRE_SCHEMAS; see below)' },
   { name: 'no-schemas', help: 'the built-in catalogue and no field descriptions' },
 ];
 
 /** --schemas where only the descriptions come from it (the messages shown are the built-in catalogue's). */
 export const DESCRIPTION_OPTIONS: readonly OptionSpec[] = [
-  { name: 'schemas', value: 'DIR', help: 'Kafka\'s JSON schema directory, for field descriptions (default: build/kafka-schemas/<release> from npm run schemas, else ../shared/kafka-schemas, when present)' },
+  { name: 'schemas', value: 'DIR', help: 'Kafka\'s JSON schemas (a directory of them, Kafka\'s source tree or an unpacked kafka-clients jar), for field descriptions (default: $KAFKA_WIRE_SCHEMAS; see below)' },
   { name: 'no-schemas', help: 'no field descriptions' },
 ];
+/**
+ * The help's note on where field descriptions come from: the package carries none of Kafka's
+ * prose, so a user points at Kafka's JSON schemas, which live in Kafka's source tree and jar.
+ */
+export const SCHEMAS_NOTE = 'Field descriptions are Kafka\'s own texts, which the package does not carry: give --schemas DIR or set '
+  + 'KAFKA_WIRE_SCHEMAS=DIR (in a checkout of kafka-wire, the schema pipeline\'s build/kafka-schemas/<release> is used when present). '
+  + 'Kafka\'s JSON schemas are in its source tree (clients/src/main/resources/common/message; DIR may be the tree\'s root) '
+  + 'and in the kafka-clients jar (common/message/: unzip kafka-clients-<version>.jar \'common/message/*\' -d DIR).';
+
 export const COLOR_OPTION: OptionSpec = { name: 'color', value: 'WHEN', help: 'auto (a terminal without NO_COLOR), always or never' };
 
 /** An API key given as a number or a name, case-insensitive (3, Metadata, metadata). */
@@ -44,7 +55,9 @@ export function apiKeyOf(text: string, what = '--api-key', catalogue: Catalogue 
     ? catalogue.api(Number(text))
     : catalogue.apis.find((a) => a.name.toLowerCase() === text.toLowerCase());
   if (api === undefined) {
-    throw new UsageError(`${what}: no API ${/^\d+$/.test(text) ? 'with key' : 'named'} ${text} (a number from the catalogue or a name such as Metadata)`);
+    const close = /^\d+$/.test(text) ? undefined : closestName(text, catalogue.apis.map((a) => a.name));
+    throw new UsageError(`${what}: no API ${/^\d+$/.test(text) ? 'with key' : 'named'} ${text}`
+      + (close === undefined ? ' (a number from the catalogue or a name such as Metadata)' : `; did you mean ${close}?`));
   }
   return api.apiKey;
 }
@@ -74,7 +87,8 @@ export function frameTarget(options: OptionValues): FrameTarget {
 /** The schema directory the descriptions come from: --schemas DIR, none with --no-schemas, else the default. */
 export function schemasDirOption(options: OptionValues): string | undefined {
   if (options['no-schemas']) return undefined;
-  return stringOption(options, 'schemas') ?? defaultSchemasDir();
+  const given = stringOption(options, 'schemas');
+  return given === undefined ? defaultSchemasDir() : messageSchemasDir(given);
 }
 
 const loadedCatalogues = new Map<string, Catalogue>();
@@ -144,6 +158,25 @@ export async function readFrameBytes(positionals: string[], options: OptionValue
     return textOrRaw(await readAll(io.stdin), 'stdin');
   }
   return hexArgument(positionals.join(' '), 'HEX');
+}
+
+/**
+ * The frames in the bytes: several back to back when their size prefixes cover the bytes exactly
+ * (a stream saved from a socket, or frames pasted one after another), else the bytes as one frame
+ * for the decoder to judge.
+ */
+export function framesIn(bytes: Uint8Array): Uint8Array[] {
+  return splitFrames(bytes) ?? [bytes];
+}
+
+/** Runs `work` for frame `index` of `count`; with several, a failure says which frame it was in. */
+export function inFrame<T>(index: number, count: number, work: () => T): T {
+  try {
+    return work();
+  } catch (error) {
+    if (count > 1 && error instanceof Error) error.message = `frame ${index + 1} of ${count}: ${error.message}`;
+    throw error;
+  }
 }
 
 /** Whether to colour stdout: --color always|never, else a terminal without NO_COLOR. */

@@ -7,11 +7,34 @@ import { SASL_MECHANISMS, type Connection, type ConnectOptions, type SaslOptions
 import { kafkaErrorName } from '../wire/errors.js';
 import { consumeLoop, byLeader, type Encoding } from './consume.js';
 import { ZERO_UUID } from '../wire/versions.js';
+import type { MetadataResponse } from '../generated/types.js';
 import { IsolationLevel, ISOLATION_NAMES, type IsolationName } from '../wire/isolation.js';
 import { GROUP_CONSUME_OPTIONS, refuseGroupOptions, runGroupConsume } from './group-consume.js';
 import { UsageError } from '../errors.js';
 import type { Command, Io } from './command.js';
 import { integerArg, stringOption, type OptionSpec, type OptionValues, type ParsedArgs } from './options.js';
+import { recordWriter, type OutputOptions } from './consume-output.js';
+
+/** consume's output forms, kcat's flags: -J (JSON lines, the default), -K, -D, -f, -Z, -u. */
+const CONSUME_OUTPUT_OPTIONS: readonly OptionSpec[] = [
+  { name: 'json', short: 'J', help: 'JSON lines (the default; kcat -J\'s habit)' },
+  { name: 'key-delimiter', short: 'K', value: 'DELIM', help: 'print "key DELIM value" per record instead of JSON (kcat -K; \\t \\n \\xNN escapes)' },
+  { name: 'delimiter', short: 'D', value: 'DELIM', help: 'what ends each record with -K (default \\n)' },
+  { name: 'format', short: 'f', value: 'FORMAT', help: 'print records in kcat\'s -f format: %s value, %k key, %S %K their lengths (-1 for null), %R value length as 4 bytes, %T timestamp, %h headers, %t topic, %p partition, %o offset' },
+  { name: 'null', short: 'Z', help: 'print null keys and values as NULL in -K and -f output (JSON prints null)' },
+  { name: 'unbuffered', short: 'u', help: 'write each record as soon as it is read' },
+];
+
+/** The output options, checked: -J, -K and -f are three forms, one at a time. */
+function outputOptions(values: OptionValues, encoding: Encoding): OutputOptions {
+  const forms = ['json', 'key-delimiter', 'format'].filter((name) => values[name] !== undefined);
+  if (forms.length > 1) throw new UsageError(`give one of -J, -K and -f, not ${forms.map((f) => `--${f}`).join(' and ')}`);
+  if (values.delimiter !== undefined && values['key-delimiter'] === undefined) throw new UsageError('-D goes with -K (with -f, end the format with \\n)');
+  return {
+    format: stringOption(values, 'format'), keyDelimiter: stringOption(values, 'key-delimiter'),
+    delimiter: stringOption(values, 'delimiter'), nullAsText: values.null === true, encoding,
+  };
+}
 
 /**
  * kcat's (librdkafka's) names for the security settings, as `-X key=value`, onto the long options
@@ -130,9 +153,13 @@ export function partitionArg(values: OptionValues): number | undefined {
 
 export const metadata: Command = {
   name: 'metadata',
-  summary: 'the cluster\'s brokers, topics and partitions as JSON (kcat -L)',
-  synopsis: ['-b HOST:PORT [-t TOPIC]...'],
-  options: [...NETWORK_OPTIONS, { ...TOPIC_OPTION, multiple: true, help: 'only these topics (repeatable); exit 1 if one has an error' }],
+  summary: 'the cluster\'s brokers, topics and partitions, as kcat -L prints them (or JSON)',
+  synopsis: ['-b HOST:PORT [-t TOPIC]... [--json]'],
+  options: [
+    ...NETWORK_OPTIONS,
+    { ...TOPIC_OPTION, multiple: true, help: 'only these topics (repeatable); exit 1 if one has an error' },
+    { name: 'json', short: 'J', help: 'JSON: {clusterId, controllerId, brokers, topics} sorted by id and name' },
+  ],
   run: runMetadata,
 };
 
@@ -142,28 +169,53 @@ async function runMetadata({ options: values, positionals }: ParsedArgs, io: Io)
   try {
     const topics = values.topic as string[] | undefined;
     const md = await client.metadata(topics ?? null, false);
-    const out = {
-      clusterId: md.clusterId ?? null,
-      controllerId: md.controllerId ?? -1,
-      brokers: md.brokers.map((b) => ({ nodeId: b.nodeId, host: b.host, port: b.port, rack: b.rack ?? null }))
-        .sort((a, b) => a.nodeId - b.nodeId),
-      topics: md.topics.map((t) => ({
-        name: t.name,
-        ...(t.topicId && t.topicId !== ZERO_UUID ? { topicId: t.topicId } : {}),
-        ...(t.isInternal ? { isInternal: true } : {}),
-        errorCode: t.errorCode,
-        ...(t.errorCode ? { error: kafkaErrorName(t.errorCode) } : {}),
-        partitions: t.partitions.map((p) => ({
-          partition: p.partitionIndex, leader: p.leaderId, replicas: p.replicaNodes, isr: p.isrNodes,
-          ...(p.errorCode ? { errorCode: p.errorCode, error: kafkaErrorName(p.errorCode) } : {}),
-        })).sort((a, b) => a.partition - b.partition),
-      })).sort((a, b) => String(a.name).localeCompare(String(b.name))),
-    };
-    io.stdout.write(JSON.stringify(out, null, 2) + '\n');
+    if (values.json) io.stdout.write(JSON.stringify(metadataJson(md), null, 2) + '\n');
+    else io.stdout.write(metadataText(md, topics, await client.anyConnection()));
     return topics && md.topics.some((t) => t.errorCode !== 0) ? 1 : 0;
   } finally {
     await client.close();
   }
+}
+
+function metadataJson(md: MetadataResponse): object {
+  return {
+    clusterId: md.clusterId ?? null,
+    controllerId: md.controllerId ?? -1,
+    brokers: md.brokers.map((b) => ({ nodeId: b.nodeId, host: b.host, port: b.port, rack: b.rack ?? null }))
+      .sort((a, b) => a.nodeId - b.nodeId),
+    topics: md.topics.map((t) => ({
+      name: t.name,
+      ...(t.topicId && t.topicId !== ZERO_UUID ? { topicId: t.topicId } : {}),
+      ...(t.isInternal ? { isInternal: true } : {}),
+      errorCode: t.errorCode,
+      ...(t.errorCode ? { error: kafkaErrorName(t.errorCode) } : {}),
+      partitions: t.partitions.map((p) => ({
+        partition: p.partitionIndex, leader: p.leaderId, replicas: p.replicaNodes, isr: p.isrNodes,
+        ...(p.errorCode ? { errorCode: p.errorCode, error: kafkaErrorName(p.errorCode) } : {}),
+      })).sort((a, b) => a.partition - b.partition),
+    })).sort((a, b) => String(a.name).localeCompare(String(b.name))),
+  };
+}
+
+/**
+ * kcat -L's text, line for line: who answered, the brokers (the controller marked), each topic
+ * with its partitions' leader, replicas and in-sync replicas; errors by Kafka's names.
+ */
+export function metadataText(md: MetadataResponse, topics: string[] | undefined, answered: { host: string; port: number }): string {
+  const from = md.brokers.find((b) => b.host === answered.host && b.port === answered.port);
+  let out = `Metadata for ${topics === undefined ? 'all topics' : topics.join(', ')} `
+    + `(from broker ${from?.nodeId ?? -1}: ${answered.host}:${answered.port}/${from?.nodeId ?? 'bootstrap'}):\n`;
+  out += ` ${md.brokers.length} brokers:\n`;
+  for (const b of md.brokers) out += `  broker ${b.nodeId} at ${b.host}:${b.port}${b.nodeId === md.controllerId ? ' (controller)' : ''}\n`;
+  out += ` ${md.topics.length} topics:\n`;
+  for (const t of md.topics) {
+    out += `  topic "${t.name}" with ${t.partitions.length} partitions:${t.errorCode ? ` ${kafkaErrorName(t.errorCode)}` : ''}\n`;
+    for (const p of t.partitions) {
+      out += `    partition ${p.partitionIndex}, leader ${p.leaderId}, replicas: ${p.replicaNodes.join(',')}, isrs: ${p.isrNodes.join(',')}`
+        + `${p.errorCode ? `, ${kafkaErrorName(p.errorCode)}` : ''}\n`;
+    }
+  }
+  return out;
 }
 
 /** The -t TOPIC that produce and consume need. */
@@ -181,17 +233,18 @@ export const consume: Command = {
   name: 'consume',
   summary: 'records to stdout, one JSON object per line {topic, partition, offset, timestamp, key, value, headers} (kcat -C)',
   synopsis: [
-    '-b HOST:PORT -t TOPIC [-p N] [-o beginning|end|N|-N] [-e] [-c COUNT] [--encoding utf8|base64|hex] [--isolation read_committed]',
+    '-b HOST:PORT -t TOPIC [-p N] [-o beginning|end|N|-N|s@TS] [-o e@TS] [-e] [-c COUNT] [--encoding utf8|base64|hex] [--isolation read_committed] [-J | -K DELIM | -f FORMAT] [-Z] [-u]',
     '-b HOST:PORT -G GROUP TOPIC|^REGEX... [-o beginning|end|s@TIMESTAMP] [--isolation read_committed] [-e] [-c COUNT]',
   ],
   options: [
     ...NETWORK_OPTIONS, TOPIC_OPTION, PARTITION_OPTION,
-    { name: 'offset', short: 'o', value: 'OFFSET', help: 'beginning (default), end, N, or -N (N before the end)' },
+    { name: 'offset', short: 'o', value: 'OFFSET', multiple: true, help: 'beginning (default), end, N, -N (N before the end), s@TS (the first record at or after TS ms); e@TS stops before the first record at or after TS (repeat -o for both)' },
     { name: 'exit', short: 'e', help: 'exit at the end of the partitions instead of waiting for more' },
     { name: 'count', short: 'c', value: 'COUNT', help: 'exit after COUNT records' },
     { name: 'encoding', value: 'ENCODING', help: 'keys, values and headers as utf8 (default), base64 or hex' },
     { name: 'isolation', value: 'LEVEL', help: 'read_uncommitted (default) or read_committed (no aborted transactions; -e stops at the last stable offset)' },
     ...GROUP_CONSUME_OPTIONS,
+    ...CONSUME_OUTPUT_OPTIONS,
   ],
   run: runConsume,
 };
@@ -201,8 +254,7 @@ async function runConsume({ options: values, positionals }: ParsedArgs, io: Io):
   if (group === undefined) { noPositionals(positionals); refuseGroupOptions(values); }
   const topic = group === undefined ? requiredTopic(values) : '';
   const only = partitionArg(values);
-  const offsetArg = stringOption(values, 'offset') ?? 'beginning';
-  if (group === undefined && !/^(beginning|end|-?\d+)$/.test(offsetArg)) throw new UsageError(`bad offset ${offsetArg} (beginning, end, N or -N)`);
+  const { start: offsetArg, stopAt } = offsetSpecs(values);
   const limit = integerArg(stringOption(values, 'count'), '-c (count)', 0, Number.MAX_SAFE_INTEGER) ?? Infinity;
   const encoding = (stringOption(values, 'encoding') ?? 'utf8') as Encoding;
   if (!ENCODINGS.includes(encoding)) throw new UsageError(`--encoding must be ${ENCODINGS.join(', ')}, not ${JSON.stringify(encoding)}`);
@@ -223,11 +275,36 @@ async function runConsume({ options: values, positionals }: ParsedArgs, io: Io):
       throw new Error(`topic ${topic} has no partition ${only} (it has ${info.partitions.length})`);
     }
     const start = await resolveOffsets(client, info, partitions, offsetArg, isolationLevel);
-    await consumeLoop(client, info, { start, exitAtEnd, limit, encoding, isolationLevel, signal, write: (bytes) => io.stdout.write(bytes) });
+    const printed = await consumeLoop(client, info, {
+      start, exitAtEnd, limit, encoding, isolationLevel, signal, write: (bytes) => io.stdout.write(bytes),
+      writer: recordWriter(topic, outputOptions(values, encoding)), unbuffered: values.unbuffered === true, stopAtTimestamp: stopAt,
+    });
+    if (printed === 0 && exitAtEnd && !signal?.aborted) io.stderr.write(`kafka-wire consume: ${nothingPrinted(topic, start, stopAt)}\n`);
     return 0;
   } finally {
     await client.close();
   }
+}
+
+/** The -o options: where to start (beginning, end, N, -N, s@TS) and the e@TS to stop at. */
+function offsetSpecs(values: OptionValues): { start: string; stopAt?: bigint } {
+  let start = 'beginning';
+  let stopAt: bigint | undefined;
+  for (const spec of (values.offset ?? []) as string[]) {
+    if (/^e@\d+$/.test(spec)) stopAt = BigInt(spec.slice(2));
+    else if (/^(beginning|end|-?\d+|s@\d+)$/.test(spec)) start = spec;
+    else throw new UsageError(`bad offset ${spec} (beginning, end, N, -N, s@TIMESTAMP or e@TIMESTAMP)`);
+  }
+  return { start, stopAt };
+}
+
+/** Why -e ended without printing a record, partition by partition (for stderr). */
+function nothingPrinted(topic: string, start: ReadonlyMap<number, { offset: bigint; end: bigint }>, stopAt: bigint | undefined): string {
+  const where = [...start].sort(([a], [b]) => a - b).map(([p, { offset, end }]) =>
+    offset > end ? `partition ${p}: offset ${offset} is past its end (${end})` : `partition ${p}: at its end, offset ${end}`);
+  const stop = stopAt === undefined ? '' : ` or at the e@${stopAt} stop timestamp`;
+  return `no records printed: -e exits at the end of each partition${stop}, and ${topic} had none to give from the start offset `
+    + `(${where.join('; ')}); start earlier with -o beginning or -o -N`;
 }
 
 /** Where each partition starts and ends: "end" is the last stable offset under read_committed. */
@@ -237,13 +314,15 @@ async function resolveOffsets(client: KafkaClient, info: TopicInfo, partitions: 
   const topic = info.name;
   await Promise.all(byLeader(info, partitions).map(async (ps) => {
     const conn = await client.leader(topic, ps[0]!);
-    const [earliest, latest] = await Promise.all([listOffsets(conn, topic, ps, -2n, isolationLevel), listOffsets(conn, topic, ps, -1n, isolationLevel)]);
+    const [earliest, latest, byTime] = await Promise.all([listOffsets(conn, topic, ps, -2n, isolationLevel), listOffsets(conn, topic, ps, -1n, isolationLevel),
+      spec.startsWith('s@') ? listOffsets(conn, topic, ps, BigInt(spec.slice(2)), isolationLevel) : Promise.resolve(new Map<number, bigint>())]);
     for (const p of ps) {
       const lo = earliest.get(p)!;
       const hi = latest.get(p)!;
       let offset: bigint;
       if (spec === 'beginning') offset = lo;
       else if (spec === 'end') offset = hi;
+      else if (spec.startsWith('s@')) offset = byTime.get(p)! < 0n ? hi : byTime.get(p)!;
       else if (spec.startsWith('-')) offset = hi + BigInt(spec) < lo ? lo : hi + BigInt(spec);
       else offset = BigInt(spec);
       out.set(p, { offset, end: hi });

@@ -5,7 +5,7 @@ import { createReadStream } from 'node:fs';
 import { once } from 'node:events';
 import { Writable } from 'node:stream';
 import type { Command, Io } from './command.js';
-import { apiKeyOf, catalogueOption, SCHEMA_OPTIONS, schemasDirOption } from './input.js';
+import { apiKeyOf, catalogueOption, SCHEMA_OPTIONS, SCHEMAS_NOTE, schemasDirOption } from './input.js';
 import { integerArg, stringOption, type ParsedArgs } from './options.js';
 import { loadDescriptions } from '../explain/descriptions-node.js';
 import type { Descriptions } from '../explain/descriptions.js';
@@ -36,6 +36,7 @@ export const pcap: Command = {
   notes: [
     'FILE "-" reads stdin. Each line: {"time","conn","direction","apiKey","apiVersion","correlationId","ok","frame"|"error"}; responses carry "latencyMs".',
     'A frame that does not decode is a line with "ok": false; only an unreadable file makes the exit code 1.',
+    SCHEMAS_NOTE,
   ],
   run: runPcap,
 };

@@ -11,6 +11,7 @@ import { stringOption, type OptionValues, type ParsedArgs } from './options.js';
 import {
   clientOptionsFrom, noPositionals, partitionArg, requiredTopic, NETWORK_OPTIONS, PARTITION_OPTION, SECURITY_PROPERTIES, TOPIC_OPTION,
 } from './network.js';
+import { NO_CREATE_HELP, topicForProduce } from './produce-topic.js';
 
 const utf8 = new TextEncoder();
 const READ_CHUNK = 1 << 20;
@@ -59,6 +60,7 @@ export const produce: Command = {
     { name: 'transactional-id', value: 'ID', help: 'send the whole input in one transaction with this id (committed at the end, aborted on error)' },
     { name: 'no-idempotence', help: 'plain producer: no producer id and sequence numbers (retries may duplicate)' },
     { name: 'property', short: 'X', value: 'name=value', multiple: true, help: `producer settings: ${Object.keys(SETTINGS).join(', ')}; and the security settings: ${Object.keys(SECURITY_PROPERTIES).join(', ')}` },
+    { name: 'no-create', help: NO_CREATE_HELP },
     { name: 'quiet', short: 'q', help: 'no summary on stderr' },
   ],
   notes: [
@@ -165,7 +167,8 @@ async function runProduce({ options: values, positionals }: ParsedArgs, io: Io):
   const splitter = new RecordSplitter(producer, topic, partition, recordDelim, keyDelim, fixedKey, headers.length > 0 ? headers : undefined);
   let failure: unknown;
   try {
-    const info = await producer.topic(topic);
+    const info = await topicForProduce(producer.client, topic,
+      { create: values['no-create'] !== true, note: (line) => io.stderr.write(`kafka-wire produce: ${line}\n`) });
     if (partition !== undefined && partition >= info.partitions.length) {
       throw new ProducerError('UNKNOWN_TOPIC', `topic ${topic} has no partition ${partition} (it has ${info.partitions.length})`, { topic, partition });
     }

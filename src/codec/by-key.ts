@@ -10,6 +10,7 @@ import {
 import { peekRequest } from './scan.js';
 import { headerVersionFor, planForMessage, type MessagePlan } from './plan.js';
 import { checkRequestHeader } from './values.js';
+import { KafkaWireError } from '../errors.js';
 import type {
   ApiKeyNumber, DecodedRequest, DecodedResponse, Direction, EncodeOptions, Limits, MessageDecodeOptions, RecordsField, RequestBody,
   RequestHeader, RequestInput, ResponseBody, ResponseHeader, ResponseInput,
@@ -81,7 +82,22 @@ export function getMessage(apiKey: number, direction: Direction, options?: Catal
   return direction === 'request' ? api.request : api.response;
 }
 
-export function isFlexible(apiKey: number, direction: Direction, version: number, options?: CatalogueOption): boolean {
+/**
+ * The version and direction of a call made in the library's order, (key, version, direction), or
+ * in the older (key, direction, version): a direction is a string and a version a number, so the
+ * two cannot be confused.
+ */
+export function versionAndDirection(a: number | Direction, b: number | Direction): [number, Direction] {
+  const [version, direction] = typeof a === 'string' ? [b, a] : [a, b];
+  if (direction !== 'request' && direction !== 'response') {
+    throw new KafkaWireError('INVALID_VALUE', -1, '', `the direction must be "request" or "response", not ${JSON.stringify(direction)}`);
+  }
+  return [version as number, direction];
+}
+
+/** Whether a message version is flexible (compact lengths, tagged fields): (apiKey, version, direction). */
+export function isFlexible(apiKey: number, a: number | Direction, b: number | Direction, options?: CatalogueOption): boolean {
+  const [version, direction] = versionAndDirection(a, b);
   return inVersions(getMessage(apiKey, direction, options).flexibleVersions, version);
 }
 
@@ -97,11 +113,15 @@ export function planFor(apiKey: number, direction: Direction, version: number, o
   return planForMessage(getMessage(apiKey, direction, options), version);
 }
 
-/** A message with every field at its default, then `fields` laid over it at every depth. */
+/**
+ * A message with every field at its default, then `fields` laid over it at every depth:
+ * `newMessage(apiKey, version, direction, fields?)` (the older `(apiKey, direction, version)` works too).
+ */
 export function newMessage<K extends number, D extends Direction>(
-  apiKey: K, direction: D, version: number, fields?: BodyInput<K, D>, options?: CatalogueOption,
+  apiKey: K, version: number | D, direction: D | number, fields?: BodyInput<K, D>, options?: CatalogueOption,
 ): DecodedBody<K, D> {
-  return newMessageFor(getMessage(apiKey, direction, options), version, fields);
+  const [v, d] = versionAndDirection(version, direction);
+  return newMessageFor(getMessage(apiKey, d, options), v, fields as never) as DecodedBody<K, D>;
 }
 
 /** Decodes a whole request frame of any API (int32 size prefix, header, body). */
@@ -117,11 +137,12 @@ export function decodeResponse<K extends number, O extends DecodeOptions = {}>(
   return decodeResponseFor(getApi(apiKey, options), frame, apiVersion, messageOptions(options));
 }
 
-/** Decodes a bare body (no size prefix, no header). */
+/** Decodes a bare body (no size prefix, no header): `(apiKey, version, direction, bytes)`, or the older `(apiKey, direction, version, bytes)`. */
 export function decodeBody<K extends number, D extends Direction, O extends DecodeOptions = {}>(
-  apiKey: K, direction: D, version: number, bytes: Uint8Array, options?: O,
+  apiKey: K, version: number | D, direction: D | number, bytes: Uint8Array, options?: O,
 ): DecodedBody<K, D, RecordsField<O>> {
-  return decodeBodyFor(getMessage(apiKey, direction, options), version, bytes, messageOptions(options));
+  const [v, d] = versionAndDirection(version, direction);
+  return decodeBodyFor(getMessage(apiKey, d, options), v, bytes, messageOptions(options));
 }
 
 function requestApi(header: RequestHeader, options: CatalogueOption | undefined): ApiDef {
@@ -139,9 +160,10 @@ export function encodeResponse<K extends number>(apiKey: K, apiVersion: number, 
   return encodeResponseFor(getApi(apiKey, options), apiVersion, header, body, options);
 }
 
-/** Encodes a bare body (no size prefix, no header). */
-export function encodeBody<K extends number, D extends Direction>(apiKey: K, direction: D, version: number, body: BodyInput<K, D>, options?: ByKeyEncodeOptions): Uint8Array {
-  return encodeBodyFor(getMessage(apiKey, direction, options), version, body, options);
+/** Encodes a bare body (no size prefix, no header): `(apiKey, version, direction, body)`, or the older `(apiKey, direction, version, body)`. */
+export function encodeBody<K extends number, D extends Direction>(apiKey: K, version: number | D, direction: D | number, body: BodyInput<K, D>, options?: ByKeyEncodeOptions): Uint8Array {
+  const [v, d] = versionAndDirection(version, direction);
+  return encodeBodyFor(getMessage(apiKey, d, options), v, body as never, options);
 }
 
 /** The exact length encodeRequest would produce, without writing it. */

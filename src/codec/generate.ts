@@ -270,6 +270,8 @@ export function generateWriter(root: CompiledStruct): TapeWriter {
       if (b.t + ${need} > b.tape.length) room(${need});
       ${fieldStatements(f)}`);
     }
+    // The absent fields' errors carry their own path: no regular field is being written.
+    if (s.absent.some((f) => !f.def.ignorable)) body.push('field = -1;');
     for (const f of s.absent) {
       if (f.def.ignorable) continue;
       const fi = fieldTable.push(f) - 1;

@@ -126,8 +126,20 @@ export interface FrameJson {
   body: Record<string, unknown>;
 }
 
-/** Decodes a frame to its JSON form. Responses need the API key and version of their request. */
-export function frameToJson(direction: Direction, frame: Uint8Array, apiKey?: number, apiVersion?: number, options?: DecodeOptions, bytes: JsonBytes = 'hex'): FrameJson {
+/**
+ * Decodes a frame to its JSON form (the form JSON.stringify can write: int64 as decimal strings,
+ * bytes as hex). A request names its API and version itself; a response needs those of its
+ * request: `frameToJson(frame, apiKey, apiVersion, 'response')`.
+ */
+export function frameToJson(frame: Uint8Array, apiKey?: number, apiVersion?: number, direction?: Direction, options?: DecodeOptions, bytes?: JsonBytes): FrameJson;
+/** @deprecated the older argument order: (direction, frame, apiKey?, apiVersion?). */
+export function frameToJson(direction: Direction, frame: Uint8Array, apiKey?: number, apiVersion?: number, options?: DecodeOptions, bytes?: JsonBytes): FrameJson;
+export function frameToJson(...args: unknown[]): FrameJson {
+  // The older order starts with the direction, a string; the library's with the frame.
+  const [frame, apiKey, apiVersion, direction = 'request', options, bytes = 'hex'] = (typeof args[0] === 'string'
+    ? [args[1], args[2], args[3], args[0], args[4], args[5]]
+    : args) as [Uint8Array, number?, number?, Direction?, DecodeOptions?, JsonBytes?];
+  if (direction !== 'request' && direction !== 'response') throw bad('direction', 'expected "request" or "response"');
   let key: number;
   let version: number;
   let decoded: { header: any; body: any };

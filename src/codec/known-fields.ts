@@ -38,7 +38,7 @@ function unknownField(s: CompiledStruct, name: string): KafkaWireError {
 }
 
 /** The one candidate within a small edit distance of `name` (case ignored), if exactly one is closest. */
-function closestName(name: string, candidates: readonly string[]): string | undefined {
+export function closestName(name: string, candidates: readonly string[]): string | undefined {
   const limit = Math.max(1, Math.floor(name.length / 3));
   let best: string | undefined;
   let bestDistance = limit + 1;

@@ -54,8 +54,9 @@ function isDefaultStruct(s: CompiledStruct, o: any): boolean {
   return true;
 }
 
+/** The error for field `f`, which version `s.version` lacks; its path names the field itself. */
 export function notInVersion(s: CompiledStruct, f: CompiledField): KafkaWireError {
-  return new KafkaWireError('NOT_IN_VERSION', -1, '',
+  return new KafkaWireError('NOT_IN_VERSION', -1, f.name,
     `${s.name}.${f.name} has a non-default value but version ${s.version} does not have the field`);
 }
 

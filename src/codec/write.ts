@@ -24,12 +24,13 @@ export function writeStruct(s: CompiledStruct, o: any): void {
       f = regular[i];
       writeField(f, o[f.name]);
     }
+    // The absent fields' errors name their own field: no regular field is being written.
+    f = undefined;
     const absent = s.absent;
     for (let i = 0; i < absent.length; i++) {
-      f = absent[i];
-      if (!f.def.ignorable && !isDefault(f, o[f.name])) throw notInVersion(s, f);
+      const lacking = absent[i];
+      if (!lacking.def.ignorable && !isDefault(lacking, o[lacking.name])) throw notInVersion(s, lacking);
     }
-    f = undefined;
     if (s.flexible) writeTaggedFields(s, o, writeField);
   } catch (thrown) {
     if (f === undefined) throw thrown;

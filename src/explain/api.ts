@@ -8,6 +8,7 @@ export {
   type HexLayout, type HexByte,
 } from './hex.js';
 export { sampleMessage, sampleFrame, sampleHeader, sampleStruct, sampleRecordBatch, EMPTY_BATCH_SIZE } from './samples.js';
+export { realisticMessage, realisticFrame, type RealisticOptions } from './realistic.js';
 export {
   descriptionsFrom, noDescriptions, truncateDescription, addSchemaText, stripJsonComments,
   type Descriptions, type DescriptionTable,

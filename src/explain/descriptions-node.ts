@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { addSchemaText, descriptionsFrom, type DescriptionTable, type Descriptions } from './descriptions.js';
+import { messageSchemasDir } from '../catalogue/node.js';
 import { kafkaRelease } from '../generated/catalogue.js';
 
 const tables = new Map<string, DescriptionTable>();
@@ -40,9 +41,10 @@ export function loadDescriptionTable(dir: string, messages?: readonly string[]):
   return table;
 }
 
-export function loadDescriptions(dir: string, messages?: readonly string[]): Descriptions {
-  if (!fs.existsSync(dir)) throw new Error(`schema directory ${dir} does not exist`);
-  return descriptionsFrom(loadDescriptionTable(dir, messages));
+/** The descriptions of `root`'s schemas (a schema directory, or a Kafka source tree or unpacked kafka-clients jar). */
+export function loadDescriptions(root: string, messages?: readonly string[]): Descriptions {
+  if (!fs.existsSync(root)) throw new Error(`schema directory ${root} does not exist`);
+  return descriptionsFrom(loadDescriptionTable(messageSchemasDir(root), messages));
 }
 
 /** The repository (or installed package) root: the nearest directory up with our package.json. */

@@ -4,14 +4,28 @@ import { hex4, type ExplainNode } from './nodes.js';
 import type { ExplainTree } from './tree.js';
 import { truncateDescription } from './descriptions.js';
 
+/** The name of the node that holds a damaged frame's unread rest (src/explain/tree.ts). */
+const MALFORMED = '[malformed]';
+
+export interface TextOptions {
+  /**
+   * Cut long schema descriptions to one screen line (default true; the CLI cuts on a terminal
+   * only). A [malformed] node's text, what went wrong, is never cut.
+   */
+  truncate?: boolean;
+}
+
 /** One node's line without the tree drawing. */
-export function formatNodeLine(n: ExplainNode): string {
+export function formatNodeLine(n: ExplainNode, options: TextOptions = {}): string {
   const parts: string[] = [n.name];
   if (n.type !== '') parts.push(n.type);
   if (n.display !== undefined) parts.push(`= ${n.display}`);
   if (n.note !== undefined) parts.push(`(${n.note})`);
   parts.push(`[${n.inflated ? '+' : ''}${hex4(n.offset)}, ${n.size}B]`);
-  if (n.description !== undefined && n.description !== '') parts.push(truncateDescription(n.description));
+  if (n.description !== undefined && n.description !== '') {
+    const whole = options.truncate === false || n.name === MALFORMED;
+    parts.push(whole ? n.description : truncateDescription(n.description));
+  }
   return parts.join(' ');
 }
 
@@ -29,11 +43,11 @@ export function walkTreeLines(root: ExplainNode, visit: (n: ExplainNode, prefix:
 }
 
 /** The tree as text, one line per node, each ending in a newline. */
-export function formatExplainText(tree: ExplainTree | ExplainNode): string {
+export function formatExplainText(tree: ExplainTree | ExplainNode, options: TextOptions = {}): string {
   const root = 'root' in tree ? tree.root : tree;
   let out = '';
   walkTreeLines(root, (n, prefix) => {
-    out += prefix + formatNodeLine(n) + '\n';
+    out += prefix + formatNodeLine(n, options) + '\n';
   });
   return out;
 }

@@ -1,8 +1,9 @@
 // A frame's decode error as people and JSON lines see it (the CLI, captures): one line saying what
 // was wrong, where (byte offset and field path) and with the numbers involved, plus a hint when a
 // likely mistake explains it (HTTP or TLS bytes, a frame without its size prefix, a response read
-// as a request where the caller says how to read it as one).
+// as a request where the caller says how to read it as one, and a request read as a response).
 import { apis } from '../generated/catalogue.js';
+import { decodeRequest } from '../codec/by-key.js';
 import { KafkaWireError, UsageError } from '../errors.js';
 import { RecordsError } from '../records/errors.js';
 import { buildExplainTree, flattenTree, sizeMismatchDetail } from './tree.js';
@@ -36,6 +37,8 @@ export interface FrameContext {
    * that fails so may be a response; absent where the direction is known (a capture).
    */
   readAsResponse?: string;
+  /** How the caller reads bytes as a request (the CLI: leave out --response), for the converse hint. */
+  readAsRequest?: string;
 }
 
 function int32At(frame: Uint8Array, at: number): number {
@@ -80,6 +83,16 @@ const READ_AS_RESPONSE_CODES: readonly string[] = [
   'DUPLICATE_TAG', 'TAGGED_SIZE_MISMATCH', 'ARRAY_LIMIT', 'LENGTH_LIMIT', 'UNSUPPORTED_API', 'UNSUPPORTED_VERSION',
 ];
 
+/** "Metadata v12" when the frame decodes whole as a request, else undefined. */
+function requestLike(frame: Uint8Array): string | undefined {
+  try {
+    const { apiKey, apiVersion } = decodeRequest(frame);
+    return `${apis.find((a) => a.apiKey === apiKey)?.name ?? `API ${apiKey}`} v${apiVersion}`;
+  } catch {
+    return undefined;
+  }
+}
+
 /** A likely mistake that would explain the failure (of error `code`), if the bytes suggest one. */
 function hintFor(context: FrameContext, code?: string): string | undefined {
   const { frame, direction } = context;
@@ -99,6 +112,10 @@ function hintFor(context: FrameContext, code?: string): string | undefined {
   }
   if (direction === 'request' && context.readAsResponse !== undefined && code !== undefined && READ_AS_RESPONSE_CODES.includes(code)) {
     return `if these bytes are a response, ${context.readAsResponse} (a response header names no API)`;
+  }
+  if (direction === 'response' && context.readAsRequest !== undefined && code !== undefined && READ_AS_RESPONSE_CODES.includes(code)) {
+    const request = requestLike(frame);
+    if (request !== undefined) return `these bytes decode as a ${request} request: if they are one, ${context.readAsRequest}`;
   }
   return undefined;
 }

@@ -130,17 +130,23 @@ export function formatHexHtml(layout: HexLayout, options: { maxBytes?: number; t
   const width = offsetWidth(layout.size);
   const maxRows = Math.ceil((options.maxBytes ?? Infinity) / BYTES_PER_ROW);
   let out = `<div class="hexgrid" data-size="${layout.size}">`;
-  out += '<div class="hexrow hexhead"><span class="off"></span>';
+  out += '<div class="hexrow hexhead"><span class="off"></span><span class="hx">';
   for (let c = 0; c < BYTES_PER_ROW; c++) out += `<span class="col">${c.toString(16).toUpperCase()}</span>`;
-  out += '</div>';
+  out += '</span></div>';
   const titles = options.titles === false ? [] : layout.nodes.map((n) => escapeHtml(formatNodeLine(n)));
   for (const row of layout.rows.slice(0, maxRows)) {
-    out += `<div class="hexrow"><span class="off">${row.offset.toString(16).padStart(width, '0')}</span>`;
+    out += `<div class="hexrow"><span class="off">${row.offset.toString(16).padStart(width, '0')}</span><span class="hx">`;
     for (const b of row.bytes) {
       const title = b.node >= 0 && options.titles !== false ? ` title="${titles[b.node]}"` : '';
       out += `<span class="b ${categoryClass(b.category)}" data-n="${b.node}" data-o="${b.offset}"${title}>${hexByte(b.value)}</span>`;
     }
-    out += '</div>';
+    // The ASCII column: printable bytes as themselves, the rest as dots (class a, so .b counts bytes once).
+    out += '</span><span class="as">';
+    for (const b of row.bytes) {
+      const c = b.value >= 0x20 && b.value < 0x7f ? escapeHtml(String.fromCharCode(b.value)) : '.';
+      out += `<span class="a ${categoryClass(b.category)}" data-n="${b.node}" data-o="${b.offset}">${c}</span>`;
+    }
+    out += '</span></div>';
   }
   if (layout.rows.length > maxRows) {
     out += `<div class="hexmore">${layout.size - maxRows * BYTES_PER_ROW} more bytes not shown</div>`;

@@ -4,7 +4,7 @@
 // present, tagged fields left at their defaults (so not written), and every records field one
 // empty 61-byte RecordBatch v2. Headers carry correlation id 0 and client id "".
 import {
-  encodeRequest, encodeResponse, planFor, ARRAY, KINDS, RECORDS, STRUCT,
+  encodeRequest, encodeResponse, planFor, versionAndDirection, ARRAY, KINDS, RECORDS, STRUCT,
   type CatalogueOption, type CompiledField, type CompiledStruct, type Direction,
 } from '../codec/by-key.js';
 import { encodeRecordBatch } from '../records/index.js';
@@ -43,21 +43,24 @@ export function sampleStruct(s: CompiledStruct): Record<string, any> {
   return o;
 }
 
-/** The smallest legal instance of a message body. */
-export function sampleMessage(apiKey: number, direction: Direction, version: number, options?: CatalogueOption): any {
-  return sampleStruct(planFor(apiKey, direction, version, options).body);
+/** The smallest legal instance of a message body: (apiKey, version, direction), or the older (apiKey, direction, version). */
+export function sampleMessage(apiKey: number, version: number | Direction, direction: Direction | number, options?: CatalogueOption): any {
+  const [v, d] = versionAndDirection(version, direction);
+  return sampleStruct(planFor(apiKey, d, v, options).body);
 }
 
-/** The header a sample frame carries. */
-export function sampleHeader(apiKey: number, direction: Direction, version: number): any {
-  return direction === 'request'
-    ? { requestApiKey: apiKey, requestApiVersion: version, correlationId: 0, clientId: '' }
+/** The header a sample frame carries: (apiKey, version, direction), or the older (apiKey, direction, version). */
+export function sampleHeader(apiKey: number, version: number | Direction, direction: Direction | number): any {
+  const [v, d] = versionAndDirection(version, direction);
+  return d === 'request'
+    ? { requestApiKey: apiKey, requestApiVersion: v, correlationId: 0, clientId: '' }
     : { correlationId: 0 };
 }
 
-/** The sample as a whole frame: int32 size prefix, header, body. */
-export function sampleFrame(apiKey: number, direction: Direction, version: number, options?: CatalogueOption): Uint8Array {
-  const body = sampleMessage(apiKey, direction, version, options);
-  const header = sampleHeader(apiKey, direction, version);
-  return direction === 'request' ? encodeRequest(header, body, options) : encodeResponse(apiKey, version, header, body, options);
+/** The sample as a whole frame (int32 size prefix, header, body): (apiKey, version, direction), or the older (apiKey, direction, version). */
+export function sampleFrame(apiKey: number, version: number | Direction, direction: Direction | number, options?: CatalogueOption): Uint8Array {
+  const [v, d] = versionAndDirection(version, direction);
+  const body = sampleMessage(apiKey, v, d, options);
+  const header = sampleHeader(apiKey, v, d);
+  return d === 'request' ? encodeRequest(header, body, options) : encodeResponse(apiKey, v, header, body, options);
 }

@@ -145,7 +145,7 @@ function init(): void {
   versionSelect.addEventListener('change', render);
   sampleButton.addEventListener('click', () => {
     const direction = directionSelect.value as Direction;
-    const frame = sampleFrame(Number(keySelect.value), direction, Number(versionSelect.value), { catalogue });
+    const frame = sampleFrame(Number(keySelect.value), Number(versionSelect.value), direction, { catalogue });
     hexInput.value = spacedHex(frame);
     render();
   });
@@ -202,7 +202,7 @@ function init(): void {
 window.kafkaWire = {
   explainHex,
   formatExplainText,
-  sampleHex: (apiKey: number, direction: Direction, version: number) => spacedHex(sampleFrame(apiKey, direction, version, { catalogue })),
+  sampleHex: (apiKey: number, version: number | Direction, direction: Direction | number) => spacedHex(sampleFrame(apiKey, version, direction, { catalogue })),
   escapeHtml,
 };
 

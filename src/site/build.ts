@@ -15,6 +15,7 @@ import { descriptionsFrom, schemaDisplayText, type DescriptionTable } from '../e
 import { loadDescriptionTable, readSchemaText } from '../explain/descriptions-node.js';
 import { buildExplainTree } from '../explain/tree.js';
 import { sampleFrame } from '../explain/samples.js';
+import { realisticFrame } from '../explain/realistic.js';
 import { apiPageName, apiVersionPage, capturePage, explorePage, indexPage, versionsOf, type MessageSample } from './pages.js';
 import { SITE_CSS } from './style.js';
 
@@ -127,9 +128,13 @@ export async function buildSite(outDir: string, options: SiteOptions = {}): Prom
     }
     for (const version of versionsOf(api)) {
       const sample = (direction: Direction): MessageSample => {
-        const frame = sampleFrame(api.apiKey, direction, version, { catalogue });
+        const frame = sampleFrame(api.apiKey, version, direction, { catalogue });
         const tree = buildExplainTree(frame, { direction, apiKey: api.apiKey, apiVersion: version, descriptions, catalogue, sample: true });
-        return { direction, frame, tree, schemaText: schemaTexts[direction] };
+        // Beside it, a realistic instance from the seeded sampler (the seed fixed per page, so builds repeat).
+        const seed = api.apiKey * 100 + version;
+        const realFrame = realisticFrame(api.apiKey, version, direction, { catalogue, seed });
+        const realTree = buildExplainTree(realFrame, { direction, apiKey: api.apiKey, apiVersion: version, descriptions, catalogue });
+        return { direction, frame, tree, schemaText: schemaTexts[direction], realistic: { frame: realFrame, tree: realTree, seed } };
       };
       write(`api/${apiPageName(api, version)}`, apiVersionPage(api, version, sample('request'), sample('response')));
       apiPages++;

@@ -82,11 +82,17 @@ function recordsHtml(frame: CaptureFrame): string {
   for (const bytes of fields) {
     try {
       for (const batch of decodeRecordBatches(bytes).batches) {
-        out += `<p class="batch">batch at offset ${batch.baseOffset}, ${batch.compression}, ${batch.records.length} records</p><table class="recs"><tr><th>offset</th><th>key</th><th>value</th><th>value bytes</th></tr>`;
+        const n = batch.records.length;
+        out += `<p class="batch">batch at offset ${batch.baseOffset}, ${batch.compression}, ${n} record${n === 1 ? '' : 's'}</p>`
+          + '<table class="recs"><tr><th>offset</th><th>timestamp</th><th>key</th><th>value</th><th>headers</th><th>value bytes</th></tr>';
         for (const r of batch.records) {
           const text = (b: Uint8Array | null) => (b === null ? '<i>null</i>' : escapeHtml(new TextDecoder().decode(b)));
           const hex = r.value === null ? '' : Array.from(r.value.subarray(0, 256), hexByte).join(' ') + (r.value.length > 256 ? ' …' : '');
-          out += `<tr><td>${r.offset}</td><td>${text(r.key)}</td><td>${text(r.value)}</td><td class="mono">${hex}</td></tr>`;
+          const headers = r.headers.map((h) => `${escapeHtml(h.key)}=${text(h.value)}`).join('<br>');
+          const time = new Date(Number(r.timestamp)).toISOString();
+          out += `<tr><td data-label="offset">${r.offset}</td><td data-label="timestamp">${r.timestamp} <span class="muted">${time}</span></td>`
+            + `<td data-label="key">${text(r.key)}</td><td data-label="value">${text(r.value)}</td><td data-label="headers">${headers}</td>`
+            + `<td class="mono" data-label="value bytes">${hex}</td></tr>`;
         }
         out += '</table>';
       }

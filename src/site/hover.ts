@@ -11,7 +11,7 @@ function attachHover(container: HTMLElement): void {
   let lines: Map<string, HTMLElement> | null = null;
   const index = () => {
     bytes = new Map();
-    for (const b of container.querySelectorAll<HTMLElement>('.hexgrid .b')) {
+    for (const b of container.querySelectorAll<HTMLElement>('.hexgrid .b, .hexgrid .a')) {
       const offset = Number(b.dataset.o);
       lastOffset = Math.max(lastOffset, offset);
       const cells = bytes.get(offset);

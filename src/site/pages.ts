@@ -8,12 +8,21 @@ import {
 import type { ExplainTree } from '../explain/tree.js';
 import { escapeHtml, formatHexHtml, formatLegendHtml, formatTreeHtml, hexLayout } from '../explain/hex.js';
 import { toHex } from '../text.js';
+import { API_GROUPS, apiGroup } from './groups.js';
 
 function rangeText(range: Versions): string {
   if (range === null) return 'none';
   if (range[1] >= MAX_VERSION) return `${range[0]}+`;
   return range[0] === range[1] ? `${range[0]}` : `${range[0]}-${range[1]}`;
 }
+
+/** Whether Kafka has removed this version (KIP-896: the catalogue marks such versions deprecated). */
+export function isRemoved(api: ApiDef, version: number): boolean {
+  const removed = api.request.deprecatedVersions;
+  return removed !== undefined && inVersions(removed, version);
+}
+
+const REMOVED_TITLE = 'removed by Kafka (KIP-896): brokers since Kafka 4.0 refuse this version';
 
 export function apiPageName(api: ApiDef, version: number): string {
   return `${api.name}-v${version}.html`;
@@ -95,10 +104,10 @@ function factsTable(body: CompiledStruct): string {
   const visit = (s: CompiledStruct, depth: number) => {
     for (const f of [...s.regular, ...s.tagged]) {
       const indent = '&nbsp;'.repeat(depth * 4);
-      rows += `<tr><td class="mono">${indent}${escapeHtml(f.def.schemaName)}</td><td class="mono">${escapeHtml(f.def.type)}</td>`
-        + `<td>${escapeHtml(wireText(f))}</td><td>${rangeText(f.def.versions)}</td>`
-        + `<td>${f.nullable ? `yes (${rangeText(f.def.nullableVersions ?? null)})` : ''}</td>`
-        + `<td>${f.tag >= 0 ? `tag ${f.tag}` : ''}</td><td class="mono">${escapeHtml(defaultText(f))}</td></tr>\n`;
+      rows += `<tr><td class="mono" data-label="field">${indent}${escapeHtml(f.def.schemaName)}</td><td class="mono" data-label="type">${escapeHtml(f.def.type)}</td>`
+        + `<td data-label="on the wire">${escapeHtml(wireText(f))}</td><td data-label="versions">${rangeText(f.def.versions)}</td>`
+        + `<td data-label="nullable">${f.nullable ? `yes (${rangeText(f.def.nullableVersions ?? null)})` : ''}</td>`
+        + `<td data-label="tagged">${f.tag >= 0 ? `tag ${f.tag}` : ''}</td><td class="mono" data-label="default">${escapeHtml(defaultText(f))}</td></tr>\n`;
       if (f.struct !== null) visit(f.struct, depth + 1);
     }
   };
@@ -111,13 +120,30 @@ export interface MessageSample {
   direction: Direction;
   frame: Uint8Array;
   tree: ExplainTree;
+  /** A realistic instance from the seeded sampler, with its tree. */
+  realistic?: { frame: Uint8Array; tree: ExplainTree; seed: number };
   /** Kafka's schema text, only when a schema directory was given. */
   schemaText?: string;
+}
+
+/** The realistic instance beside the smallest one: its bytes and tree, folded away until opened. */
+function realisticSection(sample: MessageSample): string {
+  const real = sample.realistic;
+  if (real === undefined) return '';
+  const explore = `../explore.html#dir=${sample.direction}&key=${real.tree.apiKey}&v=${real.tree.apiVersion}&hex=${toHex(real.frame)}`;
+  return `<details class="realistic"><summary>a realistic ${sample.direction} (${real.frame.length} bytes: plausible names, ids and offsets${real.frame.length > 0 ? ', a few records where the message carries them' : ''}; seed ${real.seed})</summary>
+<p><a class="open" href="${explore}">open in the explorer</a></p>
+<div class="explain">
+${formatHexHtml(hexLayout(real.frame, real.tree), { maxBytes: 512 })}
+${formatTreeHtml(real.tree)}
+</div>
+</details>`;
 }
 
 function messageSection(sample: MessageSample, message: MessageDef): string {
   const { tree, frame, direction } = sample;
   const title = direction === 'request' ? 'Request' : 'Response';
+  const other = direction === 'request' ? 'response' : 'request';
   const plan = planForMessage(message, tree.apiVersion);
   const explore = `../explore.html#dir=${direction}&key=${tree.apiKey}&v=${tree.apiVersion}&hex=${toHex(frame)}`;
   const schema = sample.schemaText !== undefined
@@ -126,13 +152,15 @@ function messageSection(sample: MessageSample, message: MessageDef): string {
   return `<section class="message ${direction}" id="${direction}">
 <h2>${title}</h2>
 <p class="caption">${escapeHtml(message.name)} v${tree.apiVersion}, ${direction} header v${tree.headerVersion}, ${frame.length} bytes on the wire
- <a class="open" href="${explore}">open in the explorer</a></p>
+ <a class="open" href="${explore}">open in the explorer</a>
+ <a class="pair" href="#${other}">${other === 'response' ? 'its response ↓' : 'its request ↑'}</a></p>
 <div class="explain">
 <h3>byte layout (${frame.length} bytes, 16 bytes per row)</h3>
 ${formatHexHtml(hexLayout(frame, tree))}
 <h3>object tree</h3>
 ${formatTreeHtml(tree)}
 </div>
+${realisticSection(sample)}
 <h3>schema facts (version ${tree.apiVersion})</h3>
 ${factsTable(plan.body)}
 ${schema}
@@ -141,11 +169,15 @@ ${schema}
 
 export function apiVersionPage(api: ApiDef, version: number, request: MessageSample, response: MessageSample): string {
   const flexible = inVersions(api.request.flexibleVersions, version);
-  const nav = versionsOf(api).map((v) => v === version
-    ? `<span class="current">v${v}</span>`
-    : `<a href="${apiPageName(api, v)}">v${v}</a>`).join('');
+  const nav = versionsOf(api).map((v) => {
+    const removed = isRemoved(api, v) ? ` class="removed" title="${REMOVED_TITLE}"` : '';
+    return v === version ? `<span class="current${isRemoved(api, v) ? ' removed' : ''}">v${v}</span>` : `<a href="${apiPageName(api, v)}"${removed}>v${v}</a>`;
+  }).join('');
+  const removedNote = isRemoved(api, version)
+    ? `<p class="removed-note">Kafka has removed ${escapeHtml(api.name)} v${version} (KIP-896): brokers since Kafka 4.0 refuse it. It is here for captures of older clusters.</p>\n`
+    : '';
   const body = `<h1>${escapeHtml(api.name)}</h1>
-<p class="intro">${intro(version, flexible)}</p>
+${removedNote}<p class="intro">${intro(version, flexible)}</p>
 <dl class="facts">
 <dt>API key</dt><dd>${api.apiKey}</dd>
 <dt>Encoded at</dt><dd>v${version}</dd>
@@ -163,27 +195,78 @@ ${messageSection(response, api.response)}`;
   return pageShell(`${api.name} v${version} — kafka-wire`, body, { depth: 1, scripts: ['assets/hover.js'] });
 }
 
+/** Every field name of an API's messages in every version, lower-cased: what the index's search matches. */
+function fieldNames(api: ApiDef): string {
+  const names = new Set<string>();
+  const visit = (fields: readonly { name: string; schemaName?: string }[] | undefined) => {
+    for (const f of fields ?? []) names.add((f.schemaName ?? f.name).toLowerCase());
+  };
+  for (const message of [api.request, api.response]) {
+    visit(message.fields);
+    for (const struct of Object.values(message.structs ?? {})) visit(struct.fields);
+  }
+  return [...names].join(' ');
+}
+
+/** The search box's filter: rows whose name, key or field names hold every word typed; empty groups hidden. */
+const SEARCH_SCRIPT = `<script>
+(() => {
+  const box = document.getElementById('search');
+  const count = document.getElementById('shown');
+  const filter = () => {
+    const words = box.value.toLowerCase().split(/\\s+/).filter(Boolean);
+    let shown = 0;
+    for (const group of document.querySelectorAll('section.group')) {
+      let any = false;
+      for (const row of group.querySelectorAll('tr[data-search]')) {
+        const hit = words.every((w) => row.dataset.search.includes(w));
+        row.hidden = !hit;
+        if (hit) { any = true; shown++; }
+      }
+      group.hidden = !any;
+    }
+    count.textContent = words.length === 0 ? '' : shown + ' of ' + document.querySelectorAll('tr[data-search]').length + ' APIs';
+  };
+  box.addEventListener('input', filter);
+  filter();
+})();
+</script>`;
+
 export function indexPage(apis: readonly ApiDef[], options: { schemas: boolean }): string {
-  const rows = apis.map((api) => {
+  const row = (api: ApiDef) => {
     const versions = versionsOf(api);
     const newest = versions[versions.length - 1];
-    const links = versions.map((v) => `<a href="api/${apiPageName(api, v)}">v${v}</a>`).join(' ');
-    return `<tr id="api-${api.apiKey}"><td>${api.apiKey}</td><td><a href="api/${apiPageName(api, newest)}">${escapeHtml(api.name)}</a></td>`
-      + `<td>${rangeText(api.request.validVersions)}</td><td>${rangeText(api.request.flexibleVersions)}</td>`
-      + `<td>${headerVersionsText(api, 'request')}</td><td>${headerVersionsText(api, 'response')}</td><td>${links}</td></tr>`;
+    const links = versions.map((v) => (isRemoved(api, v)
+      ? `<a class="removed" title="${REMOVED_TITLE}" href="api/${apiPageName(api, v)}">v${v}</a>`
+      : `<a href="api/${apiPageName(api, v)}">v${v}</a>`)).join(' ');
+    const search = `${api.name.toLowerCase()} ${api.apiKey} ${fieldNames(api)}`;
+    return `<tr id="api-${api.apiKey}" data-search="${escapeHtml(search)}"><td data-label="key">${api.apiKey}</td>`
+      + `<td data-label="API"><a href="api/${apiPageName(api, newest)}">${escapeHtml(api.name)}</a></td>`
+      + `<td data-label="versions">${rangeText(api.request.validVersions)}</td><td data-label="flexible">${rangeText(api.request.flexibleVersions)}</td>`
+      + `<td data-label="request header">${headerVersionsText(api, 'request')}</td><td data-label="response header">${headerVersionsText(api, 'response')}</td>`
+      + `<td data-label="pages" class="pages">${links}</td></tr>`;
+  };
+  const groups = API_GROUPS.map((group) => {
+    const members = apis.filter((api) => apiGroup(api) === group);
+    if (members.length === 0) return '';
+    return `<section class="group" id="group-${group.replace(/\W+/g, '-')}"><h2>${escapeHtml(group)}</h2>
+<table class="index">
+<thead><tr><th>key</th><th>API</th><th>versions</th><th>flexible</th><th>request header</th><th>response header</th><th>pages</th></tr></thead>
+<tbody>
+${members.map(row).join('\n')}
+</tbody>
+</table></section>`;
   }).join('\n');
   const pairs = apis.reduce((n, api) => n + versionsOf(api).length, 0);
   const body = `<h1>Kafka API keys</h1>
 <p class="intro">${apis.length} API keys, ${pairs} key/version pairs. Each version has a page with the smallest legal
-request and response, their bytes coloured by part, the object tree and the schema facts${options.schemas ? ' and text' : ''}.
+request and response and a realistic one, their bytes coloured by part, the object tree and the schema facts${options.schemas ? ' and text' : ''}.
+Versions <a class="removed" title="${REMOVED_TITLE}">struck through</a> are ones Kafka has removed (KIP-896).
 To explain frames of your own, use <a href="explore.html">the explorer</a>.</p>
+<p class="search"><label>search <input type="search" id="search" placeholder="name, key or field (e.g. fetch, 3, memberId)" autocomplete="off"></label> <span id="shown"></span></p>
 ${formatLegendHtml()}
-<table class="index">
-<thead><tr><th>key</th><th>API</th><th>versions</th><th>flexible</th><th>request header</th><th>response header</th><th>pages</th></tr></thead>
-<tbody>
-${rows}
-</tbody>
-</table>`;
+${groups}
+${SEARCH_SCRIPT}`;
   return pageShell('Kafka API keys — kafka-wire', body, { depth: 0 });
 }
 

@@ -38,6 +38,20 @@ nav.versions span.current { background: #20232a; color: #fff; }
 .hexgrid .b { border-radius: 3px; cursor: default; }
 .hexgrid .b.hl { outline: 2px solid var(--hl); background-image: linear-gradient(rgba(26,115,232,.25), rgba(26,115,232,.25)); }
 .hexmore { color: var(--muted); padding: 4px; }
+.hexgrid .hexrow > span.hx, .hexgrid .hexrow > span.as { display: flex; justify-content: flex-start; width: auto; height: auto; margin: 0; }
+.hexgrid .hexrow > span.as { margin-left: 10px; }
+.hexgrid:not(.cgrid) .hexrow > span.hx { min-width: 448px; } /* a short last row keeps its ASCII under the others */
+.hexrow .as span { width: 9px; margin: 1px 0; height: 22px; display: inline-flex; align-items: center; justify-content: center; }
+.hexgrid .a { border-radius: 2px; }
+.hexgrid .a.hl { outline: 1px solid var(--hl); background-image: linear-gradient(rgba(26,115,232,.25), rgba(26,115,232,.25)); }
+a.removed, span.removed, table.index td a.removed { text-decoration: line-through; color: #8a5a00; }
+p.removed-note { background: #fff4d6; border: 1px solid #f0c36d; padding: 6px 10px; border-radius: 4px; }
+p.search input { font: inherit; padding: 4px 8px; width: min(420px, 100%); }
+section.group h2 { margin-top: 24px; }
+details.realistic { margin: 12px 0; }
+details.realistic summary { cursor: pointer; font-weight: 600; color: var(--muted); }
+.muted { color: var(--muted); }
+a.pair { margin-left: 10px; }
 pre.tree { font: 12.5px/1.45 ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; background: #fff; border: 1px solid var(--rule); padding: 8px; overflow-x: auto; }
 pre.tree .line { background: none; display: inline-block; min-width: 100%; border-left: 5px solid transparent; padding-left: 6px; }
 pre.tree .line.cat-frame { border-left-color: var(--frame); }
@@ -74,7 +88,7 @@ table.frames tr.sel td { background: #d2e3fc; }
 .ctree > details { margin-left: 0; }
 .ctree .leaf { margin-left: 28px; }
 .ctree summary { cursor: pointer; }
-.ctree .line { border-left: 5px solid transparent; padding-left: 4px; white-space: pre; }
+.ctree .line { border-left: 5px solid transparent; padding-left: 4px; white-space: pre-wrap; overflow-wrap: anywhere; }
 .ctree .line.hl { background: rgba(26,115,232,.16); }
 .cgrid .hexrow span.off { width: 40px; }
 .cgrid .hex, .cgrid .ascii { display: flex; }
@@ -90,6 +104,29 @@ p.error, td.error { color: #b3261e; }
   .hexgrid { max-width: 100%; overflow-x: auto; }
   .cgrid .hex span { width: 19px; }
   .hexrow span { margin: 1px 0; }
+  /* The byte grid wraps: sixteen narrower cells, then the ASCII column on a line of its own. */
+  .hexgrid:not(.cgrid) { display: block; font-size: 11px; padding: 4px; }
+  .hexgrid:not(.cgrid) .hexrow { flex-wrap: wrap; }
+  .hexgrid:not(.cgrid) .hexrow span { width: 19px; height: 18px; }
+  .hexgrid:not(.cgrid) .hexrow span.off { width: 34px; }
+  .hexgrid:not(.cgrid) .hexrow > span.hx, .hexgrid:not(.cgrid) .hexrow > span.as { width: auto; height: auto; }
+  .hexgrid:not(.cgrid) .hexrow > span.as { margin-left: 34px; }
+  .hexgrid:not(.cgrid) .hexrow > span.hx { min-width: 304px; }
+  /* Long API names (AlterPartitionReassignments) break rather than push the page wider. */
+  h1 { font-size: 24px; overflow-wrap: anywhere; }
+  h2, p.caption, dl.facts dd, details.realistic summary { overflow-wrap: anywhere; }
+  /* Tables reflow: each row a block, each cell labelled, so nothing scrolls sideways. */
+  table.index, table.index tbody, table.index tr, table.index td,
+  table.facts, table.facts tbody, table.facts tr, table.facts td,
+  table.recs, table.recs tbody, table.recs tr, table.recs td { display: block; width: 100%; }
+  table.index thead, table.facts thead, table.recs tr:first-child { display: none; }
+  table.index tr, table.facts tr, table.recs tr { border-bottom: 2px solid var(--rule); padding: 4px 0; }
+  table.index td, table.facts td, table.recs td { border: 0; padding: 1px 6px; overflow-wrap: anywhere; }
+  table.index td::before, table.facts td::before, table.recs td::before { content: attr(data-label) ": "; color: var(--muted); font-family: system-ui, sans-serif; }
+  table.facts td:empty, table.index td:empty { display: none; }
+  pre.tree, pre.schema { white-space: pre-wrap; overflow-wrap: anywhere; }
+  .framelist { overflow-x: auto; }
+  #explorer .controls select { max-width: 100%; }
 }
 #status.error { color: #b3261e; font-weight: 600; }
 `;

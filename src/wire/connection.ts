@@ -419,7 +419,7 @@ export class Connection extends EventEmitter<ConnectionEvents> {
       for (const v of new Set([0, version])) {
         try { pending.resolve(decodeResponse(frame, ApiKey.ApiVersions, v, limits).body); return; } catch { /* try the next */ }
       }
-      pending.resolve(newMessage(ApiKey.ApiVersions, 'response', 0, { errorCode: KafkaErrorCode.UNSUPPORTED_VERSION, apiKeys: [] }));
+      pending.resolve(newMessage(ApiKey.ApiVersions, 0, 'response', { errorCode: KafkaErrorCode.UNSUPPORTED_VERSION, apiKeys: [] }));
       return;
     }
     let body: unknown;

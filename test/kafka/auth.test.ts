@@ -93,7 +93,7 @@ describe.skipIf(!ok)('authentication against a real broker', () => {
     try {
       await expect(connect({ ...at, tls: { ca: readFileSync(other!.cert) } })).rejects.toMatchObject({ code: 'CONNECT' });
       // The CLI: --tls-ca, and kcat's -X security.protocol=SSL -X ssl.ca.location.
-      const viaCa = await runCli('metadata', ['-b', k.listeners.SSL!, '--tls-ca', k.ssl!.caPemFile]);
+      const viaCa = await runCli('metadata', ['-b', k.listeners.SSL!, '--tls-ca', k.ssl!.caPemFile, '--json']);
       expect(viaCa.code, viaCa.stderr).toBe(0);
       expect(JSON.parse(viaCa.stdout).clusterId).toBe(k.clusterId);
       const viaX = await runCli('metadata', ['-b', k.listeners.SSL!, '-X', 'security.protocol=SSL', '-X', `ssl.ca.location=${k.ssl!.caPemFile}`]);

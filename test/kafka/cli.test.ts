@@ -62,7 +62,7 @@ describe.skipIf(!ok)('the CLI against a real 3-node cluster', () => {
   it('metadata, produce and consume, checked against kcat and the Java consumer', async () => {
     const k = kafka();
     await k.createTopic('cli-t', { partitions: 6, replicationFactor: 3 });
-    const md = JSON.parse(await cli('metadata', ['-b', k.bootstrap, '-t', 'cli-t']));
+    const md = JSON.parse(await cli('metadata', ['-b', k.bootstrap, '-t', 'cli-t', '--json']));
     expect(md.brokers.map((b: { nodeId: number }) => b.nodeId)).toEqual([1, 2, 3]);
     expect(md.clusterId).toBe(k.clusterId);
     const [topic] = md.topics;
@@ -98,7 +98,7 @@ describe.skipIf(!ok)('the CLI against a real 3-node cluster', () => {
     const record = join(dir, 'proxied.jsonl');
     const proxy = await startProxyBin(k.bootstrap.split(',')[0]!, record);
     try {
-      const md = JSON.parse(await cli('metadata', ['-b', proxy.bootstrap, '-t', 'proxied']));
+      const md = JSON.parse(await cli('metadata', ['-b', proxy.bootstrap, '-t', 'proxied', '--json']));
       // Every broker is advertised as one of the proxy's own listeners.
       expect(md.brokers).toHaveLength(3);
       for (const b of md.brokers) expect(b.host).toBe('127.0.0.1');

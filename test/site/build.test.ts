@@ -15,8 +15,14 @@ import { loadCatalogue } from '../../src/catalogue/node.js';
 const schemas = haveDir(schemasDir, 'descriptions from Kafka\'s schemas');
 const pairs = apis.reduce((n, api) => n + api.request.validVersions[1] - api.request.validVersions[0] + 1, 0);
 
+/** The page without its realistic instances (folded details beside each smallest one). */
+function smallest(html: string): string {
+  return html.replace(/<details class="realistic">[\s\S]*?<\/details>/g, '');
+}
+
+/** The `which`-th tree of the smallest instances (0 the request's, 1 the response's). */
 function treeText(html: string, which: number): string {
-  const pre = [...html.matchAll(/<pre class="tree">([\s\S]*?)<\/pre>/g)][which][1];
+  const pre = [...smallest(html).matchAll(/<pre class="tree">([\s\S]*?)<\/pre>/g)][which][1];
   return pre.replace(/<[^>]+>/g, '').replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, '<')
     .replace(/&gt;/g, '>').replace(/&amp;/g, '&');
 }
@@ -38,8 +44,8 @@ describe('site without schemas', () => {
     expect(fs.existsSync(path.join(out, 'assets', 'descriptions.js'))).toBe(false);
     const index = fs.readFileSync(path.join(out, 'index.html'), 'utf8');
     for (const api of apis) expect(index).toContain(`href="api/${api.name}-v${api.request.validVersions[1]}.html">${api.name}</a>`);
-    expect(index).toContain('<tr id="api-45"><td>45</td>');
-    expect(index).toMatch(/<tr id="api-0"><td>0<\/td><td><a [^>]+>Produce<\/a><\/td><td>[0-9]+-[0-9]+<\/td><td>9\+<\/td><td>v1: [0-9]+-8, v2: 9-[0-9]+<\/td><td>v0: [0-9]+-8, v1: 9-[0-9]+<\/td>/);
+    expect(index).toMatch(/<tr id="api-45" data-search="[^"]*"><td data-label="key">45<\/td>/);
+    expect(index).toMatch(/<tr id="api-0" data-search="[^"]*"><td data-label="key">0<\/td><td data-label="API"><a [^>]+>Produce<\/a><\/td><td data-label="versions">[0-9]+-[0-9]+<\/td><td data-label="flexible">9\+<\/td><td data-label="request header">v1: [0-9]+-8, v2: 9-[0-9]+<\/td><td data-label="response header">v0: [0-9]+-8, v1: 9-[0-9]+<\/td>/);
   });
 
   it('lays out a seed page like the reference page', () => {
@@ -55,7 +61,8 @@ describe('site without schemas', () => {
     expect(html).toContain('href="AlterPartitionReassignments-v1.html">v1</a>');
     const legend = html.match(/<div class="legend">(.*?)<\/div>/)![1].replace(/<[^>]+>/g, '');
     expect(legend).toBe('framerpc headerrequest bodyRecordBatchRecordresponse bodytagged_fields');
-    expect(html.match(/class="b /g)).toHaveLength(34 + 29);
+    expect(smallest(html).match(/class="b /g)).toHaveLength(34 + 29);
+    expect(html.match(/<details class="realistic">/g)).toHaveLength(2);
     const request = explainFrame(sampleFrame(45, 'request', 0), { direction: 'request', sample: true });
     expect(treeText(html, 0)).toBe(formatExplainText(request));
     expect(html).not.toContain('kafka message schema (.json)');
@@ -63,7 +70,7 @@ describe('site without schemas', () => {
     for (const line of treeText(html, 0).trimEnd().split('\n')) {
       expect(line, line).toMatch(/\dB\]( (length-delimited framing|number of .*|common request header|message body, version 0|one sample element follows|numeric id of the API being invoked|version of the API being invoked|echoed back by the broker in the response|always a non-flexible int16-prefixed string))?$/);
     }
-    expect(html).toContain('<td class="mono">TimeoutMs</td><td class="mono">int32</td>');
+    expect(html).toContain('<td class="mono" data-label="field">TimeoutMs</td><td class="mono" data-label="type">int32</td>');
   });
 
   it.skipIf(!haveDir(seedsDir, 'the page wording comparison'))('words the intro, captions and facts as the seed pages do', () => {

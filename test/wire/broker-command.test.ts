@@ -32,7 +32,7 @@ describe('kafka-wire broker', () => {
     for (const codec of ['none', 'lz4', 'zstd']) {
       const b = await startBroker(['--topic', 'filled:3', '--topic', 'other', '--fill', '2500', '--value-size', '64', '--compression', codec]);
       expect(b.address).toMatch(/^127\.0\.0\.1:\d+$/);
-      const md = JSON.parse((await runCli('metadata', ['-b', b.address])).stdout);
+      const md = JSON.parse((await runCli('metadata', ['-b', b.address, '--json'])).stdout);
       expect(md.topics.map((t: any) => [t.name, t.partitions.length]).sort()).toEqual([['filled', 3], ['other', 1]]);
       const got = jsonLines((await runCli('consume', ['-b', b.address, '-t', 'filled', '-e'])).stdout);
       expect(got.length).toBe(2500);

@@ -47,7 +47,7 @@ describe.skipIf(!avail.ok || !haveKcat)('CLI ↔ librdkafka mock cluster ↔ kca
   afterAll(async () => { await mc?.stop(); });
 
   it('metadata agrees with kcat -L', async () => {
-    const ours = await runCli('metadata', ['-b', mc.bootstrap]);
+    const ours = await runCli('metadata', ['-b', mc.bootstrap, '--json']);
     expect(ours.stderr).toBe('');
     expect(ours.code).toBe(0);
     const md = JSON.parse(ours.stdout);

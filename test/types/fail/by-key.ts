@@ -15,6 +15,7 @@ requestSize(header, { ackz: -1 }); // TS2353 'ackz' does not exist in type 'Prod
 encodeResponse(ApiKey.Fetch, 12, { correlationId: 1 }, { responses: 'nope' }); // TS2322 Type 'string' is not assignable to type 'readonly FetchResponseFetchableTopicResponseInput[]'
 encodeBody(ApiKey.Metadata, 'request', 12, { topics: [{ name: 1 }] }); // TS2322 Type 'number' is not assignable to type 'string'
 newMessage(ApiKey.Produce, 'request', 9, { acks: 'all' }); // TS2322 Type 'string' is not assignable to type 'number'
+newMessage(ApiKey.Produce, 9, 'request', { acks: 'all' }); // TS2322 Type 'string' is not assignable to type 'number'
 newMessage(ApiKey.Produce, 'response', 9, { acks: -1 }); // TS2353 'acks' does not exist in type 'ProduceResponseInput'
 newMessage(ApiKey.Produce, 'request', 9).acks = 'all'; // TS2322 Type 'string' is not assignable to type 'number'
 encodeRequest({ ...header, clientID: 'x' }, {}); // TS2561 'clientID' does not exist in type

@@ -40,6 +40,11 @@ same<typeof metadata.body.brokers[number]['port'], number>(true);
 encodeResponse(ApiKey.Metadata, 12, metadata.header, metadata.body);
 const made = newMessage(ApiKey.Produce, 'request', 9, { acks: -1, topicData: [{ partitionData: [{ index: 0 }] }] });
 same<typeof made, ProduceRequest>(true);
+// The library's order, key, version, direction, types the same.
+const madeInOrder = newMessage(ApiKey.Produce, 9, 'request', { acks: -1, topicData: [{ partitionData: [{ index: 0 }] }] });
+same<typeof madeInOrder, ProduceRequest>(true);
+same<ReturnType<typeof decodeBody<typeof ApiKey.Metadata, 'response'>>, MetadataResponse>(true);
+same<typeof decodeBody<typeof ApiKey.Metadata, 'response'> extends (k: any, v: number, d: 'response', b: Uint8Array) => any ? true : false, true>(true);
 same<ReturnType<typeof decodeBody<typeof ApiKey.Metadata, 'response'>>, MetadataResponse>(true);
 
 // Records fields follow the records option.

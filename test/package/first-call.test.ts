@@ -1,0 +1,238 @@
+// Every exported function of every entry of the package works as the first call of a process: no
+// WebAssembly module, cache or table another call would have set up first. The list of exports is
+// read from the built entries (package.json's exports map), so a new export without a case here
+// fails until it gets one; each runs in its own fresh Node process.
+import { execFile } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { createRequire } from 'node:module';
+import { promisify } from 'node:util';
+import { afterAll, describe, expect, it } from 'vitest';
+import { encodeRequest, encodeResponse, newMessage } from '../../src/index.js';
+import { compress, encodeRecordBatch, initZstd } from '../../src/records/index.js';
+import { toHex } from '../../src/text.js';
+import { repoRoot } from '../helpers/shared.js';
+import { captureOf, conversationSegments, sampleExchanges } from '../capture/helpers.js';
+
+const run = promisify(execFile);
+const built = existsSync(join(repoRoot, 'dist', 'src', 'index.js'));
+if (!built) console.warn('SKIPPED: the first-call test needs `npm run build` first');
+
+/**
+ * The built files behind each entry of package.json's exports, as Node loads them: the `import`
+ * file (ESM) and the `require` file (CommonJS) where there is one; ./apis/* as one of its files.
+ */
+function entries(): Map<string, string> {
+  const pkg = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8'));
+  const out = new Map<string, string>();
+  const fileOf = (target: any): string | undefined =>
+    typeof target === 'string' ? target : target?.default === undefined ? undefined : fileOf(target.default);
+  for (const [name, target] of Object.entries<any>(pkg.exports)) {
+    const forms: [string, string | undefined][] = typeof target === 'string'
+      ? [[name, target]]
+      : [[name, fileOf(target.import ?? target)], [`${name} (require)`, fileOf(target.require)]];
+    for (const [label, file] of forms) {
+      if (file === undefined || !/\.(c|m)?js$/.test(file)) continue;
+      out.set(label, join(repoRoot, file.replace('*', 'Metadata')));
+    }
+  }
+  return out;
+}
+
+const HELLO = new TextEncoder().encode('hello hello hello hello hello');
+const schemasDir = join(repoRoot, 'test', 'fixtures', 'schemas');
+const request = encodeRequest({ requestApiKey: 3, requestApiVersion: 12, correlationId: 1, clientId: 'c' },
+  { topics: [{ topicId: 'AAAAAAAAAAAAAAAAAAAAAA', name: 'orders' }] });
+const response = encodeResponse(3, 12, { correlationId: 1 }, newMessage(3, 'response', 12, { brokers: [{ nodeId: 1, host: 'b', port: 9092, rack: null }] }));
+const batch = encodeRecordBatch({ baseOffset: 0n, records: [{ key: 'k', value: 'v', headers: [{ key: 'h', value: 'x' }] }] });
+
+/** Inputs every child gets: `...Hex` keys arrive as bytes. */
+async function inputs(dir: string): Promise<Record<string, string>> {
+  await initZstd();
+  const pcap = join(dir, 'sample.pcap');
+  writeFileSync(pcap, captureOf(conversationSegments(sampleExchanges()).segments));
+  return {
+    requestHex: toHex(request), responseHex: toHex(response), batchHex: toHex(batch), helloHex: toHex(HELLO),
+    gzipHex: toHex(compress('gzip', HELLO)), snappyHex: toHex(compress('snappy', HELLO)),
+    lz4Hex: toHex(compress('lz4', HELLO)), zstdHex: toHex(compress('zstd', HELLO)),
+    pcapHex: toHex(readFileSync(pcap)), schemasDir,
+    schemaText: readFileSync(join(schemasDir, 'MetadataRequest.json'), 'utf8'),
+    responseSchemaText: readFileSync(join(schemasDir, 'MetadataResponse.json'), 'utf8'),
+    zstdWasm: join(repoRoot, 'dist', 'browser', 'zstd.wasm'),
+  };
+}
+
+const SEGMENT = `{ source: { ip: '127.0.0.1', port: 5000 }, destination: { ip: '127.0.0.1', port: 9092 }, seq: 1, ack: 0, flags: 2, payload: new Uint8Array(0), timeNs: 1n }`;
+const HEADER = `{ requestApiKey: 3, requestApiVersion: 12, correlationId: 1, clientId: 'c' }`;
+const TREE = `m.buildExplainTree(I.requestHex, { direction: 'request' })`;
+const WITH_BROKER = (use: string) => `const b = await m.startMemoryBroker({ topics: { t: 1 } }); try { ${use} } finally { await b.close(); }`;
+
+/**
+ * How to call each export as a user would (the source of an async function over the entry `m` and
+ * the inputs `I`). A string starting with "-" is not a call but why there is none to make.
+ */
+const CALLS: Record<string, string> = {
+  // codec
+  encodeRequest: `m.encodeRequest(${HEADER}, { topics: null })`,
+  decodeRequest: `m.decodeRequest(I.requestHex)`,
+  encodeResponse: `m.encodeResponse(3, 12, { correlationId: 1 }, {})`,
+  decodeResponse: `m.decodeResponse(I.responseHex, 3, 12)`,
+  encodeBody: `m.encodeBody(3, 'request', 12, { topics: null })`,
+  decodeBody: `m.decodeBody(3, 'request', 12, m.encodeBody(3, 'request', 12, {}))`,
+  requestSize: `m.requestSize(${HEADER}, {})`,
+  responseSize: `m.responseSize(3, 12, { correlationId: 1 }, {})`,
+  newMessage: `m.newMessage(3, 'request', 12, { topics: [{ name: 'x' }] })`,
+  getApi: `m.getApi(3)`,
+  findApi: `m.findApi(3)`,
+  requestHeaderVersion: `m.requestHeaderVersion(3, 12)`,
+  responseHeaderVersion: `m.responseHeaderVersion(3, 12)`,
+  headerVersionFor: `m.headerVersionFor((m.apis ?? [])[3]?.request ?? (await import(I.metadataApiUrl)).metadataApi.request, 12)`,
+  encodeRequestFor: `const { metadataApi } = await import(I.metadataApiUrl); m.encodeRequestFor(metadataApi, ${HEADER}, {})`,
+  decodeRequestFor: `const { metadataApi } = await import(I.metadataApiUrl); m.decodeRequestFor(metadataApi, I.requestHex)`,
+  encodeResponseFor: `const { metadataApi } = await import(I.metadataApiUrl); m.encodeResponseFor(metadataApi, 12, { correlationId: 1 }, {})`,
+  decodeResponseFor: `const { metadataApi } = await import(I.metadataApiUrl); m.decodeResponseFor(metadataApi, I.responseHex, 12)`,
+  encodeBodyFor: `const { metadataApi } = await import(I.metadataApiUrl); m.encodeBodyFor(metadataApi.request, 12, {})`,
+  decodeBodyFor: `const { metadataApi } = await import(I.metadataApiUrl); m.decodeBodyFor(metadataApi.request, 12, m.encodeBodyFor(metadataApi.request, 12, {}))`,
+  requestSizeFor: `const { metadataApi } = await import(I.metadataApiUrl); m.requestSizeFor(metadataApi, ${HEADER}, {})`,
+  responseSizeFor: `const { metadataApi } = await import(I.metadataApiUrl); m.responseSizeFor(metadataApi, 12, { correlationId: 1 }, {})`,
+  newMessageFor: `const { metadataApi } = await import(I.metadataApiUrl); m.newMessageFor(metadataApi.request, 12, {})`,
+  frameToJson: `m.frameToJson('request', I.requestHex)`,
+  frameFromJson: `m.frameFromJson({ direction: 'request', apiKey: 3, apiVersion: 12, header: { correlationId: 1, clientId: null }, body: {} })`,
+  structToJson: '- takes a compiled struct, which only the library itself holds (frameToJson is the public form)',
+  structFromJson: '- takes a compiled struct, which only the library itself holds (frameFromJson is the public form)',
+  init: `await m.init(); m.decodeRequest ? m.decodeRequest(I.requestHex) : null`,
+  // The browser build fetches zstd.wasm beside itself, which Node's fetch cannot do from file://: given the bytes.
+  initZstd: `await m.initZstd({ wasm: (await import('node:fs')).readFileSync(I.zstdWasm) })`,
+  KafkaWireError: `new m.KafkaWireError('TRUNCATED', 3, 'x')`,
+  UnsupportedRuntimeError: `new m.UnsupportedRuntimeError('a runtime', 'TCP')`,
+  runtimeName: `m.runtimeName()`,
+  // catalogue
+  catalogueFromSchemas: `m.catalogueFromSchemas([I.schemaText, I.responseSchemaText])`,
+  createCatalogue: `m.createCatalogue({ apis: [] })`,
+  loadCatalogue: `m.loadCatalogue(I.schemasDir)`,
+  messageSchemasDir: `m.messageSchemasDir(I.schemasDir)`,
+  parseMessage: `m.parseMessage(m.parseSchemaText(I.schemaText))`,
+  parseSchemaText: `m.parseSchemaText(I.schemaText)`,
+  parseSchemas: `m.parseSchemas([I.schemaText, I.responseSchemaText])`,
+  schemaJsonOf: `m.schemaJsonOf(m.parseMessage(m.parseSchemaText(I.schemaText)))`,
+  SchemaError: `new m.SchemaError('x')`,
+  // explain
+  buildExplainTree: TREE,
+  explainFrame: `m.explainFrame(I.requestHex, { direction: 'request', schemasDir: I.schemasDir })`,
+  flattenTree: `m.flattenTree(${TREE}.root)`,
+  formatExplainJson: `m.formatExplainJson(${TREE})`,
+  formatExplainText: `m.formatExplainText(${TREE})`,
+  formatNodeLine: `m.formatNodeLine(${TREE}.root)`,
+  formatHexHtml: `m.formatHexHtml(m.hexLayout(I.requestHex))`,
+  formatHexText: `m.formatHexText(m.hexLayout(I.requestHex))`,
+  formatLegendHtml: `m.formatLegendHtml()`,
+  formatTreeHtml: `m.formatTreeHtml(${TREE})`,
+  hexLayout: `m.hexLayout(I.requestHex)`,
+  parseHexInput: `m.parseHexInput('00 01')`,
+  spacedHex: `m.spacedHex(I.requestHex)`,
+  sampleFrame: `m.sampleFrame(3, 'request', 12)`,
+  sampleMessage: `m.sampleMessage(3, 'request', 12)`,
+  sampleHeader: `m.sampleHeader(3, 'request', 12)`,
+  sampleStruct: '- takes a compiled struct, which only the library itself holds (sampleMessage is the public form)',
+  sampleRecordBatch: `m.sampleRecordBatch()`,
+  realisticFrame: `m.realisticFrame(0, 9, 'request', { seed: 2 })`,
+  realisticMessage: `m.realisticMessage(1, 12, 'response', { seed: 2 })`,
+  descriptionsFrom: `m.descriptionsFrom(new Map())`,
+  truncateDescription: `m.truncateDescription('a long text. more')`,
+  addSchemaText: `m.addSchemaText(new Map(), I.schemaText)`,
+  stripJsonComments: `m.stripJsonComments('// x\\n{}')`,
+  loadDescriptions: `m.loadDescriptions(I.schemasDir)`,
+  loadDescriptionTable: `m.loadDescriptionTable(I.schemasDir)`,
+  defaultSchemasDir: `m.defaultSchemasDir()`,
+  readSchemaText: `m.readSchemaText(I.schemasDir, 'MetadataRequest')`,
+  // records
+  decodeRecordBatches: `m.decodeRecordBatches(I.batchHex)`,
+  encodeRecordBatch: `m.encodeRecordBatch({ records: [{ value: 'v' }] })`,
+  RecordBatch: '- instances come from decodeRecordBatches',
+  KafkaRecord: '- instances come from decodeRecordBatches',
+  decodeControl: `m.decodeControl({ key: new Uint8Array([0, 0, 0, 1]), value: null })`,
+  RecordsError: `new m.RecordsError('TRUNCATED', 'x')`,
+  crc32c: `m.crc32c(I.helloHex)`,
+  crc32: `m.crc32(I.helloHex)`,
+  recordBatchToJson: `m.recordBatchToJson(m.decodeRecordBatches(I.batchHex).batches[0])`,
+  recordBatchesToJson: `m.recordBatchesToJson(m.decodeRecordBatches(I.batchHex).batches)`,
+  toHex: `m.toHex(I.helloHex)`,
+  compress: `for (const c of ['gzip', 'snappy', 'lz4']) m.compress(c, I.helloHex)`,
+  decompress: `for (const c of ['gzip', 'snappy', 'lz4', 'zstd']) m.decompress(c, I[c + 'Hex'])`,
+  zstdEngine: `m.zstdEngine()`,
+  // wire
+  FrameSplitter: `new m.FrameSplitter().push(I.requestHex)`,
+  FrameSplitterStream: `new m.FrameSplitterStream()`,
+  FrameError: `new m.FrameError('TRUNCATED', 'x', 0)`,
+  createFrameSplitterTransform: `m.createFrameSplitterTransform()`,
+  ConnectionError: `new m.ConnectionError('CLOSED', 'x')`,
+  kafkaErrorName: `m.kafkaErrorName(3)`,
+  connect: WITH_BROKER(`const c = await m.connect({ host: b.host, port: b.port }); await c.close();`),
+  Connection: '- instances come from connect()',
+  startServer: `const s = await m.startServer({ port: 0, handler: () => null }); await s.close();`,
+  apiVersionsResponse: `m.apiVersionsResponse()`,
+  startMemoryBroker: WITH_BROKER(''),
+  KafkaClient: WITH_BROKER(`const c = new m.KafkaClient({ bootstrap: b.host + ':' + b.port }); await c.topic('t'); await c.close();`),
+  parseHostPort: `m.parseHostPort('h:1')`,
+  supportedVersions: `m.supportedVersions(3)`,
+  allSupportedVersions: `m.allSupportedVersions()`,
+  usableVersion: `m.usableVersion(3, { min: 0, max: 12 })`,
+  apiName: `m.apiName(3)`,
+  murmur2: `m.murmur2(I.helloHex)`,
+  partitionForKey: `m.partitionForKey(I.helloHex, 3)`,
+  readCommitted: `m.readCommitted(m.decodeRecordBatches ? m.decodeRecordBatches(I.batchHex).batches : [], null)`,
+  ScramClient: `new m.ScramClient('SCRAM-SHA-256', 'alice', 'pw').clientFirst()`,
+  ScramError: `new m.ScramError('x')`,
+  // capture
+  CaptureFileReader: `new m.CaptureFileReader().push(I.pcapHex)`,
+  capturedPackets: `[...m.capturedPackets(I.pcapHex)]`,
+  tcpSegment: `m.tcpSegment(101, m.encodePacket(101, ${SEGMENT}))`,
+  ipv6Text: `m.ipv6Text(new Uint8Array(16), 0)`,
+  TcpDirection: `new m.TcpDirection({ data() {}, gap() {}, finish() {} }).segment(1, true, new Uint8Array(0), 1n, 0)`,
+  CaptureReader: `const r = new m.CaptureReader(); r.push(I.pcapHex); r.end()`,
+  readCapture: `[...m.readCapture(I.pcapHex)]`,
+  readCaptureStream: `for await (const _ of m.readCaptureStream((async function* () { yield I.pcapHex; })())) {}`,
+  plausibleRequest: `m.plausibleRequest(I.requestHex, 0, 1 << 20)`,
+  captureFrameToJson: `for (const e of m.readCapture(I.pcapHex)) if (e.type === 'frame' || e.kind === 'frame' || e.frame) m.captureFrameToJson(e.frame ?? e)`,
+  captureNoteToJson: `m.captureNoteToJson({ kind: 'gap', connection: 'a', direction: null, timeNs: 1n, packet: 0, message: 'x' })`,
+  formatCaptureTime: `m.formatCaptureTime(1n, 6)`,
+  writeCaptureFrameLine: `const w = new m.JsonWriter(); for (const e of m.readCapture(I.pcapHex)) if (e.frame) m.writeCaptureFrameLine(w, e.frame)`,
+  JsonWriter: `new m.JsonWriter().value({ a: 1n })`,
+  CaptureFileWriter: `new m.CaptureFileWriter().header()`,
+  TcpConversation: `new m.TcpConversation({ ip: '127.0.0.1', port: 1 }, { ip: '127.0.0.1', port: 9092 }).open(1n)`,
+  encodePacket: `m.encodePacket(101, ${SEGMENT})`,
+  encodePacketHeaders: `m.encodePacketHeaders(101, ${SEGMENT})`,
+  ipBytes: `m.ipBytes('127.0.0.1')`,
+};
+
+describe.skipIf(!built)('every export of every entry, as the first call of a fresh process', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'kafka-wire-first-call-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const input = built ? { ...(await inputs(dir)), metadataApiUrl: pathToFileURL(join(repoRoot, 'dist/src/generated/apis/Metadata.js')).href } : {};
+  const list: [string, string][] = [];
+  for (const [entry, file] of built ? entries() : []) {
+    const module = file.endsWith('.cjs') ? createRequire(import.meta.url)(file) : await import(pathToFileURL(file).href);
+    for (const [name, value] of Object.entries(module)) if (typeof value === 'function') list.push([entry, name]);
+  }
+
+  it('lists every entry and has a case for each of their functions', () => {
+    expect(list.length).toBeGreaterThan(150);
+    const missing = [...new Set(list.map(([, name]) => name))].filter((name) => CALLS[name] === undefined);
+    expect(missing, 'exports without a first-call case in CALLS').toEqual([]);
+  });
+
+  const cases = list.filter(([, name]) => CALLS[name] !== undefined && !CALLS[name].startsWith('-'));
+  it.concurrent.each(cases)('%s %s', async (entry, name) => {
+    const file = entries().get(entry)!;
+    const child = join(repoRoot, 'test', 'package', 'first-call-child.mjs');
+    let out: string;
+    try {
+      out = (await run(process.execPath, [child, pathToFileURL(file).href, name, CALLS[name], JSON.stringify(input)], { timeout: 60_000 })).stdout;
+    } catch (error) {
+      out = (error as { stdout?: string }).stdout ?? String(error);
+    }
+    expect(out.trim()).toBe('ok');
+  }, 90_000);
+});
