@@ -90,9 +90,8 @@ export type HeaderVersionStep = readonly [from: number, header: number];
 
 /** The header version a message's "headerVersions" gives `version`, or undefined without one. */
 export function declaredHeaderVersion(message: MessageDef, version: number): number | undefined {
-  const steps = message.headerVersions;
-  if (steps === undefined) return undefined;
-  let header = steps[0][1];
-  for (const [from, h] of steps) if (from <= version) header = h;
+  // The steps start at v0 (the parser checks), so every version finds one.
+  let header: number | undefined;
+  for (const [from, h] of message.headerVersions ?? []) if (from <= version) header = h;
   return header;
 }

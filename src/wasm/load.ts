@@ -50,8 +50,7 @@ export function compileRefusal(): unknown {
 
 async function instantiateEmbeddedAsync(base64: string, module?: WebAssembly.Module): Promise<WebAssembly.Instance> {
   try {
-    if (module !== undefined) return await WebAssembly.instantiate(module, imports);
-    return (await WebAssembly.instantiate(decodeBase64(base64) as BufferSource, imports)).instance;
+    return await WebAssembly.instantiate(module ?? await WebAssembly.compile(decodeBase64(base64) as BufferSource), imports);
   } catch (error) {
     throw refused(error);
   }
