@@ -40,6 +40,37 @@ export async function findCoordinator(client: KafkaClient, groupId: string): Pro
   return connect(options);
 }
 
+/**
+ * One member's connection to its group coordinator, for either protocol: found once, found again
+ * after it closes, and dropped (closed) when a request says the coordinator moved.
+ */
+export class CoordinatorConnection {
+  #current: Promise<Connection> | null = null;
+  constructor(private readonly client: KafkaClient, private readonly groupId: string) {}
+
+  get(): Promise<Connection> {
+    const current = this.#current;
+    if (current) {
+      return current.then((c) => {
+        if (!c.closed) return c;
+        if (this.#current === current) this.#current = null;
+        return this.get();
+      });
+    }
+    const found = findCoordinator(this.client, this.groupId);
+    this.#current = found;
+    found.catch(() => { if (this.#current === found) this.#current = null; });
+    return found;
+  }
+
+  /** The coordinator moved or failed: close this connection; the next get() finds it again. */
+  failed(): void {
+    const old = this.#current;
+    this.#current = null;
+    old?.then((c) => c.close()).catch(() => {});
+  }
+}
+
 export interface JoinRequest {
   groupId: string;
   memberId: string;

@@ -15,7 +15,7 @@ import type { Connection } from '../wire/connection.js';
 import type { KafkaClient } from '../wire/client.js';
 import { kafkaErrorName } from '../wire/errors.js';
 import { ConsumerError, COORDINATOR_ERRORS, GroupErrorCode } from './errors.js';
-import { findCoordinator, heartbeat, joinGroup, leaveGroup, syncGroup } from './classic.js';
+import { CoordinatorConnection, heartbeat, joinGroup, leaveGroup, syncGroup } from './classic.js';
 import { decodeAssignment, decodeSubscription, encodeAssignment, encodeSubscription, type TopicPartitions } from './protocol.js';
 import { toTopicPartitions, type Assignor, type AssignorMember } from './assignors.js';
 import type { CommitIdentity } from './offsets.js';
@@ -90,7 +90,7 @@ export class ClassicMembership implements Membership {
   #generationId = -1;
   #protocol: Assignor | null = null;
   #owned: TopicPartitions[] = [];
-  #coordinator: Promise<Connection> | null = null;
+  readonly #coordinator: CoordinatorConnection;
   #rejoinWanted: string | null = 'first join';
   #wake: () => void = () => {};
   readonly #stop = new AbortController();
@@ -100,6 +100,7 @@ export class ClassicMembership implements Membership {
 
   constructor(private readonly client: KafkaClient, private readonly options: ClassicOptions, private readonly hooks: MembershipHooks) {
     if (options.assignors.length === 0) throw new ConsumerError('USAGE', 'no assignor');
+    this.#coordinator = new CoordinatorConnection(client, options.groupId);
   }
 
   get state(): MemberState { return this.#state; }
@@ -123,24 +124,11 @@ export class ClassicMembership implements Membership {
 
   coordinator(): Promise<Connection> {
     if (this.#state === 'left') return Promise.reject(new ConsumerError('CLOSED', `group ${this.options.groupId}: the member has left`));
-    const current = this.#coordinator;
-    if (current) {
-      return current.then((c) => {
-        if (!c.closed) return c;
-        if (this.#coordinator === current) this.#coordinator = null;
-        return this.coordinator();
-      });
-    }
-    const found = findCoordinator(this.client, this.options.groupId);
-    this.#coordinator = found;
-    found.catch(() => { if (this.#coordinator === found) this.#coordinator = null; });
-    return found;
+    return this.#coordinator.get();
   }
 
   coordinatorFailed(): void {
-    const old = this.#coordinator;
-    this.#coordinator = null;
-    old?.then((c) => c.close()).catch(() => {});
+    this.#coordinator.failed();
   }
 
   requestRejoin(why: string): void {

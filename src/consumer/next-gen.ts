@@ -12,7 +12,7 @@ import type { KafkaClient } from '../wire/client.js';
 import { kafkaErrorName } from '../wire/errors.js';
 import { ApiKey } from '../generated/types.js';
 import { ConsumerError, COORDINATOR_ERRORS, GroupErrorCode } from './errors.js';
-import { findCoordinator } from './classic.js';
+import { CoordinatorConnection } from './classic.js';
 import type { MemberState, Membership, MembershipHooks } from './group.js';
 import type { CommitIdentity } from './offsets.js';
 import type { TopicPartitions } from './protocol.js';
@@ -51,13 +51,15 @@ export class NextGenMembership implements Membership {
   readonly #memberId = randomBytes(16).toString('base64url');
   #epoch = JOIN_EPOCH;
   #owned: TopicPartitions[] = [];
-  #coordinator: Promise<Connection> | null = null;
+  readonly #coordinator: CoordinatorConnection;
   #intervalMs = DEFAULT_HEARTBEAT_MS;
   #loop: Promise<void> | null = null;
   #wake: () => void = () => {};
   readonly #stop = new AbortController();
 
-  constructor(private readonly client: KafkaClient, private readonly options: NextGenOptions, private readonly hooks: MembershipHooks) {}
+  constructor(private readonly client: KafkaClient, private readonly options: NextGenOptions, private readonly hooks: MembershipHooks) {
+    this.#coordinator = new CoordinatorConnection(client, options.groupId);
+  }
 
   get state(): MemberState { return this.#state; }
   get memberId(): string { return this.#memberId; }
@@ -78,24 +80,11 @@ export class NextGenMembership implements Membership {
 
   coordinator(): Promise<Connection> {
     if (this.#state === 'left') return Promise.reject(new ConsumerError('CLOSED', `group ${this.options.groupId}: the member has left`));
-    const current = this.#coordinator;
-    if (current) {
-      return current.then((c) => {
-        if (!c.closed) return c;
-        if (this.#coordinator === current) this.#coordinator = null;
-        return this.coordinator();
-      });
-    }
-    const found = findCoordinator(this.client, this.options.groupId);
-    this.#coordinator = found;
-    found.catch(() => { if (this.#coordinator === found) this.#coordinator = null; });
-    return found;
+    return this.#coordinator.get();
   }
 
   coordinatorFailed(): void {
-    const old = this.#coordinator;
-    this.#coordinator = null;
-    old?.then((c) => c.close()).catch(() => {});
+    this.#coordinator.failed();
   }
 
   /** A commit was refused for the epoch: the next heartbeat (sent now) brings the current one. */
