@@ -244,9 +244,10 @@ describe.skipIf(!mockOk)('consume -G on the mock cluster, in process', () => {
 
   it('group-only options without -G are refused', async () => {
     const { runCli } = await import('../wire/cli-io.js');
-    const r = await runCli('consume', ['-b', mc.bootstrap, '-t', 'cli', '--isolation', 'read_committed']);
+    // (--isolation is not one of them: consume without a group reads read_committed too.)
+    const r = await runCli('consume', ['-b', mc.bootstrap, '-t', 'cli', '--group-protocol', 'classic']);
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/--isolation needs -G GROUP/);
+    expect(r.stderr).toMatch(/--group-protocol needs -G GROUP/);
     const bad = await runCli('consume', ['-b', mc.bootstrap, '-G', 'g', '-o', '5', 'cli']);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/reset policy/);

@@ -68,6 +68,15 @@ const SEGMENT = `{ source: { ip: '127.0.0.1', port: 5000 }, destination: { ip: '
 const HEADER = `{ requestApiKey: 3, requestApiVersion: 12, correlationId: 1, clientId: 'c' }`;
 const TREE = `m.buildExplainTree(I.requestHex, { direction: 'request' })`;
 const WITH_BROKER = (use: string) => `const b = await m.startMemoryBroker({ topics: { t: 1 } }); try { ${use} } finally { await b.close(); }`;
+/** For entries without a broker of their own (producer, consumer): kafka-wire/wire's, as `w`. */
+const WITH_WIRE_BROKER = (use: string) => `const w = await import(I.wireUrl); const b = await w.startMemoryBroker({ topics: { t: 1 } }); `
+  + `const bootstrap = b.host + ':' + b.port; try { ${use} } finally { await b.close(); }`;
+/**
+ * The group APIs against the memory broker, which serves no group requests: a typed refusal is the
+ * right first-call answer (it proves the call got as far as asking), anything else is not.
+ */
+const TYPED_REFUSAL = (call: string) => WITH_WIRE_BROKER(`const client = new w.KafkaClient({ bootstrap, requestTimeoutMs: 2000 }); `
+  + `try { await ${call}; } catch (e) { if (!(e instanceof w.ConnectionError || e instanceof m.ConsumerError || e instanceof m.PartitionErrors || /lacks|not support|unsupported/i.test(e.message))) throw e; } finally { await client.close(); }`);
 
 /**
  * How to call each export as a user would (the source of an async function over the entry `m` and
@@ -185,6 +194,30 @@ const CALLS: Record<string, string> = {
   readCommitted: `m.readCommitted(m.decodeRecordBatches ? m.decodeRecordBatches(I.batchHex).batches : [], null)`,
   ScramClient: `new m.ScramClient('SCRAM-SHA-256', 'alice', 'pw').clientFirst()`,
   ScramError: `new m.ScramError('x')`,
+  // records, for the producer
+  RecordColumns: `const c = new m.RecordColumns(); c.add(I.helloHex, I.helloHex, 0); c.encode({ baseOffset: 0n })`,
+  encodeRecordBatchFromSpec: `const c = new m.RecordColumns(); c.add(null, I.helloHex, 0); c.encode({ baseOffset: 0n, compression: 'lz4' })`,
+  // producer
+  createProducer: WITH_WIRE_BROKER(`const p = await m.createProducer({ bootstrap }); try { await p.send('t', [{ key: 'k', value: 'v' }]); } finally { await p.close(); }`),
+  Producer: '- instances come from createProducer()',
+  ProducerError: `new m.ProducerError('UNKNOWN_TOPIC', 'x')`,
+  // consumer
+  Consumer: WITH_WIRE_BROKER(`const c = new m.Consumer({ bootstrap, assign: [{ topic: 't' }] }); await c.start(); await c.close();`),
+  PartitionBatch: '- instances come from a Consumer',
+  ConsumerError: `new m.ConsumerError('CLOSED', 'x')`,
+  encodeSubscription: `m.decodeSubscription(m.encodeSubscription({ topics: ['t'] }))`,
+  decodeSubscription: `m.decodeSubscription(m.encodeSubscription({ topics: ['t'] }))`,
+  encodeAssignment: `m.decodeAssignment(m.encodeAssignment({ assignedPartitions: [{ topic: 't', partitions: [0] }] }))`,
+  decodeAssignment: `m.decodeAssignment(m.encodeAssignment({ assignedPartitions: [{ topic: 't', partitions: [0] }] }))`,
+  fetchCommitted: TYPED_REFUSAL(`m.fetchCommitted(await client.anyConnection(), 'g', [{ topic: 't', partitions: [0] }])`),
+  commitOffsets: TYPED_REFUSAL(`m.commitOffsets(await client.anyConnection(), { groupId: 'g', generationIdOrMemberEpoch: -1, memberId: '', groupInstanceId: null }, new Map([['t', new Map([[0, 1n]])]]))`),
+  listOffsets: WITH_WIRE_BROKER(`const client = new w.KafkaClient({ bootstrap }); try { await m.listOffsets(client, [{ topic: 't', partitions: [0] }], -1n); } finally { await client.close(); }`),
+  PartitionErrors: `new m.PartitionErrors('x', [])`,
+  ClassicMembership: '- driven by a Consumer with a group id (test/consumer/membership.test.ts)',
+  NextGenMembership: '- driven by a Consumer with a group id (test/consumer/group-kafka.test.ts)',
+  listGroups: TYPED_REFUSAL(`m.listGroups(client)`),
+  describeGroup: TYPED_REFUSAL(`m.describeGroup(client, 'g')`),
+  resetOffsets: TYPED_REFUSAL(`m.resetOffsets(client, 'g', 'earliest')`),
   // capture
   CaptureFileReader: `new m.CaptureFileReader().push(I.pcapHex)`,
   capturedPackets: `[...m.capturedPackets(I.pcapHex)]`,
@@ -210,7 +243,8 @@ const CALLS: Record<string, string> = {
 describe.skipIf(!built)('every export of every entry, as the first call of a fresh process', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'kafka-wire-first-call-'));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
-  const input = built ? { ...(await inputs(dir)), metadataApiUrl: pathToFileURL(join(repoRoot, 'dist/src/generated/apis/Metadata.js')).href } : {};
+  const input = built ? { ...(await inputs(dir)), metadataApiUrl: pathToFileURL(join(repoRoot, 'dist/src/generated/apis/Metadata.js')).href,
+    wireUrl: pathToFileURL(join(repoRoot, 'dist/src/wire/index.js')).href } : {};
   const list: [string, string][] = [];
   for (const [entry, file] of built ? entries() : []) {
     const module = file.endsWith('.cjs') ? createRequire(import.meta.url)(file) : await import(pathToFileURL(file).href);
