@@ -9,7 +9,7 @@ import { UsageError } from '../errors.js';
 import { InputError } from './errors.js';
 import { defaultSchemasDir } from '../explain/descriptions-node.js';
 import { isHexText, parseHexInput } from '../explain/hex.js';
-import { closestName } from '../codec/known-fields.js';
+import { closestName } from '../codec/by-key.js';
 import { splitFrames } from '../site/frame-input.js';
 import type { Io } from './command.js';
 import { integerArg, stringOption, type OptionSpec, type OptionValues } from './options.js';

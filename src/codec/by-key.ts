@@ -29,6 +29,8 @@ export {
   type CompiledField, type CompiledStruct, type MessagePlan,
 } from './plan.js';
 export { KINDS } from './kinds.js';
+// For the CLI's "did you mean": the nearest of a set of names.
+export { closestName } from './known-fields.js';
 export { scanSpans } from './scan.js';
 
 /** A body as a caller writes it, by key and direction. */

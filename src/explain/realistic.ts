@@ -2,11 +2,10 @@
 // over the compiled struct, but with values a reader recognises (topic names, broker hosts, ids,
 // offsets, a few records), chosen by field name and drawn from a seeded generator, so one seed
 // always gives the same bytes. For the explorer site's API pages and for tests.
-import { encodeRequest, encodeResponse, planFor, versionAndDirection, type CatalogueOption, type Direction } from '../codec/by-key.js';
 import {
-  ARRAY, BOOL, BYTES, FLOAT64, INT16, INT32, INT64, INT8, RECORDS, STRING, STRUCT, UINT16, UINT32, UUID,
-  type CompiledField, type CompiledStruct,
-} from '../codec/plan.js';
+  encodeRequest, encodeResponse, planFor, versionAndDirection, ARRAY, BOOL, BYTES, FLOAT64, INT16, INT32, INT64, INT8, RECORDS, STRING, STRUCT,
+  UINT16, UINT32, UUID, type CatalogueOption, type CompiledField, type CompiledStruct, type Direction,
+} from '../codec/by-key.js';
 import { encodeRecordBatch } from '../records/index.js';
 
 export interface RealisticOptions extends CatalogueOption {

@@ -117,6 +117,13 @@ const CASES: Record<string, string | (() => Promise<void> | void)> = {
     }
   },
   proxy: 'forwards and records frames as they are: it never compresses or decompresses',
+  group: 'lists, describes and moves committed offsets: it reads no records',
+  perf: async () => {
+    const r = await run(['perf', 'produce', '-b', bootstrap(), '-t', 'pz', '--records', '2000', '--record-size', '100', '-z', 'zstd']);
+    expect(r.stderr).not.toContain('NOT_INITIALIZED');
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/2000 records sent/);
+  },
 };
 
 describe.skipIf(!built)('every command with zstd, in a fresh process, without initZstd()', () => {

@@ -309,7 +309,9 @@ describe.skipIf(!ok)('consumer groups on real Kafka, three nodes', () => {
     const group = ['a', 'b'].map((n) => startMember(dir, `failover-${n}`, ['-b', k.bootstrap, '-G', 'failover-g', '--session-timeout', '6000', 'failover']));
     try {
       await produceNumbered(k.bootstrap, 'failover', 12, 0, total / 2);
-      expect(await until(() => group.every((m) => printed(m).size > 0), 60_000)).toBe(true);
+      // Mid-import: the group has read the first half (which member read what depends on when the
+      // second got its partitions, so that is not waited for).
+      expect(await until(() => new Set(group.flatMap((m) => [...printed(m).keys()])).size >= total / 2, 90_000)).toBe(true);
       const stopped = k.nodes[1]!.nodeId;
       await k.stopNode(stopped);
       await produceNumbered(k.bootstrap, 'failover', 12, total / 2, total);

@@ -14,7 +14,7 @@ describe.skipIf(!ok)('produce to a missing topic, real Kafka with auto-creation 
     const refused = await runCli('produce', ['-b', b, '-t', 'never-made', '--no-create'], 'x\n');
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain('topic never-made does not exist (and --no-create says not to create it)');
-    const made = await runCli('produce', ['-b', b, '-t', 'made-on-demand'], 'one\ntwo\n');
+    const made = await runCli('produce', ['-b', b, '-t', 'made-on-demand', '-q'], 'one\ntwo\n');
     expect(made.code, made.stderr).toBe(0);
     expect(made.stderr).toBe('kafka-wire produce: topic made-on-demand did not exist: the broker created it, with 2 partitions (--no-create refuses instead)\n');
     const read = await runCli('consume', ['-b', b, '-t', 'made-on-demand', '-e', '-f', '%s\\n']);

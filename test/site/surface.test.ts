@@ -117,7 +117,7 @@ describe.skipIf(!haveChromium)('the site at 1280 and 390 px', () => {
     });
 
     // Every page at the narrow width (each page's widest parts are narrow-width problems; 1280 px takes the pages above).
-    it.skipIf(width !== 390)(`every API version page fits ${width} px`, async () => {
+    if (width === 390) it(`every API version page fits ${width} px`, async () => {
       const wide: string[] = [];
       for (const file of fs.readdirSync(path.join(out, 'api'))) {
         const page = await open(`api/${file}`, width);
