@@ -21,33 +21,21 @@ import { readZipEntries } from './lib/zip.mjs';
 import { mergeSchemas, versionList } from './lib/restore.mjs';
 import { importParser } from './lib/parser.mjs';
 import { pipelineDir, pomProperty, schemasPom as pom } from './lib/schema-dir.mjs';
+import { exitWith, readArgs } from './lib/args.mjs';
 
 const MESSAGE_DIR = 'common/message/';
 const PROTOCOL_TYPES = new Set(['request', 'response', 'header']);
 
 function fail(message) {
-  console.error(`schemas: ${message}`);
-  process.exit(1);
+  exitWith('schemas', message);
 }
 
 function parseArgs(argv) {
   const opts = { kafka: pomProperty('kafka.version'), out: undefined };
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i];
-    const eq = arg.indexOf('=');
-    const key = eq >= 0 ? arg.slice(0, eq) : arg;
-    const value = () => {
-      if (eq >= 0) return arg.slice(eq + 1);
-      if (i + 1 >= argv.length) fail(`${key} needs a value`);
-      return argv[++i];
-    };
-    if (key === '--kafka') opts.kafka = value();
-    else if (key === '--out') opts.out = path.resolve(value());
-    else if (key === '--help' || key === '-h') {
-      console.log('usage: node scripts/schemas.mjs [--kafka VERSION] [--out DIR]');
-      process.exit(0);
-    } else fail(`unknown argument: ${arg}`);
-  }
+  readArgs('schemas', argv, 'node scripts/schemas.mjs [--kafka VERSION] [--out DIR]', {
+    '--kafka': (v) => { opts.kafka = v; },
+    '--out': (v) => { opts.out = path.resolve(v); },
+  });
   if (!/^\d+\.\d+\.\d+$/.test(opts.kafka)) fail(`--kafka wants a release such as 4.4.0, not ${JSON.stringify(opts.kafka)}`);
   opts.out ??= pipelineDir(opts.kafka);
   return opts;

@@ -6,7 +6,7 @@
 //   unjoined -> joining (epoch 0) -> stable (epoch n) -> ... -> leaving (epoch -1) -> left
 //   fenced / unknown member: what is owned is lost, join again at epoch 0.
 
-import { randomBytes } from 'node:crypto';
+import { bytesToBase64Url } from '../text.js';
 import type { Connection } from '../wire/connection.js';
 import type { KafkaClient } from '../wire/client.js';
 import { kafkaErrorName } from '../wire/errors.js';
@@ -48,7 +48,8 @@ function minus(a: readonly TopicPartitions[], b: readonly TopicPartitions[]): To
 export class NextGenMembership implements Membership {
   #state: MemberState = 'unjoined';
   /** KIP-1082: the member makes up its own id and keeps it across rejoins. */
-  readonly #memberId = randomBytes(16).toString('base64url');
+  // KIP-848: the member makes its id, a random uuid (Web Crypto, as every runtime has it).
+  readonly #memberId = bytesToBase64Url(crypto.getRandomValues(new Uint8Array(16)), 0);
   #epoch = JOIN_EPOCH;
   #owned: TopicPartitions[] = [];
   readonly #coordinator: CoordinatorConnection;
