@@ -1,9 +1,9 @@
 // After tsc: the CommonJS build of every package.json entry (dist/cjs, with CommonJS-format types),
 // the browser build (one file, plus zstd's loader chunk and its zstd.wasm, fetched only by
 // initZstd(), and the codec's and records' own modules for hosts that compile no WebAssembly from
-// bytes), and the explorer site's scripts. The ESM in dist/src is what Node and bundlers import.
+// bytes), and the explorer site's scripts (which use that one browser build, not a copy). The ESM
+// in dist/src is what Node and bundlers import.
 import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { dirname, join, relative } from 'node:path';
 import { build, transform } from 'esbuild';
 
@@ -83,22 +83,13 @@ for (const file of reached) {
   writeFileSync(out, readFileSync(file, 'utf8').replace(relativeImport, '$1$2$3.cjs$2'));
 }
 
+// The browser build and the site's scripts take their esbuild options from the site's bundling
+// module (compiled by tsc above), which `kafka-wire site` also uses when run from the sources.
+const { browserBundleOptions, siteScriptOptions, SITE_SCRIPTS, zstdWasmFile } = await import('../dist/src/site/bundling.js');
 rmSync('dist/browser', { recursive: true, force: true }); // no stale chunks
-await build({
-  entryPoints: { 'kafka-wire': 'src/browser.ts' },
-  outdir: 'dist/browser',
-  splitting: true,
-  chunkNames: 'chunk-[hash]',
-  bundle: true,
-  format: 'esm',
-  platform: 'browser',
-  target: 'es2022',
-  minify: true,
-  logLevel: 'warning',
-});
+await build(browserBundleOptions('src/browser.ts', 'dist/browser'));
 // The zstd loader chunk asks for zstd.wasm beside itself (new URL('./zstd.wasm', import.meta.url)).
-const zstdNode = createRequire(import.meta.url).resolve('@bokuweb/zstd-wasm'); // .../dist/common/index.node.js
-copyFileSync(join(dirname(zstdNode), '../web/zstd.wasm'), 'dist/browser/zstd.wasm');
+copyFileSync(zstdWasmFile(), 'dist/browser/zstd.wasm');
 // The codec's and records' modules as files (kafka-wire/wasm/*.wasm), for init({ codec, records })
 // where a host compiles no WebAssembly from bytes (workerd imports .wasm files as modules).
 for (const name of ['codec', 'records']) {
@@ -106,17 +97,7 @@ for (const name of ['codec', 'records']) {
   writeFileSync(`dist/browser/${name}.wasm`, Buffer.from(base64, 'base64'));
 }
 
-// The explorer site's scripts, so `kafka-wire site` copies them instead of needing a bundler.
-for (const name of ['browser', 'hover-entry', 'capture-page']) {
-  await build({
-    entryPoints: [`src/site/${name}.ts`],
-    outfile: `dist/site-assets/${name}.js`,
-    bundle: true,
-    format: 'iife',
-    platform: 'browser',
-    target: 'es2020',
-    minify: true,
-    legalComments: 'none',
-    logLevel: 'warning',
-  });
-}
+// The explorer site's scripts, so `kafka-wire site` copies them instead of needing a bundler: each
+// takes the library from the browser bundle above, which the site's pages load first.
+rmSync('dist/site-assets', { recursive: true, force: true });
+for (const [name, file] of Object.entries(SITE_SCRIPTS)) await build(siteScriptOptions(`src/site/${name}.ts`, `dist/site-assets/${file}`));

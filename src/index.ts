@@ -5,7 +5,7 @@ import { initRecordsWasm } from './records/engine.js';
 export {
   encodeRequest, decodeRequest, encodeResponse, decodeResponse, encodeBody, decodeBody,
   requestSize, responseSize, newMessage, getApi, requestHeaderVersion, responseHeaderVersion,
-  findApi, type ApiKeyNumber, type CatalogueOption, type ByKeyEncodeOptions, type DecodeOptions, type RequestInput,
+  findApi, peekRequest, type ApiKeyNumber, type CatalogueOption, type ByKeyEncodeOptions, type DecodeOptions, type RequestInput,
   type ResponseInput, type RequestBody, type ResponseBody, type BodyInput, type DecodedBody, type AnyDecodedRequest,
   type RecordsField, type DecodedRequestUnder,
 } from './codec/by-key.js';

@@ -4,7 +4,7 @@ export { buildExplainTree, flattenTree, CATEGORIES } from './tree.js';
 export type { ExplainTree, ExplainNode, ExplainOptions, Category, JsonValue } from './tree.js';
 export { formatExplainText, formatExplainJson, formatNodeLine } from './format.js';
 export {
-  hexLayout, formatHexText, formatHexHtml, formatTreeHtml, formatLegendHtml, parseHexInput, spacedHex,
+  hexLayout, formatHexText, formatHexHtml, formatTreeHtml, formatLegendHtml, parseHexInput, spacedHex, isHexText, escapeHtml,
   type HexLayout, type HexByte,
 } from './hex.js';
 export { sampleMessage, sampleFrame, sampleHeader, sampleStruct, sampleRecordBatch, EMPTY_BATCH_SIZE } from './samples.js';

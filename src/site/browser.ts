@@ -1,16 +1,13 @@
-// Browser entry of assets/kafka-wire.js: the interactive explorer page (paste hex or drop a file,
-// pick direction/key/version, see the grid and the tree), decoded by the same WebAssembly codec.
-// The codec's WebAssembly ships inside the bundle as base64, so nothing is fetched: the page works
-// from file://. Descriptions come from assets/descriptions.js when the site was built with schemas,
+// Browser entry of assets/explore.js: the interactive explorer page (paste hex or drop a file,
+// pick direction/key/version, see the grid and the tree), decoded by the same WebAssembly codec:
+// the library comes from assets/kafka-wire.js, loaded before this script (./library.ts), whose
+// WebAssembly ships inside it as base64, so nothing is fetched: the page works from file://. Descriptions come from assets/descriptions.js when the site was built with schemas,
 // APIs beyond the built-in ones from assets/catalogue.js when it was built with a catalogue.
-import { builtInCatalogue, catalogueFromSchemas } from '../catalogue/catalogue.js';
-import type { SchemaJson } from '../catalogue/parse.js';
-import { peekRequest, type Direction } from '../codec/by-key.js';
-import { descriptionsFrom, type DescriptionTable, type Descriptions } from '../explain/descriptions.js';
-import { buildExplainTree, type ExplainTree } from '../explain/tree.js';
-import { formatExplainText } from '../explain/format.js';
-import { escapeHtml, formatHexHtml, formatTreeHtml, hexLayout, isHexText, parseHexInput, spacedHex } from '../explain/hex.js';
-import { sampleFrame } from '../explain/samples.js';
+import {
+  builtInCatalogue, buildExplainTree, catalogueFromSchemas, descriptionsFrom, escapeHtml, formatExplainText, formatHexHtml,
+  formatTreeHtml, hexLayout, isHexText, parseHexInput, peekRequest, sampleFrame, spacedHex,
+  type DescriptionTable, type Descriptions, type Direction, type ExplainTree, type SchemaJson,
+} from './library.js';
 import { framesOf, parseFrameText, parseHexDump } from './frame-input.js';
 import { attachAll } from './hover.js';
 
@@ -18,7 +15,7 @@ declare global {
   interface Window {
     KAFKA_WIRE_DESCRIPTIONS?: DescriptionTable;
     KAFKA_WIRE_SCHEMAS?: SchemaJson[];
-    kafkaWire?: unknown;
+    kafkaWire?: Record<string, unknown>;
   }
 }
 
@@ -199,12 +196,13 @@ function init(): void {
   root.dataset.ready = 'true';
 }
 
-window.kafkaWire = {
+// The explorer's own helpers join the library on the page's global (for the console, and tests).
+window.kafkaWire = Object.assign(window.kafkaWire ?? {}, {
   explainHex,
   formatExplainText,
   sampleHex: (apiKey: number, version: number | Direction, direction: Direction | number) => spacedHex(sampleFrame(apiKey, version, direction, { catalogue })),
   escapeHtml,
-};
+});
 
 if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', init);
 else init();

@@ -1,9 +1,10 @@
 // The static explorer site: writes OUTDIR/index.html (every API key), OUTDIR/api/<Name>-v<N>.html
 // (every version, like the reference pages), OUTDIR/explore.html (paste or drop a frame),
-// OUTDIR/capture.html (open a pcap/pcapng) and
-// OUTDIR/assets/ (stylesheet, the browser bundle with the WebAssembly codec embedded, the hover
-// script, and — only with a schema directory — the descriptions; with a run-time catalogue, its
-// schemas as facts, so the explorer decodes what it adds). Pages work from file://.
+// OUTDIR/capture.html (open a pcap/pcapng) and OUTDIR/assets/ (stylesheet; the browser bundle
+// with the WebAssembly codec embedded, and its zstd chunk and zstd.wasm, once for every page; the
+// explorer's, the capture page's and the hover scripts; and — only with a schema directory — the
+// descriptions; with a run-time catalogue, its schemas as facts, so the explorer decodes what it
+// adds). Pages work from file://.
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -18,13 +19,14 @@ import { sampleFrame } from '../explain/samples.js';
 import { realisticFrame } from '../explain/realistic.js';
 import { apiPageName, apiVersionPage, capturePage, explorePage, indexPage, versionsOf, type MessageSample } from './pages.js';
 import { SITE_CSS } from './style.js';
+import { browserBundleOptions, classicScript, LIBRARY_SCRIPT, siteScriptOptions, SITE_SCRIPTS, zstdWasmFile } from './bundling.js';
 
 export interface SiteOptions {
   /** Kafka's JSON message schemas: descriptions and schema text come from here when given. */
   schemasDir?: string;
   /** The APIs to document and explore (default the built-in catalogue). */
   catalogue?: Catalogue;
-  /** Minify the browser bundle (default true). */
+  /** Minify the browser code when it is bundled from source (default true; npm run build's is minified). */
   minify?: boolean;
 }
 
@@ -37,43 +39,62 @@ export interface SiteResult {
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 
-/** The browser entry next to this module: browser.ts from source, browser.js once compiled. */
+/** A source next to this module: name.ts from source, name.js once compiled. */
 function entry(name: string): string {
   for (const ext of ['.ts', '.js']) {
     const file = path.join(here, name + ext);
     if (fs.existsSync(file)) return file;
   }
-  throw new Error(`kafka-wire site: cannot find src/site/${name}.ts or .js to bundle`);
+  throw new Error(`kafka-wire site: cannot find src/${name}.ts or .js to bundle`);
 }
 
-/**
- * Writes the browser bundle of `name`: copied from dist/site-assets (made by npm run build, so an
- * installed package needs no bundler), or bundled from source with esbuild.
- */
-async function bundle(name: string, outFile: string, minify: boolean): Promise<void> {
-  const prebuilt = path.join(here, '..', '..', 'site-assets', `${name}.js`);
-  if (fs.existsSync(prebuilt)) {
-    fs.copyFileSync(prebuilt, outFile);
-    return;
-  }
-  const entryFile = entry(name);
-  let esbuild: typeof import('esbuild');
+async function loadEsbuild(): Promise<typeof import('esbuild')> {
   try {
-    esbuild = await import('esbuild');
+    return await import('esbuild');
   } catch {
     throw new Error('kafka-wire site: bundling the browser code needs the esbuild package');
   }
-  await esbuild.build({
-    entryPoints: [entryFile],
-    outfile: outFile,
-    bundle: true,
-    format: 'iife',
-    platform: 'browser',
-    target: 'es2020',
-    minify,
-    legalComments: 'none',
-    logLevel: 'silent',
-  });
+}
+
+/** Where npm run build put the browser bundle and the site's scripts (an installed package needs no bundler). */
+const prebuilt = { browser: path.join(here, '..', '..', 'browser'), scripts: path.join(here, '..', '..', 'site-assets') };
+
+/**
+ * Writes the library into `assetsDir` once, for every page that needs it: the browser bundle as
+ * kafka-wire.js, a classic script setting the kafkaWire global (src/site/bundling.ts), with its
+ * zstd chunk and zstd.wasm beside it as in the package. Copied from dist/browser, or bundled from
+ * source with esbuild. Returns the number of files written.
+ */
+async function writeLibrary(assetsDir: string, minify: boolean): Promise<number> {
+  const files = new Map<string, Uint8Array>();
+  if (fs.existsSync(path.join(prebuilt.browser, LIBRARY_SCRIPT))) {
+    for (const name of fs.readdirSync(prebuilt.browser)) {
+      if (name === LIBRARY_SCRIPT || /^chunk-.*\.js$/.test(name)) files.set(name, fs.readFileSync(path.join(prebuilt.browser, name)));
+    }
+  } else {
+    const esbuild = await loadEsbuild();
+    const result = await esbuild.build({ ...browserBundleOptions(entry('../browser'), assetsDir, minify), write: false, logLevel: 'silent' });
+    for (const file of result.outputFiles) files.set(path.basename(file.path), file.contents);
+  }
+  const wasm = path.join(prebuilt.browser, 'zstd.wasm');
+  files.set('zstd.wasm', fs.readFileSync(fs.existsSync(wasm) ? wasm : zstdWasmFile()));
+  for (const name of fs.readdirSync(assetsDir)) {
+    if (/^chunk-.*\.js$/.test(name) && !files.has(name)) fs.rmSync(path.join(assetsDir, name)); // a rebuild leaves no stale chunk
+  }
+  for (const [name, contents] of files) {
+    fs.writeFileSync(path.join(assetsDir, name), name === LIBRARY_SCRIPT ? classicScript(Buffer.from(contents).toString('utf8')) : contents);
+  }
+  return files.size;
+}
+
+/** Writes the site's scripts into `assetsDir`: copied from dist/site-assets, or bundled from source. */
+async function writeScripts(assetsDir: string, minify: boolean): Promise<number> {
+  for (const [name, file] of Object.entries(SITE_SCRIPTS)) {
+    const copy = path.join(prebuilt.scripts, file);
+    if (fs.existsSync(copy)) fs.copyFileSync(copy, path.join(assetsDir, file));
+    else await (await loadEsbuild()).build({ ...siteScriptOptions(entry(name), path.join(assetsDir, file), minify), logLevel: 'silent' });
+  }
+  return Object.keys(SITE_SCRIPTS).length;
 }
 
 export async function buildSite(outDir: string, options: SiteOptions = {}): Promise<SiteResult> {
@@ -91,10 +112,8 @@ export async function buildSite(outDir: string, options: SiteOptions = {}): Prom
     files++;
   };
 
-  await bundle('browser', path.join(out, 'assets', 'kafka-wire.js'), minify);
-  await bundle('hover-entry', path.join(out, 'assets', 'hover.js'), minify);
-  await bundle('capture-page', path.join(out, 'assets', 'capture.js'), minify);
-  files += 3;
+  files += await writeLibrary(path.join(out, 'assets'), minify);
+  files += await writeScripts(path.join(out, 'assets'), minify);
   write('assets/site.css', SITE_CSS);
 
   let table: DescriptionTable | undefined;

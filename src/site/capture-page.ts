@@ -2,19 +2,18 @@
 // read in the page (nothing is uploaded) into Wireshark's three panes: the frame list, the
 // selected frame's annotated tree (collapsible), and its bytes as hex and ASCII, the hovered field
 // lit in both; a frame with records also gets their decompressed contents.
-import { readCaptureStream, type CaptureEvent, type CaptureFrame } from '../capture/reader.js';
-import { formatCaptureTime } from '../capture/json.js';
-import { findApi, decodeResponse, decodeRequest } from '../codec/by-key.js';
-import { decodeRecordBatches } from '../records/decode.js';
-import { buildExplainTree, type ExplainTree } from '../explain/tree.js';
-import { formatNodeLine } from '../explain/format.js';
-import { escapeHtml, hexLayout } from '../explain/hex.js';
-import type { ExplainNode } from '../explain/nodes.js';
-import { hexByte } from '../text.js';
+import {
+  buildExplainTree, decodeRecordBatches, decodeRequest, decodeResponse, escapeHtml, findApi, formatCaptureTime, formatNodeLine,
+  hexLayout, readCaptureStream, type CaptureEvent, type CaptureFrame, type ExplainNode, type ExplainTree,
+} from './library.js';
 import { attachAll } from './hover.js';
 
 /** Grid cells beyond this many bytes are left out (the tree still covers everything). */
 const GRID_LIMIT = 64 * 1024;
+
+/** Each byte's two hex digits. */
+const HEX_BYTES = Array.from({ length: 256 }, (_, b) => b.toString(16).padStart(2, '0'));
+const hexByte = (b: number) => HEX_BYTES[b];
 
 function categoryClass(category: string): string {
   return 'cat-' + category.toLowerCase().replace(/[^a-z]+/g, '-');

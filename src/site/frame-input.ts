@@ -1,8 +1,7 @@
 // What the explorer's decode page accepts: hex (spaces, newlines, 0x prefixes), Wireshark's
 // "Copy as Hex Dump" text (offset, hex, ASCII columns), or raw bytes; holding one frame, several
 // back to back, or a whole captured packet (its TCP payload is taken). No Node imports.
-import { parseHexInput } from '../explain/hex.js';
-import { tcpSegment, LINKTYPE_ETHERNET, LINKTYPE_LINUX_SLL, LINKTYPE_LINUX_SLL2, LINKTYPE_RAW } from '../capture/packet.js';
+import { parseHexInput, tcpSegment, LINKTYPE_ETHERNET, LINKTYPE_LINUX_SLL, LINKTYPE_LINUX_SLL2, LINKTYPE_RAW } from './library.js';
 
 /** A hex dump line: an offset, then up to 16 bytes in pairs, then (after two spaces) ASCII. */
 const DUMP_LINE = /^\s*[0-9a-fA-F]{4,8}[:\s]\s*((?:[0-9a-fA-F]{2}(?: (?! )|(?= {2})|\s*$)){1,16})/;

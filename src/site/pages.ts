@@ -9,6 +9,7 @@ import type { ExplainTree } from '../explain/tree.js';
 import { escapeHtml, formatHexHtml, formatLegendHtml, formatTreeHtml, hexLayout } from '../explain/hex.js';
 import { toHex } from '../text.js';
 import { API_GROUPS, apiGroup } from './groups.js';
+import { LIBRARY_SCRIPT, SITE_SCRIPTS } from './bundling.js';
 
 function rangeText(range: Versions): string {
   if (range === null) return 'none';
@@ -192,7 +193,7 @@ ${removedNote}<p class="intro">${intro(version, flexible)}</p>
 ${formatLegendHtml()}
 ${messageSection(request, api.request)}
 ${messageSection(response, api.response)}`;
-  return pageShell(`${api.name} v${version} — kafka-wire`, body, { depth: 1, scripts: ['assets/hover.js'] });
+  return pageShell(`${api.name} v${version} — kafka-wire`, body, { depth: 1, scripts: [`assets/${SITE_SCRIPTS['hover-entry']}`] });
 }
 
 /** Every field name of an API's messages in every version, lower-cased: what the index's search matches. */
@@ -291,7 +292,8 @@ ${formatLegendHtml()}
 <div id="output"></div>
 </div>`;
   const scripts = [
-    ...(options.descriptions ? ['assets/descriptions.js'] : []), ...(options.catalogue ? ['assets/catalogue.js'] : []), 'assets/kafka-wire.js',
+    ...(options.descriptions ? ['assets/descriptions.js'] : []), ...(options.catalogue ? ['assets/catalogue.js'] : []),
+    `assets/${LIBRARY_SCRIPT}`, `assets/${SITE_SCRIPTS.browser}`,
   ];
   return pageShell('Explain a frame — kafka-wire', body, { depth: 0, scripts });
 }
@@ -309,5 +311,5 @@ annotated tree and its bytes; hovering either lights the same field in both.</p>
 ${formatLegendHtml()}
 <div id="detail"></div>
 </div>`;
-  return pageShell('Read a capture — kafka-wire', body, { depth: 0, scripts: ['assets/capture.js'] });
+  return pageShell('Read a capture — kafka-wire', body, { depth: 0, scripts: [`assets/${LIBRARY_SCRIPT}`, `assets/${SITE_SCRIPTS['capture-page']}`] });
 }
