@@ -3,7 +3,7 @@
 // initZstd(), and the codec's and records' own modules for hosts that compile no WebAssembly from
 // bytes), and the explorer site's scripts (which use that one browser build, not a copy). The ESM
 // in dist/src is what Node and bundlers import.
-import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { build, transform } from 'esbuild';
 
@@ -87,7 +87,9 @@ for (const file of reached) {
 // module (compiled by tsc above), which `kafka-wire site` also uses when run from the sources.
 const { browserBundleOptions, siteScriptOptions, SITE_SCRIPTS, zstdWasmFile } = await import('../dist/src/site/bundling.js');
 rmSync('dist/browser', { recursive: true, force: true }); // no stale chunks
-await build(browserBundleOptions('src/browser.ts', 'dist/browser'));
+const bundled = new Set(); // the sources the browser bundle and the site's scripts took in
+const note = ({ metafile }) => { for (const input of Object.keys(metafile.inputs)) bundled.add(input); };
+note(await build({ ...browserBundleOptions('src/browser.ts', 'dist/browser'), metafile: true }));
 // The zstd loader chunk asks for zstd.wasm beside itself (new URL('./zstd.wasm', import.meta.url)).
 copyFileSync(zstdWasmFile(), 'dist/browser/zstd.wasm');
 // The codec's and records' modules as files (kafka-wire/wasm/*.wasm), for init({ codec, records })
@@ -100,4 +102,22 @@ for (const name of ['codec', 'records']) {
 // The explorer site's scripts, so `kafka-wire site` copies them instead of needing a bundler: each
 // takes the library from the browser bundle above, which the site's pages load first.
 rmSync('dist/site-assets', { recursive: true, force: true });
-for (const [name, file] of Object.entries(SITE_SCRIPTS)) await build(siteScriptOptions(`src/site/${name}.ts`, `dist/site-assets/${file}`));
+for (const [name, file] of Object.entries(SITE_SCRIPTS)) note(await build({ ...siteScriptOptions(`src/site/${name}.ts`, `dist/site-assets/${file}`), metafile: true }));
+
+// What tsc wrote that no user reaches leaves the package: declarations no entry's types reach (the
+// CLI's, the site's), and modules that live on only inside the bundles above (src/browser.ts, the
+// site's page scripts) which no entry, bin or other module imports.
+const walk = (dir) => readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(join(dir, e.name)) : [join(dir, e.name)]));
+for (const file of walk('dist/src')) if (file.endsWith('.d.ts') && !reached.has(file)) rmSync(file);
+// The package's own doors (a wildcard entry as a pattern), then whatever the remaining modules import.
+const doors = [...Object.values(pkg.bin), JSON.stringify(pkg.exports)].flatMap((text) => [...text.matchAll(/\.\/(dist\/src\/[^"]+\.js)/g)])
+  .map(([, door]) => new RegExp(`^${door.replace(/[.]/g, '\\.').replace('*', '[^/]+')}$`));
+const moduleImport = /(?:from\s*|import\s*\(\s*|import\s*)(["'])(\.{1,2}\/[^"']+\.js)\1/g;
+const unused = [...bundled].filter((source) => source.startsWith('src/')).map((source) => join('dist', source.replace(/\.ts$/, '.js')))
+  .filter((file) => !doors.some((door) => door.test(file)));
+for (let removed = true; removed;) { // removing a page script may leave a module only it imported
+  const imported = new Set(walk('dist/src').filter((file) => file.endsWith('.js'))
+    .flatMap((file) => [...readFileSync(file, 'utf8').matchAll(moduleImport)].map(([, , spec]) => join(dirname(file), spec))));
+  removed = false;
+  for (const file of unused) if (existsSync(file) && !imported.has(file)) { rmSync(file); removed = true; }
+}

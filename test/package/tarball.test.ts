@@ -2,7 +2,7 @@
 // browser bundle one time with its zstd.wasm beside it; README links that resolve on the npm page;
 // and the size and file count the README states, held to within a budget.
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { repoRoot } from '../helpers/shared.js';
@@ -29,6 +29,20 @@ describe.skipIf(!built)('the tarball', () => {
     expect(paths.filter((p) => p.endsWith('.wasm')).sort()).toEqual(['dist/browser/codec.wasm', 'dist/browser/records.wasm', 'dist/browser/zstd.wasm']);
   });
 
+  it('holds the library once per format: the ESM build, the CommonJS build and the browser bundle', () => {
+    // The codec's WebAssembly, embedded as base64, marks every copy of the library.
+    const marker = /wasmBase64 = '([^']{80})/.exec(readFileSync(join(repoRoot, 'dist', 'src', 'wasm', 'codec.generated.js'), 'utf8'))![1];
+    const copies = paths.filter((p) => /\.c?js$/.test(p) && readFileSync(join(repoRoot, p), 'utf8').includes(marker));
+    expect(copies.filter((p) => p.startsWith('dist/src/'))).toEqual(['dist/src/wasm/codec.generated.js']);
+    expect(copies.filter((p) => p.startsWith('dist/cjs/'))).toHaveLength(1);
+    expect(copies.filter((p) => !p.startsWith('dist/src/') && !p.startsWith('dist/cjs/'))).toEqual(['dist/browser/kafka-wire.js']);
+  });
+
+  it('holds no declarations that no entry\'s types reach', () => {
+    // The command line's and the site's modules ship as JavaScript only: no entry exports them.
+    expect(paths.filter((p) => /^dist\/src\/(cli|site|perf)\/.*\.d\.ts$/.test(p))).toEqual([]);
+  });
+
   it('is the size and file count the README states, within the budget', () => {
     const stated = /The package is (\d+) kB packed \(([\d.]+) MB unpacked\), (\d+) files/.exec(readme);
     expect(stated, 'README: "The package is N kB packed (N MB unpacked), N files"').not.toBeNull();
@@ -44,5 +58,17 @@ describe.skipIf(!built)('the tarball', () => {
   it('has README links that work on the npm page: absolute, or to a file in the tarball', () => {
     const links = [...readme.matchAll(/\]\(([^)\s]+)\)/g)].map((m) => m[1]).filter((l) => !l.startsWith('#') && !/^https?:\/\//.test(l));
     expect(links.filter((l) => !paths.includes(l))).toEqual([]);
+  });
+
+  it('links into the project\'s repository only to files and folders that exist', () => {
+    const pkg = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8'));
+    const home = pkg.repository.url.replace(/^git\+/, '').replace(/\.git$/, '');
+    for (const file of ['README.md', 'CHANGELOG.md']) {
+      const text = readFileSync(join(repoRoot, file), 'utf8');
+      const targets = [...text.matchAll(/\]\((https:\/\/github\.com\/[^)\s#]+)/g)].map((m) => m[1])
+        .filter((l) => l.startsWith(`${home}/blob/main/`) || l.startsWith(`${home}/tree/main/`))
+        .map((l) => l.slice(`${home}/blob/main/`.length));
+      expect(targets.filter((t) => !existsSync(join(repoRoot, t))), file).toEqual([]);
+    }
   });
 });
