@@ -1,7 +1,8 @@
 // Every package.json entry of the packed package, as a user reaches it: imported from ESM and
-// required from CommonJS with the same names, on the host Node and on Node 22 and 24 (the runtime
-// matrix's binaries); one KafkaWireError and RecordsError class whichever entry threw; and the
-// exports map itself: every entry has its CommonJS build and CommonJS-format types.
+// required from CommonJS with the same names, on the host Node and on Node 20.0.0 (the engines
+// floor), 22 and 24 (the runtime matrix's binaries); one KafkaWireError and RecordsError class
+// whichever entry threw; and the exports map itself: every entry has its CommonJS build and
+// CommonJS-format types.
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -11,9 +12,10 @@ import { repoRoot } from '../helpers/shared.js';
 import { built, exportKeys, packAndInstall } from './packed.js';
 
 const nodes: [string, string][] = [['host', process.execPath]];
-for (const major of [22, 24]) {
-  const bin = join(repoRoot, 'test', 'runtimes', 'node_modules', `node-${major}`, 'bin', 'node');
-  if (peer(`Node ${major}`, existsSync(bin), 'npm --prefix test/runtimes ci')) nodes.push([`Node ${major}`, bin]);
+// Node 20.0.0 is package.json's engines floor ("node": ">=20").
+for (const [name, dir] of [['Node 20.0.0', 'node-20'], ['Node 22', 'node-22'], ['Node 24', 'node-24']]) {
+  const bin = join(repoRoot, 'test', 'runtimes', 'node_modules', dir, 'bin', 'node');
+  if (peer(name, existsSync(bin), 'npm --prefix test/runtimes ci')) nodes.push([name, bin]);
 }
 
 describe('package.json exports', () => {

@@ -26,6 +26,8 @@ const NPM_INSTALL = 'npm --prefix test/runtimes ci';
 type Kind = 'cli' | 'workerd' | 'browser';
 interface Runtime { name: string; kind: Kind; command: string[]; install: string }
 const RUNTIMES: Runtime[] = [
+  // package.json's engines floor: "node": ">=20" holds from the first Node 20 on.
+  { name: 'Node 20.0.0', kind: 'cli', command: [join(bins, 'node-20', 'bin', 'node')], install: NPM_INSTALL },
   { name: 'Node 22', kind: 'cli', command: [join(bins, 'node-22', 'bin', 'node')], install: NPM_INSTALL },
   { name: 'Node 24', kind: 'cli', command: [join(bins, 'node-24', 'bin', 'node')], install: NPM_INSTALL },
   { name: 'Bun', kind: 'cli', command: [join(bins, '@oven', 'bun-linux-x64', 'bin', 'bun')], install: NPM_INSTALL },
