@@ -2,7 +2,9 @@
 // bundle as a classic script (src/site/bundling.ts), the site's scripts reaching the library only
 // through src/site/library.ts, every name they take there being one the bundle exports; and the
 // site as `kafka-wire site` writes it from the built package, in Chromium from file:// (no flags)
-// and over HTTP, where initZstd() fetches the zstd chunk and zstd.wasm from beside the bundle.
+// and over HTTP, where initZstd() fetches the zstd chunk and zstd.wasm from beside the bundle, and
+// in Firefox from file://.
+import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -16,6 +18,7 @@ import { browserBundleOptions, classicScript, siteScriptOptions, SITE_SCRIPTS } 
 import * as library from '../../src/site/library.js';
 import { sampleFrame } from '../../src/explain/samples.js';
 import { chromiumPath, haveChromium } from '../helpers/browser.js';
+import { peer } from '../helpers/peer.js';
 import { repoRoot } from '../helpers/shared.js';
 
 const built = fs.existsSync(path.join(repoRoot, 'dist', 'src', 'cli', 'main.js')) && fs.existsSync(path.join(repoRoot, 'dist', 'site-assets'));
@@ -83,7 +86,6 @@ describe.skipIf(!built || !haveChromium)('the site written by the built package,
 
   beforeAll(async () => {
     out = fs.mkdtempSync(path.join(os.tmpdir(), 'kafka-wire-site-built-'));
-    const { execFileSync } = await import('node:child_process');
     execFileSync(process.execPath, [path.join(repoRoot, 'dist', 'src', 'cli', 'main.js'), 'site', out], { stdio: 'pipe' });
     server = createServer((req, res) => {
       const file = path.join(out, decodeURIComponent(new URL(req.url!, 'http://x').pathname));
@@ -158,4 +160,68 @@ describe.skipIf(!built || !haveChromium)('the site written by the built package,
     expect(result.packed).toBeLessThan(100);
     expect(problems).toEqual([]);
   });
+});
+
+const firefoxPath = '/usr/bin/firefox-esr';
+const haveFirefox = peer(`Firefox ESR (${firefoxPath})`, fs.existsSync(firefoxPath), 'apt-get install firefox-esr');
+
+describe.skipIf(!built || !haveFirefox)('the site written by the built package, in Firefox from file://', () => {
+  let out: string;
+  beforeAll(() => {
+    out = fs.mkdtempSync(path.join(os.tmpdir(), 'kafka-wire-site-firefox-'));
+    execFileSync(process.execPath, [path.join(repoRoot, 'dist', 'src', 'cli', 'main.js'), 'site', out], { stdio: 'pipe' });
+  }, 120_000);
+  afterAll(() => {
+    if (out !== undefined) fs.rmSync(out, { recursive: true, force: true });
+  });
+
+  /**
+   * Opens a copy of `page` from file:// in headless Firefox, with a first script collecting errors
+   * and a last one posting `report` (an expression, evaluated once `ready` is true) to a server here.
+   */
+  async function inFirefox(page: string, hash: string, ready: string, report: string): Promise<any> {
+    let resolve!: (text: string) => void;
+    const posted = new Promise<string>((r) => { resolve = r; });
+    const server = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c)).on('end', () => {
+        res.writeHead(200, { 'access-control-allow-origin': '*' }).end('ok');
+        if (req.method === 'POST') resolve(Buffer.concat(chunks).toString());
+      });
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+    const html = fs.readFileSync(path.join(out, page), 'utf8')
+      .replace('<head>', '<head><script>window.problems = []; addEventListener("error", (e) => problems.push(String(e.message)));</script>')
+      .replace('</body>', `<script>(function wait() { if (!(${ready})) { setTimeout(wait, 50); return; }
+fetch(${JSON.stringify(url)}, { method: 'POST', body: JSON.stringify({ report: ${report}, problems }) }); })();</script></body>`);
+    const copy = path.join(out, `check-${page}`);
+    fs.writeFileSync(copy, html);
+    const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'kafka-wire-firefox-'));
+    fs.writeFileSync(path.join(profile, 'user.js'), ['browser.shell.checkDefaultBrowser', 'datareporting.policy.dataSubmissionEnabled',
+      'toolkit.telemetry.enabled', 'app.update.enabled', 'extensions.update.enabled'].map((p) => `user_pref("${p}", false);`).join('\n'));
+    // Its own process group, so that the browser's helper processes end with it.
+    const child = spawn(firefoxPath, ['--headless', '--no-remote', '--profile', profile, pathToFileURL(copy).href + hash],
+      { stdio: 'ignore', detached: true, env: { ...process.env, MOZ_HEADLESS: '1' } });
+    const exited = new Promise((r) => child.once('exit', r));
+    try {
+      const text = await Promise.race([posted, new Promise<string>((_, reject) => setTimeout(() => reject(new Error(`Firefox posted nothing from ${page} in 60 s`)), 60_000))]);
+      return JSON.parse(text);
+    } finally {
+      if (child.exitCode === null) process.kill(-child.pid!, 'SIGKILL');
+      await exited;
+      server.close();
+      fs.rmSync(profile, { recursive: true, force: true, maxRetries: 5, retryDelay: 200 });
+    }
+  }
+
+  it('explains a frame on the explorer page, and the capture page has the library', async () => {
+    const frame = Buffer.from(sampleFrame(3, 'request', 12)).toString('hex');
+    const explore = await inFirefox('explore.html', `#dir=request&hex=${frame}`, 'document.querySelector(\'#explorer[data-ready="true"]\')',
+      'document.getElementById("status").textContent');
+    expect(explore.problems).toEqual([]);
+    expect(explore.report).toMatch(/^MetadataRequest v12, request header v2, \d+ bytes on the wire$/);
+    const capture = await inFirefox('capture.html', '', 'document.readyState === "complete"', 'typeof kafkaWire.readCaptureStream');
+    expect(capture).toEqual({ report: 'function', problems: [] });
+  }, 150_000);
 });
