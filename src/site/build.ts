@@ -45,7 +45,7 @@ function entry(name: string): string {
     const file = path.join(here, name + ext);
     if (fs.existsSync(file)) return file;
   }
-  throw new Error(`kafka-wire site: cannot find src/${name}.ts or .js to bundle`);
+  throw new Error(`kafka-wire site: cannot find ${path.join('src/site', name)}.ts or .js to bundle`);
 }
 
 async function loadEsbuild(): Promise<typeof import('esbuild')> {
