@@ -110,7 +110,7 @@ for (const [name, file] of Object.entries(SITE_SCRIPTS)) note(await build({ ...s
 const walk = (dir) => readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(join(dir, e.name)) : [join(dir, e.name)]));
 for (const file of walk('dist/src')) if (file.endsWith('.d.ts') && !reached.has(file)) rmSync(file);
 // The package's own doors (a wildcard entry as a pattern), then whatever the remaining modules import.
-const doors = [...Object.values(pkg.bin), JSON.stringify(pkg.exports)].flatMap((text) => [...text.matchAll(/\.\/(dist\/src\/[^"]+\.js)/g)])
+const doors = [...Object.values(pkg.bin), JSON.stringify(pkg.exports)].flatMap((text) => [...text.matchAll(/(?:^|\.\/)(dist\/src\/[^"]+\.js)/g)])
   .map(([, door]) => new RegExp(`^${door.replace(/[.]/g, '\\.').replace('*', '[^/]+')}$`));
 const moduleImport = /(?:from\s*|import\s*\(\s*|import\s*)(["'])(\.{1,2}\/[^"']+\.js)\1/g;
 const unused = [...bundled].filter((source) => source.startsWith('src/')).map((source) => join('dist', source.replace(/\.ts$/, '.js')))

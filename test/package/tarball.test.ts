@@ -2,7 +2,8 @@
 // browser bundle one time with its zstd.wasm beside it; README links that resolve on the npm page;
 // and the size and file count the README states, held to within a budget.
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { repoRoot } from '../helpers/shared.js';
@@ -58,6 +59,19 @@ describe.skipIf(!built)('the tarball', () => {
   it('has README links that work on the npm page: absolute, or to a file in the tarball', () => {
     const links = [...readme.matchAll(/\]\(([^)\s]+)\)/g)].map((m) => m[1]).filter((l) => !l.startsWith('#') && !/^https?:\/\//.test(l));
     expect(links.filter((l) => !paths.includes(l))).toEqual([]);
+  });
+
+  it('has a package.json npm publishes as it is: `npm pkg fix` changes nothing', () => {
+    // npm 11 drops a bin path written "./dist/..." at publish, leaving the package without its command.
+    const dir = mkdtempSync(join(tmpdir(), 'kafka-wire-pkg-fix-'));
+    try {
+      const text = readFileSync(join(repoRoot, 'package.json'), 'utf8');
+      writeFileSync(join(dir, 'package.json'), text);
+      execFileSync('npm', ['pkg', 'fix'], { cwd: dir, stdio: 'pipe' });
+      expect(JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'))).toEqual(JSON.parse(text));
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('links into the project\'s repository only to files and folders that exist', () => {
