@@ -37,6 +37,11 @@ export interface KindDescription {
    * word), a length-prefixed one two (offset and length, -1 for null): see scanWords.
    */
   readonly fixedSize: number;
+  /**
+   * For a length-prefixed kind, the bytes of its length before flexible versions (an int16 for
+   * strings, an int32 for bytes and records; flexible versions use a uvarint of length + 1).
+   */
+  readonly lengthPrefix?: number;
   /** Words a value takes on the encode tape. */
   readonly tapeWords: number;
   /** A fresh zero value: the default when the schema gives none. */
@@ -77,6 +82,9 @@ function byKind<T extends { kind: number }>(entries: T[]): readonly (T | undefin
   return table;
 }
 
+/** The bytes of an array's element count before flexible versions (an int32; then a uvarint of count + 1). */
+export const ARRAY_COUNT_PREFIX = 4;
+
 /** Words a value of `kind` takes on the scan's tape (see KindDescription.fixedSize). */
 export function scanWords(kind: number): number {
   return KINDS[kind]!.fixedSize > 0 ? 1 : 2;
@@ -116,15 +124,15 @@ export const KINDS = /* @__PURE__ */ byKind<KindDescription>([
     read: (c) => c.view.getFloat64(c.tape[c.t++]), readSource: 'const $ = view.getFloat64(tape[t++]);' },
   { kind: UUID, type: 'uuid', fixedSize: 16, tapeWords: 1, zero: () => ZERO_UUID,
     read: (c) => bytesToBase64Url(c.src, c.tape[c.t++]), readSource: 'const $ = uuid(src, tape[t++]);' },
-  { kind: STRING, type: 'string', fixedSize: 0, tapeWords: 2, zero: () => '',
+  { kind: STRING, type: 'string', fixedSize: 0, lengthPrefix: 2, tapeWords: 2, zero: () => '',
     read: (c) => {
       const { tape, t } = c;
       c.t = t + 2;
       return tape[t + 1] < 0 ? null : decodeUtf8(c.src, tape[t], tape[t + 1]);
     },
     readSource: spanSource('decodeUtf8(src, tape[t], tape[t + 1])') },
-  { kind: BYTES, type: 'bytes', fixedSize: 0, tapeWords: 2, zero: () => new Uint8Array(0), read: readBytes, readSource: bytesSource },
-  { kind: RECORDS, type: 'records', fixedSize: 0, tapeWords: 2, zero: () => null, read: readBytes, readSource: bytesSource },
+  { kind: BYTES, type: 'bytes', fixedSize: 0, lengthPrefix: 4, tapeWords: 2, zero: () => new Uint8Array(0), read: readBytes, readSource: bytesSource },
+  { kind: RECORDS, type: 'records', fixedSize: 0, lengthPrefix: 4, tapeWords: 2, zero: () => null, read: readBytes, readSource: bytesSource },
 ]);
 
 // ---- writing ----
