@@ -5,7 +5,7 @@
 // and write.ts: the same walk, driven by data) does the work instead. Each primitive value's code
 // is its kind's source in kinds.ts, inlined.
 import { KafkaWireError } from '../errors.js';
-import { ARRAY, BYTES, RECORDS, STRUCT, type CompiledField, type CompiledStruct } from './plan.js';
+import { ARRAY, RECORDS, STRUCT, type CompiledField, type CompiledStruct } from './plan.js';
 import { checkKnownFields } from './known-fields.js';
 import { bytesToBase64Url, decodeUtf8 } from '../text.js';
 import {
@@ -64,7 +64,8 @@ function defaultExpression(f: CompiledField, index: Map<CompiledStruct, number>)
   const v = f.defaultValue;
   if (v === undefined) {
     if (f.kind === ARRAY) return '[]';
-    if (f.kind === BYTES) return 'new Uint8Array(0)';
+    const zero = KINDS[f.kind]?.zeroSource;
+    if (zero !== undefined) return zero;
     if (f.kind === STRUCT) return `d${index.get(f.struct!)}()`;
     throw new Error(`kafka-wire: no default for ${f.name}`);
   }

@@ -46,6 +46,8 @@ export interface KindDescription {
   readonly tapeWords: number;
   /** A fresh zero value: the default when the schema gives none. */
   readonly zero: () => unknown;
+  /** For a kind whose zero is mutable (made anew for each value), the same as a JavaScript expression. */
+  readonly zeroSource?: string;
   /** Reads one value at the cursor and moves it past the value. */
   readonly read: (c: TapeCursor) => unknown;
   /**
@@ -131,7 +133,8 @@ export const KINDS = /* @__PURE__ */ byKind<KindDescription>([
       return tape[t + 1] < 0 ? null : decodeUtf8(c.src, tape[t], tape[t + 1]);
     },
     readSource: spanSource('decodeUtf8(src, tape[t], tape[t + 1])') },
-  { kind: BYTES, type: 'bytes', fixedSize: 0, lengthPrefix: 4, tapeWords: 2, zero: () => new Uint8Array(0), read: readBytes, readSource: bytesSource },
+  { kind: BYTES, type: 'bytes', fixedSize: 0, lengthPrefix: 4, tapeWords: 2, zero: () => new Uint8Array(0),
+    zeroSource: 'new Uint8Array(0)', read: readBytes, readSource: bytesSource },
   { kind: RECORDS, type: 'records', fixedSize: 0, lengthPrefix: 4, tapeWords: 2, zero: () => null, read: readBytes, readSource: bytesSource },
 ]);
 
