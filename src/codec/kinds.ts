@@ -6,6 +6,16 @@
 // its value nodes with the row. Where a row says a step twice, as a function and as JavaScript
 // source (the interpreter runs where `new Function` is forbidden), test/codec/walk.test.ts holds
 // the two to the same answers; it also holds the walks to taking every kind from here.
+//
+// Around the values, every walk follows the plan (plan.ts): per message version, a struct's
+// regular fields in wire order, then, when flexible, its tagged section (tagged fields by
+// ascending tag); absent fields keep their defaults. On the scan's tape an array is its count
+// (below 0: null) then its elements, a nullable struct its marker (below 0: null) then the
+// struct, a tagged section its entry count then per entry the tag, the field's index in the
+// struct's tagged fields, and its value (an unknown tag: offset and length, as bytes). Spans
+// mode adds a start word before and an end word after each struct, field and element, a start
+// word before a tagged section, and one between an entry's tag and index. The encode tape is
+// the same without spans; a nullable struct's marker is 1 or -1.
 import type { PrimitiveType } from '../catalogue/schema.js';
 import { BOOL, BYTES, FLOAT64, INT16, INT32, INT64, INT8, RECORDS, STRING, UINT16, UINT32, UUID } from '../wasm/abi.js';
 import { base64UrlToBytes, bytesToBase64Url, decodeUtf8, encodeUtf8Into } from '../text.js';
