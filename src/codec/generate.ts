@@ -2,19 +2,18 @@
 // source once and kept: an object literal per struct with its field names spelled out, so every
 // struct type gets one hidden class and every property access is monomorphic. This is the fast
 // path; where a page's Content-Security-Policy forbids `new Function`, the interpreter (read.ts
-// and write.ts: the same walk, driven by data) does the work instead.
+// and write.ts: the same walk, driven by data) does the work instead. Each primitive value's code
+// is its kind's source in kinds.ts, inlined.
 import { KafkaWireError } from '../errors.js';
-import {
-  ARRAY, BOOL, BYTES, FLOAT64, INT16, INT32, INT64, INT8, RECORDS, STRING, STRUCT, UINT16, UINT32, UUID,
-  type CompiledField, type CompiledStruct,
-} from './plan.js';
+import { ARRAY, RECORDS, STRUCT, type CompiledField, type CompiledStruct } from './plan.js';
 import { checkKnownFields } from './known-fields.js';
 import { bytesToBase64Url, decodeUtf8 } from '../text.js';
-import { KIND_CHECKS, KINDS } from './kinds.js';
+import {
+  KIND_WRITES, KINDS, WORD_SOURCE, asValueError, badValue, writeBytes, writeString, writeUuid, type TapeCursor,
+} from './kinds.js';
 import { b, tapeRoom } from './encode-buffers.js';
-import { asValueError, badValue, describe, invalid, isDefault, notInVersion } from './values.js';
-import { writeBytes, writeString, writeTaggedFields, writeUuid } from './write.js';
-import type { TapeCursor } from './read.js';
+import { describe, invalid, isDefault, notInVersion } from './values.js';
+import { writeTaggedFields } from './write.js';
 
 export interface TapeReader {
   /** Builds the root struct from the tape at `c.t`, and leaves `c.t` where it stopped (read.ts's interpretRoot as code). */
@@ -65,7 +64,8 @@ function defaultExpression(f: CompiledField, index: Map<CompiledStruct, number>)
   const v = f.defaultValue;
   if (v === undefined) {
     if (f.kind === ARRAY) return '[]';
-    if (f.kind === BYTES) return 'new Uint8Array(0)';
+    const zero = KINDS[f.kind]?.zeroSource;
+    if (zero !== undefined) return zero;
     if (f.kind === STRUCT) return `d${index.get(f.struct!)}()`;
     throw new Error(`kafka-wire: no default for ${f.name}`);
   }
@@ -88,25 +88,12 @@ function generateReaderSource(root: CompiledStruct, index: Map<CompiledStruct, n
   /** Statements reading one value into a new local, and that local's name. */
   function value(kind: number, nullable: boolean, struct: CompiledStruct | null): [string, string] {
     const v = kind === STRUCT && !nullable ? '' : fresh('v');
-    switch (kind) {
-      case BOOL: return [`const ${v} = tape[t++] !== 0;`, v];
-      case INT8: case INT16: case UINT16: case INT32: return [`const ${v} = tape[t++];`, v];
-      case UINT32: return [`const ${v} = tape[t++] >>> 0;`, v];
-      case INT64: return [`const ${v} = view.getBigInt64(tape[t++]);`, v];
-      case FLOAT64: return [`const ${v} = view.getFloat64(tape[t++]);`, v];
-      case UUID: return [`const ${v} = uuid(src, tape[t++]);`, v];
-      case STRING: return [`const ${v} = tape[t + 1] < 0 ? null : decodeUtf8(src, tape[t], tape[t + 1]); t += 2;`, v];
-      case BYTES: return [`const ${v} = tape[t + 1] < 0 ? null : src.subarray(tape[t], tape[t] + tape[t + 1]); t += 2;`, v];
-      case RECORDS: return [`const ${v} = tape[t + 1] < 0 ? null : src.subarray(tape[t], tape[t] + tape[t + 1]); t += 2;`, v];
-      case STRUCT: {
-        const [code, o] = structCode(struct!);
-        if (!nullable) return [code, o];
-        return [`let ${v} = null;
+    if (kind !== STRUCT) return [KINDS[kind]!.readSource.replace('$', v), v];
+    const [code, o] = structCode(struct!);
+    if (!nullable) return [code, o];
+    return [`let ${v} = null;
       if (tape[t++] >= 0) { ${code}
       ${v} = ${o}; }`, v];
-      }
-    }
-    throw new Error(`kafka-wire: unknown kind ${kind}`);
   }
 
   function field(f: CompiledField): [string, string] {
@@ -114,7 +101,7 @@ function generateReaderSource(root: CompiledStruct, index: Map<CompiledStruct, n
     const [v, n] = [fresh('v'), fresh('n')];
     // Integer elements are one tape word each. Replica lists and the like are short: up to three
     // as array literals written out here (allocated inline, no call), longer ones by ints().
-    const integers = f.elementKind === INT32 || f.elementKind === INT16 || f.elementKind === INT8 || f.elementKind === UINT16;
+    const integers = KINDS[f.elementKind]?.readSource === WORD_SOURCE;
     if (integers) {
       return [`const ${n} = tape[t++];
       const ${v} = ${n} > 3 ? ints(tape, t, ${n}) : ${n} === 3 ? [tape[t], tape[t + 1], tape[t + 2]]
@@ -212,22 +199,14 @@ export function generateReader(root: CompiledStruct): TapeReader {
 /** Statements writing `v` (already defaulted) to the tape; may reference helpers below. */
 function writeStatements(kind: number, nullable: boolean, compact: boolean, struct: CompiledStruct | null,
   index: Map<CompiledStruct, number>): string {
-  const accepts = KIND_CHECKS[kind]?.acceptsSource;
-  const guard = accepts === undefined ? '' : `if (!(${accepts})) bad(${kind}, v); `;
-  switch (kind) {
-    case BOOL: return `${guard}b.tape[b.t++] = v ? 1 : 0;`;
-    case INT8: case INT16: case UINT16: case INT32: return `${guard}b.tape[b.t++] = v;`;
-    case UINT32: return `${guard}b.tape[b.t++] = v | 0;`;
-    case INT64: return `${guard}word64.setBigInt64(0, v, true); b.tape[b.t++] = word64.getInt32(0, true); b.tape[b.t++] = word64.getInt32(4, true);`;
-    case FLOAT64: return `${guard}word64.setFloat64(0, v, true); b.tape[b.t++] = word64.getInt32(0, true); b.tape[b.t++] = word64.getInt32(4, true);`;
-    case UUID: return 'uuid(v);';
-    case STRING: return `str(v, ${nullable}, ${compact});`;
-    case BYTES: case RECORDS: return `bytes(v, ${nullable});`;
-    case STRUCT: return nullable
+  if (kind === STRUCT) {
+    return nullable
       ? `if (v === null) b.tape[b.t++] = -1; else { b.tape[b.t++] = 1; w${index.get(struct!)}(v); }`
       : `w${index.get(struct!)}(v);`;
   }
-  throw new Error(`kafka-wire: unknown kind ${kind}`);
+  const w = KIND_WRITES[kind]!;
+  const guard = w.acceptsSource === undefined ? '' : `if (!(${w.acceptsSource})) bad(${kind}, v); `;
+  return guard + w.writeSource.replace('$nullable', String(nullable)).replace('$compact', String(compact));
 }
 
 /** Upper bound of tape words a value of `kind` takes besides nested structs and array items. */

@@ -11,7 +11,7 @@ import {
   ARRAY, BOOL, BYTES, COMPACT, ELEMENT_KIND_SHIFT, FLAT, FLEXIBLE, FLOAT64, INT16, INT32, INT64, INT8, NULLABLE, OP_SIZE,
   RECORDS, STRING, STRUCT, STRUCT_HEADER, UINT16, UINT32, UUID,
 } from '../wasm/abi.js';
-import { KIND_OF_TYPE, KINDS, ZERO_UUID } from './kinds.js';
+import { ARRAY_COUNT_PREFIX, KIND_OF_TYPE, KINDS, ZERO_UUID } from './kinds.js';
 
 export { ARRAY, BOOL, BYTES, FLOAT64, INT16, INT32, INT64, INT8, RECORDS, STRING, STRUCT, UINT16, UINT32, UUID };
 /** Array elements the scan's fast path takes (one tape word each). */
@@ -245,14 +245,10 @@ function constant(value: unknown) {
 }
 
 function minValueSize(kind: number, compact: boolean, nullable: boolean, struct: CompiledStruct | null): number {
-  const fixedSize = KINDS[kind]?.fixedSize ?? 0;
-  if (fixedSize > 0) return fixedSize;
-  switch (kind) {
-    case STRING: return compact ? 1 : 2;
-    case BYTES: case RECORDS: case ARRAY: return compact ? 1 : 4;
-    case STRUCT: return nullable ? 1 : struct!.minSize;
-    default: return 0;
-  }
+  if (kind === STRUCT) return nullable ? 1 : struct!.minSize;
+  const row = KINDS[kind];
+  // A length or count: one uvarint byte in flexible versions, else its fixed prefix.
+  return row?.fixedSize || (compact ? 1 : (row?.lengthPrefix ?? ARRAY_COUNT_PREFIX));
 }
 
 function minFieldSize(f: CompiledField): number {

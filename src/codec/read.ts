@@ -1,30 +1,15 @@
 // The interpreter's reader: turns a scan's tape into objects by walking a plan's CompiledStruct
-// tree as data, where generated code may not run (generate.ts is the same walk as code). Its
-// state is one TapeCursor the caller passes in, read into locals of one call: nothing is kept
-// between calls, so decodes nest.
-import { bytesToBase64Url, decodeUtf8 } from '../text.js';
-import {
-  ARRAY, BOOL, BYTES, FLOAT64, INT16, INT32, INT64, INT8, RECORDS, STRING, STRUCT, UINT16, UINT32, UUID,
-  type CompiledField, type CompiledStruct,
-} from './plan.js';
+// tree as data, where generated code may not run (generate.ts is the same walk as code). Each
+// primitive value is read by its kind's row in kinds.ts. Its state is one TapeCursor the caller
+// passes in: nothing is kept between calls, so decodes nest.
+import { ARRAY, BYTES, RECORDS, STRUCT, type CompiledField, type CompiledStruct } from './plan.js';
+import { KINDS, type TapeCursor } from './kinds.js';
 
-/**
- * One decode's reading state: the tape, the cursor on it, the frame its offsets point into.
- * `later`, when a records hook is given, collects (holder, key, bytes) for each records field,
- * in the order their structs complete, for the hook to run once the tape is read.
- */
-export interface TapeCursor {
-  readonly tape: Int32Array;
-  t: number;
-  readonly src: Uint8Array;
-  readonly view: DataView;
-  readonly later: unknown[] | undefined;
-}
+export type { TapeCursor } from './kinds.js';
 
 /** Builds root struct `root` from the tape at `c.t`, and leaves `c.t` where it stopped. */
 export function interpretRoot(c: TapeCursor, root: CompiledStruct): any {
-  const { tape, src, view, later } = c;
-  let t = c.t;
+  const { tape, later } = c;
 
   function readStruct(s: CompiledStruct): any {
     const o = s.create();
@@ -33,17 +18,16 @@ export function interpretRoot(c: TapeCursor, root: CompiledStruct): any {
     // Records fields wait for the hook with their struct, once it is complete (as generate.ts has it).
     if (later !== undefined) for (const f of regular) if (f.kind === RECORDS) noteRecords(o, f.name);
     if (s.flexible) {
-      for (let n = tape[t++], i = 0; i < n; i++) {
-        const tag = tape[t++] >>> 0;
-        const known = tape[t++];
+      for (let n = tape[c.t++], i = 0; i < n; i++) {
+        const tag = tape[c.t++] >>> 0;
+        const known = tape[c.t++];
         if (known >= 0) {
           const f = s.tagged[known];
           o[f.name] = readField(f);
           if (later !== undefined && f.kind === RECORDS) noteRecords(o, f.name);
         } else {
-          const offset = tape[t++];
-          const length = tape[t++];
-          (o._unknownTaggedFields ??= {})[tag] = src.subarray(offset, offset + length);
+          // An unknown tag's value is its bytes: an offset and a length, as a bytes value's.
+          (o._unknownTaggedFields ??= {})[tag] = KINDS[BYTES]!.read(c);
         }
       }
     }
@@ -56,7 +40,7 @@ export function interpretRoot(c: TapeCursor, root: CompiledStruct): any {
 
   function readField(f: CompiledField): any {
     if (f.kind !== ARRAY) return readValue(f.kind, f.nullable, f.struct);
-    const count = tape[t++];
+    const count = tape[c.t++];
     if (count < 0) return null;
     const items: any[] = [];
     for (let i = 0; i < count; i++) items.push(readValue(f.elementKind, false, f.struct));
@@ -65,31 +49,10 @@ export function interpretRoot(c: TapeCursor, root: CompiledStruct): any {
   }
 
   function readValue(kind: number, nullable: boolean, struct: CompiledStruct | null): any {
-    switch (kind) {
-      case BOOL: return tape[t++] !== 0;
-      case INT8: case INT16: case UINT16: case INT32: return tape[t++];
-      case UINT32: return tape[t++] >>> 0;
-      case INT64: return view.getBigInt64(tape[t++]);
-      case FLOAT64: return view.getFloat64(tape[t++]);
-      case UUID: return bytesToBase64Url(src, tape[t++]);
-      case STRING: {
-        const offset = tape[t++];
-        const length = tape[t++];
-        return length < 0 ? null : decodeUtf8(src, offset, length);
-      }
-      case BYTES: case RECORDS: {
-        const offset = tape[t++];
-        const length = tape[t++];
-        return length < 0 ? null : src.subarray(offset, offset + length);
-      }
-      case STRUCT:
-        if (nullable && tape[t++] < 0) return null;
-        return readStruct(struct!);
-    }
-    throw new Error(`kafka-wire: unknown kind ${kind}`);
+    if (kind !== STRUCT) return KINDS[kind]!.read(c);
+    if (nullable && tape[c.t++] < 0) return null;
+    return readStruct(struct!);
   }
 
-  const value = readStruct(root);
-  c.t = t;
-  return value;
+  return readStruct(root);
 }

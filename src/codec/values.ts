@@ -1,26 +1,12 @@
 // Checks and descriptions of the values handed to the encoders, shared by the interpreter's writer
-// and the generated writers: defaults, type errors and their wording.
+// and the generated writers: defaults, type errors and their wording (a kind's own check and
+// wording are its row in kinds.ts).
 import { KafkaWireError } from '../errors.js';
-import { ARRAY, BYTES, FLOAT64, STRUCT, type CompiledField, type CompiledStruct } from './plan.js';
-import { KIND_CHECKS } from './kinds.js';
+import { ARRAY, BYTES, FLOAT64, STRUCT } from '../wasm/abi.js';
+import type { CompiledField, CompiledStruct } from './plan.js';
 
 export function invalid(detail: string): KafkaWireError {
   return new KafkaWireError('INVALID_VALUE', -1, '', detail);
-}
-
-/** Throws INVALID_VALUE: `v` is not a value of `kind`. */
-export function badValue(kind: number, v: unknown): never {
-  throw invalid(`expected ${KIND_CHECKS[kind]!.expected}, got ${describe(v)}`);
-}
-
-/**
- * The error a writer's catch rethrows for `e`, thrown writing value `v` of `kind`: the integer
- * checks are bit operations, which throw a TypeError for a bigint, and that becomes INVALID_VALUE
- * here, on the failure path, so the checks themselves stay one expression.
- */
-export function asValueError(e: unknown, kind: number, v: unknown): unknown {
-  return e instanceof TypeError && typeof v === 'bigint' && KIND_CHECKS[kind]?.accepts !== undefined
-    ? invalid(`expected ${KIND_CHECKS[kind]!.expected}, got ${describe(v)}`) : e;
 }
 
 /** A short description of a value for error messages. */

@@ -1,18 +1,13 @@
 // The interpreter's writer: flattens objects into the encode tape and heap (encode-buffers.ts) by
-// walking a plan's CompiledStruct tree as data. The generated writers (generate.ts) do the same
-// walk as code and call the string, bytes, uuid and tagged-field writers here.
+// walking a plan's CompiledStruct tree as data; each primitive value is checked and written by its
+// kind's row in kinds.ts. The generated writers (generate.ts) do the same walk as code and call
+// the tagged-field writer here.
 import { KafkaWireError } from '../errors.js';
-import { base64UrlToBytes, encodeUtf8Into } from '../text.js';
-import { LARGE_BYTES, b, heapRoom, tapeRoom } from './encode-buffers.js';
-import {
-  ARRAY, BOOL, BYTES, FLOAT64, INT16, INT32, INT64, INT8, RECORDS, STRING, STRUCT, UINT16, UINT32, UUID,
-  type CompiledField, type CompiledStruct,
-} from './plan.js';
+import { b, heapRoom, tapeRoom } from './encode-buffers.js';
+import { ARRAY, STRUCT, type CompiledField, type CompiledStruct } from './plan.js';
 import { checkKnownFields } from './known-fields.js';
-import { asValueError, badValue, describe, invalid, isDefault, notInVersion } from './values.js';
-import { KIND_CHECKS } from './kinds.js';
-
-const scratch64 = new DataView(new ArrayBuffer(8));
+import { describe, invalid, isDefault, notInVersion } from './values.js';
+import { KIND_WRITES, asValueError, badValue } from './kinds.js';
 
 export function writeStruct(s: CompiledStruct, o: any): void {
   if (o === null || typeof o !== 'object') throw invalid(`expected a ${s.name} object, got ${describe(o)}`);
@@ -125,83 +120,15 @@ function writeField(f: CompiledField, value: any): void {
 
 function writeValue(kind: number, nullable: boolean, compact: boolean, struct: CompiledStruct | null, v: any): void {
   tapeRoom(2);
-  switch (kind) {
-    case BOOL: case INT8: case INT16: case UINT16: case INT32: case UINT32: case INT64: case FLOAT64:
-      if (!KIND_CHECKS[kind]!.accepts!(v)) badValue(kind, v);
-  }
-  switch (kind) {
-    case BOOL:
-      b.tape[b.t++] = v ? 1 : 0;
-      return;
-    case INT8: case INT16: case UINT16: case INT32:
-      b.tape[b.t++] = v;
-      return;
-    case UINT32:
-      b.tape[b.t++] = v | 0;
-      return;
-    case INT64:
-      scratch64.setBigInt64(0, v, true);
-      b.tape[b.t++] = scratch64.getInt32(0, true);
-      b.tape[b.t++] = scratch64.getInt32(4, true);
-      return;
-    case FLOAT64:
-      scratch64.setFloat64(0, v, true);
-      b.tape[b.t++] = scratch64.getInt32(0, true);
-      b.tape[b.t++] = scratch64.getInt32(4, true);
-      return;
-    case UUID: return writeUuid(v);
-    case STRING: return writeString(v, nullable, compact);
-    case BYTES: case RECORDS: return writeBytes(v, nullable);
-    case STRUCT:
-      if (nullable) {
-        b.tape[b.t++] = v === null ? -1 : 1;
-        if (v === null) return;
-      }
-      writeStruct(struct!, v);
-      return;
-  }
-  throw new Error(`kafka-wire: unknown kind ${kind}`);
-}
-
-// The writers of strings, bytes and uuids: the interpreter's, and called by the generated
-// writers (generate.ts) too.
-export function writeString(v: unknown, nullable: boolean, compact: boolean): void {
-  if (v === null) return writeNull(nullable);
-  if (typeof v !== 'string') badValue(STRING, v);
-  heapRoom(v.length * 3);
-  const length = encodeUtf8Into(v, b.heap, b.h);
-  if (!compact && length > 0x7fff) throw invalid(`a string of ${length} bytes does not fit an int16 length`);
-  b.tape[b.t++] = b.h;
-  b.tape[b.t++] = length;
-  b.h += length;
-}
-
-export function writeBytes(v: unknown, nullable: boolean): void {
-  if (v === null) return writeNull(nullable);
-  if (!(v instanceof Uint8Array)) badValue(BYTES, v);
-  if (v.length >= LARGE_BYTES) {
-    b.tape[b.t++] = ~b.large.length;
-    b.tape[b.t++] = v.length;
-    b.large.push(v);
-    b.largeBytes += v.length;
+  if (kind === STRUCT) {
+    if (nullable) {
+      b.tape[b.t++] = v === null ? -1 : 1;
+      if (v === null) return;
+    }
+    writeStruct(struct!, v);
     return;
   }
-  heapRoom(v.length);
-  b.heap.set(v, b.h);
-  b.tape[b.t++] = b.h;
-  b.tape[b.t++] = v.length;
-  b.h += v.length;
-}
-
-export function writeUuid(v: unknown): void {
-  heapRoom(16);
-  if (typeof v !== 'string' || !base64UrlToBytes(v, b.heap, b.h)) badValue(UUID, v);
-  b.tape[b.t++] = b.h;
-  b.h += 16;
-}
-
-function writeNull(nullable: boolean): void {
-  if (!nullable) throw invalid('null is not allowed in this version');
-  b.tape[b.t++] = 0;
-  b.tape[b.t++] = -1;
+  const w = KIND_WRITES[kind]!;
+  if (w.accepts !== undefined && !w.accepts(v)) badValue(kind, v);
+  w.write(v, nullable, compact);
 }

@@ -1,12 +1,13 @@
 // The explain walk: a plan's fields followed along a frame's spans tape, each value, length
 // prefix, count and tagged-field section becoming a node that names its bytes; records fields
-// handed to records-layout.ts. A damaged frame's tape ends early: the walk then stops with the
-// innermost partial node (TapeEnd).
+// handed to records-layout.ts. Each primitive value is read, sized and labelled by its kind's row
+// in the codec's description (codec/kinds.ts, through by-key). A damaged frame's tape ends early:
+// the walk then stops with the innermost partial node (TapeEnd).
 import {
-  ARRAY, BOOL, BYTES, FLOAT64, INT16, INT32, INT64, INT8, RECORDS, STRING, STRUCT, UINT16, UINT32, UUID,
-  type CompiledField, type CompiledStruct, type Direction,
+  ARRAY, ARRAY_COUNT_PREFIX, KINDS, RECORDS, STRUCT, scanWords,
+  type CompiledField, type CompiledStruct, type Direction, type TapeCursor,
 } from '../codec/by-key.js';
-import { bytesToBase64Url, toHex } from '../text.js';
+import { toHex } from '../text.js';
 import type { Descriptions } from './descriptions.js';
 import { explainRecords } from './records-layout.js';
 import {
@@ -54,8 +55,9 @@ function float64Display(v: number): string {
 
 
 export class Walker {
-  private t: number;
-  private view: DataView;
+  /** Where the walk is on the spans tape; the kinds' rows read their values through it. */
+  private readonly c: TapeCursor;
+  private readonly view: DataView;
 
   constructor(
     private readonly tape: Int32Array,
@@ -69,13 +71,13 @@ export class Walker {
     /** For a damaged frame's tape: the node that stands where the tape ends. */
     private readonly malformed?: ExplainNode,
   ) {
-    this.t = 0;
     this.view = new DataView(frame.buffer, frame.byteOffset, frame.byteLength);
+    this.c = { tape, t: 0, src: frame, view: this.view };
   }
 
   private next(): number {
-    if (this.t >= this.tape.length) throw new TapeEnd(this.malformed!);
-    return this.tape[this.t++];
+    if (this.c.t >= this.tape.length) throw new TapeEnd(this.malformed!);
+    return this.tape[this.c.t++];
   }
 
   /**
@@ -113,7 +115,7 @@ export class Walker {
       const description = headerFieldDescription(this.direction, f.name);
       if (description !== undefined) n.description = description;
       if (f.name === 'requestApiKey') n.note = this.apiName;
-      if (f.kind === STRING) n.type = f.nullable ? 'nullable_string' : 'string';
+      if (f.def.type === 'string') n.type = f.nullable ? 'nullable_string' : 'string';
       return n;
     };
     try {
@@ -247,17 +249,16 @@ export class Walker {
 
   /** What the length prefix of a value that failed to read claims, against the bytes left. */
   private claim(kind: number, compact: boolean, start: number): string | undefined {
-    if (kind !== STRING && kind !== BYTES && kind !== RECORDS && kind !== ARRAY) return undefined;
+    let prefix = kind === ARRAY ? ARRAY_COUNT_PREFIX : KINDS[kind]?.lengthPrefix;
+    if (prefix === undefined) return undefined;
     let length: number;
-    let prefix: number;
     if (compact) {
       const [n, bytes] = readUvarint(this.frame, start);
       if (bytes === 0) return undefined;
       [length, prefix] = [n - 1, bytes];
     } else {
-      prefix = kind === STRING ? 2 : 4;
       if (start + prefix > this.frame.length) return undefined;
-      length = kind === STRING ? this.view.getInt16(start) : this.view.getInt32(start);
+      length = prefix === 2 ? this.view.getInt16(start) : this.view.getInt32(start);
     }
     const unit = kind === ARRAY ? 'element' : 'byte';
     return `claims ${length} ${unit}${length === 1 ? '' : 's'}, ${this.frame.length - start - prefix} bytes left`;
@@ -268,7 +269,7 @@ export class Walker {
     const children: ExplainNode[] = [];
     const elementType = f.def.type.slice(2);
     const countText = countDescription(count, this.sample);
-    const prefixSize = f.compact ? readUvarint(this.frame, start)[1] : 4;
+    const prefixSize = f.compact ? readUvarint(this.frame, start)[1] : ARRAY_COUNT_PREFIX;
     children.push(f.compact
       ? node('length', 'uvarint', start, prefixSize, category, {
         value: count + 1, display: String(count + 1), note: 'compact, n+1', description: countText,
@@ -298,77 +299,50 @@ export class Walker {
   /** One value; the caller sets name, type, offset and size. */
   private value(kind: number, nullable: boolean, compact: boolean, struct: CompiledStruct | null, start: number,
     category: Category, path: string): ExplainNode {
-    const leaf = (value: JsonValue, display: string, note?: string) =>
-      node('', '', start, 0, category, note === undefined ? { value, display } : { value, display, note });
-    switch (kind) {
-      case BOOL: {
-        const v = this.next() !== 0;
-        return leaf(v, String(v));
-      }
-      case INT8: case INT16: case UINT16: case INT32: {
-        const v = this.next();
-        return leaf(v, String(v));
-      }
-      case UINT32: {
-        const v = this.next() >>> 0;
-        return leaf(v, String(v));
-      }
-      case INT64: {
-        const v = this.view.getBigInt64(this.next()).toString();
-        return leaf(v, v);
-      }
-      case FLOAT64: {
-        const v = this.view.getFloat64(this.next());
-        return leaf(Number.isFinite(v) ? v : String(v), float64Display(v));
-      }
-      case UUID: {
-        const v = bytesToBase64Url(this.frame, this.next());
-        return leaf(v, v);
-      }
-      case STRING: {
-        const offset = this.next();
-        const length = this.next();
-        const note = compact ? `compact, len+1=${length + 1}` : `int16 len=${length}`;
-        if (length < 0) return leaf(null, 'null', note);
-        const text = new TextDecoder().decode(this.frame.subarray(offset, offset + length));
-        return leaf(text, quote(text), note);
-      }
-      case BYTES: {
-        const offset = this.next();
-        const length = this.next();
-        const note = compact ? `compact, len+1=${length + 1}` : `int32 len=${length}`;
-        if (length < 0) return leaf(null, 'null', note);
-        const bytes = this.frame.subarray(offset, offset + length);
-        return leaf(toHex(bytes), bytesDisplay(bytes), note);
-      }
-      case RECORDS: {
-        const offset = this.next();
-        const length = this.next();
-        const note = compact ? `compact, len+1=${length + 1}` : `int32 len=${length}`;
-        if (length < 0) return leaf(null, 'null', note);
-        const n = leaf(length, length === 1 ? '1 byte' : `${length} bytes`, note);
-        n.children = explainRecords(this.frame, offset, length);
-        return n;
-      }
-      case STRUCT: {
-        if (nullable) {
-          const marker = this.next();
-          const markerNode = node('marker', 'int8', start, 1, category, {
-            value: marker, display: String(marker), description: 'nullable struct: -1 for null, 1 when the struct follows',
-          });
-          if (marker < 0) return node('', '', start, 0, category, { value: null, display: 'null', children: [markerNode] });
-          try {
-            const n = this.struct(struct!, category, path);
-            n.children.unshift(markerNode);
-            return n;
-          } catch (error) {
-            if (error instanceof TapeEnd && error.node !== this.malformed) error.node.children.unshift(markerNode);
-            throw error;
-          }
-        }
-        return this.struct(struct!, category, path);
-      }
+    if (kind !== STRUCT) return this.primitive(kind, compact, start, category);
+    if (!nullable) return this.struct(struct!, category, path);
+    const marker = this.next();
+    const markerNode = node('marker', 'int8', start, 1, category, {
+      value: marker, display: String(marker), description: 'nullable struct: -1 for null, 1 when the struct follows',
+    });
+    if (marker < 0) return node('', '', start, 0, category, { value: null, display: 'null', children: [markerNode] });
+    try {
+      const n = this.struct(struct!, category, path);
+      n.children.unshift(markerNode);
+      return n;
+    } catch (error) {
+      if (error instanceof TapeEnd && error.node !== this.malformed) error.node.children.unshift(markerNode);
+      throw error;
     }
-    throw new Error(`kafka-wire explain: unknown kind ${kind}`);
+  }
+
+  /**
+   * A primitive value, read by its kind's row as the decoders read it; a length-prefixed one
+   * notes its prefix, a records value's batches become its children.
+   */
+  private primitive(kind: number, compact: boolean, start: number, category: Category): ExplainNode {
+    const row = KINDS[kind]!;
+    const { tape, c } = this;
+    if (c.t + scanWords(kind) > tape.length) throw new TapeEnd(this.malformed!);
+    const [offset, length] = [tape[c.t], tape[c.t + 1]]; // a length-prefixed value's words
+    const v = row.read(c);
+    const note = row.lengthPrefix === undefined ? undefined
+      : compact ? `compact, len+1=${length + 1}` : `int${row.lengthPrefix * 8} len=${length}`;
+    const leaf = (value: JsonValue, display: string) =>
+      node('', '', start, 0, category, note === undefined ? { value, display } : { value, display, note });
+    if (v === null) return leaf(null, 'null');
+    if (kind === RECORDS) {
+      const n = leaf(length, length === 1 ? '1 byte' : `${length} bytes`);
+      n.children = explainRecords(this.frame, offset, length);
+      return n;
+    }
+    switch (typeof v) {
+      case 'boolean': return leaf(v, String(v));
+      case 'number': return leaf(Number.isFinite(v) ? v : String(v), float64Display(v));
+      case 'bigint': return leaf(String(v), String(v));
+      case 'string': return leaf(v, note === undefined ? v : quote(v)); // a uuid as it is, a string quoted
+    }
+    const bytes = v as Uint8Array;
+    return leaf(toHex(bytes), bytesDisplay(bytes));
   }
 }

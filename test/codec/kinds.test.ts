@@ -4,7 +4,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { decodeBodyFor, encodeBodyFor } from '../../src/codec/by-definition.js';
 import { setCodegen } from '../../src/codec/generate.js';
-import { KIND_CHECKS, KIND_OF_TYPE, KINDS } from '../../src/codec/kinds.js';
+import { KIND_WRITES, KIND_OF_TYPE, KINDS } from '../../src/codec/kinds.js';
 import { MAX_VERSION, type MessageDef } from '../../src/catalogue/schema.js';
 import { KafkaWireError } from '../../src/errors.js';
 import { fromHex, toHex } from '../../src/text.js';
@@ -69,7 +69,7 @@ describe.each([['generated code', undefined], ['interpreter', false]] as const)(
 
   it.each(refused)('%s refuses %s', (type, value) => {
     setCodegen(codegen);
-    const expected = KIND_CHECKS[KIND_OF_TYPE[type]]!.expected;
+    const expected = KIND_WRITES[KIND_OF_TYPE[type]]!.expected;
     let error: unknown;
     try {
       encodeBodyFor(messageOf(type), 0, { value });
@@ -87,7 +87,7 @@ describe.each([['generated code', undefined], ['interpreter', false]] as const)(
     const message = messageOf(type);
     expect(() => encodeBodyFor(message, 0, { value: [1, 2n] })).toThrow(expect.objectContaining({
       code: 'INVALID_VALUE', path: `${message.name}.value[1]`,
-      message: expect.stringContaining(`expected ${KIND_CHECKS[KIND_OF_TYPE[type.slice(2)]]!.expected}, got 2n`),
+      message: expect.stringContaining(`expected ${KIND_WRITES[KIND_OF_TYPE[type.slice(2)]]!.expected}, got 2n`),
     }));
   });
 });
@@ -97,7 +97,7 @@ describe('kind descriptions', () => {
     const samples: unknown[] = [0, -1, 1, 127, 128, -129, 255, 32767, 32768, 65535, 65536, 2 ** 31 - 1, 2 ** 31, -(2 ** 31),
       2 ** 32 - 1, 2 ** 32, 0.5, NaN, Infinity, -0, true, false, null, undefined, '1', 1n, 2n ** 63n, -(2n ** 63n), {}];
     let checked = 0;
-    for (const k of KIND_CHECKS) {
+    for (const k of KIND_WRITES) {
       if (k?.accepts === undefined) continue;
       const type = KINDS[k.kind]!.type;
       const generated = new Function('v', `return ${k.acceptsSource};`) as (v: unknown) => boolean;
@@ -118,7 +118,7 @@ describe('kind descriptions', () => {
   it('give every primitive kind both a layout and an encoder check', () => {
     const kinds = (table: readonly ({ kind: number } | undefined)[]) => table.flatMap((k, i) => (k === undefined ? [] : [[i, k.kind]]));
     expect(kinds(KINDS).length).toBe(Object.keys(KIND_OF_TYPE).length);
-    expect(kinds(KIND_CHECKS)).toEqual(kinds(KINDS));
+    expect(kinds(KIND_WRITES)).toEqual(kinds(KINDS));
     for (const [i, kind] of kinds(KINDS)) expect(kind).toBe(i);
   });
 });
