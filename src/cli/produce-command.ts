@@ -204,6 +204,10 @@ async function runProduce({ options: values, positionals }: ParsedArgs, io: Io):
       `${options.transactionalId !== undefined ? (failure === undefined ? ', transaction committed' : ', transaction aborted') : ''}\n`);
   }
   if (failure !== undefined) {
+    // The broker refused one record alone (too large even as a batch of its own): name its line.
+    if (failure instanceof ProducerError && failure.code === 'RECORD_TOO_LARGE' && failure.record !== undefined) {
+      throw new InputLineError(`${splitter.recordName(failure.record)}: refused by the broker as too large (${failure.message})`);
+    }
     if (failure instanceof RangeError) throw new UsageError(failure.message);
     throw failure;
   }
@@ -285,9 +289,12 @@ class RecordSplitter {
 
   /** The input's record `n` is over the limit: `partial` when it has not even ended yet. */
   #tooLarge(bytes: number, partial = true): never {
-    const n = this.#record + 1;
-    const where = this.#byLine ? `line ${n}` : `record ${n} (as -D splits the input)`;
-    throw new InputLineError(`${where}: ${bytes} bytes${partial ? ' or more' : ''}, above the record limit of ${this.#producer.options.maxRecordBytes ?? 1_000_000} bytes (-X message.max.bytes)`);
+    throw new InputLineError(`${this.recordName(this.#record + 1)}: ${bytes} bytes${partial ? ' or more' : ''}, above the record limit of ${this.#producer.options.maxRecordBytes ?? 1_000_000} bytes (-X message.max.bytes)`);
+  }
+
+  /** The input's record `n` (from 1): its line, or its number as -D splits. */
+  recordName(n: number): string {
+    return this.#byLine ? `line ${n}` : `record ${n} (as -D splits the input)`;
   }
 
   get #byLine(): boolean {

@@ -29,8 +29,8 @@ export class ProducerBatch {
   readonly bytes: Uint8Array;
   baseSequence: number;
   readonly sealedAt: number;
-  /** The first record's number among all the producer appended (for messages about input lines). */
-  readonly firstRecordNumber: number;
+  /** Each record's number (from 0) among all the producer appended: messages name a refused record by it. */
+  readonly recordNumbers: Int32Array;
   readonly waiters: Waiter[] | null;
   /** What this batch counts in the accumulator's buffered bytes. */
   readonly accounted: number;
@@ -39,17 +39,18 @@ export class ProducerBatch {
   inFlight = false;
 
   constructor(state: PartitionState, count: number, bytes: Uint8Array, baseSequence: number, sealedAt: number,
-    firstRecordNumber: number, waiters: Waiter[] | null, accounted: number) {
+    recordNumbers: Int32Array, waiters: Waiter[] | null, accounted: number) {
     this.partitionState = state;
     this.count = count;
     this.bytes = bytes;
     this.baseSequence = baseSequence;
     this.sealedAt = sealedAt;
-    this.firstRecordNumber = firstRecordNumber;
+    this.recordNumbers = recordNumbers;
     this.waiters = waiters;
     this.accounted = accounted;
   }
 
+  get firstRecordNumber(): number { return this.recordNumbers[0] ?? 0; }
   get topic(): string { return this.partitionState.topic; }
   get partition(): number { return this.partitionState.partition; }
 }
@@ -60,7 +61,8 @@ export class PartitionState {
   open: RecordColumns | null = null;
   openedAt = 0;
   openWaiters: Waiter[] | null = null;
-  openFirstRecord = 0;
+  /** The open batch's record numbers (see ProducerBatch.recordNumbers), reused. */
+  openNumbers = new Int32Array(1024);
   /** Sealed batches not yet acknowledged, in sequence order; those in flight come first. */
   readonly queue: ProducerBatch[] = [];
   /** Index in queue of the first batch not in flight. */
@@ -93,6 +95,16 @@ export interface AccumulatorOptions {
 
 /** Turns a full or lingered open batch into an encoded ProducerBatch (the producer numbers and encodes it). */
 export type Sealer = (state: PartitionState, columns: RecordColumns) => ProducerBatch;
+
+function numberRecord(state: PartitionState, index: number, number: number): void {
+  let numbers = state.openNumbers;
+  if (index >= numbers.length) {
+    numbers = new Int32Array(numbers.length * 2);
+    numbers.set(state.openNumbers);
+    state.openNumbers = numbers;
+  }
+  numbers[index] = number;
+}
 
 export class Accumulator {
   readonly options: AccumulatorOptions;
@@ -144,7 +156,6 @@ export class Accumulator {
       state.spare = null;
       state.open = open;
       state.openedAt = now;
-      state.openFirstRecord = this.appended;
       this.#open.add(state);
       this.#armLinger();
     }
@@ -155,6 +166,7 @@ export class Accumulator {
   appendRange(state: PartitionState, src: Uint8Array, ks: number, ke: number, vs: number, ve: number, now: number): void {
     const size = RecordColumns.recordSize((ks < 0 ? 0 : ke - ks) + (vs < 0 ? 0 : ve - vs));
     const columns = this.#columnsFor(state, size, now);
+    numberRecord(state, columns.count, this.appended);
     columns.addRange(src, ks, ke, vs, ve, now);
     this.buffered += size; // exactly what sizeInBytes grew by
     this.appended++;
@@ -166,6 +178,7 @@ export class Accumulator {
     const columns = this.#columnsFor(state, size, now);
     const delta = columns.count;
     const before = columns.sizeInBytes;
+    numberRecord(state, delta, this.appended);
     columns.addRecord(record, now);
     if (op !== null) {
       const ws = state.openWaiters ??= [];

@@ -28,6 +28,8 @@ export interface ProducerErrorDetails {
   errorCode?: number;
   /** Records in the failed batch. */
   records?: number;
+  /** The one record refused (RECORD_TOO_LARGE): its number, from 1, among those the producer was given. */
+  record?: number;
   cause?: unknown;
 }
 
@@ -38,6 +40,7 @@ export class ProducerError extends Error {
   readonly partition: number | undefined;
   readonly errorCode: number | undefined;
   readonly records: number | undefined;
+  readonly record: number | undefined;
 
   constructor(code: ProducerErrorCode, message: string, details: ProducerErrorDetails = {}) {
     super(message, details.cause === undefined ? undefined : { cause: details.cause });
@@ -46,6 +49,7 @@ export class ProducerError extends Error {
     this.partition = details.partition;
     this.errorCode = details.errorCode;
     this.records = details.records;
+    this.record = details.record;
   }
 }
 

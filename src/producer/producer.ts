@@ -13,8 +13,10 @@ import { ConnectionError } from '../wire/errors.js';
 import { initZstd } from '../records/zstd.js';
 import type { RecordColumns } from '../records/columns.js';
 import { BATCH_OVERHEAD } from '../records/columns.js';
+import { decodeRecordBatches } from '../records/decode.js';
+import { encodeRecordBatch } from '../records/encode.js';
 import type { CompressionName, CompressOptions, RecordInput } from '../records/types.js';
-import { Accumulator, ProducerBatch, type PartitionState, type RecordMetadata, type SendOp } from './accumulator.js';
+import { Accumulator, ProducerBatch, type PartitionState, type RecordMetadata, type SendOp, type Waiter } from './accumulator.js';
 import { ProducerError, errorName } from './errors.js';
 import { initProducerId, nextSequence, type ProducerIdAndEpoch } from './idempotence.js';
 import { StickyPartitions, keyedPartition, partitionForKey, type Partitioner } from './partitioner.js';
@@ -148,6 +150,7 @@ export class Producer {
         if (inFlight > this.stats.maxInFlightRequests) this.stats.maxInFlightRequests = inFlight;
       },
       failed: (batch, error) => this.#failed(batch, error),
+      split: (batch) => this.#splitBatch(batch),
       fatal: (error) => this.#onFatal(error),
     }, {
       acks, idempotent: this.idempotent, transactionalId: options.transactionalId ?? null,
@@ -401,8 +404,38 @@ export class Producer {
       isTransactional: this.#transactions !== null, compression: this.#codec,
     }, this.options.compressionOptions);
     if (this.idempotent) state.nextSequence = nextSequence(seq, columns.count);
-    return new ProducerBatch(state, columns.count, bytes, seq, Date.now(), state.openFirstRecord, state.openWaiters,
+    return new ProducerBatch(state, columns.count, bytes, seq, Date.now(), state.openNumbers.slice(0, columns.count), state.openWaiters,
       columns.sizeInBytes - BATCH_OVERHEAD);
+  }
+
+  /**
+   * Two batches of the records of `batch` (first half, second half), encoded again with its
+   * producer id, epoch and compression, the first with its base sequence and the second after it;
+   * send() callers waiting on it wait on the halves; its buffered bytes are shared between them.
+   */
+  #splitBatch(batch: ProducerBatch): ProducerBatch[] {
+    const decoded = decodeRecordBatches(batch.bytes).batches[0]!;
+    const records = decoded.records;
+    const half = Math.ceil(records.length / 2);
+    const pieces: ProducerBatch[] = [];
+    let accounted = batch.accounted;
+    for (const [from, to] of [[0, half], [half, records.length]] as const) {
+      const seq = batch.baseSequence < 0 ? -1 : nextSequence(batch.baseSequence, from);
+      const bytes = encodeRecordBatch({
+        producerId: decoded.producerId, producerEpoch: decoded.producerEpoch, baseSequence: seq,
+        isTransactional: decoded.isTransactional, compression: this.#codec, baseTimestamp: decoded.baseTimestamp,
+        records: records.slice(from, to).map((r) => ({ key: r.key, value: r.value, headers: r.headers, timestamp: r.timestamp })),
+      }, this.options.compressionOptions);
+      const share = to === records.length ? accounted : Math.floor(batch.accounted * (to - from) / records.length);
+      accounted -= share;
+      pieces.push(new ProducerBatch(batch.partitionState, to - from, bytes, seq, batch.sealedAt, batch.recordNumbers.subarray(from, to),
+        splitWaiters(batch.waiters, from, to), share));
+    }
+    // A send() call whose records went into both halves now waits for one batch more.
+    for (const w of batch.waiters ?? []) {
+      if (pieces.every((piece) => piece.waiters?.some((x) => x.op === w.op))) w.op.pending++;
+    }
+    return pieces;
   }
 
   #acked(batch: ProducerBatch, baseOffset: bigint, requestMs: number): void {
@@ -486,6 +519,19 @@ export class Producer {
 }
 
 const utf8 = new TextEncoder();
+
+/** The send() waiters of a batch's records [from, to), renumbered from `from` (each op waits on one more batch per extra piece). */
+function splitWaiters(waiters: Waiter[] | null, from: number, to: number): Waiter[] | null {
+  if (waiters === null) return null;
+  const out: Waiter[] = [];
+  for (const w of waiters) {
+    const first = Math.max(w.firstDelta, from);
+    const last = Math.min(w.firstDelta + w.indices.length, to);
+    if (first >= last) continue;
+    out.push({ op: w.op, indices: w.indices.slice(first - w.firstDelta, last - w.firstDelta), firstDelta: first - from });
+  }
+  return out.length > 0 ? out : null;
+}
 
 /** Key, value and header bytes of a record (strings counted by UTF-16 length: a lower bound). */
 function fieldBytes(r: RecordInput, key: Uint8Array | null): number {
