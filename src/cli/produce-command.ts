@@ -246,8 +246,37 @@ class RecordSplitter {
     this.#headers = headers;
   }
 
+  /**
+   * One-byte delimiters, no fixed key or headers, few partitions: the producer splits and encodes
+   * the input in WebAssembly (writeDelimited), with no record handled here one by one.
+   */
+  get #inPlace(): boolean {
+    return this.#delim.length === 1 && this.#keyDelim.length <= 1 && this.#fixedKey === undefined && this.#headers === undefined &&
+      this.#producer.options.partitioner === undefined && (this.#producer.client.topics.get(this.#topic)?.partitions.length ?? Infinity) <= 64;
+  }
+
+  /** Hands buf[start, end) to writeDelimited, waiting for room as it asks; returns where the unfinished record starts. */
+  async #writeInPlace(buf: Uint8Array, start: number, end: number, final: boolean): Promise<number> {
+    const p = this.#producer;
+    const options = { recordDelimiter: this.#delim[0]!, keyDelimiter: this.#keyDelim.length === 0 ? -1 : this.#keyDelim[0]!, partition: this.#partition, final };
+    for (;;) {
+      try {
+        start += p.writeDelimited(this.#topic, buf, start, end, options);
+      } catch (error) {
+        if (error instanceof ProducerError && error.code === 'RECORD_TOO_LARGE' && error.record !== undefined && error.size !== undefined) {
+          this.#record = error.record - 1;
+          this.#tooLarge(error.size, false);
+        }
+        throw error;
+      }
+      if (start >= end || !p.full) return start;
+      await p.ready();
+    }
+  }
+
   async push(chunk: Uint8Array): Promise<void> {
     const buf = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+    if (this.#inPlace) return this.#pushInPlace(buf);
     const delim = this.#delim;
     const dl = delim.length;
     const d0 = delim[0]!;
@@ -282,6 +311,31 @@ class RecordSplitter {
     }
   }
 
+  async #pushInPlace(buf: Buffer): Promise<void> {
+    let start = 0;
+    const carry = this.#carry;
+    if (carry !== null) {
+      // The record that began in an earlier chunk, joined with its end (the rest goes in place).
+      const first = buf.indexOf(this.#delim[0]!);
+      if (first < 0) {
+        this.#carry = Buffer.concat([carry, buf]);
+        this.#record = this.#producer.stats.recordsAppended;
+        if (this.#carry.length > this.#limit) this.#tooLarge(this.#carry.length);
+        return;
+      }
+      this.#carry = null;
+      const joined = Buffer.concat([carry, buf.subarray(0, first + 1)]);
+      await this.#writeInPlace(joined, 0, joined.length, false);
+      start = first + 1;
+    }
+    const rest = await this.#writeInPlace(buf, start, buf.length, false);
+    if (rest < buf.length) {
+      this.#carry = buf.subarray(rest);
+      this.#record = this.#producer.stats.recordsAppended;
+      if (this.#carry.length > this.#limit) this.#tooLarge(this.#carry.length);
+    }
+  }
+
   /** A record cannot be larger than the record limit plus the key delimiter. */
   get #limit(): number {
     return (this.#producer.options.maxRecordBytes ?? 1_000_000) + this.#keyDelim.length;
@@ -304,6 +358,10 @@ class RecordSplitter {
   async end(): Promise<void> {
     const carry = this.#carry;
     this.#carry = null;
+    if (carry !== null && carry.length > 0 && this.#inPlace) {
+      await this.#writeInPlace(carry, 0, carry.length, true);
+      return;
+    }
     if (carry !== null && carry.length > 0 && !this.#add(carry, 0, carry.length)) await this.#producer.ready();
   }
 

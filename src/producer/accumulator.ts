@@ -3,7 +3,7 @@
 // lingerMs, encoded and numbered at sealing, and queued until the broker acknowledges it. Counts
 // the bytes held, for backpressure.
 import { RecordColumns } from '../records/columns.js';
-import type { RecordInput } from '../records/types.js';
+import type { EncodeOptions, RecordBatchInput, RecordInput } from '../records/types.js';
 import { ProducerError } from './errors.js';
 
 /** Where a record was written: its partition and offset (-1n when acks=0). */
@@ -55,10 +55,22 @@ export class ProducerBatch {
   get partition(): number { return this.partitionState.partition; }
 }
 
+/**
+ * An open batch: RecordColumns (records appended from JavaScript), or a batch the records module
+ * fills in WebAssembly memory (src/records/split.ts, the bulk path of delimited input).
+ */
+export interface OpenBatch {
+  readonly count: number;
+  /** An upper bound of the encoded batch's size (header included), uncompressed. */
+  readonly sizeInBytes: number;
+  encode(header: Omit<RecordBatchInput, 'records' | 'baseTimestamp' | 'maxTimestamp'>, options?: EncodeOptions): Uint8Array;
+  reset(): void;
+}
+
 export class PartitionState {
   readonly topic: string;
   readonly partition: number;
-  open: RecordColumns | null = null;
+  open: OpenBatch | null = null;
   openedAt = 0;
   openWaiters: Waiter[] | null = null;
   /** The open batch's record numbers (see ProducerBatch.recordNumbers), reused. */
@@ -94,7 +106,7 @@ export interface AccumulatorOptions {
 }
 
 /** Turns a full or lingered open batch into an encoded ProducerBatch (the producer numbers and encodes it). */
-export type Sealer = (state: PartitionState, columns: RecordColumns) => ProducerBatch;
+export type Sealer = (state: PartitionState, open: OpenBatch) => ProducerBatch;
 
 function numberRecord(state: PartitionState, index: number, number: number): void {
   let numbers = state.openNumbers;
@@ -147,11 +159,12 @@ export class Accumulator {
         { topic: state.topic, partition: state.partition });
     }
     let open = state.open;
-    if (open !== null && open.count > 0 && open.sizeInBytes + size > this.options.batchBytes) {
+    // A batch filled in WebAssembly memory is sealed before records come from JavaScript (order kept).
+    if (open !== null && open.count > 0 && (open.sizeInBytes + size > this.options.batchBytes || !(open instanceof RecordColumns))) {
       this.seal(state);
       open = null;
     }
-    if (open === null) {
+    if (!(open instanceof RecordColumns)) {
       open = state.spare ?? new RecordColumns(Math.min(this.options.batchBytes + 1024, 1 << 20));
       state.spare = null;
       state.open = open;
@@ -159,7 +172,24 @@ export class Accumulator {
       this.#open.add(state);
       this.#armLinger();
     }
-    return open;
+    return open as RecordColumns;
+  }
+
+  /**
+   * A batch in WebAssembly memory got `records` records of `bytes` bytes (splitRecords wrote them):
+   * counted as buffered; when it was empty it becomes the partition's open batch (a batch open from
+   * JavaScript, of earlier records, sealed first).
+   */
+  grewInPlace(state: PartitionState, open: OpenBatch, records: number, bytes: number, wasEmpty: boolean, now: number): void {
+    if (wasEmpty) {
+      if (state.open !== null && state.open !== open) this.seal(state);
+      state.open = open;
+      state.openedAt = now;
+      this.#open.add(state);
+      this.#armLinger();
+    }
+    this.buffered += bytes;
+    this.appended += records;
   }
 
   /** Adds src[ks,ke) / src[vs,ve) as a record (ks < 0: null key). */
@@ -198,7 +228,7 @@ export class Accumulator {
     const batch = this.#seal(state, open);
     state.queue.push(batch);
     open.reset();
-    state.spare = open;
+    if (open instanceof RecordColumns) state.spare = open;
     state.open = null;
     state.openWaiters = null;
     this.#open.delete(state);

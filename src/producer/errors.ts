@@ -30,6 +30,8 @@ export interface ProducerErrorDetails {
   records?: number;
   /** The one record refused (RECORD_TOO_LARGE): its number, from 1, among those the producer was given. */
   record?: number;
+  /** That record's size in bytes (its input bytes, with writeDelimited()). */
+  size?: number;
   cause?: unknown;
 }
 
@@ -41,6 +43,7 @@ export class ProducerError extends Error {
   readonly errorCode: number | undefined;
   readonly records: number | undefined;
   readonly record: number | undefined;
+  readonly size: number | undefined;
 
   constructor(code: ProducerErrorCode, message: string, details: ProducerErrorDetails = {}) {
     super(message, details.cause === undefined ? undefined : { cause: details.cause });
@@ -50,6 +53,7 @@ export class ProducerError extends Error {
     this.errorCode = details.errorCode;
     this.records = details.records;
     this.record = details.record;
+    this.size = details.size;
   }
 }
 

@@ -11,12 +11,12 @@
 import { KafkaClient, type ClientOptions, type TopicInfo } from '../wire/client.js';
 import { ConnectionError } from '../wire/errors.js';
 import { initZstd } from '../records/zstd.js';
-import type { RecordColumns } from '../records/columns.js';
-import { BATCH_OVERHEAD } from '../records/columns.js';
+import { BATCH_OVERHEAD, RecordColumns } from '../records/columns.js';
+import { SplitBatch, SplitBatches, SPLIT_FULL, SPLIT_NEED_MORE, SPLIT_NO_KEY } from '../records/split.js';
 import { decodeRecordBatches } from '../records/decode.js';
 import { encodeRecordBatch } from '../records/encode.js';
 import type { CompressionName, CompressOptions, RecordInput } from '../records/types.js';
-import { Accumulator, ProducerBatch, type PartitionState, type RecordMetadata, type SendOp, type Waiter } from './accumulator.js';
+import { Accumulator, ProducerBatch, type OpenBatch, type PartitionState, type RecordMetadata, type SendOp, type Waiter } from './accumulator.js';
 import { ProducerError, errorName } from './errors.js';
 import { initProducerId, nextSequence, type ProducerIdAndEpoch } from './idempotence.js';
 import { StickyPartitions, keyedPartition, partitionForKey, type Partitioner } from './partitioner.js';
@@ -89,6 +89,9 @@ export async function createProducer(options: ProducerOptions): Promise<Producer
   return producer;
 }
 
+/** writeDelimited() keeps an open batch per partition in WebAssembly memory: up to this many. */
+const MAX_SPLIT_PARTITIONS = 64;
+
 const NO_ID: ProducerIdAndEpoch = { producerId: -1n, epoch: -1 };
 
 export class Producer {
@@ -109,6 +112,8 @@ export class Producer {
   #idleCheck = false;
   #spaceWaiters: (() => void)[] = [];
   readonly #codec: CompressionName;
+  /** writeDelimited()'s open batches in WebAssembly memory, per topic. */
+  readonly #split = new Map<string, SplitBatches>();
 
   constructor(options: ProducerOptions) {
     this.options = options;
@@ -165,6 +170,9 @@ export class Producer {
 
   /** The producer id and epoch (-1n / -1 without idempotence). */
   get producerId(): ProducerIdAndEpoch { return this.#id; }
+
+  /** True when write() would say false: await ready() before writing more. */
+  get full(): boolean { return this.#accumulator.full; }
 
   /** Bytes of records held: appended, not yet acknowledged. */
   get bufferedBytes(): number { return this.#accumulator.buffered; }
@@ -261,6 +269,82 @@ export class Producer {
     return !this.#accumulator.full;
   }
 
+  /**
+   * The bulk form for delimited bytes (kcat -P's input): the records of `bytes[start, end)`, each
+   * ended by the byte `recordDelimiter` and split into key and value at its first `keyDelimiter`
+   * (-1: no keys), are split and encoded in one pass in WebAssembly memory, each into the open
+   * batch of its partition (`partition`, else murmur2 of the key; sticky partitions for records
+   * without a key). Returns the bytes consumed: whole records, all of them with `final` (the end
+   * ends a last record), and fewer when the buffer filled up (await ready(), then call again with
+   * the rest). A record over maxRecordBytes throws RECORD_TOO_LARGE naming its number (`record`,
+   * from 1, among all records written). Topics of more than 64 partitions are refused (RangeError):
+   * use writeRange() there.
+   */
+  writeDelimited(topic: string, bytes: Uint8Array, start: number, end: number,
+    options: { recordDelimiter: number; keyDelimiter: number; partition?: number; final?: boolean }): number {
+    const info = this.#known(topic);
+    const P = info.partitions.length;
+    const given = options.partition;
+    if (given !== undefined && !(Number.isInteger(given) && given >= 0 && given < P)) this.#badPartition(info, given);
+    const acc = this.#accumulator;
+    let split = this.#split.get(topic);
+    if (split === undefined || split.layout.partitions !== P) {
+      if (P > MAX_SPLIT_PARTITIONS) throw new RangeError(`writeDelimited: ${topic} has ${P} partitions, more than ${MAX_SPLIT_PARTITIONS}`);
+      if (split !== undefined) for (const b of split.batches) acc.seal(acc.state(topic, b.partition));
+      split = new SplitBatches({ partitions: P, batchBytes: acc.options.batchBytes, maxFieldBytes: acc.options.maxRecordBytes - RecordColumns.recordSize(0) });
+      this.#split.set(topic, split);
+    }
+    const hashed = options.keyDelimiter >= 0 && given === undefined && this.options.partitioner === undefined;
+    if (options.keyDelimiter >= 0 && given === undefined && !hashed) throw new RangeError('writeDelimited: a custom partitioner needs writeRange()');
+    const now = Date.now();
+    const states = split.batches.map((b) => acc.state(topic, b.partition));
+    let added = 0;
+    const grew = (p: number, records: number, bytes: number, wasEmpty: boolean) => {
+      acc.grewInPlace(states[p]!, split!.batches[p]!, records, bytes, wasEmpty, now);
+      added = bytes;
+    };
+    const rd = options.recordDelimiter;
+    const kd = options.keyDelimiter;
+    const final = options.final === true;
+    split.load(bytes, start, end);
+    try {
+      split.nextRecord = acc.appended;
+      let at = 0;
+      const length = end - start;
+      while (at < length) {
+        // Records without a key: the sticky partition, until a batch's worth of bytes went there.
+        const fixed = given ?? (hashed ? -1 : this.#sticky.next(topic, P, 0));
+        added = 0;
+        let r = split.split(at, fixed, rd, kd, final, now, grew);
+        if (fixed >= 0 && given === undefined) this.#sticky.next(topic, P, added);
+        at += r.consumed;
+        if (r.reason === SPLIT_NO_KEY) {
+          // One record without a key among keyed ones: its own sticky partition.
+          const stop = bytes.indexOf(rd, start + at);
+          if ((stop < 0 || stop >= end) && !final) break; // it has not ended yet
+          const recordEnd = stop < 0 || stop >= end ? length : stop - start + 1;
+          const p = this.#sticky.next(topic, P, recordEnd - at);
+          r = split.split(at, p, rd, kd, final, now, grew, recordEnd);
+          at += r.consumed;
+          if (r.reason === SPLIT_NEED_MORE) { if (acc.full) break; continue; }
+        }
+        if (r.reason === SPLIT_FULL) acc.seal(states[r.partition]!);
+        else if (r.reason === SPLIT_NEED_MORE) break;
+        else {
+          const stop = bytes.indexOf(rd, start + at);
+          const size = (stop < 0 || stop >= end ? end : stop) - (start + at);
+          throw new ProducerError('RECORD_TOO_LARGE', `record ${acc.appended + 1} for ${topic} is ${size} bytes, above the limit of ${acc.options.maxRecordBytes} (maxRecordBytes)`,
+            { topic, record: acc.appended + 1, size });
+        }
+        if (acc.full) break;
+      }
+      this.stats.recordsAppended = acc.appended;
+      return at;
+    } finally {
+      split.release();
+    }
+  }
+
   /** Resolves when the buffer has room again (or the producer failed or closed). */
   ready(): Promise<void> {
     if (!this.#accumulator.full || this.#fatal !== null || this.#closed) return Promise.resolve();
@@ -326,7 +410,7 @@ export class Producer {
         for (const w of state.openWaiters ?? []) this.#settleOp(w.op, aborted);
         this.#accumulator.buffered -= state.open.sizeInBytes - BATCH_OVERHEAD;
         state.open.reset();
-        state.spare = state.open;
+        if (state.open instanceof RecordColumns) state.spare = state.open;
         state.open = null;
         state.openWaiters = null;
       }
@@ -397,14 +481,15 @@ export class Producer {
     return p;
   }
 
-  #sealBatch(state: PartitionState, columns: RecordColumns): ProducerBatch {
+  #sealBatch(state: PartitionState, columns: OpenBatch): ProducerBatch {
     const seq = this.idempotent ? state.nextSequence : -1;
     const bytes = columns.encode({
       producerId: this.#id.producerId, producerEpoch: this.#id.epoch, baseSequence: seq,
       isTransactional: this.#transactions !== null, compression: this.#codec,
     }, this.options.compressionOptions);
     if (this.idempotent) state.nextSequence = nextSequence(seq, columns.count);
-    return new ProducerBatch(state, columns.count, bytes, seq, Date.now(), state.openNumbers.slice(0, columns.count), state.openWaiters,
+    return new ProducerBatch(state, columns.count, bytes, seq, Date.now(),
+      columns instanceof SplitBatch ? columns.recordNumbers() : state.openNumbers.slice(0, columns.count), state.openWaiters,
       columns.sizeInBytes - BATCH_OVERHEAD);
   }
 
