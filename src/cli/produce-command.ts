@@ -2,7 +2,7 @@
 // producer (src/producer): -D record delimiter (default newline), -K key delimiter (default tab),
 // -k fixed key, idempotent by default, --transactional-id for one transaction around the input,
 // -X for the producer's settings; a summary on stderr.
-import { createReadStream, fstatSync } from 'node:fs';
+import { closeSync, openSync, read } from 'node:fs';
 import { createProducer, ProducerError, type Producer, type ProducerOptions } from '../producer/index.js';
 import { COMPRESSION_NAMES, type CompressionName } from '../records/index.js';
 import { UsageError } from '../errors.js';
@@ -88,8 +88,38 @@ export function delimiterArg(text: string, what: string): Uint8Array {
   return new Uint8Array(out);
 }
 
-function stdinIsFile(): boolean {
-  try { return fstatSync(0).isFile(); } catch { return false; }
+/**
+ * A descriptor's bytes in chunks of up to READ_CHUNK, one read ahead: two buffers taking turns, so
+ * a chunk stays valid until the next one is asked for. A non-blocking descriptor (a pipe Node set
+ * so) with nothing to read yet is polled again after a millisecond.
+ */
+async function* readAhead(fd: number, close: boolean): AsyncGenerator<Uint8Array> {
+  const buffers = [Buffer.allocUnsafe(READ_CHUNK), Buffer.allocUnsafe(READ_CHUNK)];
+  const readInto = async (buffer: Buffer): Promise<number> => {
+    for (;;) {
+      try {
+        return await new Promise<number>((resolve, reject) => read(fd, buffer, 0, buffer.length, null, (err, n) => (err ? reject(err) : resolve(n))));
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'EAGAIN') throw error;
+        await new Promise((r) => setTimeout(r, 1));
+      }
+    }
+  };
+  let turn = 0;
+  let next = readInto(buffers[0]!);
+  try {
+    for (;;) {
+      const n = await next;
+      if (n === 0) return;
+      const chunk = buffers[turn]!.subarray(0, n);
+      turn ^= 1;
+      next = readInto(buffers[turn]!);
+      yield chunk;
+    }
+  } finally {
+    next.catch(() => undefined); // a read still running when the consumer stopped early
+    if (close) closeSync(fd);
+  }
 }
 
 /** The producer options --acks, -z, --transactional-id, --no-idempotence and -X give (perf produce shares them). */
@@ -173,11 +203,10 @@ async function runProduce({ options: values, positionals }: ParsedArgs, io: Io):
       throw new ProducerError('UNKNOWN_TOPIC', `topic ${topic} has no partition ${partition} (it has ${info.partitions.length})`, { topic, partition });
     }
     if (options.transactionalId !== undefined) producer.beginTransaction();
-    // Files (-l, or stdin redirected from one) are read in 1 MiB chunks (a stream's default is
-    // 64 KiB); pipes and terminals through the stream (a pipe may be non-blocking: no fd reads).
-    const input: AsyncIterable<string | Uint8Array> = file !== undefined
-      ? createReadStream(file, { highWaterMark: READ_CHUNK })
-      : io.stdin === process.stdin && stdinIsFile() ? createReadStream('', { fd: 0, highWaterMark: READ_CHUNK, autoClose: false })
+    // The process's stdin (file, pipe or terminal) and -l files are read by the descriptor in
+    // 1 MiB chunks, the next read running (in libuv's thread pool) while a chunk is encoded.
+    const input: AsyncIterable<string | Uint8Array> = file !== undefined ? readAhead(openSync(file, 'r'), true)
+      : io.stdin === process.stdin ? readAhead(0, false)
       : io.stdin as AsyncIterable<string | Uint8Array>;
     for await (const chunk of input) {
       await splitter.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
@@ -306,7 +335,7 @@ class RecordSplitter {
       if (!more) await this.#producer.ready();
     }
     if (start < buf.length) {
-      this.#carry = buf.subarray(start);
+      this.#carry = Buffer.from(buf.subarray(start)); // a copy: the reader reuses its buffers
       if (this.#carry.length > this.#limit) this.#tooLarge(this.#carry.length);
     }
   }
@@ -330,7 +359,7 @@ class RecordSplitter {
     }
     const rest = await this.#writeInPlace(buf, start, buf.length, false);
     if (rest < buf.length) {
-      this.#carry = buf.subarray(rest);
+      this.#carry = Buffer.from(buf.subarray(rest)); // a copy: the reader reuses its buffers
       this.#record = this.#producer.stats.recordsAppended;
       if (this.#carry.length > this.#limit) this.#tooLarge(this.#carry.length);
     }
