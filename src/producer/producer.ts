@@ -543,6 +543,8 @@ export class Producer {
       topic: batch.topic, partition: batch.partition, baseOffset, records: batch.count, bytes: batch.bytes.length,
       latencyMs: Date.now() - batch.sealedAt, requestMs, attempts: batch.attempts,
     });
+    // Written and answered: nothing reads its bytes again (writeDelimited's batches reuse them).
+    this.#split.get(batch.topic)?.recycle(batch.bytes);
     this.#released(batch);
   }
 

@@ -258,31 +258,41 @@ function writeBatch(batch: Omit<RecordBatchInput, 'records'>, codec: number, n: 
  * (src/records/split.ts) seals its batches with it; lastOffsetDelta is count - 1.
  */
 export function finishRecordBatchAt(batch: Omit<RecordBatchInput, 'records'>, count: number, at: number, rawLength: number,
-  baseTs: bigint, maxTs: bigint, options: EncodeOptions = {}): Uint8Array {
+  baseTs: bigint, maxTs: bigint, options: EncodeOptions = {}, into: (size: number) => Uint8Array = newBytes): Uint8Array {
   const codec = batch.compression === undefined ? 0 : codecNumber(batch.compression, true, 'compression');
   const last = count > 0 ? count - 1 : 0;
   if (codec === 0) {
     writeHeader(at, batch, codec, count, last, baseTs, maxTs);
     wasm().finishBatch(at, RECORDS_OFFSET + rawLength, count);
-    return mem().slice(at, at + RECORDS_OFFSET + rawLength);
+    return copyOut(at, RECORDS_OFFSET + rawLength, into);
   }
   const mark = top;
   try {
-    return compressedBatch(batch, codec, count, last, baseTs, maxTs, at + RECORDS_OFFSET, rawLength, options);
+    return compressedBatch(batch, codec, count, last, baseTs, maxTs, at + RECORDS_OFFSET, rawLength, options, into);
   } finally {
     setTop(mark);
   }
 }
 
+const newBytes = (size: number) => new Uint8Array(size);
+
+/** WebAssembly memory [at, at + size) copied into `into(size)`'s array (the caller's pool, say). */
+function copyOut(at: number, size: number, into: (size: number) => Uint8Array): Uint8Array {
+  if (into === newBytes) return mem().slice(at, at + size);
+  const out = into(size);
+  out.set(mem().subarray(at, at + size));
+  return out;
+}
+
 /** The records at `raw` compressed behind a header: the finished batch, copied out. */
 function compressedBatch(batch: Omit<RecordBatchInput, 'records'>, codec: number, n: number, lastOffsetDelta: number,
-  baseTs: bigint, maxTs: bigint, raw: number, rawLen: number, options: EncodeOptions): Uint8Array {
+  baseTs: bigint, maxTs: bigint, raw: number, rawLen: number, options: EncodeOptions, into: (size: number) => Uint8Array = newBytes): Uint8Array {
   const [cp, clen] = compressInWasm(codec, raw, rawLen, options);
   const final = alloc(RECORDS_OFFSET + clen);
   mem().copyWithin(final + RECORDS_OFFSET, cp, cp + clen);
   writeHeader(final, batch, codec, n, lastOffsetDelta, baseTs, maxTs);
   wasm().finishBatch(final, RECORDS_OFFSET + clen, n);
-  return mem().slice(final, final + RECORDS_OFFSET + clen);
+  return copyOut(final, RECORDS_OFFSET + clen, into);
 }
 
 /** The header fields before batchLength, count and CRC (finishBatch's), at `at`. */

@@ -14,6 +14,8 @@ export const { SPLIT_NEED_MORE, SPLIT_FULL, SPLIT_NO_KEY, SPLIT_TOO_LARGE } = ab
 
 /** The smallest encoded record (all one-byte fields): bounds the record numbers a batch can hold. */
 const MIN_RECORD_BYTES = 7;
+/** Spent batch buffers kept for reuse, at most (the rest are left to the collector). */
+const POOL_LIMIT = 16;
 /** Timestamp deltas stay one int32 varint in the module (a batch older than this is sealed first). */
 const MAX_TIMESTAMP_DELTA = 1 << 30;
 
@@ -76,6 +78,10 @@ export class SplitBatches {
   /** Each partition's position and count before the last call: what a call added. */
   readonly #pos: number[] = [];
   readonly #count: number[] = [];
+  /** Spent batches' buffers (recycle()), for the next batches sealed: no allocation per batch. */
+  readonly #pool: ArrayBuffer[] = [];
+  readonly #pooled = new WeakSet<ArrayBuffer>();
+  readonly #poolBytes: number;
   #input = 0;
   #inputLength = 0;
   #mark = -1;
@@ -85,6 +91,7 @@ export class SplitBatches {
     wasm();
     const P = layout.partitions;
     const regionBytes = RECORDS_OFFSET + Math.max(layout.batchBytes, layout.maxFieldBytes + 64);
+    this.#poolBytes = regionBytes;
     this.#table = alloc((SPLIT_STATUS_WORDS + P * SPLIT_PART_WORDS) * 4);
     for (let p = 0; p < P; p++) {
       this.#regions.push(alloc(regionBytes));
@@ -131,7 +138,27 @@ export class SplitBatches {
 
   finish(p: number, header: Omit<RecordBatchInput, 'records' | 'baseTimestamp' | 'maxTimestamp'>, baseTs: bigint, maxTs: bigint,
     options?: EncodeOptions): Uint8Array {
-    return finishRecordBatchAt(header, this.count(p), this.#regions[p]!, this.recordBytes(p), baseTs, maxTs, options);
+    return finishRecordBatchAt(header, this.count(p), this.#regions[p]!, this.recordBytes(p), baseTs, maxTs, options, this.#take);
+  }
+
+  /** A buffer for a sealed batch of `size` bytes: a spent one when it fits. */
+  readonly #take = (size: number): Uint8Array => {
+    if (size > this.#poolBytes) return new Uint8Array(size);
+    const buffer = this.#pool.pop() ?? new ArrayBuffer(this.#poolBytes);
+    this.#pooled.add(buffer);
+    return new Uint8Array(buffer, 0, size);
+  };
+
+  /**
+   * A sealed batch's bytes that nothing reads any more (acknowledged: written and answered):
+   * its buffer serves a later batch. Bytes not from this pool are left alone.
+   */
+  recycle(bytes: Uint8Array): void {
+    const buffer = bytes.buffer as ArrayBuffer;
+    if (this.#pooled.has(buffer) && this.#pool.length < POOL_LIMIT) {
+      this.#pooled.delete(buffer);
+      this.#pool.push(buffer);
+    }
   }
 
   /** Copies input bytes into WebAssembly memory (above everything else) for split(); release() frees them. */
