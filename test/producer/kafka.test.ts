@@ -12,6 +12,7 @@ import { kcat } from '../wire/kcat.js';
 import { main } from '../../src/cli/main.js';
 import { createProducer, ProducerError, type Producer } from '../../src/producer/index.js';
 import { KafkaClient } from '../../src/wire/client.js';
+import { partitionForKey } from '../../src/wire/partitioner.js';
 
 const ok = await kafkaPeer();
 const haveKcat = peer('kcat', hasCommand('kcat'), 'apt-get install kcat');
@@ -77,6 +78,24 @@ describe.skipIf(!ok || !haveKcat)('producer against real Kafka, one node', () =>
     expect(JSON.parse(java.stdout.trim().split('\n').pop()!)).toEqual({
       records: 1_000_000, distinct: 1_000_000, duplicates: 0, outOfOrder: 0, notNumbers: 0, min: 0, max: 999_999, partitions: perPartition,
     });
+  }, 600_000);
+
+  it('kafka-wire produce: 200,000 stdin lines split in WebAssembly land once and in order per partition (the Java consumer reads them back)', async () => {
+    const k = kafka();
+    await k.createTopic('cli-lines', { partitions: 4 });
+    const n = 200_000;
+    const input = Array.from({ length: n }, (_, i) => `k${i % 5000}\t${i}\n`).join('');
+    const res = await cli(['-b', k.bootstrap, '-t', 'cli-lines', '-X', 'batch.size=65536'], input);
+    expect(res.code, res.stderr).toBe(0);
+    expect(res.stderr).toMatch(/^% 200000 records/);
+    const java = await kafkaJava('dev.kafkawire.JavaClient', ['digest', k.bootstrap, 'cli-lines'], { timeoutMs: 300_000 });
+    expect(java.code, java.stderr).toBe(0);
+    const digest = JSON.parse(java.stdout.trim().split('\n').pop()!);
+    expect(digest).toMatchObject({ records: n, distinct: n, duplicates: 0, outOfOrder: 0, notNumbers: 0, min: 0, max: n - 1 });
+    // Each key where the Java client's partitioner puts it: k0..k4999 spread over the 4 partitions as murmur2 says.
+    const perPartition = [0, 0, 0, 0];
+    for (let i = 0; i < n; i++) perPartition[partitionForKey(Buffer.from(`k${i % 5000}`), 4)]!++;
+    expect(digest.partitions).toEqual(Object.fromEntries(perPartition.map((c, p) => [String(p), c])));
   }, 600_000);
 
   it('an aborted and a committed transaction: read_committed consumers (kcat, Java) see only the committed records', async () => {
