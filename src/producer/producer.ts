@@ -278,7 +278,8 @@ export class Producer {
    * ends a last record), and fewer when the buffer filled up (await ready(), then call again with
    * the rest). A record over maxRecordBytes throws RECORD_TOO_LARGE naming its number (`record`,
    * from 1, among all records written). Topics of more than 64 partitions are refused (RangeError):
-   * use writeRange() there.
+   * use writeRange() there. The open batches take about 1.6 × max(batchBytes, maxRecordBytes) of
+   * WebAssembly memory per partition, from the first call to close().
    */
   writeDelimited(topic: string, bytes: Uint8Array, start: number, end: number,
     options: { recordDelimiter: number; keyDelimiter: number; partition?: number; final?: boolean }): number {
@@ -436,6 +437,8 @@ export class Producer {
       if (!options.force && this.#fatal === null && this.client.brokers.size > 0) await this.flush().catch(() => undefined);
     } finally {
       this.#closed = true;
+      for (const split of [...this.#split.values()].reverse()) split.dispose();
+      this.#split.clear();
       this.#sender.stop();
       this.#accumulator.stop();
       this.#wake();

@@ -82,6 +82,9 @@ export class SplitBatches {
   readonly #pool: ArrayBuffer[] = [];
   readonly #pooled = new WeakSet<ArrayBuffer>();
   readonly #poolBytes: number;
+  /** The arena's top before and after this object's regions: dispose() gives them back when nothing came after. */
+  readonly #start: number;
+  readonly #end: number;
   #input = 0;
   #inputLength = 0;
   #mark = -1;
@@ -92,6 +95,7 @@ export class SplitBatches {
     const P = layout.partitions;
     const regionBytes = RECORDS_OFFSET + Math.max(layout.batchBytes, layout.maxFieldBytes + 64);
     this.#poolBytes = regionBytes;
+    this.#start = top;
     this.#table = alloc((SPLIT_STATUS_WORDS + P * SPLIT_PART_WORDS) * 4);
     for (let p = 0; p < P; p++) {
       this.#regions.push(alloc(regionBytes));
@@ -104,6 +108,7 @@ export class SplitBatches {
       I[e + SPLIT_HARD_END] = this.#regions[p]! + regionBytes;
     }
     I[(this.#table >> 2) + SPLIT_RECORD] = 0;
+    this.#end = top;
     this.batches = Array.from({ length: P }, (_, p) => new SplitBatch(this, p));
     for (let p = 0; p < P; p++) this.reset(p);
   }
@@ -159,6 +164,15 @@ export class SplitBatches {
       this.#pooled.delete(buffer);
       this.#pool.push(buffer);
     }
+  }
+
+  /**
+   * Gives the regions back to the arena when they are its last (the producer closing); else they
+   * stay for the process's lifetime (the arena frees from its top only).
+   */
+  dispose(): void {
+    this.release();
+    if (top === this.#end) setTop(this.#start);
   }
 
   /** Copies input bytes into WebAssembly memory (above everything else) for split(); release() frees them. */
