@@ -28,3 +28,4 @@ export function crc32c(p: usize, len: usize, prev: u32): u32 {
 export function crc32(p: usize, len: usize, prev: u32): u32 {
   return crc32Of(p, len, prev);
 }
+export { splitRecords } from './records/split';

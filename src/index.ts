@@ -3,7 +3,7 @@ import { initCodecWasm } from './codec/engine.js';
 import { initRecordsWasm } from './records/engine.js';
 
 export {
-  encodeRequest, decodeRequest, encodeResponse, decodeResponse, encodeBody, decodeBody,
+  encodeRequest, encodeRequestParts, decodeRequest, encodeResponse, decodeResponse, encodeBody, decodeBody,
   requestSize, responseSize, newMessage, getApi, requestHeaderVersion, responseHeaderVersion,
   findApi, peekRequest, type ApiKeyNumber, type CatalogueOption, type ByKeyEncodeOptions, type DecodeOptions, type RequestInput,
   type ResponseInput, type RequestBody, type ResponseBody, type BodyInput, type DecodedBody, type AnyDecodedRequest,
@@ -11,7 +11,7 @@ export {
 } from './codec/by-key.js';
 export * from './catalogue/index.js';
 export {
-  encodeRequestFor, decodeRequestFor, encodeResponseFor, decodeResponseFor, encodeBodyFor, decodeBodyFor,
+  encodeRequestFor, encodeRequestPartsFor, decodeRequestFor, encodeResponseFor, decodeResponseFor, encodeBodyFor, decodeBodyFor,
   requestSizeFor, responseSizeFor, newMessageFor, headerVersionFor, defaultLimits,
   type RequestHeader, type ResponseHeader, type DecodedRequest, type DecodedResponse, type Direction, type Limits,
   type BodyOf, type EncodeOptions,

@@ -8,7 +8,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { UsageError } from '../errors.js';
 import type { Command, Io } from './command.js';
-import { COMMANDS } from './commands.js';
+import { COMMAND_LOADERS } from './command-loaders.js';
 import { describeError, FrameFailure } from './errors.js';
 import { commandHelp, globalHelp, HELP_OPTION } from './help.js';
 import { parseOptions } from './options.js';
@@ -26,12 +26,19 @@ function version(): string {
   }
 }
 
-function findCommand(name: string): Command | undefined {
-  return COMMANDS.find((c) => c.name === name);
+/** Every command (for help and "unknown command"): loads them all. */
+async function allCommands(): Promise<readonly Command[]> {
+  return (await import('./commands.js')).COMMANDS;
 }
 
-function unknownCommand(io: Io, name: string): number {
-  io.stderr.write(`kafka-wire: unknown command ${JSON.stringify(name)} (commands: ${COMMANDS.map((c) => c.name).join(', ')}; see kafka-wire --help)\n`);
+/** The command named `name`, loading its own modules only. */
+async function findCommand(name: string): Promise<Command | undefined> {
+  const load = Object.hasOwn(COMMAND_LOADERS, name) ? COMMAND_LOADERS[name] : undefined;
+  return load === undefined ? undefined : load();
+}
+
+async function unknownCommand(io: Io, name: string): Promise<number> {
+  io.stderr.write(`kafka-wire: unknown command ${JSON.stringify(name)} (commands: ${(await allCommands()).map((c) => c.name).join(', ')}; see kafka-wire --help)\n`);
   return 2;
 }
 
@@ -54,11 +61,11 @@ function report(io: Io, command: Command, error: unknown): number {
 export async function main(argv: string[], io: Io): Promise<number> {
   const [first, ...rest] = argv;
   if (first === undefined) {
-    io.stderr.write(globalHelp(COMMANDS));
+    io.stderr.write(globalHelp(await allCommands()));
     return 2;
   }
   if (first === '--help' || first === '-h') {
-    io.stdout.write(globalHelp(COMMANDS));
+    io.stdout.write(globalHelp(await allCommands()));
     return 0;
   }
   if (first === '--version' || first === '-V') {
@@ -67,15 +74,15 @@ export async function main(argv: string[], io: Io): Promise<number> {
   }
   if (first === 'help') {
     if (rest.length === 0) {
-      io.stdout.write(globalHelp(COMMANDS));
+      io.stdout.write(globalHelp(await allCommands()));
       return 0;
     }
-    const command = findCommand(rest[0]);
+    const command = await findCommand(rest[0]);
     if (command === undefined) return unknownCommand(io, rest[0]);
     io.stdout.write(commandHelp(command));
     return 0;
   }
-  const command = findCommand(first);
+  const command = await findCommand(first);
   if (command === undefined) {
     if (first.startsWith('-')) {
       io.stderr.write(`kafka-wire: unknown option ${first} before a command (see kafka-wire --help)\n`);

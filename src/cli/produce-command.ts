@@ -2,7 +2,7 @@
 // producer (src/producer): -D record delimiter (default newline), -K key delimiter (default tab),
 // -k fixed key, idempotent by default, --transactional-id for one transaction around the input,
 // -X for the producer's settings; a summary on stderr.
-import { createReadStream, fstatSync } from 'node:fs';
+import { closeSync, openSync, read } from 'node:fs';
 import { createProducer, ProducerError, type Producer, type ProducerOptions } from '../producer/index.js';
 import { COMPRESSION_NAMES, type CompressionName } from '../records/index.js';
 import { UsageError } from '../errors.js';
@@ -88,8 +88,38 @@ export function delimiterArg(text: string, what: string): Uint8Array {
   return new Uint8Array(out);
 }
 
-function stdinIsFile(): boolean {
-  try { return fstatSync(0).isFile(); } catch { return false; }
+/**
+ * A descriptor's bytes in chunks of up to READ_CHUNK, one read ahead: two buffers taking turns, so
+ * a chunk stays valid until the next one is asked for. A non-blocking descriptor (a pipe Node set
+ * so) with nothing to read yet is polled again after a millisecond.
+ */
+async function* readAhead(fd: number, close: boolean): AsyncGenerator<Uint8Array> {
+  const buffers = [Buffer.allocUnsafe(READ_CHUNK), Buffer.allocUnsafe(READ_CHUNK)];
+  const readInto = async (buffer: Buffer): Promise<number> => {
+    for (;;) {
+      try {
+        return await new Promise<number>((resolve, reject) => read(fd, buffer, 0, buffer.length, null, (err, n) => (err ? reject(err) : resolve(n))));
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'EAGAIN') throw error;
+        await new Promise((r) => setTimeout(r, 1));
+      }
+    }
+  };
+  let turn = 0;
+  let next = readInto(buffers[0]!);
+  try {
+    for (;;) {
+      const n = await next;
+      if (n === 0) return;
+      const chunk = buffers[turn]!.subarray(0, n);
+      turn ^= 1;
+      next = readInto(buffers[turn]!);
+      yield chunk;
+    }
+  } finally {
+    next.catch(() => undefined); // a read still running when the consumer stopped early
+    if (close) closeSync(fd);
+  }
 }
 
 /** The producer options --acks, -z, --transactional-id, --no-idempotence and -X give (perf produce shares them). */
@@ -173,11 +203,10 @@ async function runProduce({ options: values, positionals }: ParsedArgs, io: Io):
       throw new ProducerError('UNKNOWN_TOPIC', `topic ${topic} has no partition ${partition} (it has ${info.partitions.length})`, { topic, partition });
     }
     if (options.transactionalId !== undefined) producer.beginTransaction();
-    // Files (-l, or stdin redirected from one) are read in 1 MiB chunks (a stream's default is
-    // 64 KiB); pipes and terminals through the stream (a pipe may be non-blocking: no fd reads).
-    const input: AsyncIterable<string | Uint8Array> = file !== undefined
-      ? createReadStream(file, { highWaterMark: READ_CHUNK })
-      : io.stdin === process.stdin && stdinIsFile() ? createReadStream('', { fd: 0, highWaterMark: READ_CHUNK, autoClose: false })
+    // The process's stdin (file, pipe or terminal) and -l files are read by the descriptor in
+    // 1 MiB chunks, the next read running (in libuv's thread pool) while a chunk is encoded.
+    const input: AsyncIterable<string | Uint8Array> = file !== undefined ? readAhead(openSync(file, 'r'), true)
+      : io.stdin === process.stdin ? readAhead(0, false)
       : io.stdin as AsyncIterable<string | Uint8Array>;
     for await (const chunk of input) {
       await splitter.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
@@ -204,6 +233,10 @@ async function runProduce({ options: values, positionals }: ParsedArgs, io: Io):
       `${options.transactionalId !== undefined ? (failure === undefined ? ', transaction committed' : ', transaction aborted') : ''}\n`);
   }
   if (failure !== undefined) {
+    // The broker refused one record alone (too large even as a batch of its own): name its line.
+    if (failure instanceof ProducerError && failure.code === 'RECORD_TOO_LARGE' && failure.record !== undefined) {
+      throw new InputLineError(`${splitter.recordName(failure.record)}: refused by the broker as too large (${failure.message})`);
+    }
     if (failure instanceof RangeError) throw new UsageError(failure.message);
     throw failure;
   }
@@ -242,8 +275,37 @@ class RecordSplitter {
     this.#headers = headers;
   }
 
+  /**
+   * One-byte delimiters, no fixed key or headers, few partitions: the producer splits and encodes
+   * the input in WebAssembly (writeDelimited), with no record handled here one by one.
+   */
+  get #inPlace(): boolean {
+    return this.#delim.length === 1 && this.#keyDelim.length <= 1 && this.#fixedKey === undefined && this.#headers === undefined &&
+      this.#producer.options.partitioner === undefined && (this.#producer.client.topics.get(this.#topic)?.partitions.length ?? Infinity) <= 64;
+  }
+
+  /** Hands buf[start, end) to writeDelimited, waiting for room as it asks; returns where the unfinished record starts. */
+  async #writeInPlace(buf: Uint8Array, start: number, end: number, final: boolean): Promise<number> {
+    const p = this.#producer;
+    const options = { recordDelimiter: this.#delim[0]!, keyDelimiter: this.#keyDelim.length === 0 ? -1 : this.#keyDelim[0]!, partition: this.#partition, final };
+    for (;;) {
+      try {
+        start += p.writeDelimited(this.#topic, buf, start, end, options);
+      } catch (error) {
+        if (error instanceof ProducerError && error.code === 'RECORD_TOO_LARGE' && error.record !== undefined && error.size !== undefined) {
+          this.#record = error.record - 1;
+          this.#tooLarge(error.size, false);
+        }
+        throw error;
+      }
+      if (start >= end || !p.full) return start;
+      await p.ready();
+    }
+  }
+
   async push(chunk: Uint8Array): Promise<void> {
     const buf = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+    if (this.#inPlace) return this.#pushInPlace(buf);
     const delim = this.#delim;
     const dl = delim.length;
     const d0 = delim[0]!;
@@ -273,7 +335,32 @@ class RecordSplitter {
       if (!more) await this.#producer.ready();
     }
     if (start < buf.length) {
-      this.#carry = buf.subarray(start);
+      this.#carry = Buffer.from(buf.subarray(start)); // a copy: the reader reuses its buffers
+      if (this.#carry.length > this.#limit) this.#tooLarge(this.#carry.length);
+    }
+  }
+
+  async #pushInPlace(buf: Buffer): Promise<void> {
+    let start = 0;
+    const carry = this.#carry;
+    if (carry !== null) {
+      // The record that began in an earlier chunk, joined with its end (the rest goes in place).
+      const first = buf.indexOf(this.#delim[0]!);
+      if (first < 0) {
+        this.#carry = Buffer.concat([carry, buf]);
+        this.#record = this.#producer.stats.recordsAppended;
+        if (this.#carry.length > this.#limit) this.#tooLarge(this.#carry.length);
+        return;
+      }
+      this.#carry = null;
+      const joined = Buffer.concat([carry, buf.subarray(0, first + 1)]);
+      await this.#writeInPlace(joined, 0, joined.length, false);
+      start = first + 1;
+    }
+    const rest = await this.#writeInPlace(buf, start, buf.length, false);
+    if (rest < buf.length) {
+      this.#carry = Buffer.from(buf.subarray(rest)); // a copy: the reader reuses its buffers
+      this.#record = this.#producer.stats.recordsAppended;
       if (this.#carry.length > this.#limit) this.#tooLarge(this.#carry.length);
     }
   }
@@ -285,9 +372,12 @@ class RecordSplitter {
 
   /** The input's record `n` is over the limit: `partial` when it has not even ended yet. */
   #tooLarge(bytes: number, partial = true): never {
-    const n = this.#record + 1;
-    const where = this.#byLine ? `line ${n}` : `record ${n} (as -D splits the input)`;
-    throw new InputLineError(`${where}: ${bytes} bytes${partial ? ' or more' : ''}, above the record limit of ${this.#producer.options.maxRecordBytes ?? 1_000_000} bytes (-X message.max.bytes)`);
+    throw new InputLineError(`${this.recordName(this.#record + 1)}: ${bytes} bytes${partial ? ' or more' : ''}, above the record limit of ${this.#producer.options.maxRecordBytes ?? 1_000_000} bytes (-X message.max.bytes)`);
+  }
+
+  /** The input's record `n` (from 1): its line, or its number as -D splits. */
+  recordName(n: number): string {
+    return this.#byLine ? `line ${n}` : `record ${n} (as -D splits the input)`;
   }
 
   get #byLine(): boolean {
@@ -297,6 +387,10 @@ class RecordSplitter {
   async end(): Promise<void> {
     const carry = this.#carry;
     this.#carry = null;
+    if (carry !== null && carry.length > 0 && this.#inPlace) {
+      await this.#writeInPlace(carry, 0, carry.length, true);
+      return;
+    }
     if (carry !== null && carry.length > 0 && !this.#add(carry, 0, carry.length)) await this.#producer.ready();
   }
 

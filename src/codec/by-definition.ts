@@ -126,7 +126,7 @@ function writeRoot(s: CompiledStruct, o: unknown, name: string): void {
  * Fills the encode tape for `plan` and calls `emit`. With `measure`, returns only the length.
  */
 function encodeWith(plan: { header: CompiledStruct | null; body: CompiledStruct }, header: unknown, body: unknown,
-  framed: boolean, measure: boolean, options: EncodeOptions | undefined): Uint8Array | number {
+  framed: boolean, measure: boolean, options: EncodeOptions | undefined, parts = false): Uint8Array | number | Uint8Array[] {
   b.t = 0;
   b.h = 0;
   b.large.length = 0;
@@ -146,8 +146,8 @@ function encodeWith(plan: { header: CompiledStruct | null; body: CompiledStruct 
     i32.set(b.tape.subarray(0, b.t), tapePtr >> 2);
     const length = codecWasm().emit(plan.header?.ptr ?? 0, plan.body.ptr, framed, tapePtr, heapPtr, gapsPtr, outPtr, measure);
     if (measure) return length;
-    if (b.large.length === 0) return u8.slice(outPtr, outPtr + length);
-    return joinFrame(outPtr, length, gapsPtr >> 2);
+    if (b.large.length === 0) return parts ? [u8.slice(outPtr, outPtr + length)] : u8.slice(outPtr, outPtr + length);
+    return parts ? frameParts(outPtr, length, gapsPtr >> 2) : joinFrame(outPtr, length, gapsPtr >> 2);
   } finally {
     b.large.length = 0; // drops the caller's arrays
   }
@@ -168,6 +168,24 @@ function joinFrame(outPtr: number, length: number, gapWord: number): Uint8Array 
   return frame;
 }
 
+/**
+ * The frame emit left at outPtr as pieces to write one after another: the encoded bytes between
+ * large values (copied out, small) and the large values themselves (the caller's, not copied).
+ */
+function frameParts(outPtr: number, length: number, gapWord: number): Uint8Array[] {
+  const out: Uint8Array[] = [];
+  let done = 0;
+  for (let g = 0; g < b.large.length; g++, gapWord += 2) {
+    const value = b.large[i32[gapWord]];
+    const at = i32[gapWord + 1];
+    if (at > done) out.push(u8.slice(outPtr + done, outPtr + at));
+    out.push(value);
+    done = at + value.length;
+  }
+  if (length > done) out.push(u8.slice(outPtr + done, outPtr + length));
+  return out;
+}
+
 function requestPlan(api: ApiDef, header: RequestHeader): MessagePlan {
   checkRequestHeader(header);
   if (header.requestApiKey !== api.apiKey) {
@@ -179,6 +197,15 @@ function requestPlan(api: ApiDef, header: RequestHeader): MessagePlan {
 /** Encodes a whole request frame: size prefix, header (its version chosen by the API), body. */
 export function encodeRequestFor<A extends ApiDef>(api: A, header: RequestHeader, body: BodyOf<A, 'requestInput'>, options?: EncodeOptions): Uint8Array {
   return encodeWith(requestPlan(api, header), header, body, true, false, options) as Uint8Array;
+}
+
+/**
+ * encodeRequestFor's frame as pieces whose concatenation is the frame: large byte fields (a
+ * Produce request's record batches) are pieces of their own, not copied, for a socket to write
+ * them one after another (writev).
+ */
+export function encodeRequestPartsFor<A extends ApiDef>(api: A, header: RequestHeader, body: BodyOf<A, 'requestInput'>, options?: EncodeOptions): Uint8Array[] {
+  return encodeWith(requestPlan(api, header), header, body, true, false, options, true) as Uint8Array[];
 }
 
 /** Encodes a whole response frame. */

@@ -4,7 +4,7 @@
 import { inVersions, type ApiDef, type MessageDef } from '../catalogue/schema.js';
 import { builtInCatalogue, catalogueApi, type CatalogueOption } from '../catalogue/catalogue.js';
 import {
-  decodeBodyFor, decodeRequestFor, decodeResponseFor, encodeBodyFor, encodeRequestFor, encodeResponseFor,
+  decodeBodyFor, decodeRequestFor, decodeResponseFor, encodeBodyFor, encodeRequestFor, encodeRequestPartsFor, encodeResponseFor,
   newMessageFor, requestSizeFor, responseSizeFor,
 } from './by-definition.js';
 import { peekRequest } from './scan.js';
@@ -155,6 +155,11 @@ function requestApi(header: RequestHeader, options: CatalogueOption | undefined)
 /** Encodes a whole request frame: size prefix, header (its version chosen by the API), body. */
 export function encodeRequest<K extends number>(header: RequestHeader & { requestApiKey: K }, body: RequestInput<K>, options?: ByKeyEncodeOptions): Uint8Array {
   return encodeRequestFor(requestApi(header, options), header, body, options);
+}
+
+/** encodeRequest's frame as pieces to write in order, large byte fields (record batches) not copied into it. */
+export function encodeRequestParts<K extends number>(header: RequestHeader & { requestApiKey: K }, body: RequestInput<K>, options?: ByKeyEncodeOptions): Uint8Array[] {
+  return encodeRequestPartsFor(requestApi(header, options), header, body, options);
 }
 
 /** Encodes a whole response frame. */

@@ -3,7 +3,7 @@
 // lingerMs, encoded and numbered at sealing, and queued until the broker acknowledges it. Counts
 // the bytes held, for backpressure.
 import { RecordColumns } from '../records/columns.js';
-import type { RecordInput } from '../records/types.js';
+import type { EncodeOptions, RecordBatchInput, RecordInput } from '../records/types.js';
 import { ProducerError } from './errors.js';
 
 /** Where a record was written: its partition and offset (-1n when acks=0). */
@@ -29,8 +29,8 @@ export class ProducerBatch {
   readonly bytes: Uint8Array;
   baseSequence: number;
   readonly sealedAt: number;
-  /** The first record's number among all the producer appended (for messages about input lines). */
-  readonly firstRecordNumber: number;
+  /** Each record's number (from 0) among all the producer appended: messages name a refused record by it. */
+  readonly recordNumbers: Int32Array;
   readonly waiters: Waiter[] | null;
   /** What this batch counts in the accumulator's buffered bytes. */
   readonly accounted: number;
@@ -39,28 +39,42 @@ export class ProducerBatch {
   inFlight = false;
 
   constructor(state: PartitionState, count: number, bytes: Uint8Array, baseSequence: number, sealedAt: number,
-    firstRecordNumber: number, waiters: Waiter[] | null, accounted: number) {
+    recordNumbers: Int32Array, waiters: Waiter[] | null, accounted: number) {
     this.partitionState = state;
     this.count = count;
     this.bytes = bytes;
     this.baseSequence = baseSequence;
     this.sealedAt = sealedAt;
-    this.firstRecordNumber = firstRecordNumber;
+    this.recordNumbers = recordNumbers;
     this.waiters = waiters;
     this.accounted = accounted;
   }
 
+  get firstRecordNumber(): number { return this.recordNumbers[0] ?? 0; }
   get topic(): string { return this.partitionState.topic; }
   get partition(): number { return this.partitionState.partition; }
+}
+
+/**
+ * An open batch: RecordColumns (records appended from JavaScript), or a batch the records module
+ * fills in WebAssembly memory (src/records/split.ts, the bulk path of delimited input).
+ */
+export interface OpenBatch {
+  readonly count: number;
+  /** An upper bound of the encoded batch's size (header included), uncompressed. */
+  readonly sizeInBytes: number;
+  encode(header: Omit<RecordBatchInput, 'records' | 'baseTimestamp' | 'maxTimestamp'>, options?: EncodeOptions): Uint8Array;
+  reset(): void;
 }
 
 export class PartitionState {
   readonly topic: string;
   readonly partition: number;
-  open: RecordColumns | null = null;
+  open: OpenBatch | null = null;
   openedAt = 0;
   openWaiters: Waiter[] | null = null;
-  openFirstRecord = 0;
+  /** The open batch's record numbers (see ProducerBatch.recordNumbers), reused. */
+  openNumbers = new Int32Array(1024);
   /** Sealed batches not yet acknowledged, in sequence order; those in flight come first. */
   readonly queue: ProducerBatch[] = [];
   /** Index in queue of the first batch not in flight. */
@@ -92,7 +106,17 @@ export interface AccumulatorOptions {
 }
 
 /** Turns a full or lingered open batch into an encoded ProducerBatch (the producer numbers and encodes it). */
-export type Sealer = (state: PartitionState, columns: RecordColumns) => ProducerBatch;
+export type Sealer = (state: PartitionState, open: OpenBatch) => ProducerBatch;
+
+function numberRecord(state: PartitionState, index: number, number: number): void {
+  let numbers = state.openNumbers;
+  if (index >= numbers.length) {
+    numbers = new Int32Array(numbers.length * 2);
+    numbers.set(state.openNumbers);
+    state.openNumbers = numbers;
+  }
+  numbers[index] = number;
+}
 
 export class Accumulator {
   readonly options: AccumulatorOptions;
@@ -135,26 +159,44 @@ export class Accumulator {
         { topic: state.topic, partition: state.partition });
     }
     let open = state.open;
-    if (open !== null && open.count > 0 && open.sizeInBytes + size > this.options.batchBytes) {
+    // A batch filled in WebAssembly memory is sealed before records come from JavaScript (order kept).
+    if (open !== null && open.count > 0 && (open.sizeInBytes + size > this.options.batchBytes || !(open instanceof RecordColumns))) {
       this.seal(state);
       open = null;
     }
-    if (open === null) {
+    if (!(open instanceof RecordColumns)) {
       open = state.spare ?? new RecordColumns(Math.min(this.options.batchBytes + 1024, 1 << 20));
       state.spare = null;
       state.open = open;
       state.openedAt = now;
-      state.openFirstRecord = this.appended;
       this.#open.add(state);
       this.#armLinger();
     }
-    return open;
+    return open as RecordColumns;
+  }
+
+  /**
+   * A batch in WebAssembly memory got `records` records of `bytes` bytes (splitRecords wrote them):
+   * counted as buffered; when it was empty it becomes the partition's open batch (a batch open from
+   * JavaScript, of earlier records, sealed first).
+   */
+  grewInPlace(state: PartitionState, open: OpenBatch, records: number, bytes: number, wasEmpty: boolean, now: number): void {
+    if (wasEmpty) {
+      if (state.open !== null && state.open !== open) this.seal(state);
+      state.open = open;
+      state.openedAt = now;
+      this.#open.add(state);
+      this.#armLinger();
+    }
+    this.buffered += bytes;
+    this.appended += records;
   }
 
   /** Adds src[ks,ke) / src[vs,ve) as a record (ks < 0: null key). */
   appendRange(state: PartitionState, src: Uint8Array, ks: number, ke: number, vs: number, ve: number, now: number): void {
     const size = RecordColumns.recordSize((ks < 0 ? 0 : ke - ks) + (vs < 0 ? 0 : ve - vs));
     const columns = this.#columnsFor(state, size, now);
+    numberRecord(state, columns.count, this.appended);
     columns.addRange(src, ks, ke, vs, ve, now);
     this.buffered += size; // exactly what sizeInBytes grew by
     this.appended++;
@@ -166,6 +208,7 @@ export class Accumulator {
     const columns = this.#columnsFor(state, size, now);
     const delta = columns.count;
     const before = columns.sizeInBytes;
+    numberRecord(state, delta, this.appended);
     columns.addRecord(record, now);
     if (op !== null) {
       const ws = state.openWaiters ??= [];
@@ -185,7 +228,7 @@ export class Accumulator {
     const batch = this.#seal(state, open);
     state.queue.push(batch);
     open.reset();
-    state.spare = open;
+    if (open instanceof RecordColumns) state.spare = open;
     state.open = null;
     state.openWaiters = null;
     this.#open.delete(state);

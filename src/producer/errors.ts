@@ -28,6 +28,10 @@ export interface ProducerErrorDetails {
   errorCode?: number;
   /** Records in the failed batch. */
   records?: number;
+  /** The one record refused (RECORD_TOO_LARGE): its number, from 1, among those the producer was given. */
+  record?: number;
+  /** That record's size in bytes (its input bytes, with writeDelimited()). */
+  size?: number;
   cause?: unknown;
 }
 
@@ -38,6 +42,8 @@ export class ProducerError extends Error {
   readonly partition: number | undefined;
   readonly errorCode: number | undefined;
   readonly records: number | undefined;
+  readonly record: number | undefined;
+  readonly size: number | undefined;
 
   constructor(code: ProducerErrorCode, message: string, details: ProducerErrorDetails = {}) {
     super(message, details.cause === undefined ? undefined : { cause: details.cause });
@@ -46,6 +52,8 @@ export class ProducerError extends Error {
     this.partition = details.partition;
     this.errorCode = details.errorCode;
     this.records = details.records;
+    this.record = details.record;
+    this.size = details.size;
   }
 }
 

@@ -11,10 +11,12 @@
 import { KafkaClient, type ClientOptions, type TopicInfo } from '../wire/client.js';
 import { ConnectionError } from '../wire/errors.js';
 import { initZstd } from '../records/zstd.js';
-import type { RecordColumns } from '../records/columns.js';
-import { BATCH_OVERHEAD } from '../records/columns.js';
+import { BATCH_OVERHEAD, RecordColumns } from '../records/columns.js';
+import { SplitBatch, SplitBatches, SPLIT_FULL, SPLIT_NEED_MORE, SPLIT_NO_KEY } from '../records/split.js';
+import { decodeRecordBatches } from '../records/decode.js';
+import { encodeRecordBatch } from '../records/encode.js';
 import type { CompressionName, CompressOptions, RecordInput } from '../records/types.js';
-import { Accumulator, ProducerBatch, type PartitionState, type RecordMetadata, type SendOp } from './accumulator.js';
+import { Accumulator, ProducerBatch, type OpenBatch, type PartitionState, type RecordMetadata, type SendOp, type Waiter } from './accumulator.js';
 import { ProducerError, errorName } from './errors.js';
 import { initProducerId, nextSequence, type ProducerIdAndEpoch } from './idempotence.js';
 import { StickyPartitions, keyedPartition, partitionForKey, type Partitioner } from './partitioner.js';
@@ -87,6 +89,9 @@ export async function createProducer(options: ProducerOptions): Promise<Producer
   return producer;
 }
 
+/** writeDelimited() keeps an open batch per partition in WebAssembly memory: up to this many. */
+const MAX_SPLIT_PARTITIONS = 64;
+
 const NO_ID: ProducerIdAndEpoch = { producerId: -1n, epoch: -1 };
 
 export class Producer {
@@ -107,6 +112,8 @@ export class Producer {
   #idleCheck = false;
   #spaceWaiters: (() => void)[] = [];
   readonly #codec: CompressionName;
+  /** writeDelimited()'s open batches in WebAssembly memory, per topic. */
+  readonly #split = new Map<string, SplitBatches>();
 
   constructor(options: ProducerOptions) {
     this.options = options;
@@ -148,6 +155,7 @@ export class Producer {
         if (inFlight > this.stats.maxInFlightRequests) this.stats.maxInFlightRequests = inFlight;
       },
       failed: (batch, error) => this.#failed(batch, error),
+      split: (batch) => this.#splitBatch(batch),
       fatal: (error) => this.#onFatal(error),
     }, {
       acks, idempotent: this.idempotent, transactionalId: options.transactionalId ?? null,
@@ -162,6 +170,9 @@ export class Producer {
 
   /** The producer id and epoch (-1n / -1 without idempotence). */
   get producerId(): ProducerIdAndEpoch { return this.#id; }
+
+  /** True when write() would say false: await ready() before writing more. */
+  get full(): boolean { return this.#accumulator.full; }
 
   /** Bytes of records held: appended, not yet acknowledged. */
   get bufferedBytes(): number { return this.#accumulator.buffered; }
@@ -258,6 +269,83 @@ export class Producer {
     return !this.#accumulator.full;
   }
 
+  /**
+   * The bulk form for delimited bytes (kcat -P's input): the records of `bytes[start, end)`, each
+   * ended by the byte `recordDelimiter` and split into key and value at its first `keyDelimiter`
+   * (-1: no keys), are split and encoded in one pass in WebAssembly memory, each into the open
+   * batch of its partition (`partition`, else murmur2 of the key; sticky partitions for records
+   * without a key). Returns the bytes consumed: whole records, all of them with `final` (the end
+   * ends a last record), and fewer when the buffer filled up (await ready(), then call again with
+   * the rest). A record over maxRecordBytes throws RECORD_TOO_LARGE naming its number (`record`,
+   * from 1, among all records written). Topics of more than 64 partitions are refused (RangeError):
+   * use writeRange() there. The open batches take about 1.6 × max(batchBytes, maxRecordBytes) of
+   * WebAssembly memory per partition, from the first call to close().
+   */
+  writeDelimited(topic: string, bytes: Uint8Array, start: number, end: number,
+    options: { recordDelimiter: number; keyDelimiter: number; partition?: number; final?: boolean }): number {
+    const info = this.#known(topic);
+    const P = info.partitions.length;
+    const given = options.partition;
+    if (given !== undefined && !(Number.isInteger(given) && given >= 0 && given < P)) this.#badPartition(info, given);
+    const acc = this.#accumulator;
+    let split = this.#split.get(topic);
+    if (split === undefined || split.layout.partitions !== P) {
+      if (P > MAX_SPLIT_PARTITIONS) throw new RangeError(`writeDelimited: ${topic} has ${P} partitions, more than ${MAX_SPLIT_PARTITIONS}`);
+      if (split !== undefined) for (const b of split.batches) acc.seal(acc.state(topic, b.partition));
+      split = new SplitBatches({ partitions: P, batchBytes: acc.options.batchBytes, maxFieldBytes: acc.options.maxRecordBytes - RecordColumns.recordSize(0) });
+      this.#split.set(topic, split);
+    }
+    const hashed = options.keyDelimiter >= 0 && given === undefined && this.options.partitioner === undefined;
+    if (options.keyDelimiter >= 0 && given === undefined && !hashed) throw new RangeError('writeDelimited: a custom partitioner needs writeRange()');
+    const now = Date.now();
+    const states = split.batches.map((b) => acc.state(topic, b.partition));
+    let added = 0;
+    const grew = (p: number, records: number, bytes: number, wasEmpty: boolean) => {
+      acc.grewInPlace(states[p]!, split!.batches[p]!, records, bytes, wasEmpty, now);
+      added = bytes;
+    };
+    const rd = options.recordDelimiter;
+    const kd = options.keyDelimiter;
+    const final = options.final === true;
+    split.load(bytes, start, end);
+    try {
+      split.nextRecord = acc.appended;
+      let at = 0;
+      const length = end - start;
+      while (at < length) {
+        // Records without a key: the sticky partition, until a batch's worth of bytes went there.
+        const fixed = given ?? (hashed ? -1 : this.#sticky.next(topic, P, 0));
+        added = 0;
+        let r = split.split(at, fixed, rd, kd, final, now, grew);
+        if (fixed >= 0 && given === undefined) this.#sticky.next(topic, P, added);
+        at += r.consumed;
+        if (r.reason === SPLIT_NO_KEY) {
+          // One record without a key among keyed ones: its own sticky partition.
+          const stop = bytes.indexOf(rd, start + at);
+          if ((stop < 0 || stop >= end) && !final) break; // it has not ended yet
+          const recordEnd = stop < 0 || stop >= end ? length : stop - start + 1;
+          const p = this.#sticky.next(topic, P, recordEnd - at);
+          r = split.split(at, p, rd, kd, final, now, grew, recordEnd);
+          at += r.consumed;
+          if (r.reason === SPLIT_NEED_MORE) { if (acc.full) break; continue; }
+        }
+        if (r.reason === SPLIT_FULL) acc.seal(states[r.partition]!);
+        else if (r.reason === SPLIT_NEED_MORE) break;
+        else {
+          const stop = bytes.indexOf(rd, start + at);
+          const size = (stop < 0 || stop >= end ? end : stop) - (start + at);
+          throw new ProducerError('RECORD_TOO_LARGE', `record ${acc.appended + 1} for ${topic} is ${size} bytes, above the limit of ${acc.options.maxRecordBytes} (maxRecordBytes)`,
+            { topic, record: acc.appended + 1, size });
+        }
+        if (acc.full) break;
+      }
+      this.stats.recordsAppended = acc.appended;
+      return at;
+    } finally {
+      split.release();
+    }
+  }
+
   /** Resolves when the buffer has room again (or the producer failed or closed). */
   ready(): Promise<void> {
     if (!this.#accumulator.full || this.#fatal !== null || this.#closed) return Promise.resolve();
@@ -323,7 +411,7 @@ export class Producer {
         for (const w of state.openWaiters ?? []) this.#settleOp(w.op, aborted);
         this.#accumulator.buffered -= state.open.sizeInBytes - BATCH_OVERHEAD;
         state.open.reset();
-        state.spare = state.open;
+        if (state.open instanceof RecordColumns) state.spare = state.open;
         state.open = null;
         state.openWaiters = null;
       }
@@ -349,6 +437,8 @@ export class Producer {
       if (!options.force && this.#fatal === null && this.client.brokers.size > 0) await this.flush().catch(() => undefined);
     } finally {
       this.#closed = true;
+      for (const split of [...this.#split.values()].reverse()) split.dispose();
+      this.#split.clear();
       this.#sender.stop();
       this.#accumulator.stop();
       this.#wake();
@@ -394,15 +484,46 @@ export class Producer {
     return p;
   }
 
-  #sealBatch(state: PartitionState, columns: RecordColumns): ProducerBatch {
+  #sealBatch(state: PartitionState, columns: OpenBatch): ProducerBatch {
     const seq = this.idempotent ? state.nextSequence : -1;
     const bytes = columns.encode({
       producerId: this.#id.producerId, producerEpoch: this.#id.epoch, baseSequence: seq,
       isTransactional: this.#transactions !== null, compression: this.#codec,
     }, this.options.compressionOptions);
     if (this.idempotent) state.nextSequence = nextSequence(seq, columns.count);
-    return new ProducerBatch(state, columns.count, bytes, seq, Date.now(), state.openFirstRecord, state.openWaiters,
+    return new ProducerBatch(state, columns.count, bytes, seq, Date.now(),
+      columns instanceof SplitBatch ? columns.recordNumbers() : state.openNumbers.slice(0, columns.count), state.openWaiters,
       columns.sizeInBytes - BATCH_OVERHEAD);
+  }
+
+  /**
+   * Two batches of the records of `batch` (first half, second half), encoded again with its
+   * producer id, epoch and compression, the first with its base sequence and the second after it;
+   * send() callers waiting on it wait on the halves; its buffered bytes are shared between them.
+   */
+  #splitBatch(batch: ProducerBatch): ProducerBatch[] {
+    const decoded = decodeRecordBatches(batch.bytes).batches[0]!;
+    const records = decoded.records;
+    const half = Math.ceil(records.length / 2);
+    const pieces: ProducerBatch[] = [];
+    let accounted = batch.accounted;
+    for (const [from, to] of [[0, half], [half, records.length]] as const) {
+      const seq = batch.baseSequence < 0 ? -1 : nextSequence(batch.baseSequence, from);
+      const bytes = encodeRecordBatch({
+        producerId: decoded.producerId, producerEpoch: decoded.producerEpoch, baseSequence: seq,
+        isTransactional: decoded.isTransactional, compression: this.#codec, baseTimestamp: decoded.baseTimestamp,
+        records: records.slice(from, to).map((r) => ({ key: r.key, value: r.value, headers: r.headers, timestamp: r.timestamp })),
+      }, this.options.compressionOptions);
+      const share = to === records.length ? accounted : Math.floor(batch.accounted * (to - from) / records.length);
+      accounted -= share;
+      pieces.push(new ProducerBatch(batch.partitionState, to - from, bytes, seq, batch.sealedAt, batch.recordNumbers.subarray(from, to),
+        splitWaiters(batch.waiters, from, to), share));
+    }
+    // A send() call whose records went into both halves now waits for one batch more.
+    for (const w of batch.waiters ?? []) {
+      if (pieces.every((piece) => piece.waiters?.some((x) => x.op === w.op))) w.op.pending++;
+    }
+    return pieces;
   }
 
   #acked(batch: ProducerBatch, baseOffset: bigint, requestMs: number): void {
@@ -425,6 +546,8 @@ export class Producer {
       topic: batch.topic, partition: batch.partition, baseOffset, records: batch.count, bytes: batch.bytes.length,
       latencyMs: Date.now() - batch.sealedAt, requestMs, attempts: batch.attempts,
     });
+    // Written and answered: nothing reads its bytes again (writeDelimited's batches reuse them).
+    this.#split.get(batch.topic)?.recycle(batch.bytes);
     this.#released(batch);
   }
 
@@ -486,6 +609,19 @@ export class Producer {
 }
 
 const utf8 = new TextEncoder();
+
+/** The send() waiters of a batch's records [from, to), renumbered from `from` (each op waits on one more batch per extra piece). */
+function splitWaiters(waiters: Waiter[] | null, from: number, to: number): Waiter[] | null {
+  if (waiters === null) return null;
+  const out: Waiter[] = [];
+  for (const w of waiters) {
+    const first = Math.max(w.firstDelta, from);
+    const last = Math.min(w.firstDelta + w.indices.length, to);
+    if (first >= last) continue;
+    out.push({ op: w.op, indices: w.indices.slice(first - w.firstDelta, last - w.firstDelta), firstDelta: first - from });
+  }
+  return out.length > 0 ? out : null;
+}
 
 /** Key, value and header bytes of a record (strings counted by UTF-16 length: a lower bound). */
 function fieldBytes(r: RecordInput, key: Uint8Array | null): number {

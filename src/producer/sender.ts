@@ -8,7 +8,7 @@ import { ConnectionError } from '../wire/errors.js';
 import { ApiKey } from '../generated/types.js';
 import type { ProduceResponse } from '../generated/types.js';
 import { ProducerBatch, type Accumulator, type PartitionState } from './accumulator.js';
-import { ProducerError, errorName, needsMetadata } from './errors.js';
+import { ErrorCode, ProducerError, errorName, needsMetadata } from './errors.js';
 import { classify, nextSequence, restamp, type ProducerIdAndEpoch } from './idempotence.js';
 
 /** At most this many batches of one partition in flight with idempotence (Kafka keeps 5 per producer and partition). */
@@ -55,6 +55,11 @@ export interface SenderContext {
   /** A Produce request went out; `inFlight` requests (this one included) now wait for answers. */
   sent(inFlight: number): void;
   failed(batch: ProducerBatch, error: ProducerError): void;
+  /**
+   * The batch split in two (same producer id, epoch and sequence range, records renumbered in
+   * order): the broker refused it as too large and it holds more than one record.
+   */
+  split(batch: ProducerBatch): ProducerBatch[];
   /** A fatal producer error (fenced) or a transaction that must be aborted. */
   fatal(error: ProducerError): void;
 }
@@ -252,11 +257,34 @@ export class Sender {
           break;
         }
         default:
-          this.#fail(b, new ProducerError(p.errorCode === 10 || p.errorCode === 18 ? 'RECORD_TOO_LARGE' : 'BROKER',
+          if (p.errorCode === ErrorCode.MESSAGE_TOO_LARGE || p.errorCode === ErrorCode.RECORD_LIST_TOO_LARGE) {
+            if (b.count > 1) { this.#split(b); break; }
+            this.#fail(b, new ProducerError('RECORD_TOO_LARGE',
+              `${b.topic}/${b.partition}: record ${b.firstRecordNumber + 1} (in the order appended) alone is ${b.bytes.length} bytes as a batch, more than the broker takes: ${detail}`,
+              { topic: b.topic, partition: b.partition, errorCode: p.errorCode, records: 1, record: b.firstRecordNumber + 1 }));
+            break;
+          }
+          this.#fail(b, new ProducerError('BROKER',
             `${b.topic}/${b.partition}: batch of ${b.count} records (records ${b.firstRecordNumber + 1}..., in the order appended) rejected: ${detail}`,
             { topic: b.topic, partition: b.partition, errorCode: p.errorCode, records: b.count }));
       }
     }
+  }
+
+  /**
+   * A batch too large for the broker, of several records: its halves take its place in the queue
+   * (and its sequence numbers, so the batches after it keep theirs), sent again in order once the
+   * partition's in-flight requests settle, as the Java client's split and re-enqueue does.
+   */
+  #split(b: ProducerBatch): void {
+    const state = b.partitionState;
+    const i = state.queue.indexOf(b);
+    if (i < 0) return;
+    const pieces = this.#ctx.split(b);
+    state.queue.splice(i, 1, ...pieces);
+    if (i < state.firstWaiting) state.firstWaiting += pieces.length - 1;
+    state.retrying = true;
+    state.retryAt = 0;
   }
 
   #remove(b: ProducerBatch): void {
@@ -275,8 +303,12 @@ export class Sender {
   #fail(b: ProducerBatch, error: ProducerError): void {
     this.#remove(b);
     this.#ctx.failed(b, error);
-    // A gap in the partition's sequence: later batches would be out of order. Renumber (new epoch).
-    if (this.#options.idempotent && this.#options.transactionalId === null && error.code !== 'FENCED') this.#reset();
+    // A gap in the partition's sequence: later batches would be out of order. Renumber (new epoch);
+    // the partition's batches still in flight will come back out of order and are sent again.
+    if (this.#options.idempotent && this.#options.transactionalId === null && error.code !== 'FENCED') {
+      b.partitionState.retrying = true;
+      this.#reset();
+    }
   }
 
   #retry(b: ProducerBatch, why: string, refresh: boolean): void {

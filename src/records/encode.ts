@@ -240,41 +240,80 @@ export function encodeRecordBatchFromSpec(batch: Omit<RecordBatchInput, 'records
 /** Writes the records the spec at `specAt` describes, the header, and compresses: the finished batch. */
 function writeBatch(batch: Omit<RecordBatchInput, 'records'>, codec: number, n: number, lastOffsetDelta: number,
   baseTs: bigint, maxTs: bigint, specAt: number, data: number, options: EncodeOptions): Uint8Array {
-  const w = wasm();
   const out = alloc(RECORDS_OFFSET);
-  const attributes = codec |
-    (batch.timestampType === 'logAppend' ? 0x08 : 0) |
-    (batch.isTransactional ? 0x10 : 0) |
-    (batch.isControl ? 0x20 : 0) |
-    (batch.hasDeleteHorizon ? 0x40 : 0);
-
-  const writeHeader = (at: number) => {
-    const v = new DataView(mem().buffer, at, RECORDS_OFFSET);
-    v.setBigInt64(0, toBigInt(batch.baseOffset ?? 0n, 'baseOffset'));
-    v.setInt32(PARTITION_LEADER_EPOCH_OFFSET, int32(batch.partitionLeaderEpoch, -1, 'partitionLeaderEpoch'));
-    v.setInt8(MAGIC_OFFSET, 2);
-    v.setInt16(ATTRIBUTES_OFFSET, attributes);
-    v.setInt32(LAST_OFFSET_DELTA_OFFSET, int32(batch.lastOffsetDelta, n > 0 ? lastOffsetDelta : 0, 'lastOffsetDelta'));
-    v.setBigInt64(BASE_TIMESTAMP_OFFSET, baseTs);
-    v.setBigInt64(MAX_TIMESTAMP_OFFSET, maxTs);
-    v.setBigInt64(PRODUCER_ID_OFFSET, toBigInt(batch.producerId ?? -1n, 'producerId'));
-    v.setInt16(PRODUCER_EPOCH_OFFSET, int32(batch.producerEpoch, -1, 'producerEpoch'));
-    v.setInt32(BASE_SEQUENCE_OFFSET, int32(batch.baseSequence, -1, 'baseSequence'));
-  };
-
   if (codec === 0) {
-    writeHeader(out);
+    writeHeader(out, batch, codec, n, lastOffsetDelta, baseTs, maxTs);
     const size = writeRecords(specAt, n, data, out, 1);
     return mem().slice(out, out + size);
   }
   const rawLen = writeRecords(specAt, n, data, out, 0);
   setTop(out + rawLen);
-  const [cp, clen] = compressInWasm(codec, out, rawLen, options);
+  return compressedBatch(batch, codec, n, lastOffsetDelta, baseTs, maxTs, out, rawLen, options);
+}
+
+/**
+ * A batch whose `count` records are encoded already in WebAssembly memory at
+ * `at + RECORDS_OFFSET` (`rawLength` bytes, the header's room before them, the arena top after
+ * them): header, compression and CRC-32C; the finished batch copied out. The producer's bulk path
+ * (src/records/split.ts) seals its batches with it; lastOffsetDelta is count - 1.
+ */
+export function finishRecordBatchAt(batch: Omit<RecordBatchInput, 'records'>, count: number, at: number, rawLength: number,
+  baseTs: bigint, maxTs: bigint, options: EncodeOptions = {}, into: (size: number) => Uint8Array = newBytes): Uint8Array {
+  const codec = batch.compression === undefined ? 0 : codecNumber(batch.compression, true, 'compression');
+  const last = count > 0 ? count - 1 : 0;
+  if (codec === 0) {
+    writeHeader(at, batch, codec, count, last, baseTs, maxTs);
+    wasm().finishBatch(at, RECORDS_OFFSET + rawLength, count);
+    return copyOut(at, RECORDS_OFFSET + rawLength, into);
+  }
+  const mark = top;
+  try {
+    return compressedBatch(batch, codec, count, last, baseTs, maxTs, at + RECORDS_OFFSET, rawLength, options, into);
+  } finally {
+    setTop(mark);
+  }
+}
+
+const newBytes = (size: number) => new Uint8Array(size);
+
+/** WebAssembly memory [at, at + size) copied into `into(size)`'s array (the caller's pool, say). */
+function copyOut(at: number, size: number, into: (size: number) => Uint8Array): Uint8Array {
+  if (into === newBytes) return mem().slice(at, at + size);
+  const out = into(size);
+  out.set(mem().subarray(at, at + size));
+  return out;
+}
+
+/** The records at `raw` compressed behind a header: the finished batch, copied out. */
+function compressedBatch(batch: Omit<RecordBatchInput, 'records'>, codec: number, n: number, lastOffsetDelta: number,
+  baseTs: bigint, maxTs: bigint, raw: number, rawLen: number, options: EncodeOptions, into: (size: number) => Uint8Array = newBytes): Uint8Array {
+  const [cp, clen] = compressInWasm(codec, raw, rawLen, options);
   const final = alloc(RECORDS_OFFSET + clen);
   mem().copyWithin(final + RECORDS_OFFSET, cp, cp + clen);
-  writeHeader(final);
-  w.finishBatch(final, RECORDS_OFFSET + clen, n);
-  return mem().slice(final, final + RECORDS_OFFSET + clen);
+  writeHeader(final, batch, codec, n, lastOffsetDelta, baseTs, maxTs);
+  wasm().finishBatch(final, RECORDS_OFFSET + clen, n);
+  return copyOut(final, RECORDS_OFFSET + clen, into);
+}
+
+/** The header fields before batchLength, count and CRC (finishBatch's), at `at`. */
+function writeHeader(at: number, batch: Omit<RecordBatchInput, 'records'>, codec: number, n: number, lastOffsetDelta: number,
+  baseTs: bigint, maxTs: bigint): void {
+  const attributes = codec |
+    (batch.timestampType === 'logAppend' ? 0x08 : 0) |
+    (batch.isTransactional ? 0x10 : 0) |
+    (batch.isControl ? 0x20 : 0) |
+    (batch.hasDeleteHorizon ? 0x40 : 0);
+  const v = new DataView(mem().buffer, at, RECORDS_OFFSET);
+  v.setBigInt64(0, toBigInt(batch.baseOffset ?? 0n, 'baseOffset'));
+  v.setInt32(PARTITION_LEADER_EPOCH_OFFSET, int32(batch.partitionLeaderEpoch, -1, 'partitionLeaderEpoch'));
+  v.setInt8(MAGIC_OFFSET, 2);
+  v.setInt16(ATTRIBUTES_OFFSET, attributes);
+  v.setInt32(LAST_OFFSET_DELTA_OFFSET, int32(batch.lastOffsetDelta, n > 0 ? lastOffsetDelta : 0, 'lastOffsetDelta'));
+  v.setBigInt64(BASE_TIMESTAMP_OFFSET, baseTs);
+  v.setBigInt64(MAX_TIMESTAMP_OFFSET, maxTs);
+  v.setBigInt64(PRODUCER_ID_OFFSET, toBigInt(batch.producerId ?? -1n, 'producerId'));
+  v.setInt16(PRODUCER_EPOCH_OFFSET, int32(batch.producerEpoch, -1, 'producerEpoch'));
+  v.setInt32(BASE_SEQUENCE_OFFSET, int32(batch.baseSequence, -1, 'baseSequence'));
 }
 
 /** The module's encodeRecords; memory that cannot grow fails it, as a RecordsError. */

@@ -18,6 +18,7 @@ export interface RecordsExports {
   spanRecords(p: number, len: number, count: number, out: number): number;
   encodeRecords(spec: number, n: number, data: number, out: number, withHeader: number): number;
   finishBatch(p: number, size: number, count: number): void;
+  splitRecords(inp: number, len: number, table: number, partitions: number, fixed: number, recordDelim: number, keyDelim: number, maxFieldBytes: number, final: number): number;
   snappyDecode(src: number, len: number, dst: number, cap: number): number;
   snappyEncode(src: number, len: number, dst: number, xerial: number): number;
   snappyMaxEncoded(n: number, xerial: number): number;

@@ -214,3 +214,32 @@ export const BATCH_LENGTH_BASE = 12;
 export const COMPRESSION_MASK = 7;
 export const COMPRESSION_SNAPPY = 2;
 export const COMPRESSION_LZ4 = 3;
+
+// splitRecords' table (words): a status block, then one entry per partition of the open batch
+// being filled in WebAssembly memory (src/records/split.ts).
+export const SPLIT_REASON = 0;
+export const SPLIT_PARTITION = 1;
+/** In and out: the number of the next record (written to each partition's numbers column). */
+export const SPLIT_RECORD = 2;
+export const SPLIT_STATUS_WORDS = 4;
+export const SPLIT_PART_WORDS = 6;
+/** Where the partition's next record goes (an address). */
+export const SPLIT_POS = 0;
+/** Records end at or before this address, unless the batch is empty... */
+export const SPLIT_END = 1;
+/** ...when the one record may reach this one (a record larger than the batch size). */
+export const SPLIT_HARD_END = 2;
+/** Records in the batch: the next record's offset delta. */
+export const SPLIT_COUNT = 3;
+export const SPLIT_TIMESTAMP_DELTA = 4;
+/** Address of the next slot of the batch's record numbers (int32 each). */
+export const SPLIT_NUMBERS = 5;
+// Why splitRecords stopped (SPLIT_REASON); the bytes it consumed are its result.
+/** No complete record left (the rest waits for more input). */
+export const SPLIT_NEED_MORE = 0;
+/** Partition SPLIT_PARTITION's batch has no room for the next record: seal it, call again. */
+export const SPLIT_FULL = 1;
+/** The next record has no key delimiter and partitions are hashed from keys: the caller picks one. */
+export const SPLIT_NO_KEY = 2;
+/** The next record's key and value are more than the record limit. */
+export const SPLIT_TOO_LARGE = 3;

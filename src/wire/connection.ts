@@ -12,7 +12,7 @@
 import { EventEmitter } from 'node:events';
 import * as net from 'node:net';
 import * as tls from 'node:tls';
-import { encodeRequest, decodeResponse, newMessage } from '../codec/by-key.js';
+import { encodeRequest, encodeRequestParts, decodeResponse, newMessage } from '../codec/by-key.js';
 import type { ApiVersionsResponse, RequestBodies, ResponseBodies } from '../generated/types.js';
 import { FrameSplitter, FrameError } from './frame-splitter.js';
 import { ConnectionError, KafkaErrorCode, kafkaErrorName, type ConnectionErrorCode } from './errors.js';
@@ -246,16 +246,18 @@ export class Connection extends EventEmitter<ConnectionEvents> {
     }
     const correlationId = this.#nextCorrelationId;
     this.#nextCorrelationId = (this.#nextCorrelationId + 1) & 0x7fffffff;
-    let frame: Uint8Array;
+    let frame: Uint8Array | Uint8Array[];
     try {
       // The encoder fills every field the body leaves out with its default (acks: 0 included).
-      frame = encodeRequest({ requestApiKey: apiKey, requestApiVersion: apiVersion, correlationId, clientId: this.clientId }, body);
+      // A Produce request goes out in pieces, its record batches as they are (no copy into a frame).
+      const header = { requestApiKey: apiKey, requestApiVersion: apiVersion, correlationId, clientId: this.clientId };
+      frame = apiKey === ApiKey.Produce ? encodeRequestParts(header, body) : encodeRequest(header, body);
     } catch (err) {
       return Promise.reject(err);
     }
     if (apiKey === ApiKey.Produce && ((body as { acks?: number }).acks ?? 0) === 0) {
       return new Promise((resolve, reject) => {
-        this.#socket.write(frame, (err) => {
+        this.#write(frame, (err) => {
           if (err) reject(this.#errorFor(this.#closedError ?? new ConnectionError('CLOSED', `write failed: ${err.message}`, { cause: err }), apiKey, apiVersion, correlationId));
           else resolve(null);
         });
@@ -275,8 +277,16 @@ export class Connection extends EventEmitter<ConnectionEvents> {
         }, timeoutMs);
       }
       this.#pending.set(correlationId, pending);
-      this.#socket.write(frame);
+      this.#write(frame);
     });
+  }
+
+  /** Writes a frame, or its pieces in one go (corked: one writev). */
+  #write(frame: Uint8Array | Uint8Array[], done?: (err?: Error | null) => void): void {
+    if (!Array.isArray(frame)) { this.#socket.write(frame, done); return; }
+    this.#socket.cork();
+    for (let i = 0; i < frame.length; i++) this.#socket.write(frame[i]!, i === frame.length - 1 ? done : undefined);
+    this.#socket.uncork();
   }
 
   /**

@@ -33,6 +33,8 @@ export interface MemoryBrokerOptions {
   /** Create unknown topics (1 partition, or `defaultPartitions`) on Metadata/Produce. Default true. */
   autoCreateTopics?: boolean;
   defaultPartitions?: number;
+  /** A record batch larger than this is refused with MESSAGE_TOO_LARGE (Kafka's message.max.bytes); default: no limit. */
+  maxMessageBytes?: number;
   /** Require SASL/PLAIN with these credentials before anything but ApiVersions. */
   sasl?: { username: string; password: string };
   /** Serve TLS (SSL / SASL_SSL listeners) with these options. */
@@ -179,7 +181,7 @@ export async function startMemoryBroker(options: MemoryBrokerOptions = {}): Prom
         partitionResponses: (td.partitionData as any[]).map((pd) => {
           const log = t?.partitions[pd.index];
           if (!log) return { index: pd.index, errorCode: KafkaErrorCode.UNKNOWN_TOPIC_OR_PARTITION, baseOffset: -1n };
-          const base = append(log, pd.records);
+          const base = append(log, pd.records, options.maxMessageBytes);
           if (typeof base === 'number') return { index: pd.index, errorCode: base, baseOffset: -1n };
           if (base < 0n) return { index: pd.index, errorCode: KafkaErrorCode.CORRUPT_MESSAGE, baseOffset: -1n };
           appended = true;
@@ -293,7 +295,7 @@ export async function startMemoryBroker(options: MemoryBrokerOptions = {}): Prom
  * A batch an idempotent producer sent before (one of its last 5) is not written again: its first
  * write's offset is the answer.
  */
-function append(log: PartitionLog, records: Uint8Array | null): bigint | number {
+function append(log: PartitionLog, records: Uint8Array | null, maxMessageBytes = Infinity): bigint | number {
   if (records === null || records.length === 0) return log.nextOffset;
   const staged: StoredBatch[] = [];
   const sequenced: { producerId: bigint; epoch: number; first: number; last: number; baseOffset: bigint }[] = [];
@@ -306,6 +308,7 @@ function append(log: PartitionLog, records: Uint8Array | null): bigint | number 
     const magic = view.getInt8(16);
     const total = 12 + batchLength;
     if (magic !== 2 || batchLength < 49 || total > records.length - pos) return -1n;
+    if (total > maxMessageBytes) return ERROR_MESSAGE_TOO_LARGE;
     // A copy (not records.slice(): on a Buffer that is a view): the frame's memory is not ours to keep.
     const bytes = new Uint8Array(total);
     bytes.set(records.subarray(pos, pos + total));
@@ -346,6 +349,7 @@ function append(log: PartitionLog, records: Uint8Array | null): bigint | number 
   return first;
 }
 
+const ERROR_MESSAGE_TOO_LARGE = 10;
 const ERROR_OUT_OF_ORDER_SEQUENCE_NUMBER = 45;
 const ERROR_INVALID_PRODUCER_EPOCH = 47;
 const ERROR_UNKNOWN_PRODUCER_ID = 59;

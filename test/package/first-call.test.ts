@@ -85,6 +85,7 @@ const TYPED_REFUSAL = (call: string) => WITH_WIRE_BROKER(`const client = new w.K
 const CALLS: Record<string, string> = {
   // codec
   encodeRequest: `m.encodeRequest(${HEADER}, { topics: null })`,
+  encodeRequestParts: `m.encodeRequestParts(${HEADER}, { topics: null })`,
   decodeRequest: `m.decodeRequest(I.requestHex)`,
   encodeResponse: `m.encodeResponse(3, 12, { correlationId: 1 }, {})`,
   decodeResponse: `m.decodeResponse(I.responseHex, 3, 12)`,
@@ -100,6 +101,7 @@ const CALLS: Record<string, string> = {
   responseHeaderVersion: `m.responseHeaderVersion(3, 12)`,
   headerVersionFor: `m.headerVersionFor((m.apis ?? [])[3]?.request ?? (await import(I.metadataApiUrl)).metadataApi.request, 12)`,
   encodeRequestFor: `const { metadataApi } = await import(I.metadataApiUrl); m.encodeRequestFor(metadataApi, ${HEADER}, {})`,
+  encodeRequestPartsFor: `const { metadataApi } = await import(I.metadataApiUrl); m.encodeRequestPartsFor(metadataApi, ${HEADER}, {})`,
   decodeRequestFor: `const { metadataApi } = await import(I.metadataApiUrl); m.decodeRequestFor(metadataApi, I.requestHex)`,
   encodeResponseFor: `const { metadataApi } = await import(I.metadataApiUrl); m.encodeResponseFor(metadataApi, 12, { correlationId: 1 }, {})`,
   decodeResponseFor: `const { metadataApi } = await import(I.metadataApiUrl); m.decodeResponseFor(metadataApi, I.responseHex, 12)`,

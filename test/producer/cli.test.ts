@@ -11,6 +11,7 @@ import { main } from '../../src/cli/main.js';
 import { startMemoryBroker, type MemoryBroker } from '../../src/wire/memory-broker.js';
 import { decodeRecordBatches } from '../../src/records/index.js';
 import { delimiterArg } from '../../src/cli/produce-command.js';
+import { partitionForKey } from '../../src/wire/partitioner.js';
 
 async function produce(args: string[], chunks: Uint8Array[]): Promise<{ code: number; stderr: string }> {
   let stderr = '';
@@ -77,6 +78,35 @@ describe('kafka-wire produce', () => {
         const want = reference(input, Buffer.from(delimiterArg(d, '-D')), Buffer.from(delimiterArg(k, '-K')));
         const got = want.length === 0 ? [] : records(broker, topic).map(({ key, value }) => ({ key, value }));
         expect(got).toEqual(want);
+      }), { numRuns: 60 });
+  });
+
+  it('keyed records go where the Java client puts them, in input order per partition, whatever the chunking (property)', async () => {
+    await fc.assert(fc.asyncProperty(
+      fc.array(fc.tuple(fc.option(fc.string({ unit: fc.constantFrom('a', 'b', 'c', 'é', '\u0000'), maxLength: 9 })), fc.string({ maxLength: 30 })), { maxLength: 60 }),
+      fc.array(fc.nat(2000), { maxLength: 6 }),
+      fc.boolean(),
+      async (rows, cuts, lastEnds) => {
+        const lines = rows.map(([k, v]) => (k === null ? v.replace(/[\t\n]/g, '') : `${k}\t${v.replace(/\n/g, '')}`));
+        const input = Buffer.from(lines.join('\n') + (lastEnds ? '\n' : ''));
+        const at = [...new Set(cuts.map((c) => Math.min(c, input.length)))].sort((a, b) => a - b);
+        const chunks: Buffer[] = [];
+        let prev = 0;
+        for (const c of [...at, input.length]) { if (c > prev) chunks.push(input.subarray(prev, c)); prev = c; }
+        const topic = `hash-${n++}`;
+        broker.createTopic(topic, 4);
+        const res = await produce(['-b', broker.bootstrap, '-t', topic, '-q'], chunks);
+        expect(res).toEqual({ code: 0, stderr: '' });
+        const want = reference(input, Buffer.from('\n'), Buffer.from('\t'));
+        const parts = broker.topics.get(topic)!.partitions.map((p) => p.batches.flatMap((sb) => decodeRecordBatches(sb.bytes).batches
+          .flatMap((x) => x.records.map((r) => ({ key: r.key === null ? null : Buffer.from(r.key).toString('latin1'), value: Buffer.from(r.value!).toString('latin1') })))));
+        // Keyed records: at murmur2(key) mod 4, in input order; all records once.
+        for (const [p, got] of parts.entries()) {
+          const keyed = want.filter((r) => r.key !== null && partitionForKey(Buffer.from(r.key, 'latin1'), 4) === p);
+          expect(got.filter((r) => r.key !== null)).toEqual(keyed);
+        }
+        const all = parts.flat().map((r) => JSON.stringify(r)).sort();
+        expect(all).toEqual(want.map((r) => JSON.stringify(r)).sort());
       }), { numRuns: 60 });
   });
 

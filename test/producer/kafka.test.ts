@@ -1,5 +1,6 @@
 // The producer against real Apache Kafka (kafka/cluster.mjs, under the peer rule): 1,000,000
-// records once and in order per partition with several batches in flight (read back with kcat),
+// records once and in order per partition with several batches in flight (read back with kcat
+// and with Kafka's Java consumer), batches over the topic's max.message.bytes split and resent,
 // transactions committed and aborted as read_committed consumers see them (kcat and Kafka's Java
 // console consumer), zombie fencing by a second producer with the same transactional id, bad
 // input named, and on three nodes the partition leader stopped mid-load.
@@ -11,6 +12,7 @@ import { kcat } from '../wire/kcat.js';
 import { main } from '../../src/cli/main.js';
 import { createProducer, ProducerError, type Producer } from '../../src/producer/index.js';
 import { KafkaClient } from '../../src/wire/client.js';
+import { partitionForKey } from '../../src/wire/partitioner.js';
 
 const ok = await kafkaPeer();
 const haveKcat = peer('kcat', hasCommand('kcat'), 'apt-get install kcat');
@@ -50,7 +52,7 @@ async function cli(args: string[], input: string): Promise<{ code: number; stder
 describe.skipIf(!ok || !haveKcat)('producer against real Kafka, one node', () => {
   const kafka = useKafka({ config: { 'auto.create.topics.enable': 'false' } });
 
-  it('1,000,000 records, several batches in flight: every one once and in order per partition (kcat reads them back)', async () => {
+  it('1,000,000 records, several batches in flight: every one once and in order per partition (kcat and the Java consumer read them back)', async () => {
     const k = kafka();
     await k.createTopic('million', { partitions: 6 });
     const p = await createProducer({ bootstrap: k.bootstrap, maxInFlight: 5, batchBytes: 64 * 1024 });
@@ -66,7 +68,34 @@ describe.skipIf(!ok || !haveKcat)('producer against real Kafka, one node', () =>
     } finally {
       await p.close();
     }
-    expectOnceInOrder(await readAll(k.bootstrap, 'million'), 1_000_000);
+    const rows = await readAll(k.bootstrap, 'million');
+    expectOnceInOrder(rows, 1_000_000);
+    // Kafka's own Java consumer reads them too (a digest, not a million lines over a pipe).
+    const java = await kafkaJava('dev.kafkawire.JavaClient', ['digest', k.bootstrap, 'million'], { timeoutMs: 300_000 });
+    expect(java.code, java.stderr).toBe(0);
+    const perPartition: Record<string, number> = {};
+    for (const [partition] of rows) perPartition[partition] = (perPartition[partition] ?? 0) + 1;
+    expect(JSON.parse(java.stdout.trim().split('\n').pop()!)).toEqual({
+      records: 1_000_000, distinct: 1_000_000, duplicates: 0, outOfOrder: 0, notNumbers: 0, min: 0, max: 999_999, partitions: perPartition,
+    });
+  }, 600_000);
+
+  it('kafka-wire produce: 200,000 stdin lines split in WebAssembly land once and in order per partition (the Java consumer reads them back)', async () => {
+    const k = kafka();
+    await k.createTopic('cli-lines', { partitions: 4 });
+    const n = 200_000;
+    const input = Array.from({ length: n }, (_, i) => `k${i % 5000}\t${i}\n`).join('');
+    const res = await cli(['-b', k.bootstrap, '-t', 'cli-lines', '-X', 'batch.size=65536'], input);
+    expect(res.code, res.stderr).toBe(0);
+    expect(res.stderr).toMatch(/^% 200000 records/);
+    const java = await kafkaJava('dev.kafkawire.JavaClient', ['digest', k.bootstrap, 'cli-lines'], { timeoutMs: 300_000 });
+    expect(java.code, java.stderr).toBe(0);
+    const digest = JSON.parse(java.stdout.trim().split('\n').pop()!);
+    expect(digest).toMatchObject({ records: n, distinct: n, duplicates: 0, outOfOrder: 0, notNumbers: 0, min: 0, max: n - 1 });
+    // Each key where the Java client's partitioner puts it: k0..k4999 spread over the 4 partitions as murmur2 says.
+    const perPartition = [0, 0, 0, 0];
+    for (let i = 0; i < n; i++) perPartition[partitionForKey(Buffer.from(`k${i % 5000}`), 4)]!++;
+    expect(digest.partitions).toEqual(Object.fromEntries(perPartition.map((c, p) => [String(p), c])));
   }, 600_000);
 
   it('an aborted and a committed transaction: read_committed consumers (kcat, Java) see only the committed records', async () => {
@@ -126,7 +155,7 @@ describe.skipIf(!ok || !haveKcat)('producer against real Kafka, one node', () =>
     expect((await readAll(k.bootstrap, 'fence', 'read_committed')).map((r) => r[2])).toEqual(['successor']);
   }, 300_000);
 
-  it('bad input: a line over the limit is named and the lines before it stay; an unknown topic is named', async () => {
+  it('bad input: a line over the limit is named and the lines before it stay; batches over the topic limit are split; an unknown topic is named', async () => {
     const k = kafka();
     await k.createTopic('bad', { partitions: 1 });
     const big = await cli(['-b', k.bootstrap, '-t', 'bad', '-X', 'message.max.bytes=2000'], `a\t1\na\t2\na\t${'x'.repeat(3000)}\na\t4\n`);
@@ -145,6 +174,24 @@ describe.skipIf(!ok || !haveKcat)('producer against real Kafka, one node', () =>
       await p.close();
     }
     expect((await readAll(k.bootstrap, 'small')).map((r) => r[2])).toEqual(['fits', 'after']);
+    // Batches larger than the topic's limit are split until they fit; one record too large alone is named by its line.
+    await k.createTopic('split', { partitions: 2, config: { 'max.message.bytes': '4000' } });
+    const s = await createProducer({ bootstrap: k.bootstrap, batchBytes: 64 * 1024, lingerMs: 200, maxInFlight: 5 });
+    try {
+      await s.topic('split');
+      for (let i = 0; i < 20_000; i++) if (!s.write('split', null, String(i), i % 2)) await s.ready();
+      await s.flush();
+      expect(s.stats).toMatchObject({ recordsAcked: 20_000, recordsFailed: 0 });
+    } finally {
+      await s.close();
+    }
+    expectOnceInOrder(await readAll(k.bootstrap, 'split'), 20_000);
+    await k.createTopic('split-cli', { partitions: 1, config: { 'max.message.bytes': '4000' } });
+    const lines = Array.from({ length: 500 }, (_, i) => i === 299 ? `k\t${'z'.repeat(6000)}` : `k\t${i}`);
+    const refused = await cli(['-b', k.bootstrap, '-t', 'split-cli', '-X', 'linger.ms=200'], lines.join('\n') + '\n');
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/line 300: refused by the broker as too large.*MESSAGE_TOO_LARGE/);
+    expect((await readAll(k.bootstrap, 'split-cli')).map((r) => Number(r[2]))).toEqual(Array.from({ length: 500 }, (_, i) => i).filter((i) => i !== 299));
     const missing = await cli(['-b', k.bootstrap, '-t', 'no-such-topic'], 'v\n');
     expect(missing.code).toBe(1);
     expect(missing.stderr).toMatch(/topic no-such-topic does not exist, and the broker does not create topics on request/);

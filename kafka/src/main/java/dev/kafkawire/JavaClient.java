@@ -11,6 +11,11 @@
 //     reads every partition from the beginning to its end (the last stable offset under
 //     isolation.level=read_committed) and prints
 //     {"partition","offset","timestamp","key","value","headers":[{"key","value"}]} per record.
+//   java dev.kafkawire.JavaClient digest BOOTSTRAP TOPIC [consumer.property=value]...
+//     reads as consume does, for values that are decimal record numbers (a bulk load's check),
+//     and prints one line instead of a line per record:
+//     {"records","distinct","duplicates","outOfOrder","notNumbers","min","max","partitions":{"P":count}}
+//     (outOfOrder: records whose number is not above the one before it in their partition).
 package dev.kafkawire;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -64,6 +69,7 @@ public final class JavaClient {
     switch (args[0]) {
       case "produce" -> produce(args[2], props);
       case "consume" -> consume(args[2], props);
+      case "digest" -> digest(args[2], props);
       default -> throw new IllegalArgumentException("unknown command " + args[0]);
     }
   }
@@ -130,12 +136,70 @@ public final class JavaClient {
   }
 
   private static void consume(String topic, Properties props) throws Exception {
+    try (BufferedWriter out = new BufferedWriter(new OutputStreamWriter(System.out, StandardCharsets.UTF_8), 1 << 16)) {
+      readToEnd(topic, props, r -> {
+        ObjectNode o = JSON.createObjectNode();
+        o.put("partition", r.partition());
+        o.put("offset", r.offset());
+        o.put("timestamp", r.timestamp());
+        o.put("key", hex(r.key()));
+        o.put("value", hex(r.value()));
+        ArrayNode headers = o.putArray("headers");
+        for (Header h : r.headers()) headers.addObject().put("key", h.key()).put("value", hex(h.value()));
+        try {
+          out.write(JSON.writeValueAsString(o));
+          out.write('\n');
+        } catch (java.io.IOException e) {
+          throw new java.io.UncheckedIOException(e);
+        }
+      });
+    }
+  }
+
+  private static void digest(String topic, Properties props) throws Exception {
+    java.util.BitSet seen = new java.util.BitSet();
+    Map<Integer, Long> last = new java.util.TreeMap<>();
+    Map<Integer, Long> counts = new java.util.TreeMap<>();
+    long[] totals = new long[5]; // records, duplicates, outOfOrder, notNumbers, distinct
+    long[] range = { Long.MAX_VALUE, Long.MIN_VALUE };
+    readToEnd(topic, props, r -> {
+      totals[0]++;
+      counts.merge(r.partition(), 1L, Long::sum);
+      long n = number(r.value());
+      if (n < 0) { totals[3]++; return; }
+      if (n <= last.getOrDefault(r.partition(), -1L)) totals[2]++;
+      last.put(r.partition(), n);
+      if (n > Integer.MAX_VALUE) { totals[3]++; return; }
+      if (seen.get((int) n)) totals[1]++; else { seen.set((int) n); totals[4]++; }
+      range[0] = Math.min(range[0], n);
+      range[1] = Math.max(range[1], n);
+    });
+    ObjectNode o = JSON.createObjectNode();
+    o.put("records", totals[0]).put("distinct", totals[4]).put("duplicates", totals[1]).put("outOfOrder", totals[2]).put("notNumbers", totals[3]);
+    o.put("min", totals[4] == 0 ? -1 : range[0]).put("max", totals[4] == 0 ? -1 : range[1]);
+    ObjectNode parts = o.putObject("partitions");
+    counts.forEach((p, c) -> parts.put(String.valueOf(p), c));
+    System.out.println(JSON.writeValueAsString(o));
+  }
+
+  /** A value's decimal digits as a number; -1 when it is null, empty, not all digits, or too long. */
+  private static long number(byte[] value) {
+    if (value == null || value.length == 0 || value.length > 18) return -1;
+    long n = 0;
+    for (byte b : value) {
+      if (b < '0' || b > '9') return -1;
+      n = n * 10 + (b - '0');
+    }
+    return n;
+  }
+
+  /** Every partition of the topic from the beginning to its end offset (the last stable one under read_committed), record by record. */
+  private static void readToEnd(String topic, Properties props, java.util.function.Consumer<ConsumerRecord<byte[], byte[]>> each) throws Exception {
     props.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
     props.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
     props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
     props.putIfAbsent(ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG, String.valueOf(4 << 20));
-    try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(props);
-         BufferedWriter out = new BufferedWriter(new OutputStreamWriter(System.out, StandardCharsets.UTF_8), 1 << 16)) {
+    try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(props)) {
       List<TopicPartition> partitions = consumer.partitionsFor(topic, Duration.ofSeconds(30)).stream()
           .map(p -> new TopicPartition(topic, p.partition())).collect(Collectors.toList());
       consumer.assign(partitions);
@@ -145,18 +209,7 @@ public final class JavaClient {
       long deadline = System.nanoTime() + Duration.ofSeconds(120).toNanos();
       while (partitions.stream().anyMatch(tp -> consumer.position(tp) < end.get(tp))) {
         if (System.nanoTime() > deadline) throw new IllegalStateException("did not reach the end offsets " + end);
-        for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(200))) {
-          ObjectNode o = JSON.createObjectNode();
-          o.put("partition", r.partition());
-          o.put("offset", r.offset());
-          o.put("timestamp", r.timestamp());
-          o.put("key", hex(r.key()));
-          o.put("value", hex(r.value()));
-          ArrayNode headers = o.putArray("headers");
-          for (Header h : r.headers()) headers.addObject().put("key", h.key()).put("value", hex(h.value()));
-          out.write(JSON.writeValueAsString(o));
-          out.write('\n');
-        }
+        for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(200))) each.accept(r);
       }
     }
   }

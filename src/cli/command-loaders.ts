@@ -1,0 +1,22 @@
+// Each command by name, loaded on its own: running one command loads its modules only, not every
+// command's (start-up time counts for a bulk load: `kafka-wire produce` should not compile the
+// explainer, the proxy and the site generator first). The table in commands.ts is the one list;
+// a test checks that this one names the same commands.
+import type { Command } from './command.js';
+
+export const COMMAND_LOADERS: Readonly<Record<string, () => Promise<Command>>> = {
+  decode: async () => (await import('./codec-commands.js')).decode,
+  encode: async () => (await import('./codec-commands.js')).encode,
+  explain: async () => (await import('./explain.js')).explain,
+  sample: async () => (await import('./explain.js')).sample,
+  site: async () => (await import('./explain.js')).site,
+  demo: async () => (await import('./explain.js')).demo,
+  metadata: async () => (await import('./network.js')).metadata,
+  produce: async () => (await import('./produce-command.js')).produce,
+  consume: async () => (await import('./network.js')).consume,
+  group: async () => (await import('./group-command.js')).group,
+  perf: async () => (await import('./perf-command.js')).perf,
+  broker: async () => (await import('./broker.js')).broker,
+  pcap: async () => (await import('./pcap.js')).pcap,
+  proxy: async () => (await import('./proxy.js')).proxy,
+};
