@@ -3,9 +3,10 @@
 // more call each. Legacy message sets (magic 0/1) are parsed here in TS.
 import { RecordBatch, materializeAll, type BatchHeaderFields, KafkaRecord } from './batch.js';
 import { decompressAt as decompress, decompressInWasm, DEFAULT_MAX_DECOMPRESSED } from './compression.js';
-import { recordsError } from './errors.js';
+import { RecordsError, recordsError } from './errors.js';
 import type { DecodeOptions } from './types.js';
 import { wasm, mem, memI32, alloc, top, setTop, copyIn, statusError } from './engine.js';
+import { held } from '../wasm/memory.js';
 import {
   ATTRIBUTES_OFFSET, BASE_SEQUENCE_OFFSET, BASE_TIMESTAMP_OFFSET, BATCH_LENGTH_OFFSET, COMPRESSION_LZ4,
   COMPRESSION_MASK, COMPRESSION_SNAPPY, CRC_OFFSET, ENTRY_HEADER_END, ENTRY_HEADER_START, ENTRY_LENGTH,
@@ -48,21 +49,56 @@ export function decodeRecordBatches(bytes: Uint8Array, options: DecodeOptions = 
   };
   wasm();
   const mark = top;
+  const frame = held;
+  const at = frame === undefined ? -1 : offsetInFrame(bytes, frame.frame);
   try {
-    return decodeBlob(bytes, ctx, '', 0, -1);
+    if (at < 0) return decodeBlob(bytes, ctx, '', 0, -1, -1);
+    // A records field of the frame a decode holds: read where the frame's copy lies, errors
+    // located in the frame.
+    try {
+      return decodeBlob(bytes, ctx, '', at, -1, frame!.ptr + at);
+    } catch (error) {
+      if (!(error instanceof RecordsError)) throw error;
+      throw error.within(frame!.name + (pathTo(frame!.body, bytes) ?? ''));
+    }
   } finally {
     setTop(mark);
   }
 }
 
+/** Where `bytes` starts in `frame` when it is a view of part of it; else -1. */
+function offsetInFrame(bytes: Uint8Array, frame: Uint8Array): number {
+  const at = bytes.byteOffset - frame.byteOffset;
+  return bytes.buffer === frame.buffer && at >= 0 && at + bytes.length <= frame.length ? at : -1;
+}
+
+/**
+ * The path (".responses[0].partitions[3].records") of the field that holds `value` in a decoded
+ * message, whose records fields hold their bytes until their hooks replace them: sought only for
+ * an error's path.
+ */
+function pathTo(o: unknown, value: unknown): string | undefined {
+  if (o === null || typeof o !== 'object' || ArrayBuffer.isView(o) || o instanceof RecordBatch) return undefined;
+  const array = Array.isArray(o);
+  for (const key of Object.keys(o)) {
+    const step = array ? `[${key}]` : `.${key}`;
+    const v = (o as Record<string, unknown>)[key];
+    if (v === value) return step;
+    const inner = pathTo(v, value);
+    if (inner !== undefined) return step + inner;
+  }
+  return undefined;
+}
+
 /**
  * Scans and decodes `bytes`. `prefix`/`offsetBase` locate it for errors. `legacyMagic` >= 0 means
  * this is the inner set of a compressed legacy wrapper (only that magic, uncompressed, allowed).
+ * `at` is where the bytes already are in WebAssembly memory (-1: copied in here).
  */
-function decodeBlob(bytes: Uint8Array, ctx: Ctx, prefix: string, offsetBase: number, legacyMagic: number): DecodedRecordBatches {
+function decodeBlob(bytes: Uint8Array, ctx: Ctx, prefix: string, offsetBase: number, legacyMagic: number, at: number): DecodedRecordBatches {
   const w = wasm();
   const len = bytes.length;
-  const inPtr = copyIn(bytes);
+  const inPtr = at < 0 ? copyIn(bytes) : at;
   const out = alloc(SCAN_HEADER_WORDS * 4);
   try {
     w.scanBatches(inPtr, len, out, ctx.verify ? 1 : 0);
@@ -317,7 +353,7 @@ function decodeLegacy(bytes: Uint8Array, v: DataView, start: number, size: numbe
   const mark = top;
   let innerSet: DecodedRecordBatches;
   try {
-    innerSet = decodeBlob(data, { ...ctx, lazy: false }, `${path}.value.`, 0, m.magic);
+    innerSet = decodeBlob(data, { ...ctx, lazy: false }, `${path}.value.`, 0, m.magic, -1);
   } finally {
     setTop(mark);
   }
