@@ -8,15 +8,15 @@ import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const entries = ['assembly/codec.ts', 'assembly/records.ts'];
-// Both modules import one memory (src/wasm/memory.ts), zeroed when each is instantiated below its
-// arena, with their static data where src/wasm/abi.ts lays it out: the codec's first, then the
-// records' CRC-32C table and data. The records module also folds long CRC-32C inputs in 128-bit
-// SIMD words.
+// Both modules import one memory (src/wasm/memory.ts), zeroed below its arena when each is
+// instantiated, with their static data where src/wasm/abi.ts lays it out: the codec's first (where
+// AssemblyScript puts it by default), then the records' CRC-32C table and data. The records module
+// also folds long CRC-32C inputs in 128-bit SIMD words.
 const layout = Object.fromEntries([...readFileSync(join(root, 'src', 'wasm', 'abi.ts'), 'utf8')
-  .matchAll(/^export const (CODEC_DATA_BASE|CRC32C_TABLE_BASE|RECORDS_DATA_BASE|ARENA_BASE) = (\d+);/gm)].map((m) => [m[1], Number(m[2])]));
+  .matchAll(/^export const (CRC32C_TABLE_BASE|RECORDS_DATA_BASE|ARENA_BASE) = (\d+);/gm)].map((m) => [m[1], Number(m[2])]));
 const shared = ['--importMemory', '--zeroFilledMemory'];
 const extraFlags = {
-  codec: [...shared, '--noExportMemory', '--memoryBase', String(layout.CODEC_DATA_BASE)],
+  codec: [...shared, '--noExportMemory'],
   records: [...shared, '--memoryBase', String(layout.RECORDS_DATA_BASE), '--enable', 'simd'],
 };
 // Where each module's static data must end: the next region of the layout.
@@ -32,7 +32,10 @@ for (const entry of entries) {
     '--outFile', wasmPath, '--textFile', join(root, 'build', `${name}.wat`), ...(extraFlags[name] ?? [])], { cwd: root, stdio: 'inherit' });
   const [end, limit] = dataLimit[name];
   const memory = new WebAssembly.Memory({ initial: Math.ceil(limit / 65536) + 1 });
-  const instance = new WebAssembly.Instance(new WebAssembly.Module(readFileSync(wasmPath)), { env: { memory, abort() {} } });
+  const module = new WebAssembly.Module(readFileSync(wasmPath));
+  const imported = WebAssembly.Module.imports(module).map((i) => `${i.module}.${i.name}`).join();
+  if (imported !== 'env.memory') throw new Error(`${entry} imports ${imported}; src/wasm/load.ts gives only env.memory`);
+  const instance = new WebAssembly.Instance(module, { env: { memory } });
   if (instance.exports[end]() > limit) throw new Error(`${entry}: static data ends at ${instance.exports[end]()}, over ${limit} (src/wasm/abi.ts)`);
   const base64 = readFileSync(wasmPath).toString('base64');
   writeFileSync(join(root, 'src', 'wasm', `${name}.generated.ts`),

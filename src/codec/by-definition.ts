@@ -10,7 +10,7 @@ import { KafkaWireError } from '../errors.js';
 import { bodyPlanFor, planForMessage, type CompiledStruct, type MessagePlan } from './plan.js';
 import { completeStruct } from './known-fields.js';
 import { codecWasm, ensureMemory, i32, scratchBase, u8 } from './engine.js';
-import { held, setHeld, setTop, top } from '../wasm/memory.js';
+import { holding } from '../wasm/memory.js';
 import { codegenAvailable, generateReader, generateWriter, type TapeReader, type TapeWriter } from './generate.js';
 import { interpretRoot, type TapeCursor } from './read.js';
 import { writeStruct } from './write.js';
@@ -74,19 +74,12 @@ function decodeWith(plan: { header: CompiledStruct | null; body: CompiledStruct 
   const header = plan.header === null ? null : readRoot(plan.header, cursor);
   const body = readRoot(plan.body, cursor);
   const later = cursor.later;
+  // The hooks may read the records where the frame's copy lies (src/records/decode.ts); a hook's
+  // own decodes nest above it.
   if (later?.length) {
-    // The hooks may read the records where the frame's copy lies (src/records/decode.ts): it is
-    // held, below the arena's top, until they are done; a hook's own decodes nest above it.
-    const mark = top;
-    const outer = held;
-    setTop(ptr + input.length);
-    setHeld({ frame: input, ptr, name: plan.body.name, body });
-    try {
+    holding({ frame: input, ptr, name: plan.body.name, body }, () => {
       for (let i = 0; i < later.length; i += 3) (later[i] as any)[later[i + 1] as string | number] = recordsDecoder!(later[i + 2] as Uint8Array);
-    } finally {
-      setTop(mark);
-      setHeld(outer);
-    }
+    });
   }
   return { header, body };
 }

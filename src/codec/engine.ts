@@ -33,7 +33,7 @@ export const initCodecWasm: (module?: WebAssembly.Module) => Promise<void> = cod
 
 /** Grows memory so that [0, bytes) is addressable, and refreshes the views. */
 export function ensureMemory(bytes: number): void {
-  if (!reach(bytes)) throw new KafkaWireError('MEMORY_LIMIT', -1, '', `the codec needs ${bytes} bytes of WebAssembly memory, more than it may have`);
+  if (!reach(bytes)) throw new KafkaWireError('MEMORY_LIMIT', -1, '');
 }
 
 /** Stores a compiled program's words for good; returns its byte address. */
@@ -46,5 +46,5 @@ export function storeProgram(words: readonly number[]): number {
 
 /** The first scratch byte: above every program and every region a caller holds. */
 export function scratchBase(): number {
-  return (top + 7) & ~7;
+  return top;
 }

@@ -11,15 +11,8 @@ export function decodeBase64(text: string): Uint8Array {
   return bytes;
 }
 
-/** What both modules import: the memory they share, and AssemblyScript's abort. */
-const imports = (): WebAssembly.Imports => ({
-  env: {
-    memory: sharedMemory(),
-    abort(_message: number, _file: number, line: number, column: number): never {
-      throw new Error(`kafka-wire: WebAssembly abort at ${line}:${column}`);
-    },
-  },
-});
+/** What both modules import: only the memory they share (scripts/asbuild.mjs checks it). */
+const imports = (): WebAssembly.Imports => ({ env: { memory: sharedMemory() } });
 
 /** Hosts that forbid compiling WebAssembly from bytes (workerd) say so in a CompileError. */
 function refused(error: unknown): unknown {

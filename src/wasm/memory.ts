@@ -12,7 +12,7 @@ export let u8 = new Uint8Array(0);
 export let i32 = new Int32Array(0);
 let floor = ARENA_BASE;
 /** First free byte of the arena. */
-export let top = ARENA_BASE;
+export let top = floor;
 
 /** The memory, made on first use (the modules' static data must find it zeroed). */
 export function sharedMemory(): WebAssembly.Memory {
@@ -69,6 +69,16 @@ export interface HeldFrame {
 /** The frame held by the innermost decode running records hooks, if any. */
 export let held: HeldFrame | undefined;
 
-export function setHeld(frame: HeldFrame | undefined): void {
+/** Runs a decode's records hooks with its frame held: kept below the arena's top, and found in `held`. */
+export function holding(frame: HeldFrame, hooks: () => void): void {
+  const mark = top;
+  const outer = held;
+  top = frame.ptr + frame.frame.length;
   held = frame;
+  try {
+    hooks();
+  } finally {
+    setTop(mark);
+    held = outer;
+  }
 }
