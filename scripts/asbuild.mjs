@@ -14,9 +14,9 @@ const entries = ['assembly/codec.ts', 'assembly/records.ts'];
 // also folds long CRC-32C inputs in 128-bit SIMD words.
 const layout = Object.fromEntries([...readFileSync(join(root, 'src', 'wasm', 'abi.ts'), 'utf8')
   .matchAll(/^export const (CRC32C_TABLE_BASE|RECORDS_DATA_BASE|ARENA_BASE) = (\d+);/gm)].map((m) => [m[1], Number(m[2])]));
-const shared = ['--importMemory', '--zeroFilledMemory'];
+const shared = ['--importMemory', '--zeroFilledMemory', '--noExportMemory'];
 const extraFlags = {
-  codec: [...shared, '--noExportMemory'],
+  codec: shared,
   records: [...shared, '--memoryBase', String(layout.RECORDS_DATA_BASE), '--enable', 'simd'],
 };
 // Where each module's static data must end: the next region of the layout.

@@ -49,27 +49,18 @@ export function decodeRecordBatches(bytes: Uint8Array, options: DecodeOptions = 
   };
   wasm();
   const mark = top;
+  // A records field of the frame a decode holds while its hooks run: read where the frame's copy
+  // lies, its errors located in the frame.
   const frame = held;
-  const at = frame === undefined ? -1 : offsetInFrame(bytes, frame.frame);
+  const at = frame !== undefined && bytes.buffer === frame.frame.buffer ? bytes.byteOffset - frame.frame.byteOffset : -1;
+  const inFrame = at >= 0 && at + bytes.length <= frame!.frame.length;
   try {
-    if (at < 0) return decodeBlob(bytes, ctx, '', 0, -1, -1);
-    // A records field of the frame a decode holds: read where the frame's copy lies, errors
-    // located in the frame.
-    try {
-      return decodeBlob(bytes, ctx, '', at, -1, frame!.ptr + at);
-    } catch (error) {
-      if (!(error instanceof RecordsError)) throw error;
-      throw error.within(frame!.name + (pathTo(frame!.body, bytes) ?? ''));
-    }
+    return decodeBlob(bytes, ctx, '', inFrame ? at : 0, -1, inFrame ? frame!.ptr + at : -1);
+  } catch (error) {
+    throw inFrame && error instanceof RecordsError ? error.within(frame!.name + (pathTo(frame!.body, bytes) ?? '')) : error;
   } finally {
     setTop(mark);
   }
-}
-
-/** Where `bytes` starts in `frame` when it is a view of part of it; else -1. */
-function offsetInFrame(bytes: Uint8Array, frame: Uint8Array): number {
-  const at = bytes.byteOffset - frame.byteOffset;
-  return bytes.buffer === frame.buffer && at >= 0 && at + bytes.length <= frame.length ? at : -1;
 }
 
 /**
@@ -77,15 +68,12 @@ function offsetInFrame(bytes: Uint8Array, frame: Uint8Array): number {
  * message, whose records fields hold their bytes until their hooks replace them: sought only for
  * an error's path.
  */
-function pathTo(o: unknown, value: unknown): string | undefined {
-  if (o === null || typeof o !== 'object' || ArrayBuffer.isView(o) || o instanceof RecordBatch) return undefined;
-  const array = Array.isArray(o);
-  for (const key of Object.keys(o)) {
-    const step = array ? `[${key}]` : `.${key}`;
-    const v = (o as Record<string, unknown>)[key];
-    if (v === value) return step;
-    const inner = pathTo(v, value);
-    if (inner !== undefined) return step + inner;
+function pathTo(o: any, value: unknown): string | undefined {
+  if (o instanceof Object && !ArrayBuffer.isView(o) && !(o instanceof RecordBatch)) {
+    for (const key in o) {
+      const inner = o[key] === value ? '' : pathTo(o[key], value);
+      if (inner !== undefined) return (Array.isArray(o) ? `[${key}]` : `.${key}`) + inner;
+    }
   }
   return undefined;
 }

@@ -9,11 +9,8 @@ import { STATUS_AUX0, STATUS_BATCH, STATUS_CODE, STATUS_FIELD, STATUS_HEADER, ST
 import { STATUS_CODES, RecordsError, buildPath, recordsError, recordsErrorMessage } from './errors.js';
 
 export interface RecordsExports {
-  /** The shared memory (src/wasm/memory.ts). */
-  memory: WebAssembly.Memory;
   arenaBase(): number;
   statusPtr(): number;
-  grow(end: number): number;
   crc32c(p: number, len: number, prev: number): number;
   crc32(p: number, len: number, prev: number): number;
   scanBatches(inp: number, len: number, out: number, flags: number): number;
