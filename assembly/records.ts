@@ -1,6 +1,6 @@
 // kafka-wire records module: CRC-32C/CRC-32, RecordBatch v2 framing/walking/encoding, snappy and
 // LZ4 frame (de)compression. Raw bindings; the JS side lives in src/records/.
-import { STATUS, ensure } from './records/common';
+import { STATUS } from './records/common';
 import { crc32cOf, crc32Of } from './records/crc';
 export { scanBatches, walkRecords, spanRecords } from './records/batch';
 export { encodeRecords, finishBatch } from './records/encode';
@@ -14,11 +14,6 @@ export function arenaBase(): usize {
 
 export function statusPtr(): usize {
   return STATUS;
-}
-
-/** Grows memory so [0, end) is addressable; returns 1 on success. */
-export function grow(end: usize): i32 {
-  return ensure(end) ? 1 : 0;
 }
 
 export function crc32c(p: usize, len: usize, prev: u32): u32 {

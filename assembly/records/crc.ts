@@ -2,11 +2,13 @@
 // table-driven with slicing-by-16 (sixteen 256-entry tables, 16 input bytes per iteration); long
 // CRC-32C inputs fold modulo a sparse multiple of the polynomial first (see folded()).
 
+import { CRC32C_TABLE_BASE } from '../../src/wasm/abi';
+
 // CRC-32C is on every record batch's path, so its table sits at a fixed address below the static
 // data (scripts/asbuild.mjs passes --memoryBase): each lookup's row then becomes a load's
 // immediate offset, one add fewer per byte (~13% faster than the plain form CRC-32 keeps below:
 // it only checks legacy message sets).
-export const CRC32C_TABLE: usize = 1024;
+export const CRC32C_TABLE: usize = CRC32C_TABLE_BASE;
 export const CRC32C_TABLE_END: usize = CRC32C_TABLE + 16 * 1024;
 export const CRC32_TABLE: usize = memory.data(16 * 1024, 64);
 

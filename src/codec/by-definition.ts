@@ -10,6 +10,7 @@ import { KafkaWireError } from '../errors.js';
 import { bodyPlanFor, planForMessage, type CompiledStruct, type MessagePlan } from './plan.js';
 import { completeStruct } from './known-fields.js';
 import { codecWasm, ensureMemory, i32, scratchBase, u8 } from './engine.js';
+import { holding } from '../wasm/memory.js';
 import { codegenAvailable, generateReader, generateWriter, type TapeReader, type TapeWriter } from './generate.js';
 import { interpretRoot, type TapeCursor } from './read.js';
 import { writeStruct } from './write.js';
@@ -63,6 +64,7 @@ function readRoot(s: CompiledStruct, c: TapeCursor): any {
  */
 function decodeWith(plan: { header: CompiledStruct | null; body: CompiledStruct }, input: Uint8Array, framed: boolean,
   options: MessageDecodeOptions | undefined): { header: any; body: any } {
+  const ptr = scratchBase(); // where the scan copies the input
   const scan = scanMessage(plan, input, framed, false, options);
   const recordsDecoder = options?.recordsDecoder;
   const cursor: TapeCursor = {
@@ -72,8 +74,12 @@ function decodeWith(plan: { header: CompiledStruct | null; body: CompiledStruct 
   const header = plan.header === null ? null : readRoot(plan.header, cursor);
   const body = readRoot(plan.body, cursor);
   const later = cursor.later;
-  if (later !== undefined) {
-    for (let i = 0; i < later.length; i += 3) (later[i] as any)[later[i + 1] as string | number] = recordsDecoder!(later[i + 2] as Uint8Array);
+  // The hooks may read the records where the frame's copy lies (src/records/decode.ts); a hook's
+  // own decodes nest above it.
+  if (later?.length) {
+    holding({ frame: input, ptr, name: plan.body.name, body }, () => {
+      for (let i = 0; i < later.length; i += 3) (later[i] as any)[later[i + 1] as string | number] = recordsDecoder!(later[i + 2] as Uint8Array);
+    });
   }
   return { header, body };
 }

@@ -1,12 +1,13 @@
-// The codec's WebAssembly instance and its memory, created on first use (or by init()): compiled
-// programs are bump-allocated from the bottom and stay; everything above them is scratch, reused
-// by each call.
+// The codec's WebAssembly instance, created on first use (or by init()), working in the memory it
+// shares with the records module (src/wasm/memory.ts): compiled programs are kept for good in the
+// arena; a call's scratch lies above the arena's top.
 import { embeddedInstance } from '../wasm/load.js';
 import { wasmBase64 } from '../wasm/codec.generated.js';
+import { keep, reach, top } from '../wasm/memory.js';
 import { KafkaWireError } from '../errors.js';
 
 export interface CodecExports {
-  memory: WebAssembly.Memory;
+  /** End of the module's static data. */
   heapBase(): number;
   /** The status block (src/wasm/abi.ts) a failed scan leaves before it traps. */
   statusPtr(): number;
@@ -20,55 +21,30 @@ export interface CodecExports {
     measure: boolean): number;
 }
 
-const PAGE = 65536;
+/** Views of the shared memory; live bindings, replaced whenever it grows. */
+export { u8, i32 } from '../wasm/memory.js';
+import { i32 } from '../wasm/memory.js';
 
-let programTop = 0;
-/** Views of WebAssembly memory; live bindings, replaced whenever memory grows. */
-export let u8 = new Uint8Array(0);
-export let i32 = new Int32Array(0);
-
-const codec = embeddedInstance<CodecExports>(wasmBase64, (exports) => {
-  programTop = align8(exports.heapBase());
-  u8 = new Uint8Array(exports.memory.buffer);
-  i32 = new Int32Array(exports.memory.buffer);
-});
+const codec = embeddedInstance<CodecExports>(wasmBase64);
 
 /** The instance, compiled synchronously on first use unless initCodecWasm() got there first. */
 export const codecWasm: () => CodecExports = codec.get;
 export const initCodecWasm: (module?: WebAssembly.Module) => Promise<void> = codec.init;
 
-function align8(n: number): number {
-  return (n + 7) & ~7;
-}
-
 /** Grows memory so that [0, bytes) is addressable, and refreshes the views. */
 export function ensureMemory(bytes: number): void {
-  const memory = codecWasm().memory;
-  if (bytes > memory.buffer.byteLength) {
-    try {
-      memory.grow(Math.ceil((bytes - memory.buffer.byteLength) / PAGE));
-    } catch {
-      throw new KafkaWireError('MEMORY_LIMIT', -1, '', `the codec needs ${bytes} bytes of WebAssembly memory, more than it may have`);
-    }
-  }
-  if (u8.buffer !== memory.buffer) {
-    u8 = new Uint8Array(memory.buffer);
-    i32 = new Int32Array(memory.buffer);
-  }
+  if (!reach(bytes)) throw new KafkaWireError('MEMORY_LIMIT', -1, '');
 }
 
 /** Stores a compiled program's words for good; returns its byte address. */
 export function storeProgram(words: readonly number[]): number {
-  codecWasm();
-  const ptr = programTop;
-  programTop = align8(ptr + words.length * 4);
-  ensureMemory(programTop);
-  for (let i = 0; i < words.length; i++) i32[(ptr >> 2) + i] = words[i];
+  const ptr = keep(words.length * 4);
+  ensureMemory(top);
+  i32.set(words, ptr >> 2);
   return ptr;
 }
 
-/** The first scratch byte: above every program compiled so far. */
+/** The first scratch byte: above every program and every region a caller holds. */
 export function scratchBase(): number {
-  codecWasm();
-  return programTop;
+  return top;
 }

@@ -3,9 +3,10 @@
 // more call each. Legacy message sets (magic 0/1) are parsed here in TS.
 import { RecordBatch, materializeAll, type BatchHeaderFields, KafkaRecord } from './batch.js';
 import { decompressAt as decompress, decompressInWasm, DEFAULT_MAX_DECOMPRESSED } from './compression.js';
-import { recordsError } from './errors.js';
+import { RecordsError, recordsError } from './errors.js';
 import type { DecodeOptions } from './types.js';
 import { wasm, mem, memI32, alloc, top, setTop, copyIn, statusError } from './engine.js';
+import { held } from '../wasm/memory.js';
 import {
   ATTRIBUTES_OFFSET, BASE_SEQUENCE_OFFSET, BASE_TIMESTAMP_OFFSET, BATCH_LENGTH_OFFSET, COMPRESSION_LZ4,
   COMPRESSION_MASK, COMPRESSION_SNAPPY, CRC_OFFSET, ENTRY_HEADER_END, ENTRY_HEADER_START, ENTRY_LENGTH,
@@ -48,21 +49,44 @@ export function decodeRecordBatches(bytes: Uint8Array, options: DecodeOptions = 
   };
   wasm();
   const mark = top;
+  // A records field of the frame a decode holds while its hooks run: read where the frame's copy
+  // lies, its errors located in the frame.
+  const frame = held;
+  const at = frame !== undefined && bytes.buffer === frame.frame.buffer ? bytes.byteOffset - frame.frame.byteOffset : -1;
+  const inFrame = at >= 0 && at + bytes.length <= frame!.frame.length;
   try {
-    return decodeBlob(bytes, ctx, '', 0, -1);
+    return decodeBlob(bytes, ctx, '', inFrame ? at : 0, -1, inFrame ? frame!.ptr + at : -1);
+  } catch (error) {
+    throw inFrame && error instanceof RecordsError ? error.within(frame!.name + (pathTo(frame!.body, bytes) ?? '')) : error;
   } finally {
     setTop(mark);
   }
 }
 
 /**
+ * The path (".responses[0].partitions[3].records") of the field that holds `value` in a decoded
+ * message, whose records fields hold their bytes until their hooks replace them: sought only for
+ * an error's path.
+ */
+function pathTo(o: any, value: unknown): string | undefined {
+  if (o instanceof Object && !ArrayBuffer.isView(o) && !(o instanceof RecordBatch)) {
+    for (const key in o) {
+      const inner = o[key] === value ? '' : pathTo(o[key], value);
+      if (inner !== undefined) return (Array.isArray(o) ? `[${key}]` : `.${key}`) + inner;
+    }
+  }
+  return undefined;
+}
+
+/**
  * Scans and decodes `bytes`. `prefix`/`offsetBase` locate it for errors. `legacyMagic` >= 0 means
  * this is the inner set of a compressed legacy wrapper (only that magic, uncompressed, allowed).
+ * `at` is where the bytes already are in WebAssembly memory (-1: copied in here).
  */
-function decodeBlob(bytes: Uint8Array, ctx: Ctx, prefix: string, offsetBase: number, legacyMagic: number): DecodedRecordBatches {
+function decodeBlob(bytes: Uint8Array, ctx: Ctx, prefix: string, offsetBase: number, legacyMagic: number, at: number): DecodedRecordBatches {
   const w = wasm();
   const len = bytes.length;
-  const inPtr = copyIn(bytes);
+  const inPtr = at < 0 ? copyIn(bytes) : at;
   const out = alloc(SCAN_HEADER_WORDS * 4);
   try {
     w.scanBatches(inPtr, len, out, ctx.verify ? 1 : 0);
@@ -317,7 +341,7 @@ function decodeLegacy(bytes: Uint8Array, v: DataView, start: number, size: numbe
   const mark = top;
   let innerSet: DecodedRecordBatches;
   try {
-    innerSet = decodeBlob(data, { ...ctx, lazy: false }, `${path}.value.`, 0, m.magic);
+    innerSet = decodeBlob(data, { ...ctx, lazy: false }, `${path}.value.`, 0, m.magic, -1);
   } finally {
     setTop(mark);
   }

@@ -1,16 +1,16 @@
-// Access to the records WebAssembly module: a lazily created singleton instance, fresh memory
-// views, a stack-like arena for scratch regions, and failed calls' status blocks as RecordsErrors.
+// Access to the records WebAssembly module: a lazily created singleton instance working in the
+// memory it shares with the codec (src/wasm/memory.ts), fresh views of that memory, the shared
+// stack-like arena for scratch regions, and failed calls' status blocks as RecordsErrors.
 import { wasmBase64 } from '../wasm/records.generated.js';
 import { embeddedInstance } from '../wasm/load.js';
 import { failedStatus } from '../wasm/status.js';
+import { i32, reach, setTop, top, u8 } from '../wasm/memory.js';
 import { STATUS_AUX0, STATUS_BATCH, STATUS_CODE, STATUS_FIELD, STATUS_HEADER, STATUS_OFFSET, STATUS_RECORD } from '../wasm/abi.js';
 import { STATUS_CODES, RecordsError, buildPath, recordsError, recordsErrorMessage } from './errors.js';
 
 export interface RecordsExports {
-  memory: WebAssembly.Memory;
   arenaBase(): number;
   statusPtr(): number;
-  grow(end: number): number;
   crc32c(p: number, len: number, prev: number): number;
   crc32(p: number, len: number, prev: number): number;
   scanBatches(inp: number, len: number, out: number, flags: number): number;
@@ -27,44 +27,25 @@ export interface RecordsExports {
   lz4MaxFrame(n: number): number;
 }
 
-let ex: RecordsExports | undefined;
-let buffer: ArrayBuffer | undefined;
-let u8: Uint8Array = new Uint8Array(0);
-let i32: Int32Array = new Int32Array(0);
-let base = 0;
-/** First free byte of the scratch arena; callers save and restore it around their use. */
-export let top = 0;
-
-const records = embeddedInstance<RecordsExports>(wasmBase64, (exports) => {
-  ex = exports;
-  base = exports.arenaBase();
-  top = base;
-});
+const records = embeddedInstance<RecordsExports>(wasmBase64);
 
 /** The instance, compiled synchronously on first use unless initRecordsWasm() got there first. */
 export const wasm: () => RecordsExports = records.get;
 export const initRecordsWasm: (module?: WebAssembly.Module) => Promise<void> = records.init;
 
-function refresh(): void {
-  buffer = ex!.memory.buffer;
-  u8 = new Uint8Array(buffer);
-  i32 = new Int32Array(buffer);
-}
+/** First free byte of the scratch arena (shared with the codec); callers save and restore it around their use. */
+export { top, setTop };
 
 /** Current byte view of WebAssembly memory (re-created after growth). */
 export function mem(): Uint8Array {
-  if (ex!.memory.buffer !== buffer) refresh();
+  reach(0);
   return u8;
 }
 
 /** Current Int32 view of WebAssembly memory. */
 export function memI32(): Int32Array {
-  if (ex!.memory.buffer !== buffer) refresh();
+  reach(0);
   return i32;
-}
-
-export function setTop(p: number): void {
-  top = p;
 }
 
 /** Reserves `size` bytes at the arena top (16-byte aligned) and returns their address. */
@@ -80,8 +61,8 @@ export function alloc(size: number): number {
  */
 export function extendTop(end: number): void {
   if (end > 0x7fff_fff0) throw recordsError('OUT_OF_MEMORY', -1, '', 'input too large for the WebAssembly arena');
-  if (!ex!.grow(end + 16)) throw recordsError('OUT_OF_MEMORY');
-  top = end;
+  if (!reach(end + 16)) throw recordsError('OUT_OF_MEMORY');
+  setTop(end);
 }
 
 /** Copies bytes into the arena and returns their address. */
@@ -93,7 +74,7 @@ export function copyIn(bytes: Uint8Array): number {
 
 /** The status block of the failed call that threw `thrown` (anything else is rethrown): its word index in memI32(). */
 export function failedCall(thrown: unknown): number {
-  return failedStatus(thrown, memI32(), ex!.statusPtr());
+  return failedStatus(thrown, memI32(), wasm().statusPtr());
 }
 
 /**
@@ -117,7 +98,7 @@ function checksum(run: (ptr: number, length: number, prev: number) => number, by
   try {
     return run(copyIn(bytes), bytes.length, prev) >>> 0;
   } finally {
-    top = mark;
+    setTop(mark);
   }
 }
 

@@ -58,19 +58,32 @@ const FIELD_NAMES: Readonly<Record<number, string>> = {
 export class RecordsError extends Error {
   /** Machine-readable reason. */
   readonly code: RecordsErrorCode;
-  /** Byte offset of the offending field, relative to the start of the buffer given to the decoder
-   * (for data inside a compressed batch: relative to the start of the decompressed records). */
+  /** Byte offset of the offending field, relative to the start of the buffer given to the decoder,
+   * or of the frame when a decode's records hook gave it a records field of the frame (for data
+   * inside a compressed batch: relative to the start of the decompressed records). */
   readonly offset: number;
-  /** Where the problem is, e.g. `batches[0].records[3].headers[1].valueLength`. */
+  /** Where the problem is, e.g. `batches[0].records[3].headers[1].valueLength`, after the
+   * field's own path (`FetchResponse.responses[0].partitions[3].records.batches[0].crc`) when read in a hook. */
   readonly path: string;
 
   constructor(code: RecordsErrorCode, message: string, offset = -1, path = '') {
-    super(`${message}${path ? ` at ${path}` : ''}${offset >= 0 ? ` (byte ${offset})` : ''}`);
+    super(message + where(offset, path));
     this.name = 'RecordsError';
     this.code = code;
     this.offset = offset;
     this.path = path;
   }
+
+  /** The same error under `prefix`: the path of the field the records were read from. */
+  within(prefix: string): RecordsError {
+    const description = this.message.slice(0, this.message.length - where(this.offset, this.path).length);
+    return new RecordsError(this.code, description, this.offset, this.path ? `${prefix}.${this.path}` : prefix);
+  }
+}
+
+/** How a RecordsError's message ends: where the problem is. */
+function where(offset: number, path: string): string {
+  return `${path ? ` at ${path}` : ''}${offset >= 0 ? ` (byte ${offset})` : ''}`;
 }
 
 const MESSAGES: Record<RecordsErrorCode, string> = {

@@ -21,6 +21,19 @@ export const STATUS_HEADER = 4;
 export const STATUS_FIELD = 5;
 export const STATUS_AUX0 = 6;
 
+// The one memory both modules import (src/wasm/memory.ts), laid out so that neither's static data
+// meets the other's nor the arena, whichever module is instantiated first (scripts/asbuild.mjs
+// reads these numbers for --memoryBase, and checks each module's data ends below its limit).
+/**
+ * The codec's static data: [1024, CRC32C_TABLE_BASE), AssemblyScript's default place (no
+ * --memoryBase: Binaryen then folds constant offsets into loads, knowing the first 1 KiB unused).
+ */
+/** The records' CRC-32C table, [CRC32C_TABLE_BASE, RECORDS_DATA_BASE), then its static data. */
+export const CRC32C_TABLE_BASE = 2048;
+export const RECORDS_DATA_BASE = 18432;
+/** The arena (programs, then scratch) starts above all static data. */
+export const ARENA_BASE = 131072;
+
 // ---- message codec (assembly/codec.ts, src/codec/) ----
 
 // Field kinds: the low byte of an op's first word; an array's element kind is the next byte.

@@ -1,6 +1,7 @@
 // Instantiates an embedded WebAssembly module: the bytes ship inside the JS as base64 (see
 // scripts/asbuild.mjs), so no fetch, file read or bundler plugin is involved.
 import { runtimeName, UnsupportedRuntimeError } from '../errors.js';
+import { sharedMemory } from './memory.js';
 
 /** The bytes of an embedded module's base64 text. */
 export function decodeBase64(text: string): Uint8Array {
@@ -10,13 +11,8 @@ export function decodeBase64(text: string): Uint8Array {
   return bytes;
 }
 
-const imports = {
-  env: {
-    abort(_message: number, _file: number, line: number, column: number): never {
-      throw new Error(`kafka-wire: WebAssembly abort at ${line}:${column}`);
-    },
-  },
-};
+/** What both modules import: only the memory they share (scripts/asbuild.mjs checks it). */
+const imports = (): WebAssembly.Imports => ({ env: { memory: sharedMemory() } });
 
 /** Hosts that forbid compiling WebAssembly from bytes (workerd) say so in a CompileError. */
 function refused(error: unknown): unknown {
@@ -32,7 +28,7 @@ function instantiateEmbedded(base64: string): WebAssembly.Instance {
   } catch (error) {
     throw refused(error);
   }
-  return new WebAssembly.Instance(module, imports);
+  return new WebAssembly.Instance(module, imports());
 }
 
 /**
@@ -50,7 +46,7 @@ export function compileRefusal(): unknown {
 
 async function instantiateEmbeddedAsync(base64: string, module?: WebAssembly.Module): Promise<WebAssembly.Instance> {
   try {
-    return await WebAssembly.instantiate(module ?? await WebAssembly.compile(decodeBase64(base64) as BufferSource), imports);
+    return await WebAssembly.instantiate(module ?? await WebAssembly.compile(decodeBase64(base64) as BufferSource), imports());
   } catch (error) {
     throw refused(error);
   }
@@ -59,18 +55,13 @@ async function instantiateEmbeddedAsync(base64: string, module?: WebAssembly.Mod
 /**
  * One embedded module's instance, made once per realm: compiled synchronously on the first
  * `get()` unless `init()` (asynchronous, for hosts that forbid large synchronous compiles) got
- * there first (given the module precompiled where the host compiles none from bytes). `adopt`
- * sees the exports once, before anyone else.
+ * there first (given the module precompiled where the host compiles none from bytes). Every
+ * instance works in the one shared memory (src/wasm/memory.ts); one made by a losing race is
+ * dropped, its data having rewritten the same static bytes.
  */
-export function embeddedInstance<E>(base64: string, adopt: (exports: E) => void): { get(): E; init(module?: WebAssembly.Module): Promise<void> } {
+export function embeddedInstance<E>(base64: string): { get(): E; init(module?: WebAssembly.Module): Promise<void> } {
   let current: E | undefined;
-  const take = (exports: E): E => {
-    if (current === undefined) {
-      adopt(exports);
-      current = exports;
-    }
-    return current;
-  };
+  const take = (exports: E): E => (current ??= exports);
   return {
     get: () => current ?? take(instantiateEmbedded(base64).exports as unknown as E),
     init: async (module?: WebAssembly.Module) => {

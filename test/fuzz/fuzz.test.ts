@@ -9,7 +9,7 @@ import {
 } from '../../src/index.js';
 import { planFor, type Direction } from '../../src/codec/by-key.js';
 import { fromHex, toHex } from '../../src/text.js';
-import { codecWasm } from '../../src/codec/engine.js';
+import { sharedMemory } from '../../src/wasm/memory.js';
 import { prng, RandomInstances } from '../helpers/random.js';
 import { deepEqual } from './deep-equal.js';
 import { catalogueTriples } from '../helpers/shared.js';
@@ -102,7 +102,7 @@ describe('fuzzing', () => {
       }
     }
     const seconds = (performance.now() - started) / 1000;
-    const wasmBytes = codecWasm().memory.buffer.byteLength;
+    const wasmBytes = sharedMemory().buffer.byteLength;
     console.log(`fuzz: ${ITERATIONS} inputs in ${seconds.toFixed(1)} s, ${decodedCount} still decoded, ` +
       `slowest ${slowest.toFixed(1)} ms, WebAssembly memory ${(wasmBytes / 2 ** 20).toFixed(1)} MiB, ` +
       `heap ${(process.memoryUsage().heapUsed / 2 ** 20).toFixed(0)} MiB`);

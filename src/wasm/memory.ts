@@ -1,0 +1,84 @@
+// The one WebAssembly memory of the codec and records modules (both import it as env.memory), and
+// the one arena in it. Below ARENA_BASE lies the modules' static data (src/wasm/abi.ts has the
+// layout). From ARENA_BASE up: what is kept for good (compiled codec programs) below `floor`, then
+// scratch from `floor` to `top`, taken like a stack: a caller saves `top`, reserves above it and
+// restores it. So calls nest: a Fetch decode holds its frame while records hooks decode the
+// record bytes where they lie, and a hook may call the codec again.
+import { ARENA_BASE } from './abi.js';
+
+let memory: WebAssembly.Memory | undefined;
+/** Views of the memory; live bindings, replaced by reach() whenever it has grown. */
+export let u8 = new Uint8Array(0);
+export let i32 = new Int32Array(0);
+let floor = ARENA_BASE;
+/** First free byte of the arena. */
+export let top = floor;
+
+/** The memory, made on first use (the modules' static data must find it zeroed). */
+export function sharedMemory(): WebAssembly.Memory {
+  return memory ??= new WebAssembly.Memory({ initial: 2 });
+}
+
+/**
+ * Grows the memory so that [0, end) is addressable, and refreshes the views (either module may
+ * have grown it meanwhile); false when it may not grow so far.
+ */
+export function reach(end: number): boolean {
+  const m = sharedMemory();
+  const missing = end - m.buffer.byteLength;
+  try {
+    if (missing > 0) m.grow(Math.ceil(missing / 65536));
+  } catch {
+    return false;
+  }
+  if (u8.buffer !== m.buffer) {
+    u8 = new Uint8Array(m.buffer);
+    i32 = new Int32Array(m.buffer);
+  }
+  return true;
+}
+
+/** Moves the top back (or on) to `p`; never below what is kept for good. */
+export function setTop(p: number): void {
+  top = p < floor ? floor : p;
+}
+
+/**
+ * Reserves `size` bytes for good at the top (8-byte aligned) and returns their address: the bottom
+ * of the arena, unless a caller holds scratch then (a hook compiling a new program), whose region
+ * stays below it.
+ */
+export function keep(size: number): number {
+  const p = (top + 7) & ~7;
+  floor = top = p + size;
+  return p;
+}
+
+/**
+ * Where the records of a decode's records field lie in memory while its hook runs: the frame the
+ * codec holds (its bytes as given, and the address of its copy) and the decoded message, whose
+ * records fields still hold their byte views (so the field's path can be found).
+ */
+export interface HeldFrame {
+  frame: Uint8Array;
+  ptr: number;
+  name: string;
+  body: unknown;
+}
+
+/** The frame held by the innermost decode running records hooks, if any. */
+export let held: HeldFrame | undefined;
+
+/** Runs a decode's records hooks with its frame held: kept below the arena's top, and found in `held`. */
+export function holding(frame: HeldFrame, hooks: () => void): void {
+  const mark = top;
+  const outer = held;
+  top = frame.ptr + frame.frame.length;
+  held = frame;
+  try {
+    hooks();
+  } finally {
+    setTop(mark);
+    held = outer;
+  }
+}
