@@ -131,11 +131,16 @@ try {
   const importer = selected.has('import') ? await import('./import.mjs') : null;
   const imported = importer ? await importer.runImport({ pairs: params.importPairs, records: params.importRecords }) : null;
   // Decompression against the native libraries (bench/lib/decompress.mjs), in this process.
-  const decompressor = selected.has('decompress') ? await import('./lib/decompress.mjs') : null;
+  const decompressor = selected.has('decompress') || selected.has('fetch') ? await import('./lib/decompress.mjs') : null;
   const missing = decompressor?.decompressToolsMissing();
   if (missing) console.log(`decompress: skipped: ${missing}`);
-  const decompressed = decompressor && !missing ? await decompressor.decompressRows({ rounds: quick ? 2 : 5 }) : null;
-  const goalRows = goals(rows, [...(imported ? importer.importGoals(imported) : []), ...(decompressed ? decompressor.decompressGoals(decompressed) : [])]);
+  const decompressed = selected.has('decompress') && !missing ? await decompressor.decompressRows({ rounds: quick ? 2 : 5 }) : null;
+  // The Fetch rows with each codec against native decompress + CRC of the same batch bytes.
+  const fetchNative = selected.has('fetch') && decompressor && !missing
+    ? decompressor.fetchNativeRows(Object.fromEntries(['gzip', 'snappy', 'lz4', 'zstd'].map((c) => [c, rows.find((r) => r.id === `fetch/${c}/kafka-wire/eager-v12`)])), dir, params.rounds)
+    : null;
+  const goalRows = goals(rows, [...(imported ? importer.importGoals(imported) : []), ...(decompressed ? decompressor.decompressGoals(decompressed) : []),
+    ...(fetchNative ? decompressor.fetchNativeGoals(fetchNative) : [])]);
   const bundle = bundleSize();
   const notes = NOTES(manifest);
   console.log(textTables(groups));
@@ -151,7 +156,7 @@ try {
     machine, params, command, partial, workloads: [...selected],
     data: { files: manifest.files, fetch: manifest.fetch, metadata: manifest.metadata, stream: manifest.stream, expected: manifest.expected },
     rows: rows.map(({ roundsMs, mixedMs, ...r }) => ({ ...r, roundsMs, mixedMs })),
-    import: imported, decompress: decompressed, goals: goalRows, bundle, notes,
+    import: imported, decompress: decompressed, fetchNative, goals: goalRows, bundle, notes,
   };
   const outDir = join(HERE, 'results');
   mkdirSync(outDir, { recursive: true });

@@ -87,7 +87,7 @@ const HARNESS = fileURLToPath(new URL('../native/decode.c', import.meta.url));
 /** Compiles the native harness into `dir`; returns its path. */
 function buildHarness(dir) {
   const exe = join(dir, 'decode');
-  execFileSync('gcc', ['-O2', '-o', exe, HARNESS, '-lzstd', '-llz4', '-lsnappy'], { stdio: ['ignore', 'ignore', 'pipe'] });
+  execFileSync('gcc', ['-O2', '-msse4.2', '-o', exe, HARNESS, '-lzstd', '-llz4', '-lsnappy', '-lz'], { stdio: ['ignore', 'ignore', 'pipe'] });
   return exe;
 }
 
@@ -128,7 +128,7 @@ export function decompressToolsMissing() {
   try {
     buildHarness(dir);
   } catch (error) {
-    return `cannot compile bench/native/decode.c (apt-get install gcc libzstd-dev liblz4-dev libsnappy-dev): ${error.stderr ?? error.message}`;
+    return `cannot compile bench/native/decode.c (apt-get install gcc libzstd-dev liblz4-dev libsnappy-dev zlib1g-dev): ${error.stderr ?? error.message}`;
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -232,6 +232,39 @@ export function decompressGoals(rows) {
     display: `${pct(r.ratio.median)} [${pct(r.ratio.q1)}-${pct(r.ratio.q3)}] (${r.wire.median.toFixed(0)} vs ${Math.max(r.native.median, r.tool.median).toFixed(0)} MB/s)` +
       (r.block ? `; without the content checksum, against raw blocks: ${pct(r.blockRatio.median)} [${pct(r.blockRatio.q1)}-${pct(r.blockRatio.q3)}] (${r.block.median.toFixed(0)} vs ${Math.max(r.nativeBlocks.median, r.tool.median).toFixed(0)} MB/s)` : ''),
     holds: r.held,
+  }));
+}
+
+/**
+ * The Fetch rows with each codec against the least any consumer does with the same batch: the
+ * native harness's CRC-32C check and decompression of records-<codec>.bin (bench/lib/data.mjs's
+ * batch, the one inside that Fetch response), `rounds` times. `fetchRows` are the aggregated
+ * kafka-wire eager rows by codec (bench/lib/report.mjs); the share is native time / kafka-wire's
+ * whole decode (Fetch response, batch, every record's key, value and header), per round.
+ */
+export function fetchNativeRows(fetchRows, dataDir, rounds) {
+  const dir = mkdtempSync(join(tmpdir(), 'kw-fetch-native-'));
+  try {
+    const harness = buildHarness(dir);
+    return Object.entries(fetchRows).filter(([, row]) => row?.roundsMs?.length).map(([codec, row]) => {
+      const file = join(dataDir, `records-${codec}.bin`);
+      const nativeMs = Array.from({ length: rounds }, () => Number(execFileSync(harness, ['batch', codec, file, String(WINDOW_S / 2)], { encoding: 'utf8' })) / 1e6);
+      const share = quartiles(row.roundsMs.map((ms, i) => nativeMs[i % nativeMs.length] / ms));
+      return { codec, row: row.id, ours: quartiles(row.roundsMs), native: quartiles(nativeMs), share };
+    });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** The rows in bench/lib/report.mjs's goal shape: rows to read, with no target (holds: null). */
+export function fetchNativeGoals(rows) {
+  const ms = (x) => `${(x.median * 1000).toFixed(0)} µs [${(x.q1 * 1000).toFixed(0)}-${(x.q3 * 1000).toFixed(0)}]`;
+  return rows.map((r) => ({
+    goal: `Fetch eager, 1 batch, ${r.codec}: kafka-wire's whole decode vs native decompress + CRC-32C of the same batch`,
+    target: 'a row to read (no target)',
+    display: `native ${ms(r.native)} = ${(r.share.median * 100).toFixed(0)}% [${(r.share.q1 * 100).toFixed(0)}-${(r.share.q3 * 100).toFixed(0)}%] of kafka-wire's ${ms(r.ours)} per batch`,
+    holds: null, row: r.row,
   }));
 }
 
