@@ -4,6 +4,7 @@
 //   node bench/run.mjs --quick         smoke run (rough numbers)
 //   node bench/run.mjs --only fetch    one or more workloads: fetch,produce,metadata,frames,crc,decompress,import
 //   options: --rounds N (pairs per row; default 10)  --time MS (per task and round)  --no-mixed
+//            --no-kafka (import from the kafka-wire broker only, not also from a real Kafka)
 //
 // Every (task, round) runs in a fresh child process (bench/child.mjs) loading only its own
 // contender's code. In each round the rows of one table run one after another (order rotating
@@ -37,9 +38,9 @@ const option = (name) => {
   return i >= 0 ? argv[i + 1] : undefined;
 };
 for (let i = 0; i < argv.length; i++) {
-  if (['--quick', '--no-mixed'].includes(argv[i])) continue;
+  if (['--quick', '--no-mixed', '--no-kafka'].includes(argv[i])) continue;
   if (['--only', '--rounds', '--time'].includes(argv[i])) { i++; continue; }
-  console.error(`unknown argument ${argv[i]}\nusage: node bench/run.mjs [--quick] [--only ${ALL.join(',')}] [--rounds N] [--time MS] [--no-mixed]`);
+  console.error(`unknown argument ${argv[i]}\nusage: node bench/run.mjs [--quick] [--only ${ALL.join(',')}] [--rounds N] [--time MS] [--no-mixed] [--no-kafka]`);
   process.exit(2);
 }
 
@@ -129,7 +130,10 @@ try {
   machine.loadAverageEnd = loadavg();
   const groups = aggregate(rows);
   const importer = selected.has('import') ? await import('./import.mjs') : null;
-  const imported = importer ? await importer.runImport({ pairs: params.importPairs, records: params.importRecords }) : null;
+  // The import goals are against a real Kafka too (kafka/cluster.mjs), when this machine has one prepared.
+  const kafkaMissing = importer && !flag('--no-kafka') ? await (await import('../kafka/cluster.mjs')).kafkaAvailable() : 'skipped (--no-kafka)';
+  if (importer && kafkaMissing) console.log(`import: no real Kafka rows: ${kafkaMissing}`);
+  const imported = importer ? await importer.runImport({ pairs: params.importPairs, records: params.importRecords, kafka: !kafkaMissing }) : null;
   // Decompression against the native libraries (bench/lib/decompress.mjs), in this process.
   const decompressor = selected.has('decompress') || selected.has('fetch') ? await import('./lib/decompress.mjs') : null;
   const missing = decompressor?.decompressToolsMissing();
