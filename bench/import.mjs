@@ -213,9 +213,11 @@ export function importGoals(result) {
     const source = codec.startsWith('kafka:') ? `real Kafka, ${codec.slice(6)}` : `kafka-wire broker, ${codec}`;
     const js = rows.filter((r) => r.peer === 'js' && !r.failed).sort((a, b) => a.medianMs - b.medianMs)[0];
     const c = rows.find((r) => r.peer === 'c');
+    // Every contender that ran gave the right lines (one that cannot read this codec is left out, and said so).
+    const checked = rows.every((r) => r.verified || r.failed);
     const show = (r) => `${r.ratio.median.toFixed(2)}x [${r.ratio.q1.toFixed(2)}-${r.ratio.q3.toFixed(2)}] vs ${r.label} (${fmt(rows[0].recordsPerSec)} vs ${fmt(r.recordsPerSec)} records/s, ${r.ratio.pairs.length} pairs)`;
-    if (js) out.push({ goal: `Import end to end, ${source}: kafka-wire consume vs the fastest JavaScript client`, target: '>= 2x', value: js.ratio.median, display: show(js), holds: js.ratio.median >= 2 && rows.every((r) => r.verified) });
-    if (c) out.push({ goal: `Import end to end, ${source}: kafka-wire consume vs kcat`, target: `>= ${kcatTarget}x`, value: c.ratio.median, display: show(c), holds: c.ratio.median >= kcatTarget && rows.every((r) => r.verified) });
+    if (js) out.push({ goal: `Import end to end, ${source}: kafka-wire consume vs the fastest JavaScript client`, target: '>= 2x', value: js.ratio.median, display: show(js), holds: js.ratio.median >= 2 && checked });
+    if (c) out.push({ goal: `Import end to end, ${source}: kafka-wire consume vs kcat`, target: `>= ${kcatTarget}x`, value: c.ratio.median, display: show(c), holds: c.ratio.median >= kcatTarget && checked });
     else out.push({ goal: `Import end to end, ${source}: kafka-wire consume vs kcat`, target: `>= ${kcatTarget}x`, value: null, display: 'kcat not installed', holds: null });
   }
   return out;
