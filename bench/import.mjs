@@ -202,17 +202,23 @@ export async function runImport({ records = 1_000_000, pairs = 3, partitions = 4
   return result;
 }
 
-/** The import goals: at least 2x the faster JavaScript peer, and at least kcat's records per second. */
+/**
+ * The import goals: at least 2x the faster JavaScript peer, and against kcat at least 1x from the
+ * memory broker and 3x from a real Kafka (rows "kafka:CODEC").
+ */
 export function importGoals(result) {
   const out = [];
   for (const [codec, rows] of Object.entries(result.codecs)) {
-    if (codec.startsWith('kafka:')) continue; // the goals are the memory broker's; real Kafka's rows are reported beside them
+    const kcatTarget = codec.startsWith('kafka:') ? 3 : 1;
+    const source = codec.startsWith('kafka:') ? `real Kafka, ${codec.slice(6)}` : `kafka-wire broker, ${codec}`;
     const js = rows.filter((r) => r.peer === 'js' && !r.failed).sort((a, b) => a.medianMs - b.medianMs)[0];
     const c = rows.find((r) => r.peer === 'c');
+    // Every contender that ran gave the right lines (one that cannot read this codec is left out, and said so).
+    const checked = rows.every((r) => r.verified || r.failed);
     const show = (r) => `${r.ratio.median.toFixed(2)}x [${r.ratio.q1.toFixed(2)}-${r.ratio.q3.toFixed(2)}] vs ${r.label} (${fmt(rows[0].recordsPerSec)} vs ${fmt(r.recordsPerSec)} records/s, ${r.ratio.pairs.length} pairs)`;
-    if (js) out.push({ goal: `Import end to end, ${codec}: kafka-wire consume vs the fastest JavaScript client`, target: '>= 2x', value: js.ratio.median, display: show(js), holds: js.ratio.median >= 2 && rows.every((r) => r.verified) });
-    if (c) out.push({ goal: `Import end to end, ${codec}: kafka-wire consume vs kcat`, target: '>= 1x', value: c.ratio.median, display: show(c), holds: c.ratio.median >= 1 && rows.every((r) => r.verified) });
-    else out.push({ goal: `Import end to end, ${codec}: kafka-wire consume vs kcat`, target: '>= 1x', value: null, display: 'kcat not installed', holds: null });
+    if (js) out.push({ goal: `Import end to end, ${source}: kafka-wire consume vs the fastest JavaScript client`, target: '>= 2x', value: js.ratio.median, display: show(js), holds: js.ratio.median >= 2 && checked });
+    if (c) out.push({ goal: `Import end to end, ${source}: kafka-wire consume vs kcat`, target: `>= ${kcatTarget}x`, value: c.ratio.median, display: show(c), holds: c.ratio.median >= kcatTarget && checked });
+    else out.push({ goal: `Import end to end, ${source}: kafka-wire consume vs kcat`, target: `>= ${kcatTarget}x`, value: null, display: 'kcat not installed', holds: null });
   }
   return out;
 }

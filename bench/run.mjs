@@ -4,6 +4,7 @@
 //   node bench/run.mjs --quick         smoke run (rough numbers)
 //   node bench/run.mjs --only fetch    one or more workloads: fetch,produce,metadata,frames,crc,decompress,import
 //   options: --rounds N (pairs per row; default 10)  --time MS (per task and round)  --no-mixed
+//            --no-kafka (import from the kafka-wire broker only, not also from a real Kafka)
 //
 // Every (task, round) runs in a fresh child process (bench/child.mjs) loading only its own
 // contender's code. In each round the rows of one table run one after another (order rotating
@@ -37,9 +38,9 @@ const option = (name) => {
   return i >= 0 ? argv[i + 1] : undefined;
 };
 for (let i = 0; i < argv.length; i++) {
-  if (['--quick', '--no-mixed'].includes(argv[i])) continue;
+  if (['--quick', '--no-mixed', '--no-kafka'].includes(argv[i])) continue;
   if (['--only', '--rounds', '--time'].includes(argv[i])) { i++; continue; }
-  console.error(`unknown argument ${argv[i]}\nusage: node bench/run.mjs [--quick] [--only ${ALL.join(',')}] [--rounds N] [--time MS] [--no-mixed]`);
+  console.error(`unknown argument ${argv[i]}\nusage: node bench/run.mjs [--quick] [--only ${ALL.join(',')}] [--rounds N] [--time MS] [--no-mixed] [--no-kafka]`);
   process.exit(2);
 }
 
@@ -129,13 +130,21 @@ try {
   machine.loadAverageEnd = loadavg();
   const groups = aggregate(rows);
   const importer = selected.has('import') ? await import('./import.mjs') : null;
-  const imported = importer ? await importer.runImport({ pairs: params.importPairs, records: params.importRecords }) : null;
+  // The import goals are against a real Kafka too (kafka/cluster.mjs), when this machine has one prepared.
+  const kafkaMissing = importer && !flag('--no-kafka') ? await (await import('../kafka/cluster.mjs')).kafkaAvailable() : 'skipped (--no-kafka)';
+  if (importer && kafkaMissing) console.log(`import: no real Kafka rows: ${kafkaMissing}`);
+  const imported = importer ? await importer.runImport({ pairs: params.importPairs, records: params.importRecords, kafka: !kafkaMissing }) : null;
   // Decompression against the native libraries (bench/lib/decompress.mjs), in this process.
-  const decompressor = selected.has('decompress') ? await import('./lib/decompress.mjs') : null;
+  const decompressor = selected.has('decompress') || selected.has('fetch') ? await import('./lib/decompress.mjs') : null;
   const missing = decompressor?.decompressToolsMissing();
   if (missing) console.log(`decompress: skipped: ${missing}`);
-  const decompressed = decompressor && !missing ? await decompressor.decompressRows({ rounds: quick ? 2 : 5 }) : null;
-  const goalRows = goals(rows, [...(imported ? importer.importGoals(imported) : []), ...(decompressed ? decompressor.decompressGoals(decompressed) : [])]);
+  const decompressed = selected.has('decompress') && !missing ? await decompressor.decompressRows({ rounds: quick ? 2 : 5 }) : null;
+  // The Fetch rows with each codec against native decompress + CRC of the same batch bytes.
+  const fetchNative = selected.has('fetch') && decompressor && !missing
+    ? decompressor.fetchNativeRows(Object.fromEntries(['gzip', 'snappy', 'lz4', 'zstd'].map((c) => [c, rows.find((r) => r.id === `fetch/${c}/kafka-wire/eager-v12`)])), dir, params.rounds)
+    : null;
+  const goalRows = goals(rows, [...(imported ? importer.importGoals(imported) : []), ...(decompressed ? decompressor.decompressGoals(decompressed) : []),
+    ...(fetchNative ? decompressor.fetchNativeGoals(fetchNative) : [])]);
   const bundle = bundleSize();
   const notes = NOTES(manifest);
   console.log(textTables(groups));
@@ -151,7 +160,7 @@ try {
     machine, params, command, partial, workloads: [...selected],
     data: { files: manifest.files, fetch: manifest.fetch, metadata: manifest.metadata, stream: manifest.stream, expected: manifest.expected },
     rows: rows.map(({ roundsMs, mixedMs, ...r }) => ({ ...r, roundsMs, mixedMs })),
-    import: imported, decompress: decompressed, goals: goalRows, bundle, notes,
+    import: imported, decompress: decompressed, fetchNative, goals: goalRows, bundle, notes,
   };
   const outDir = join(HERE, 'results');
   mkdirSync(outDir, { recursive: true });

@@ -118,7 +118,7 @@ export const WILD_MAX: usize = 128;
 }
 
 // Byte i of row `off` is i % off: a swizzle by it repeats the first `off` bytes of a match over 16 bytes.
-const PATTERN: usize = memory.data<u8>([
+export const PATTERN: usize = memory.data<u8>([
   0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
   0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
   0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1,
@@ -136,6 +136,9 @@ const PATTERN: usize = memory.data<u8>([
   0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 0, 1,
   0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 0,
 ], 16);
+
+/** STEP[off] = 16 - 16 % off: how far apart PATTERN's word for `off` may be stored (a whole number of periods). */
+export const STEP: usize = memory.data<u8>([16, 16, 16, 15, 16, 15, 12, 14, 16, 9, 10, 11, 12, 13, 14, 15]);
 
 /**
  * Copies an LZ match of n bytes from d - off to d (1 <= off <= bytes already output), with the
@@ -156,7 +159,7 @@ const PATTERN: usize = memory.data<u8>([
     // The match repeats its first `off` bytes: one word of that period, stored every multiple of off.
     // (The load reaches at most 15 bytes past d - off, all below d + 16, inside the room.)
     const word = i8x16.swizzle(v128.load(d - off), v128.load(PATTERN + (off << 4)));
-    const step: usize = 16 - 16 % off;
+    const step = <usize>load<u8>(STEP + off);
     do {
       v128.store(d, word);
       d += step;

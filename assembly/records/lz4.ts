@@ -4,7 +4,7 @@
 // compressed by the match finder in ./lz77.
 import {
   E_TOO_LARGE, E_CORRUPT_COMPRESSED, E_CHECKSUM, E_OUT_OF_MEMORY, F_COMPRESSED, fail, resetStatus, ensure, copy,
-  wildCopy, wildCopyMatch, WILD_SLACK, WILD_MAX,
+  wildCopy, wildCopyMatch, WILD_SLACK, WILD_MAX, PATTERN, STEP,
 } from './common';
 import { copyMatch } from './snappy';
 import { compressLz77, FORMAT_LZ4 } from './lz77';
@@ -57,6 +57,10 @@ export function xxh32(p: usize, len: usize, seed: u32): u32 {
   return h;
 }
 
+/** The fast path's margins: input it may read and output it may write past a sequence's start. */
+const FAST_IN: usize = 32;
+const FAST_OUT: usize = 64;
+
 /**
  * Decodes one LZ4 block [src, src+len) to dst+op (dst is the frame's output start, so matches may
  * reach into earlier blocks). Returns new op, -1 corrupt, -2 over cap.
@@ -68,7 +72,55 @@ function blockDecode(src: usize, len: usize, dst: usize, op: usize, cap: usize):
   const end = src + len;
   let out = dst + op;
   const oend = dst + cap;
+  // Fast path, one bounds check per sequence: while FAST_IN bytes of input and FAST_OUT of output
+  // room remain, a sequence with short literals (< 15) and a short match (< 15, so <= 18 bytes)
+  // has its literals, offset and match all inside that margin: literals go as one 16-byte word,
+  // the match as two. Anything else (long runs, or near the ends) takes the checked path below.
+  const fastIn = len > FAST_IN ? end - FAST_IN : src;
+  const fastOut = cap - op > FAST_OUT ? oend - FAST_OUT : dst;
   while (true) {
+    while (ip < fastIn && out < fastOut) {
+      const token = <u32>load<u8>(ip);
+      const lit = <usize>(token >>> 4);
+      let ml = <usize>(token & 15);
+      if (lit == 15) break;
+      v128.store(out, v128.load(ip, 1));
+      ip += lit + 1;
+      out += lit;
+      const off = <usize>load<u16>(ip);
+      if (off - 1 >= out - dst) return -1; // also catches off == 0 (wraps)
+      ip += 2;
+      if (ml == 15) {
+        // A long match: its length bytes are checked one by one, its room once.
+        let b: u32;
+        do {
+          if (ip >= end) return -1;
+          b = <u32>load<u8>(ip++);
+          ml += <usize>b;
+        } while (b == 255);
+        ml += 4;
+        if (ml + WILD_SLACK > oend - out) {
+          if (ml > oend - out) return -2;
+          copyMatch(out, off, ml);
+        } else if (off >= ml && ml > WILD_MAX) {
+          memory.copy(out, out - off, ml);
+        } else {
+          wildCopyMatch(out, off, ml);
+        }
+        out += ml;
+        continue;
+      }
+      if (off >= 16) {
+        const s = out - off;
+        v128.store(out, v128.load(s));
+        v128.store(out, v128.load(s, 16), 16);
+      } else {
+        const word = i8x16.swizzle(v128.load(out - off), v128.load(PATTERN + (off << 4)));
+        v128.store(out, word);
+        v128.store(out + <usize>load<u8>(STEP + off), word);
+      }
+      out += ml + 4;
+    }
     if (ip >= end) return -1;
     const token = <u32>load<u8>(ip++);
     let lit = <usize>(token >>> 4);

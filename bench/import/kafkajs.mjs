@@ -4,7 +4,8 @@
 // printed as JSON lines like `kafka-wire consume`. kafkajs has no LZ4 codec built in; it is plugged
 // in as its documentation says (CompressionCodecs), with @platformatic/wasm-utils's LZ4 frame
 // decoder (from bench/node_modules) standing in for the kafkajs-lz4 package (a native addon); ZSTD
-// (a real Kafka's topic, filled by the Java producer) likewise, decompressed by fzstd.
+// (a real Kafka's topic, filled by the Java producer) likewise, decompressed by fzstd (a bench
+// dependency: kafka-wire itself no longer has it).
 //   node bench/import/kafkajs.mjs HOST:PORT TOPIC > out.jsonl
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
@@ -18,7 +19,7 @@ CompressionCodecs[CompressionTypes.LZ4] = () => ({
   compress: async (encoder) => Buffer.from(lz4.lz4Compress(encoder.buffer)),
   decompress: async (buffer) => Buffer.from(lz4.lz4Decompress(buffer)),
 });
-const { decompress: zstdDecompress } = require('fzstd');
+const { decompress: zstdDecompress } = createRequire(join(BENCH_MODULES, '..', 'package.json'))('fzstd');
 CompressionCodecs[CompressionTypes.ZSTD] = () => ({
   compress: async () => { throw new Error('zstd compression is not needed here'); },
   decompress: async (buffer) => Buffer.from(zstdDecompress(buffer)),

@@ -1,6 +1,6 @@
 // zstd for record batches. Decoding: Node's own zlib zstd where it exists (Node >= 22.15,
 // feature-detected); everywhere else the reference library's decompressor in WebAssembly, embedded
-// in this module (src/wasm/zstd.generated.ts, from the zstddec package at build time) and compiled
+// in this module (src/wasm/zstd.generated.ts, built by scripts/build-zstd.mjs) and compiled
 // synchronously on first use like the records engine, so decoding never needs `initZstd()`.
 // Compression: Node's zlib zstd, or the reference library's full WebAssembly build
 // (@bokuweb/zstd-wasm), loaded only by `initZstd()` through a dynamic import, so an app that never
@@ -187,10 +187,12 @@ function zstdPrescan(src: Uint8Array, limit: number, at: number, path: string): 
 
 interface DecoderExports {
   memory: WebAssembly.Memory;
+  /** wasi-libc's start-up for a library module (constructors), called once before anything else. */
+  _initialize(): void;
   malloc(size: number): number;
   free(p: number): void;
-  /** zstd's ZSTD_decompress: every frame of src into dst; the size, or an error code (negative as i32). */
-  ZSTD_decompress(dst: number, capacity: number, src: number, length: number): number;
+  /** zstd's ZSTD_decompressDCtx with one context kept by the module: every frame of src into dst; the size, or an error code (negative as i32). */
+  decompress(dst: number, capacity: number, src: number, length: number): number;
 }
 
 let decoderModule: WebAssembly.Module | undefined;
@@ -205,9 +207,10 @@ function zstdDecoder(): DecoderExports {
       if (refusal !== undefined) throw refusal;
       decoderModule = new WebAssembly.Module(decodeBase64(zstdWasmBase64) as BufferSource);
     }
-    // Its only import reports memory growth: views are re-made from memory.buffer on every call.
-    const instance = new WebAssembly.Instance(decoderModule, { env: { emscripten_notify_memory_growth: () => undefined } });
-    decoder = instance.exports as unknown as DecoderExports;
+    // No imports; memory grows inside malloc, so views are re-made from memory.buffer on every call.
+    const exports = new WebAssembly.Instance(decoderModule, {}).exports as unknown as DecoderExports;
+    exports._initialize();
+    decoder = exports;
   }
   return decoder;
 }
@@ -244,7 +247,7 @@ export function zstdDecompress(src: Uint8Array, limit: number, at: number, path:
   try {
     if (sp === 0 || dp === 0) throw recordsError('OUT_OF_MEMORY', at, path, 'zstd: cannot allocate WebAssembly memory');
     new Uint8Array(d.memory.buffer).set(src, sp);
-    const n = d.ZSTD_decompress(dp, capacity, sp, src.length);
+    const n = d.decompress(dp, capacity, sp, src.length);
     if (n < 0) {
       const code = -n;
       if (code === DST_TOO_SMALL && capacity < most) throw tooLarge(limit, at, path);

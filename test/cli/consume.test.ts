@@ -30,12 +30,20 @@ describe('JsonLinesWriter', () => {
     const control = Uint8Array.from({ length: 128 }, (_, i) => i);
     expect(written((w) => w.utf8(control, 0, 128))).toBe(JSON.stringify(decoder.decode(control)));
     expect(written((w) => w.utf8(control, 0, -1))).toBe('null');
+    // Long runs of plain ASCII (copied whole) before, between and after bytes to escape or decode.
+    const mostlyPlain = fc.array(fc.oneof({ weight: 20, arbitrary: fc.integer({ min: 0x20, max: 0x7e }) }, { weight: 1, arbitrary: fc.integer({ min: 0, max: 255 }) }), { maxLength: 300 });
+    fc.assert(fc.property(mostlyPlain, (bytes) => {
+      const data = Uint8Array.from(bytes);
+      expect(written((w) => w.utf8(data, 0, data.length))).toBe(JSON.stringify(decoder.decode(data)));
+    }), { numRuns: 2000 });
   });
 
   it('writes integers, hex and base64, and spills over its buffer', () => {
-    for (const n of [0, 7, 10, 99, 100, 4294967295, 4294967296, 1_700_000_000_123, Number.MAX_SAFE_INTEGER, -1, -1_700_000_000_123]) {
+    for (const n of [0, 7, 10, 99, 100, 99_999_999, 100_000_000, 100_000_001, 2147483647, 2147483648, 4294967295, 4294967296,
+      1_700_000_000_123, Number.MAX_SAFE_INTEGER, -1, -100_000_000, -1_700_000_000_123, -Number.MAX_SAFE_INTEGER]) {
       expect(written((w) => w.int(n))).toBe(String(n));
     }
+    fc.assert(fc.property(fc.maxSafeInteger(), (n) => { expect(written((w) => w.int(n))).toBe(String(n)); }), { numRuns: 5000 });
     const b = Uint8Array.of(0, 1, 0xfe, 0xff);
     expect(written((w) => w.bytes(b, 1, 3, 'hex'))).toBe('"01feff"');
     expect(written((w) => w.bytes(b, 0, 4, 'base64'))).toBe(JSON.stringify(Buffer.from(b).toString('base64')));

@@ -116,3 +116,32 @@ describe('lz4 and snappy fast paths: overlapping matches and literals ending at 
     }), { numRuns: 300 });
   });
 });
+
+describe('lz4 on hostile blocks: nothing is written past the cap', () => {
+  it('mutated frames of 64 KiB of text, decoded straight into WebAssembly memory with a canary after the cap', async () => {
+    const { wasm, alloc, mem, copyIn, top, setTop } = await import('../../src/records/engine.js');
+    const words = Array.from({ length: 9000 }, (_, i) => `w${(i * 7919) % 613} ${i % 17 === 0 ? 'x'.repeat(i % 40) : ''}`).join(' ');
+    const data = new TextEncoder().encode(words).subarray(0, 65536);
+    const seed = compress('lz4', data); // our frames carry no content checksum: damage reaches the block decoder
+    fc.assert(fc.property(
+      fc.array(fc.tuple(fc.nat(seed.length - 1), fc.integer({ min: 0, max: 255 })), { minLength: 1, maxLength: 8 }),
+      fc.integer({ min: 1, max: 70_000 }),
+      (muts, cap) => {
+        const m = seed.slice();
+        for (const [i, v] of muts) if (i >= 11) m[i] = v; // past the frame header and block length
+        const w = wasm();
+        const mark = top;
+        try {
+          const sp = copyIn(m);
+          const dst = alloc(0);
+          w.grow(dst + cap + 4096);
+          mem().fill(0xa5, dst + cap, dst + cap + 4096);
+          try { w.lz4Decode(sp, m.length, dst, cap, 0); } catch { /* refused: fine */ }
+          expect(mem().subarray(dst + cap, dst + cap + 4096).every((b) => b === 0xa5)).toBe(true);
+        } finally {
+          setTop(mark);
+        }
+      },
+    ), { numRuns: 2000 });
+  });
+});
