@@ -21,7 +21,7 @@ export const STATUS_HEADER = 4;
 export const STATUS_FIELD = 5;
 export const STATUS_AUX0 = 6;
 
-// ---- message codec (assembly/codec.ts, src/codec/) ----
+// ---- message codec (assembly/codec.ts and assembly/codec/, src/codec/) ----
 
 // Field kinds: the low byte of an op's first word; an array's element kind is the next byte.
 export const BOOL = 1;
