@@ -17,6 +17,8 @@
 //   scan-flat.ts  the scan's fast path for flat structs and integer arrays
 //   write.ts      the emit's output position, and its writes (big-endian, varint, heap copies)
 //   emit.ts       the emit's walk
+// Kafka's big-endian integers and base-128 varints, which the records module writes too, come from
+// assembly/wire/.
 // (Imported, then exported, in this order so the compiled module's globals and exports keep the
 // order they had when the codec was one file.)
 import { STATUS, pathOps, pathIndexes } from './codec/status';

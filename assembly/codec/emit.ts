@@ -8,8 +8,10 @@ import {
 import { tape, take } from './tape';
 import {
   out, outStart, heap, writing, gaps, gapCount,
-  uvarintSize, writeUvarint, writeU8, writeU16, writeU32, copyFromHeap,
+  writeUvarint, writeU8, writeU16, writeU32, copyFromHeap,
 } from './write';
+import { storeBe32 } from '../wire/big-endian';
+import { uvarintSize } from '../wire/varint';
 
 function emitLengthPrefixed(word: i32, wide: bool): void {
   const offset = take();
@@ -129,6 +131,6 @@ export function emit(
   if (header != 0) emitStruct(header);
   emitStruct(body);
   const length = <i32>(out - outPtr);
-  if (framed && writing) store<u32>(outPtr, bswap<u32>(<u32>(length - 4)));
+  if (framed && writing) storeBe32(outPtr, length - 4);
   return length;
 }

@@ -8,6 +8,7 @@ import {
 } from '../../src/wasm/abi';
 import { base, pos, end, depth, maxArrayLength, maxDepth, need, fail } from './read';
 import { tape, tapeEnd } from './tape';
+import { be16, beU16, be32 } from '../wire/big-endian';
 
 /** Arrays of fixed-size integers (replica lists, partition ids) in one tight loop. */
 export function scanFixedArray(kind: i32, count: i32): bool {
@@ -39,10 +40,10 @@ export function scanFixedArray(kind: i32, count: i32): bool {
  */
 @inline function copyInts(kind: i32, p: usize, t: usize, n: usize): usize {
   if (kind == INT16) {
-    for (let i: usize = 0; i < n; i++) store<i32>(t + (i << 2), <i32><i16>bswap<u16>(load<u16>(p + (i << 1))));
+    for (let i: usize = 0; i < n; i++) store<i32>(t + (i << 2), be16(p + (i << 1)));
     return n << 1;
   }
-  for (let i: usize = 0; i < n; i++) store<u32>(t + (i << 2), bswap<u32>(load<u32>(p + (i << 2))));
+  for (let i: usize = 0; i < n; i++) store<i32>(t + (i << 2), be32(p + (i << 2)));
   return n << 2;
 }
 
@@ -80,17 +81,17 @@ export function scanFlat(struct: usize, count: i32): i32 {
       case INT32:
       case UINT32:
         if (e - p < 4) return false;
-        store<u32>(t, bswap<u32>(load<u32>(p)));
+        store<i32>(t, be32(p));
         p += 4;
         break;
       case INT16:
         if (e - p < 2) return false;
-        store<i32>(t, <i32><i16>bswap<u16>(load<u16>(p)));
+        store<i32>(t, be16(p));
         p += 2;
         break;
       case UINT16:
         if (e - p < 2) return false;
-        store<i32>(t, <i32>bswap<u16>(load<u16>(p)));
+        store<i32>(t, beU16(p));
         p += 2;
         break;
       case INT8:
@@ -124,7 +125,7 @@ export function scanFlat(struct: usize, count: i32): i32 {
           p += 1;
         } else {
           if (e - p < 4) return false;
-          count = <i32>bswap<u32>(load<u32>(p));
+          count = be32(p);
           if (count < 0) return false;
           p += 4;
         }

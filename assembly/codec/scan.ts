@@ -18,6 +18,7 @@ import {
 import { tape, tapeEnd } from './tape';
 import { validUtf8 } from './utf8';
 import { scanFixedArray, scanFlat } from './scan-flat';
+import { be16, beU16, be32 } from '../wire/big-endian';
 
 function scanLengthPrefixed(word: i32, wide: bool): void {
   const start = pos;
@@ -26,11 +27,11 @@ function scanLengthPrefixed(word: i32, wide: bool): void {
     len = readCompactLength();
   } else if (wide) {
     need(4);
-    len = <i32>bswap<u32>(load<u32>(pos));
+    len = be32(pos);
     pos += 4;
   } else {
     need(2);
-    len = <i32><i16>bswap<u16>(load<u16>(pos));
+    len = be16(pos);
     pos += 2;
   }
   if (len < 0) {
@@ -51,10 +52,10 @@ function scanLengthPrefixed(word: i32, wide: bool): void {
   switch (word & KIND_MASK) {
     case BOOL: need(1); push(load<u8>(pos) != 0 ? 1 : 0); pos += 1; break;
     case INT8: need(1); push(<i32>load<i8>(pos)); pos += 1; break;
-    case INT16: need(2); push(<i32><i16>bswap<u16>(load<u16>(pos))); pos += 2; break;
-    case UINT16: need(2); push(<i32>bswap<u16>(load<u16>(pos))); pos += 2; break;
+    case INT16: need(2); push(be16(pos)); pos += 2; break;
+    case UINT16: need(2); push(beU16(pos)); pos += 2; break;
     case INT32:
-    case UINT32: need(4); push(<i32>bswap<u32>(load<u32>(pos))); pos += 4; break;
+    case UINT32: need(4); push(be32(pos)); pos += 4; break;
     case INT64:
     case FLOAT64: need(8); push(<i32>(pos - base)); pos += 8; break;
     case UUID: need(16); push(<i32>(pos - base)); pos += 16; break;
@@ -83,7 +84,7 @@ function scanLengthPrefixed(word: i32, wide: bool): void {
     count = readCompactLength();
   } else {
     need(4);
-    count = <i32>bswap<u32>(load<u32>(pos));
+    count = be32(pos);
     pos += 4;
   }
   if (count < 0) {
@@ -250,7 +251,7 @@ export function scan(
   store<i32>(STATUS, 0, STATUS_CODE << 2);
   if (framed) {
     need(4);
-    const size = <i32>bswap<u32>(load<u32>(pos));
+    const size = be32(pos);
     if (size != length - 4) fail(E_FRAME_SIZE_MISMATCH);
     pos += 4;
   }

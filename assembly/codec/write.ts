@@ -1,6 +1,9 @@
 // The emit's writing primitives and the state they share: where the output is, the heap the tape's
 // values point into, the gaps left for large values, and the writes every field is built from
 // (big-endian integers, unsigned varints, heap copies). With `writing` off they only measure.
+import { uvarintSize } from '../wire/varint';
+import { storeBe16, storeBe32 } from '../wire/big-endian';
+export { uvarintSize };
 
 export let out: usize = 0;
 export let outStart: usize = 0;
@@ -12,10 +15,6 @@ export let writing = true;   // false: measure only
 export let gaps: usize = 0;
 export let gapCount: i32 = 0;
 
-export function uvarintSize(v: u32): usize {
-  return v < 0x80 ? 1 : v < 0x4000 ? 2 : v < 0x200000 ? 3 : v < 0x10000000 ? 4 : 5;
-}
-
 export function writeUvarint(v: u32): void {
   if (!writing) { out += uvarintSize(v); return; }
   while (v >= 0x80) {
@@ -26,8 +25,8 @@ export function writeUvarint(v: u32): void {
 }
 
 @inline export function writeU8(v: i32): void { if (writing) store<u8>(out, <u8>v); out += 1; }
-@inline export function writeU16(v: i32): void { if (writing) store<u16>(out, bswap<u16>(<u16>v)); out += 2; }
-@inline export function writeU32(v: i32): void { if (writing) store<u32>(out, bswap<u32>(<u32>v)); out += 4; }
+@inline export function writeU16(v: i32): void { if (writing) storeBe16(out, v); out += 2; }
+@inline export function writeU32(v: i32): void { if (writing) storeBe32(out, v); out += 4; }
 
 export function copyFromHeap(offset: i32, length: i32): void {
   if (writing) memory.copy(out, heap + <usize>offset, <usize>length);
