@@ -156,7 +156,7 @@ export function snappyMaxEncoded(n: i32, xerial: i32): i32 {
 }
 
 function rawEncode(src: usize, n: usize, op: usize): usize {
-  op = storeUvarint(op, <u32>n);   // the uncompressed length
+  op = storeUvarint<u32>(op, <u32>n);   // the uncompressed length
   return compressLz77(src, n, op, FORMAT_SNAPPY);
 }
 

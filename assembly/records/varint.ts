@@ -4,7 +4,7 @@
 // made of the base-128 and zigzag primitives both modules share (assembly/wire/varint.ts).
 import { E_TRUNCATED, E_VARINT_TOO_LONG } from './common';
 import {
-  zigzag32, zigzag64, unzigzag32, unzigzag64, uvarintSize, uvarint64Size, storeUvarint, storeUvarint64,
+  zigzag32, zigzag64, unzigzag32, unzigzag64, uvarintSize, uvarint64Size, storeUvarint,
 } from '../wire/varint';
 
 export let VERR: i32 = 0;
@@ -91,10 +91,10 @@ export function clearVarintError(): void {
 
 // @ts-ignore: decorator
 @inline export function writeVarint(p: usize, v: i32): usize {
-  return storeUvarint(p, zigzag32(v));
+  return storeUvarint<u32>(p, zigzag32(v));
 }
 
 // @ts-ignore: decorator
 @inline export function writeVarlong(p: usize, v: i64): usize {
-  return storeUvarint64(p, zigzag64(v));
+  return storeUvarint<u64>(p, zigzag64(v));
 }

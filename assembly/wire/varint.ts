@@ -28,23 +28,12 @@
   return n;
 }
 
-/** Writes v as an unsigned varint at p; returns the position after it. */
+/** Writes v (a u32 or u64) as an unsigned varint at p; returns the position after it. */
 // @ts-ignore: decorator
-@inline export function storeUvarint(p: usize, v: u32): usize {
-  while (v >= 0x80) {
-    store<u8>(p++, <u8>(v | 0x80));
-    v >>>= 7;
-  }
-  store<u8>(p++, <u8>v);
-  return p;
-}
-
-/** Writes a 64-bit v as an unsigned varint at p; returns the position after it. */
-// @ts-ignore: decorator
-@inline export function storeUvarint64(p: usize, v: u64): usize {
-  while (v >= 0x80) {
-    store<u8>(p++, <u8>(v | 0x80));
-    v >>>= 7;
+@inline export function storeUvarint<T>(p: usize, v: T): usize {
+  while (v >= <T>0x80) {
+    store<u8>(p++, <u8>(v | <T>0x80));
+    v >>>= <T>7;
   }
   store<u8>(p++, <u8>v);
   return p;
