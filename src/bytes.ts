@@ -1,5 +1,6 @@
 // Joining byte pieces (one implementation for the frame splitter, decompression and the memory
-// broker) and reading little-endian headers. No Node imports (browsers use it too).
+// broker), and reading the integers of Kafka's frames (big-endian) and of gzip and zstd headers
+// (little-endian) straight from bytes. No Node imports (browsers use it too).
 
 // In Node, memory from Buffer.allocUnsafeSlow is not zero-filled first (most of the cost of a
 // large frame) and, unlike Buffer.concat's, never comes from the shared pool, so a result's
@@ -24,6 +25,16 @@ export function concatBytes(pieces: readonly Uint8Array[], total: number): Uint8
     filled += piece.length;
   }
   return out;
+}
+
+/** The signed big-endian 16-bit integer at src[p] (the caller has checked p + 2 <= src.length). */
+export function be16(src: Uint8Array, p: number): number {
+  return ((src[p] << 24) | (src[p + 1] << 16)) >> 16;
+}
+
+/** The signed big-endian 32-bit integer at src[p] (the caller has checked p + 4 <= src.length). */
+export function be32(src: Uint8Array, p: number): number {
+  return (src[p] << 24) | (src[p + 1] << 16) | (src[p + 2] << 8) | src[p + 3];
 }
 
 /** The unsigned little-endian 32-bit integer at src[p] (gzip trailers, zstd headers). */

@@ -1,5 +1,5 @@
 // Shared helpers for the records WebAssembly module: error status (record, then trap), memory growth, big-endian
-// loads/stores. Nothing here allocates through the AssemblyScript runtime (runtime "stub"): all
+// loads/stores (from assembly/wire/), copies. Nothing here allocates through the AssemblyScript runtime (runtime "stub"): all
 // buffers are raw regions laid out by the caller (see src/records/engine.ts).
 
 // Status and field codes (src/wasm/abi.ts), under the short names the records code uses.
@@ -59,22 +59,8 @@ export function ensure(end: usize): bool {
   return memory.grow(pages) >= 0;
 }
 
-// @ts-ignore: decorator
-@inline export function be16(p: usize): i32 {
-  return <i32>(<i16>bswap<u16>(load<u16>(p)));
-}
-// @ts-ignore: decorator
-@inline export function be32(p: usize): i32 {
-  return <i32>bswap<u32>(load<u32>(p));
-}
-// @ts-ignore: decorator
-@inline export function storeBe32(p: usize, v: i32): void {
-  store<u32>(p, bswap<u32>(<u32>v));
-}
-// @ts-ignore: decorator
-@inline export function storeBe16(p: usize, v: i32): void {
-  store<u16>(p, bswap<u16>(<u16>v));
-}
+// Big-endian loads and stores, shared with the codec module.
+export { be16, be32, storeBe32, storeBe16 } from '../wire/big-endian';
 
 // @ts-ignore: decorator
 @inline export function setBatch(v: i32): void { store<i32>(CTX, v); }

@@ -8,6 +8,7 @@ import {
   wildCopy, wildCopyMatch, WILD_SLACK, WILD_MAX,
 } from './common';
 import { compressLz77, FORMAT_SNAPPY } from './lz77';
+import { storeUvarint } from '../wire/varint';
 
 // snappy-java writes 64 KiB blocks but reads any size; bigger blocks keep more history.
 const XERIAL_BLOCK: i32 = 64 * 1024;
@@ -155,9 +156,7 @@ export function snappyMaxEncoded(n: i32, xerial: i32): i32 {
 }
 
 function rawEncode(src: usize, n: usize, op: usize): usize {
-  let v = <u32>n;
-  while (v >= 0x80) { store<u8>(op++, <u8>(v | 0x80)); v >>>= 7; }
-  store<u8>(op++, <u8>v);
+  op = storeUvarint<u32>(op, <u32>n);   // the uncompressed length
   return compressLz77(src, n, op, FORMAT_SNAPPY);
 }
 

@@ -1,7 +1,11 @@
 // The records module's varints (zigzag, as record fields use them): readers that return
 // (newPosition << 32) | value, a zero position meaning failure with the reason in VERR (varlongs
-// return the new position and leave the value in V64), and the sizes and writers encoding uses.
+// return the new position and leave the value in V64), and the sizes and writers encoding uses,
+// made of the base-128 and zigzag primitives both modules share (assembly/wire/varint.ts).
 import { E_TRUNCATED, E_VARINT_TOO_LONG } from './common';
+import {
+  zigzag32, zigzag64, unzigzag32, unzigzag64, uvarintSize, uvarint64Size, storeUvarint,
+} from '../wire/varint';
 
 export let VERR: i32 = 0;
 export let V64: i64 = 0;
@@ -9,12 +13,13 @@ export let V64: i64 = 0;
 // @ts-ignore: decorator
 @inline export function rv(p: usize, end: usize): u64 {
   // One and two bytes inline: record lengths and offset deltas of a 100-byte record take two.
+  // (The one-byte case is unzigzag32(b & 0x7f) written out: masking into a local costs bytes.)
   if (p + 2 <= end) {
     const b = <u32>load<u16>(p);
     if (!(b & 0x80)) return ((<u64>(p + 1)) << 32) | <u64>(((b & 0x7f) >>> 1) ^ (0 - (b & 1)));
     if (!(b & 0x8000)) {
       const v = (b & 0x7f) | ((b >>> 1) & 0x3f80);
-      return ((<u64>(p + 2)) << 32) | <u64>((v >>> 1) ^ (0 - (v & 1)));
+      return ((<u64>(p + 2)) << 32) | <u64><u32>unzigzag32(v);
     }
   }
   return rvSlow(p, end);
@@ -27,7 +32,7 @@ function rvSlow(p: usize, end: usize): u64 {
     if (p >= end) { VERR = E_TRUNCATED; return 0; }
     const b = <u32>load<u8>(p++);
     v |= (b & 0x7f) << shift;
-    if (b < 0x80) return ((<u64>p) << 32) | <u64>((v >>> 1) ^ (0 - (v & 1)));
+    if (b < 0x80) return ((<u64>p) << 32) | <u64><u32>unzigzag32(v);
     shift += 7;
   }
   VERR = E_VARINT_TOO_LONG;
@@ -36,6 +41,7 @@ function rvSlow(p: usize, end: usize): u64 {
 
 // @ts-ignore: decorator
 @inline export function rvl(p: usize, end: usize): usize {
+  // The same one- and two-byte paths as rv.
   if (p + 2 <= end) {
     const b = <u32>load<u16>(p);
     if (!(b & 0x80)) {
@@ -44,7 +50,7 @@ function rvSlow(p: usize, end: usize): u64 {
     }
     if (!(b & 0x8000)) {
       const v = (b & 0x7f) | ((b >>> 1) & 0x3f80);
-      V64 = <i64><i32>((v >>> 1) ^ (0 - (v & 1)));
+      V64 = <i64>unzigzag32(v);
       return p + 2;
     }
   }
@@ -59,7 +65,7 @@ function rvlSlow(p: usize, end: usize): usize {
     const b = <u64>load<u8>(p++);
     v |= (b & 0x7f) << shift;
     if (b < 0x80) {
-      V64 = <i64>((v >>> 1) ^ (0 - (v & 1)));
+      V64 = unzigzag64(v);
       return p;
     }
     shift += 7;
@@ -75,37 +81,20 @@ export function clearVarintError(): void {
 
 // @ts-ignore: decorator
 @inline export function sizeVarint(v: i32): i32 {
-  const z = <u32>((v << 1) ^ (v >> 31));
-  return z < 0x80 ? 1 : z < 0x4000 ? 2 : z < 0x200000 ? 3 : z < 0x10000000 ? 4 : 5;
+  return <i32>uvarintSize(zigzag32(v));
 }
 
 // @ts-ignore: decorator
 @inline export function sizeVarlong(v: i64): i32 {
-  let z = <u64>((v << 1) ^ (v >> 63));
-  let n = 1;
-  while (z >= 0x80) { z >>>= 7; n++; }
-  return n;
+  return <i32>uvarint64Size(zigzag64(v));
 }
 
 // @ts-ignore: decorator
 @inline export function writeVarint(p: usize, v: i32): usize {
-  let z = <u32>((v << 1) ^ (v >> 31));
-  while (z >= 0x80) {
-    store<u8>(p++, <u8>(z | 0x80));
-    z >>>= 7;
-  }
-  store<u8>(p++, <u8>z);
-  return p;
+  return storeUvarint<u32>(p, zigzag32(v));
 }
 
 // @ts-ignore: decorator
 @inline export function writeVarlong(p: usize, v: i64): usize {
-  let z = <u64>((v << 1) ^ (v >> 63));
-  while (z >= 0x80) {
-    store<u8>(p++, <u8>(z | 0x80));
-    z >>>= 7;
-  }
-  store<u8>(p++, <u8>z);
-  return p;
+  return storeUvarint<u64>(p, zigzag64(v));
 }
-

@@ -1,6 +1,6 @@
 // One TCP connection's packets: both directions reassembled (tcp.ts), bytes held until it is
 // known which side is the client, then handed to its Kafka connection (or the flow is skipped).
-import { concatBytes } from '../bytes.js';
+import { be32, concatBytes } from '../bytes.js';
 import { decodeRequest } from '../codec/by-key.js';
 import { TcpDirection } from './tcp.js';
 import type { CaptureContext } from './events.js';
@@ -64,7 +64,7 @@ export class Flow {
       const pieces = this.pending.filter((p) => p.source === source).map((p) => p.bytes);
       const bytes = concatBytes(pieces, pieces.reduce((n, p) => n + p.length, 0));
       if (plausibleRequest(bytes, 0, this.reader.maxFrameSize, this.reader.codec) !== true) continue;
-      const size = new DataView(bytes.buffer, bytes.byteOffset).getInt32(0);
+      const size = be32(bytes, 0);
       if (bytes.length < 4 + size) return undefined;
       try {
         decodeRequest(bytes.subarray(0, 4 + size), this.reader.codec);

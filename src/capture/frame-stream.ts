@@ -1,7 +1,7 @@
 // One direction of a Kafka connection split into frames by the size prefix (the wire's
 // FrameSplitter), resynchronising on the next frame that decodes where the capture lost bytes,
 // started mid-stream or shows a size no frame has.
-import { concatBytes } from '../bytes.js';
+import { be32, concatBytes } from '../bytes.js';
 import { FrameSplitter } from '../wire/frame-splitter.js';
 import { decodeRequest, decodeResponse, findApi, type Direction } from '../codec/by-key.js';
 import type { CatalogueOption } from '../catalogue/catalogue.js';
@@ -144,7 +144,7 @@ export class FrameStream {
       return;
     }
     this.skipped += found;
-    const candidateEnd = found + 4 + new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength).getInt32(found);
+    const candidateEnd = found + 4 + be32(bytes, found);
     if (candidateEnd > bytes.length) {
       this.need = candidateEnd - found;
       this.keepFrom(bytes, found);

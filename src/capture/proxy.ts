@@ -7,6 +7,7 @@ import { createServer, connect as connectTcp, type Server, type Socket, type Add
 import { connect as connectTls, type ConnectionOptions } from 'node:tls';
 import { decodeResponse, encodeResponse, findApi, planFor, ARRAY, STRUCT, type CompiledStruct } from '../codec/by-key.js';
 import { KafkaWireError } from '../errors.js';
+import { be32 } from '../bytes.js';
 import { TcpConversation, encodePacketHeaders, type Packet } from './writer.js';
 import { LINKTYPE_ETHERNET } from './packet.js';
 import { DEFAULT_MAX_FRAME_SIZE } from '../limits.js';
@@ -237,7 +238,7 @@ export async function startProxy(options: ProxyOptions): Promise<KafkaProxy> {
       peek: RESPONSE_PEEK,
       decide: (head, size) => {
         if (head.length < RESPONSE_PEEK) return 'pass'; // shorter than a response header: not ours to read
-        const correlationId = new DataView(head.buffer, head.byteOffset, head.byteLength).getInt32(4);
+        const correlationId = be32(head, 4);
         const request = inFlight.get(correlationId);
         inFlight.delete(correlationId);
         if (request === undefined || findApi(request.apiKey) === undefined) return 'pass';

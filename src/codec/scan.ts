@@ -2,6 +2,7 @@
 // (assembly/codec.ts), which checks the whole frame and writes a tape of words (values, or
 // offsets into the frame) for the readers; its failures become KafkaWireErrors with field paths.
 import { KafkaWireError, type ErrorCode } from '../errors.js';
+import { be16 } from '../bytes.js';
 import { codecWasm, ensureMemory, i32, scratchBase, u8 } from './engine.js';
 import { opFields, type CompiledStruct } from './plan.js';
 import {
@@ -21,14 +22,10 @@ const WASM_ERROR_CODES: Readonly<Record<number, ErrorCode>> = {
   [E_DEPTH_LIMIT]: 'DEPTH_LIMIT',
 };
 
-function peekInt16(frame: Uint8Array, at: number): number {
-  return ((frame[at] << 24) | (frame[at + 1] << 16)) >> 16;
-}
-
 /** The API key and version a request frame announces (bytes 4-8). */
 export function peekRequest(frame: Uint8Array): { apiKey: number; apiVersion: number } {
   if (frame.length < 8) throw new KafkaWireError('TRUNCATED', frame.length, 'header', 'a request frame needs at least 8 bytes');
-  return { apiKey: peekInt16(frame, 4), apiVersion: peekInt16(frame, 6) };
+  return { apiKey: be16(frame, 4), apiVersion: be16(frame, 6) };
 }
 
 /** Where a finished scan left its tape. */

@@ -6,6 +6,7 @@
 // the fields it knows and ignores the rest, as Java and librdkafka do.
 
 import { ConsumerError } from './errors.js';
+import { be16, be32 } from '../bytes.js';
 
 /** Partitions of one topic. */
 export interface TopicPartitions { topic: string; partitions: number[] }
@@ -76,11 +77,8 @@ class Writer {
 
 /** Reads with a bounds check before every read, so bad lengths fail with where and what. */
 class Reader {
-  private readonly view: DataView;
   pos = 0;
-  constructor(private readonly bytes: Uint8Array, private readonly what: string) {
-    this.view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  }
+  constructor(private readonly bytes: Uint8Array, private readonly what: string) {}
   get remaining(): number { return this.bytes.length - this.pos; }
   private need(n: number, path: string): void {
     if (n > this.remaining) {
@@ -88,8 +86,8 @@ class Reader {
         { offset: this.pos, path });
     }
   }
-  int16(path: string): number { this.need(2, path); const v = this.view.getInt16(this.pos); this.pos += 2; return v; }
-  int32(path: string): number { this.need(4, path); const v = this.view.getInt32(this.pos); this.pos += 4; return v; }
+  int16(path: string): number { this.need(2, path); const v = be16(this.bytes, this.pos); this.pos += 2; return v; }
+  int32(path: string): number { this.need(4, path); const v = be32(this.bytes, this.pos); this.pos += 4; return v; }
   string(path: string, nullable = false): string | null {
     const at = this.pos;
     const n = this.int16(path);

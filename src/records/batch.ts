@@ -4,6 +4,7 @@ import type { CompressionName, ControlRecord, RecordHeader, TimestampType } from
 import { COMPRESSION_NAMES } from './types.js';
 import { recordsError } from './errors.js';
 import { decodeUtf8 } from '../text.js';
+import { be16, be32 } from '../bytes.js';
 import * as abi from '../wasm/abi.js';
 
 // The ABI's numbers as this module's own constants: V8 folds a module's constants into optimized
@@ -94,15 +95,15 @@ export class KafkaRecord {
 export function decodeControl(r: { key: Uint8Array | null; value: Uint8Array | null }): ControlRecord {
   const k = r.key;
   if (k === null || k.length < 4) throw recordsError('INVALID_CONTROL_RECORD', -1, 'key', 'control record key must be at least 4 bytes');
-  const version = (k[0] << 24 >> 16) | k[1];
-  const typeCode = (k[2] << 24 >> 16) | k[3];
+  const version = be16(k, 0);
+  const typeCode = be16(k, 2);
   const control: ControlRecord = {
     version,
     typeCode,
     type: typeCode === 0 ? 'abort' : typeCode === 1 ? 'commit' : 'unknown',
   };
   const v = r.value;
-  if (v !== null && v.length >= 6) control.coordinatorEpoch = (v[2] << 24) | (v[3] << 16) | (v[4] << 8) | v[5];
+  if (v !== null && v.length >= 6) control.coordinatorEpoch = be32(v, 2);
   return control;
 }
 

@@ -34,7 +34,7 @@ export const RECORDS_DATA_BASE = 18432;
 /** The arena (programs, then scratch) starts above all static data. */
 export const ARENA_BASE = 131072;
 
-// ---- message codec (assembly/codec.ts, src/codec/) ----
+// ---- message codec (assembly/codec.ts and assembly/codec/, src/codec/) ----
 
 // Field kinds: the low byte of an op's first word; an array's element kind is the next byte.
 export const BOOL = 1;

@@ -17,7 +17,7 @@
 //
 // This module has no Node imports (it runs in browsers); the Node stream.Transform form is in
 // frame-splitter-node.ts.
-import { concatBytes } from '../bytes.js';
+import { be32, concatBytes } from '../bytes.js';
 import { DEFAULT_MAX_FRAME_SIZE } from '../limits.js';
 
 export { DEFAULT_MAX_FRAME_SIZE } from '../limits.js';
@@ -425,7 +425,7 @@ export class FrameSplitter {
       for (let i = 0; i < piece.length && n < 4; i++) b[n++] = piece[i]!;
       if (n === 4) break;
     }
-    return new DataView(b.buffer).getInt32(0, false);
+    return be32(b, 0);
   }
 }
 

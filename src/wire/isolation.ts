@@ -12,6 +12,8 @@
 // Stateless per Fetch partition: the broker lists every aborted transaction that overlaps the
 // fetched range, including ones that began before it.
 
+import { be16 } from '../bytes.js';
+
 /** Fetch's and ListOffsets' IsolationLevel field. */
 export const IsolationLevel = { READ_UNCOMMITTED: 0, READ_COMMITTED: 1 } as const;
 export type IsolationName = 'read_uncommitted' | 'read_committed';
@@ -37,7 +39,7 @@ const ABORT_MARKER = 0;
 function isAbortMarker(batch: IsolationBatch): boolean {
   if (!batch.isControl || batch.recordCount === 0) return false;
   const key = batch.keyAt(0);
-  return key !== null && key.length >= 4 && ((key[2]! << 8) | key[3]!) === ABORT_MARKER;
+  return key !== null && key.length >= 4 && be16(key, 2) === ABORT_MARKER;
 }
 
 /**
