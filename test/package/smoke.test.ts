@@ -156,6 +156,7 @@ console.log(c.length < 200 && decompress('zstd', c).length === data.length);`);
     const entries: Record<string, string> = {
       'everything (by-key API)': "import { decodeResponse } from 'kafka-wire'; console.log(decodeResponse);",
       'Metadata only (core + one API)': "import { decodeResponseFor } from 'kafka-wire/core'; import { metadataApi } from 'kafka-wire/apis/Metadata'; console.log(decodeResponseFor, metadataApi);",
+      'Fetch consumer (core + Fetch + records)': "import { decodeResponseFor } from 'kafka-wire/core'; import { fetchApi } from 'kafka-wire/apis/Fetch'; import { decodeRecordBatches } from 'kafka-wire/records'; console.log(decodeResponseFor, fetchApi, decodeRecordBatches);",
     };
     const sizes: Record<string, { raw: number; gzip: number }> = {};
     for (const [name, source] of Object.entries(entries)) {
@@ -169,6 +170,9 @@ console.log(c.length < 200 && decompress('zstd', c).length === data.length);`);
     expect(sizes['Metadata only (core + one API)'].raw).toBeLessThan(sizes['everything (by-key API)'].raw / 2);
     // The budget: 5% over the 32,755 bytes this bundle took before the codec moved into src/codec/.
     expect(sizes['Metadata only (core + one API)'].raw).toBeLessThanOrEqual(Math.floor(32_755 * 1.05));
+    // A Fetch consumer's bundle (codec, records engine, every codec's decoder) no larger than the
+    // 158,457 bytes it took before the two engines came to share one memory (issue 24).
+    expect(sizes['Fetch consumer (core + Fetch + records)'].raw).toBeLessThanOrEqual(158_457);
   });
 
   it.skipIf(!haveChromium)('decodes in headless Chromium, on the page and in a Web Worker', async () => {
