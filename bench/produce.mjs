@@ -1,6 +1,7 @@
 // The produce benchmark: loading 1,000,000 lines `key<TAB>json` into a topic of 4 partitions.
 //   CLI rows:     `kafka-wire produce -t T` (idempotent, its default) vs `kcat -P -K '\t' -t T`, the whole process
-//                 timed by wall clock (start-up included), stdin from the file; uncompressed and lz4.
+//                 timed by wall clock (start-up included), stdin the file itself (as `< file` in a shell;
+//                 --stdin pipe streams it through this process instead); uncompressed and lz4.
 //   Both: the process's CPU time (user + system, GNU time) beside the wall clock.
 //   Library rows: kafka-wire's producer (write(), the bulk form; and send() of 10,000 records at a
 //                 time) vs kafkajs and @platformatic/kafka producers, idempotence on in all, each in
@@ -10,7 +11,7 @@
 // two rows is a pair; ratios are medians of per-pair ratios with their quartiles. Each run's record
 // count is checked with ListOffsets. The load average is printed with every round.
 //
-//   node bench/produce.mjs [--records 1000000] [--pairs 5] [--broker memory|kafka] [--only cli,lib] [--codecs none,lz4]
+//   node bench/produce.mjs [--records 1000000] [--pairs 5] [--broker memory|kafka] [--only cli,lib] [--codecs none,lz4] [--stdin file|pipe]
 import { spawn, execFileSync } from 'node:child_process';
 import { createReadStream, existsSync, mkdirSync, openSync, closeSync, writeSync, writeFileSync, statSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -26,7 +27,9 @@ const { values: args } = parseArgs({ options: {
   broker: { type: 'string', default: 'memory' },
   only: { type: 'string', default: 'cli,lib' },
   codecs: { type: 'string', default: 'none,lz4' },
+  stdin: { type: 'string', default: 'file' },
 } });
+if (args.stdin !== 'file' && args.stdin !== 'pipe') throw new Error(`--stdin file|pipe, not ${args.stdin}`);
 const N = Number(args.records);
 const PAIRS = Number(args.pairs);
 const CLI = join(ROOT, 'dist/src/cli/main.js');
@@ -52,12 +55,15 @@ function inputFile() {
 function run(cmd, argv, { stdinFile, env } = {}) {
   return new Promise((resolve, reject) => {
     const started = performance.now();
-    const child = spawn(cmd, argv, { stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, ...env } });
+    const fromFile = stdinFile !== undefined && args.stdin === 'file';
+    const fd = fromFile ? openSync(stdinFile, 'r') : undefined;
+    const child = spawn(cmd, argv, { stdio: [fd ?? 'pipe', 'pipe', 'pipe'], env: { ...process.env, ...env } });
+    if (fd !== undefined) closeSync(fd);
     let out = '';
     let err = '';
     child.stdout.on('data', (d) => { out += d; });
     child.stderr.on('data', (d) => { err += d; });
-    if (stdinFile) createReadStream(stdinFile).pipe(child.stdin); else child.stdin.end();
+    if (fromFile) { /* the child reads the file itself */ } else if (stdinFile) createReadStream(stdinFile).pipe(child.stdin); else child.stdin.end();
     child.once('error', reject);
     child.once('close', (code) => {
       const ms = performance.now() - started;
@@ -161,7 +167,7 @@ for (let round = 0; round < PAIRS; round++) {
 }
 await kafka?.stop();
 
-const lines = [`Produce bench: ${N.toLocaleString('en')} lines key<TAB>json (${(bytes / 1e6).toFixed(1)} MB) into ${PARTITIONS} partitions, ${args.broker === 'kafka' ? 'a new topic on one real Kafka node (4.4.0)' : 'a fresh kafka-wire memory broker process'} per run; ${PAIRS} rounds; load average (1 min) at each round: ${loads.map((l) => l.toFixed(1)).join(', ')} on ${execFileSync('nproc').toString().trim()} cores.`, '',
+const lines = [`Produce bench: ${N.toLocaleString('en')} lines key<TAB>json (${(bytes / 1e6).toFixed(1)} MB) into ${PARTITIONS} partitions, ${args.broker === 'kafka' ? 'a new topic on one real Kafka node (4.4.0)' : 'a fresh kafka-wire memory broker process'} per run; stdin ${args.stdin === 'file' ? 'the file itself' : 'a pipe from the bench process'}; ${PAIRS} rounds; load average (1 min) at each round: ${loads.map((l) => l.toFixed(1)).join(', ')} on ${execFileSync('nproc').toString().trim()} cores.`, '',
   '| group | contender | time median (quartiles) | records/s | ours vs this (paired median [quartiles]) | process CPU s median (quartiles) | ours vs this, CPU |', '| --- | --- | --- | --- | --- | --- | --- |'];
 for (const g of [...new Set(rows.map((r) => r.group))]) {
   const members = rows.filter((r) => r.group === g);
