@@ -3,7 +3,8 @@
 // the encode tape, and what the encoders accept. Every walk takes its kinds from here: the
 // interpreter (read.ts, write.ts) calls a row's functions, the generated readers and writers
 // (generate.ts) inline the row's source, and explain's walker (explain/walker.ts) reads and sizes
-// its value nodes with the row. Where a row says a step twice, as a function and as JavaScript
+// its value nodes with the row; the JSON form (json.ts) and explain's node values take a kind's
+// JSON from its KIND_JSON row. Where a row says a step twice, as a function and as JavaScript
 // source (the interpreter runs where `new Function` is forbidden), test/codec/walk.test.ts holds
 // the two to the same answers; it also holds the walks to taking every kind from here.
 //
@@ -19,7 +20,7 @@
 // encode tape is the same without spans, its null and marker words in STRUCTURE_WRITES.
 import type { PrimitiveType } from '../catalogue/schema.js';
 import { BOOL, BYTES, FLOAT64, INT16, INT32, INT64, INT8, RECORDS, STRING, UINT16, UINT32, UUID } from '../wasm/abi.js';
-import { base64UrlToBytes, bytesToBase64Url, decodeUtf8, encodeUtf8Into } from '../text.js';
+import { base64UrlToBytes, bytesToBase64Url, decodeUtf8, encodeUtf8Into, fromHex, toHex } from '../text.js';
 import { LARGE_BYTES, b, heapRoom } from './encode-buffers.js';
 import { describe, invalid } from './values.js';
 
@@ -206,6 +207,35 @@ export const KIND_WRITES = /* @__PURE__ */ byKind<KindWrite>([
   { kind: STRING, expected: 'a string', tapeWords: 2, write: writeString, writeSource: 'str(v, $nullable, $compact);' },
   { kind: BYTES, expected: 'a Uint8Array', tapeWords: 2, write: writeBytes, writeSource: 'bytes(v, $nullable);' },
   { kind: RECORDS, expected: 'a Uint8Array', tapeWords: 2, write: writeBytes, writeSource: 'bytes(v, $nullable);' },
+]);
+
+// ---- the JSON form ----
+
+/** How a kind's values appear in the JSON form (json.ts) and in explain's nodes. */
+export interface KindJson {
+  readonly kind: number;
+  /** The value as JSON can carry it (bytes as lowercase hex); absent: the value itself. */
+  readonly toJson?: (v: any) => string | number;
+  /** The value back from its JSON form, or undefined when `json` is not one; absent: taken as it is (the encoders check it). */
+  readonly fromJson?: (json: unknown) => unknown;
+  /** What the JSON form of a value must be, for fromJson's errors. */
+  readonly expectedJson?: string;
+}
+
+const FLOAT64_SPECIALS = ['NaN', 'Infinity', '-Infinity'];
+const hexFromJson = (json: unknown) => (typeof json === 'string' ? fromHex(json) ?? undefined : undefined);
+
+/**
+ * The kinds' JSON forms, indexed by kind number; rows only for the kinds JSON cannot carry as they
+ * are: int64 as a decimal string, float64's specials as strings, bytes and records as hex.
+ */
+export const KIND_JSON = /* @__PURE__ */ byKind<KindJson>([
+  { kind: INT64, toJson: String, expectedJson: 'an int64 as a decimal string',
+    fromJson: (json) => (typeof json === 'string' && /^-?\d+$/.test(json)) || Number.isSafeInteger(json) ? BigInt(json as string) : undefined },
+  { kind: FLOAT64, toJson: (v: number) => (Number.isFinite(v) ? v : String(v)), expectedJson: 'a number',
+    fromJson: (json) => typeof json === 'number' ? json : FLOAT64_SPECIALS.includes(json as string) ? Number(json) : undefined },
+  { kind: BYTES, toJson: toHex, fromJson: hexFromJson, expectedJson: 'bytes as hex' },
+  { kind: RECORDS, toJson: toHex, fromJson: hexFromJson, expectedJson: 'bytes as hex' },
 ]);
 
 /** Throws INVALID_VALUE: `v` is not a value of `kind`. */

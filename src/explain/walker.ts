@@ -1,11 +1,11 @@
 // The explain walk: a plan's fields followed along a frame's spans tape, each value, length
 // prefix, count and tagged-field section becoming a node that names its bytes; records fields
 // handed to records-layout.ts. Each primitive value is read, sized and labelled by its kind's row
-// in the codec's description (codec/kinds.ts, through by-key), each count, marker and tag by its
-// STRUCTURE there. A damaged frame's tape ends early:
-// the walk then stops with the innermost partial node (TapeEnd).
+// in the codec's description (codec/kinds.ts, through by-key), its value given in the JSON form
+// of its KIND_JSON row, and each count, marker and tag is read by STRUCTURE there. A damaged
+// frame's tape ends early: the walk then stops with the innermost partial node (TapeEnd).
 import {
-  ARRAY, ARRAY_COUNT_PREFIX, KINDS, RECORDS, STRUCT, STRUCTURE, scanWords,
+  ARRAY, ARRAY_COUNT_PREFIX, KIND_JSON, KINDS, RECORDS, STRUCT, STRUCTURE, scanWords,
   type CompiledField, type CompiledStruct, type Direction, type TapeCursor,
 } from '../codec/by-key.js';
 import { toHex } from '../text.js';
@@ -343,13 +343,15 @@ export class Walker {
       n.children = explainRecords(this.frame, offset, length);
       return n;
     }
+    // The node's value is the kind's JSON form, as json.ts writes it; its display is explain's own.
+    const toJson = KIND_JSON[kind]?.toJson;
+    const value = (toJson === undefined ? v : toJson(v)) as JsonValue;
     switch (typeof v) {
-      case 'boolean': return leaf(v, String(v));
-      case 'number': return leaf(Number.isFinite(v) ? v : String(v), float64Display(v));
-      case 'bigint': return leaf(String(v), String(v));
-      case 'string': return leaf(v, note === undefined ? v : quote(v)); // a uuid as it is, a string quoted
+      case 'boolean': return leaf(value, String(v));
+      case 'number': return leaf(value, float64Display(v));
+      case 'bigint': return leaf(value, String(v));
+      case 'string': return leaf(value, note === undefined ? v : quote(v)); // a uuid as it is, a string quoted
     }
-    const bytes = v as Uint8Array;
-    return leaf(toHex(bytes), bytesDisplay(bytes));
+    return leaf(value, bytesDisplay(v as Uint8Array));
   }
 }

@@ -1,8 +1,9 @@
 // The one description of the walk (src/codec/kinds.ts) governs all three walks: a row's function
 // and its source give the same answers; a row changed here is changed in the interpreter, in the
 // generated readers and writers, and in explain, with nothing else touched; so is a structural
-// word (a count, a marker, a tag: STRUCTURE and STRUCTURE_WRITES); explain shows every kind as the
-// decoders read it; and the walks name no primitive kind of their own.
+// word (a count, a marker, a tag: STRUCTURE and STRUCTURE_WRITES), and a kind's JSON form
+// (KIND_JSON) in json.ts and explain; explain shows every kind as the decoders read it and in the
+// JSON form json.ts writes; and the walks name no primitive kind of their own.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -11,11 +12,12 @@ import { generateWriter, setCodegen } from '../../src/codec/generate.js';
 import { writeStruct } from '../../src/codec/write.js';
 import { b } from '../../src/codec/encode-buffers.js';
 import {
-  KIND_OF_TYPE, KIND_WRITES, KINDS, STRUCTURE, STRUCTURE_WRITES, scanWords, writeBytes, writeString, writeUuid, type KindDescription, type KindWrite,
+  KIND_JSON, KIND_OF_TYPE, KIND_WRITES, KINDS, STRUCTURE, STRUCTURE_WRITES, scanWords, writeBytes, writeString, writeUuid, type KindDescription, type KindWrite,
   type TapeCursor,
 } from '../../src/codec/kinds.js';
-import { INT32, STRING } from '../../src/wasm/abi.js';
+import { INT32, INT64, STRING } from '../../src/wasm/abi.js';
 import { bodyPlanFor } from '../../src/codec/plan.js';
+import { structFromJson, structToJson } from '../../src/codec/json.js';
 import { createCatalogue } from '../../src/catalogue/catalogue.js';
 import { MAX_VERSION, type ApiDef, type MessageDef } from '../../src/catalogue/schema.js';
 import { buildExplainTree, flattenTree } from '../../src/explain/tree.js';
@@ -58,12 +60,15 @@ const mutableKinds = KINDS as (KindDescription | undefined)[];
 const mutableWrites = KIND_WRITES as (KindWrite | undefined)[];
 const savedKinds = [...KINDS];
 const savedWrites = [...KIND_WRITES];
+const savedJson = [...KIND_JSON];
 const savedStructure = { ...STRUCTURE };
 const savedStructureWrites = { ...STRUCTURE_WRITES };
 afterEach(() => {
   savedKinds.forEach((row, kind) => { mutableKinds[kind] = row; });
   savedWrites.forEach((row, kind) => { mutableWrites[kind] = row; });
   Object.assign(STRUCTURE, savedStructure);
+  (KIND_JSON as unknown[]).length = 0;
+  savedJson.forEach((row, kind) => { (KIND_JSON as unknown[])[kind] = row; });
   Object.assign(STRUCTURE_WRITES, savedStructureWrites);
   setCodegen(undefined);
 });
@@ -246,6 +251,20 @@ describe('a structural word changed in the description', () => {
   });
 });
 
+describe('a JSON row changed in the description', () => {
+  it('is the JSON form json.ts writes and reads, and the value explain shows', () => {
+    const body = bodyPlanFor(messageOf('int64'), 0).body;
+    expect(structToJson(body, { value: 255n })).toEqual({ value: '255' });
+    expect(explainValue('int64', 0, { value: 255n }).value).toBe('255');
+    (KIND_JSON as unknown[])[INT64] = { ...savedJson[INT64]!, toJson: (v: bigint) => `0x${v.toString(16)}`,
+      fromJson: (json: unknown) => (typeof json === 'string' && /^0x[0-9a-f]+$/.test(json) ? BigInt(json) : undefined), expectedJson: 'an int64 in hex' };
+    expect(structToJson(body, { value: 255n })).toEqual({ value: '0xff' });
+    expect(structFromJson(body, { value: '0xff' }, 'body')).toEqual({ value: 255n });
+    expect(() => structFromJson(body, { value: '255' }, 'body')).toThrow('expected an int64 in hex');
+    expect(explainValue('int64', 0, { value: 255n }).value).toBe('0xff');
+  });
+});
+
 describe('explain shows every kind as the decoders read it', () => {
   // One value of each kind: explain's node carries the decoded value in its JSON form.
   const uuid = 'AAECAwQFBgcICQoLDA0ODw';
@@ -264,6 +283,12 @@ describe('explain shows every kind as the decoders read it', () => {
       expect(decodeBodyFor(messageOf(type), version, encodeBodyFor(messageOf(type), version, { value }))).toEqual({ value });
       const n = explainValue(type, version, { value });
       expect(n.value).toEqual(json);
+      // The same JSON as json.ts writes, and read back by it (records explain shows as their size and batches).
+      if (type !== 'records') {
+        const body = bodyPlanFor(messageOf(type), version).body;
+        expect(structToJson(body, { value })).toEqual({ value: json });
+        expect(structFromJson(body, { value: json }, 'body')).toEqual({ value });
+      }
       const row = KINDS[KIND_OF_TYPE[type]]!;
       // Its size: the fixed size, or the length prefix and the bytes.
       const length = type === 'string' ? 3 : value instanceof Uint8Array ? value.length : 0;
@@ -275,11 +300,14 @@ describe('explain shows every kind as the decoders read it', () => {
 describe('the walks', () => {
   // Kinds a walk may still name, and why: records fields wait for the records hook (read.ts,
   // generate.ts) or become record batches (explain), and an unknown tagged field is kept as bytes.
+  // json.ts is no walk of the tape but takes each kind's JSON from the description the same way.
   const walks: Record<string, { table: string; may: string[] }> = {
     'src/codec/read.ts': { table: 'KINDS', may: ['BYTES', 'RECORDS'] },
     'src/codec/write.ts': { table: 'KIND_WRITES', may: [] },
     'src/codec/generate.ts': { table: 'KINDS', may: ['RECORDS'] },
     'src/explain/walker.ts': { table: 'KINDS', may: ['RECORDS'] },
+    // The JSON form: bytes and records left raw for JsonWriter, records decoded inline as batches.
+    'src/codec/json.ts': { table: 'KIND_JSON', may: ['BYTES', 'RECORDS'] },
   };
   const primitiveNames = ['BOOL', 'INT8', 'INT16', 'UINT16', 'INT32', 'UINT32', 'INT64', 'FLOAT64', 'UUID', 'STRING', 'BYTES', 'RECORDS'];
 
