@@ -28,7 +28,7 @@ export {
   planForMessage, ZERO_UUID, ARRAY, BOOL, BYTES, FLOAT64, INT16, INT32, INT64, INT8, RECORDS, STRING, STRUCT, UINT16, UINT32, UUID,
   type CompiledField, type CompiledStruct, type MessagePlan,
 } from './plan.js';
-export { ARRAY_COUNT_PREFIX, KINDS, scanWords, type TapeCursor } from './kinds.js';
+export { ARRAY_COUNT_PREFIX, KIND_JSON, KINDS, STRUCTURE, scanWords, type TapeCursor } from './kinds.js';
 // For the CLI's "did you mean": the nearest of a set of names.
 export { closestName } from './known-fields.js';
 export { scanSpans } from './scan.js';

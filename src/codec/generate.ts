@@ -3,13 +3,13 @@
 // struct type gets one hidden class and every property access is monomorphic. This is the fast
 // path; where a page's Content-Security-Policy forbids `new Function`, the interpreter (read.ts
 // and write.ts: the same walk, driven by data) does the work instead. Each primitive value's code
-// is its kind's source in kinds.ts, inlined.
+// is its kind's source in kinds.ts, inlined, and each count, marker and tag STRUCTURE's there.
 import { KafkaWireError } from '../errors.js';
 import { ARRAY, RECORDS, STRUCT, type CompiledField, type CompiledStruct } from './plan.js';
 import { checkKnownFields } from './known-fields.js';
 import { bytesToBase64Url, decodeUtf8 } from '../text.js';
 import {
-  KIND_WRITES, KINDS, WORD_SOURCE, asValueError, badValue, writeBytes, writeString, writeUuid, type TapeCursor,
+  KIND_WRITES, KINDS, STRUCTURE, STRUCTURE_WRITES, WORD_SOURCE, asValueError, badValue, writeBytes, writeString, writeUuid, type TapeCursor,
 } from './kinds.js';
 import { b, tapeRoom } from './encode-buffers.js';
 import { describe, invalid, isDefault, notInVersion } from './values.js';
@@ -84,6 +84,7 @@ function generateReaderSource(root: CompiledStruct, index: Map<CompiledStruct, n
   let counter = 0;
   const fresh = (prefix: string) => `${prefix}${counter++}`;
   const open: CompiledStruct[] = [];
+  const { wordSource, followsSource, tagKind } = STRUCTURE;
 
   /** Statements reading one value into a new local, and that local's name. */
   function value(kind: number, nullable: boolean, struct: CompiledStruct | null): [string, string] {
@@ -92,7 +93,7 @@ function generateReaderSource(root: CompiledStruct, index: Map<CompiledStruct, n
     const [code, o] = structCode(struct!);
     if (!nullable) return [code, o];
     return [`let ${v} = null;
-      if (tape[t++] >= 0) { ${code}
+      if (${followsSource(wordSource)}) { ${code}
       ${v} = ${o}; }`, v];
   }
 
@@ -103,7 +104,7 @@ function generateReaderSource(root: CompiledStruct, index: Map<CompiledStruct, n
     // as array literals written out here (allocated inline, no call), longer ones by ints().
     const integers = KINDS[f.elementKind]?.readSource === WORD_SOURCE;
     if (integers) {
-      return [`const ${n} = tape[t++];
+      return [`const ${n} = ${wordSource};
       const ${v} = ${n} > 3 ? ints(tape, t, ${n}) : ${n} === 3 ? [tape[t], tape[t + 1], tape[t + 2]]
         : ${n} === 2 ? [tape[t], tape[t + 1]] : ${n} === 1 ? [tape[t]] : ${n} === 0 ? [] : null;
       if (${n} > 0) t += ${n};`, v];
@@ -111,8 +112,8 @@ function generateReaderSource(root: CompiledStruct, index: Map<CompiledStruct, n
     const i = fresh('i');
     const [code, e] = value(f.elementKind, false, f.struct);
     return [`let ${v} = null;
-      const ${n} = tape[t++];
-      if (${n} >= 0) { ${v} = new Array(${n}); for (let ${i} = 0; ${i} < ${n}; ${i}++) { ${code}
+      const ${n} = ${wordSource};
+      if (${followsSource(n)}) { ${v} = new Array(${n}); for (let ${i} = 0; ${i} < ${n}; ${i}++) { ${code}
       ${v}[${i}] = ${e};${f.elementKind === RECORDS ? ` ${noteRecords(v, i, e)}` : ''} } }`, v];
   }
 
@@ -141,9 +142,9 @@ function generateReaderSource(root: CompiledStruct, index: Map<CompiledStruct, n
         return `case ${k}: { ${code}
           ${o}[${key(f.name)}] = ${e};${f.kind === RECORDS ? ` ${noteRecords(o, key(f.name), e)}` : ''} break; }`;
       });
-      statements.push(`for (let ${n} = tape[t++], ${i} = 0; ${i} < ${n}; ${i}++) {
-        const ${tag} = tape[t++] >>> 0;
-        switch (tape[t++]) {
+      statements.push(`for (let ${n} = ${wordSource}, ${i} = 0; ${i} < ${n}; ${i}++) {
+        ${KINDS[tagKind]!.readSource.replace('$', tag)}
+        switch (${wordSource}) {
           ${cases.join('\n          ')}
           default: { const at = tape[t++], size = tape[t++]; (${o}._unknownTaggedFields ??= {})[${tag}] = src.subarray(at, at + size); }
         }
@@ -201,7 +202,7 @@ function writeStatements(kind: number, nullable: boolean, compact: boolean, stru
   index: Map<CompiledStruct, number>): string {
   if (kind === STRUCT) {
     return nullable
-      ? `if (v === null) b.tape[b.t++] = -1; else { b.tape[b.t++] = 1; w${index.get(struct!)}(v); }`
+      ? `if (v === null) b.tape[b.t++] = ${STRUCTURE_WRITES.nullWord}; else { b.tape[b.t++] = ${STRUCTURE_WRITES.markerWord}; w${index.get(struct!)}(v); }`
       : `w${index.get(struct!)}(v);`;
   }
   const w = KIND_WRITES[kind]!;
@@ -211,7 +212,7 @@ function writeStatements(kind: number, nullable: boolean, compact: boolean, stru
 
 /** Upper bound of tape words a value of `kind` takes besides nested structs and array items. */
 function words(kind: number): number {
-  return KINDS[kind]?.tapeWords ?? 1;
+  return KIND_WRITES[kind]?.tapeWords ?? 1;
 }
 
 export function generateWriter(root: CompiledStruct): TapeWriter {
@@ -228,7 +229,7 @@ export function generateWriter(root: CompiledStruct): TapeWriter {
   /** Statements writing field `f`'s value `v` (already defaulted): the same for regular and tagged fields. */
   const fieldStatements = (f: CompiledField): string => {
     if (f.kind !== ARRAY) return writeStatements(f.kind, f.nullable, f.compact, f.struct, index);
-    return `if (v === null) { ${f.nullable ? 'b.tape[b.t++] = -1;' : `throw invalid('null is not allowed in this version');`} }
+    return `if (v === null) { ${f.nullable ? `b.tape[b.t++] = ${STRUCTURE_WRITES.nullWord};` : `throw invalid('null is not allowed in this version');`} }
       else if (!Array.isArray(v)) throw invalid('expected an array, got ' + describe(v));
       else {
         b.tape[b.t++] = v.length;

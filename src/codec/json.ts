@@ -1,16 +1,17 @@
 // The JSON form of messages (CLI and any JSON output): int64 as decimal strings, bytes and
 // records as lowercase hex, uuids as base64url, float64 specials as strings, unknown tagged fields
 // under `_unknownTaggedFields` by tag. Fields the version lacks are left out; on the way back
-// in, a missing field means its default.
+// in, a missing field means its default. Each kind's JSON is its KIND_JSON row (kinds.ts), which
+// explain's nodes use too.
 import {
   decodeRequest, decodeResponse, encodeRequest, encodeResponse, planFor, type CatalogueOption, type DecodeOptions, type Direction,
 } from './by-key.js';
 import type { DecodedRecordBatches } from '../records/decode.js';
 import { recordBatchesToJson } from '../records/json.js';
 import { KafkaWireError } from '../errors.js';
-import { ARRAY, BYTES, FLOAT64, INT64, RECORDS, STRUCT, type CompiledField, type CompiledStruct } from './plan.js';
+import { ARRAY, BYTES, RECORDS, STRUCT, type CompiledField, type CompiledStruct } from './plan.js';
 import { checkKnownFields } from './known-fields.js';
-import { fromHex, toHex } from '../text.js';
+import { KIND_JSON } from './kinds.js';
 
 /**
  * How bytes and records appear in the JSON form: 'hex' strings (for JSON.stringify), or left as
@@ -33,7 +34,7 @@ export function structToJson(s: CompiledStruct, o: any, bytes: JsonBytes = 'hex'
 }
 
 function bytesToJson(v: Uint8Array, bytes: JsonBytes): unknown {
-  return bytes === 'raw' ? v : toHex(v);
+  return bytes === 'raw' ? v : KIND_JSON[BYTES]!.toJson!(v);
 }
 
 function fieldToJson(f: CompiledField, v: any, bytes: JsonBytes): unknown {
@@ -43,15 +44,12 @@ function fieldToJson(f: CompiledField, v: any, bytes: JsonBytes): unknown {
 }
 
 function valueToJson(kind: number, struct: CompiledStruct | null, v: any, bytes: JsonBytes): unknown {
-  switch (kind) {
-    case INT64: return v.toString();
-    case FLOAT64: return Number.isFinite(v) ? v : String(v);
-    case BYTES: return bytesToJson(v, bytes);
-    // Records decoded inline (decode option `records`) print as their batches.
-    case RECORDS: return v instanceof Uint8Array ? bytesToJson(v, bytes) : recordBatchesToJson((v as DecodedRecordBatches).batches);
-    case STRUCT: return v === null ? null : structToJson(struct!, v, bytes);
-    default: return v;
-  }
+  if (kind === STRUCT) return v === null ? null : structToJson(struct!, v, bytes);
+  // Records decoded inline (decode option `records`) print as their batches.
+  if (kind === RECORDS && !(v instanceof Uint8Array)) return recordBatchesToJson((v as DecodedRecordBatches).batches);
+  if (kind === BYTES || kind === RECORDS) return bytesToJson(v, bytes);
+  const toJson = KIND_JSON[kind]?.toJson;
+  return toJson === undefined ? v : toJson(v);
 }
 
 function bad(path: string, detail: string): KafkaWireError {
@@ -77,8 +75,8 @@ export function structFromJson(s: CompiledStruct, json: any, path: string): any 
     if (unknown === null || typeof unknown !== 'object') throw bad(`${path}._unknownTaggedFields`, 'expected an object of tag → hex');
     const tags: Record<number, Uint8Array> = {};
     for (const [tag, hex] of Object.entries(unknown)) {
-      const bytes = typeof hex === 'string' ? fromHex(hex) : null;
-      if (bytes === null || !/^\d+$/.test(tag)) throw bad(`${path}._unknownTaggedFields.${tag}`, 'expected a tag number mapped to hex');
+      const bytes = KIND_JSON[BYTES]!.fromJson!(hex) as Uint8Array | undefined;
+      if (bytes === undefined || !/^\d+$/.test(tag)) throw bad(`${path}._unknownTaggedFields.${tag}`, 'expected a tag number mapped to hex');
       tags[Number(tag)] = bytes;
     }
     o._unknownTaggedFields = tags;
@@ -94,22 +92,12 @@ function fieldFromJson(f: CompiledField, v: any, path: string): any {
 }
 
 function valueFromJson(kind: number, struct: CompiledStruct | null, v: any, path: string): any {
-  switch (kind) {
-    case INT64:
-      if ((typeof v === 'string' && /^-?\d+$/.test(v)) || Number.isSafeInteger(v)) return BigInt(v);
-      throw bad(path, 'expected an int64 as a decimal string');
-    case FLOAT64:
-      if (typeof v === 'number') return v;
-      if (v === 'NaN' || v === 'Infinity' || v === '-Infinity') return Number(v);
-      throw bad(path, 'expected a number');
-    case BYTES: case RECORDS: {
-      const bytes = typeof v === 'string' ? fromHex(v) : null;
-      if (bytes === null) throw bad(path, 'expected bytes as hex');
-      return bytes;
-    }
-    case STRUCT: return structFromJson(struct!, v, path);
-    default: return v;
-  }
+  if (kind === STRUCT) return structFromJson(struct!, v, path);
+  const row = KIND_JSON[kind];
+  if (row?.fromJson === undefined) return v;
+  const value = row.fromJson(v);
+  if (value === undefined) throw bad(path, `expected ${row.expectedJson}`);
+  return value;
 }
 
 /** JSON.stringify that writes any stray bigint as a decimal string. */

@@ -3,22 +3,24 @@
 // the encode tape, and what the encoders accept. Every walk takes its kinds from here: the
 // interpreter (read.ts, write.ts) calls a row's functions, the generated readers and writers
 // (generate.ts) inline the row's source, and explain's walker (explain/walker.ts) reads and sizes
-// its value nodes with the row. Where a row says a step twice, as a function and as JavaScript
+// its value nodes with the row; the JSON form (json.ts) and explain's node values take a kind's
+// JSON from its KIND_JSON row. Where a row says a step twice, as a function and as JavaScript
 // source (the interpreter runs where `new Function` is forbidden), test/codec/walk.test.ts holds
 // the two to the same answers; it also holds the walks to taking every kind from here.
 //
 // Around the values, every walk follows the plan (plan.ts): per message version, a struct's
 // regular fields in wire order, then, when flexible, its tagged section (tagged fields by
-// ascending tag); absent fields keep their defaults. On the scan's tape an array is its count
-// (below 0: null) then its elements, a nullable struct its marker (below 0: null) then the
-// struct, a tagged section its entry count then per entry the tag, the field's index in the
-// struct's tagged fields, and its value (an unknown tag: offset and length, as bytes). Spans
-// mode adds a start word before and an end word after each struct, field and element, a start
-// word before a tagged section, and one between an entry's tag and index. The encode tape is
-// the same without spans; a nullable struct's marker is 1 or -1.
+// ascending tag); absent fields keep their defaults. The structural words between the values are
+// described once too, in STRUCTURE below: on the scan's tape an array is its count (null unless
+// it `follows`) then its elements, a nullable struct its marker (the same rule) then the struct,
+// a tagged section its entry count then per entry the tag, the field's index in the struct's
+// tagged fields (an unknown tag: below 0), and its value (an unknown tag's: offset and length, as
+// bytes). Spans mode adds a start word before and an end word after each struct, field and
+// element, a start word before a tagged section, and one between an entry's tag and index. The
+// encode tape is the same without spans, its null and marker words in STRUCTURE_WRITES.
 import type { PrimitiveType } from '../catalogue/schema.js';
 import { BOOL, BYTES, FLOAT64, INT16, INT32, INT64, INT8, RECORDS, STRING, UINT16, UINT32, UUID } from '../wasm/abi.js';
-import { base64UrlToBytes, bytesToBase64Url, decodeUtf8, encodeUtf8Into } from '../text.js';
+import { base64UrlToBytes, bytesToBase64Url, decodeUtf8, encodeUtf8Into, fromHex, toHex } from '../text.js';
 import { LARGE_BYTES, b, heapRoom } from './encode-buffers.js';
 import { describe, invalid } from './values.js';
 
@@ -52,8 +54,6 @@ export interface KindDescription {
    * strings, an int32 for bytes and records; flexible versions use a uvarint of length + 1).
    */
   readonly lengthPrefix?: number;
-  /** Words a value takes on the encode tape. */
-  readonly tapeWords: number;
   /** A fresh zero value: the default when the schema gives none. */
   readonly zero: () => unknown;
   /** For a kind whose zero is mutable (made anew for each value), the same as a JavaScript expression. */
@@ -72,6 +72,8 @@ export interface KindWrite {
   readonly kind: number;
   /** What a value must be, for error messages ("expected an int8"). */
   readonly expected: string;
+  /** Words a value takes on the encode tape. */
+  readonly tapeWords: number;
   /**
    * For kinds checked by value (numbers and booleans): whether `v` is a value of the kind, as a
    * function for the interpreter and as the same test in JavaScript source over `v` for the
@@ -122,31 +124,48 @@ function readBytes(c: TapeCursor): Uint8Array | null {
 
 /** The primitive kinds' layouts and reads, indexed by kind number. */
 export const KINDS = /* @__PURE__ */ byKind<KindDescription>([
-  { kind: BOOL, type: 'bool', fixedSize: 1, tapeWords: 1, zero: () => false,
+  { kind: BOOL, type: 'bool', fixedSize: 1, zero: () => false,
     read: (c) => c.tape[c.t++] !== 0, readSource: 'const $ = tape[t++] !== 0;' },
-  { kind: INT8, type: 'int8', fixedSize: 1, tapeWords: 1, zero: () => 0, read: word, readSource: WORD_SOURCE },
-  { kind: INT16, type: 'int16', fixedSize: 2, tapeWords: 1, zero: () => 0, read: word, readSource: WORD_SOURCE },
-  { kind: UINT16, type: 'uint16', fixedSize: 2, tapeWords: 1, zero: () => 0, read: word, readSource: WORD_SOURCE },
-  { kind: INT32, type: 'int32', fixedSize: 4, tapeWords: 1, zero: () => 0, read: word, readSource: WORD_SOURCE },
-  { kind: UINT32, type: 'uint32', fixedSize: 4, tapeWords: 1, zero: () => 0,
+  { kind: INT8, type: 'int8', fixedSize: 1, zero: () => 0, read: word, readSource: WORD_SOURCE },
+  { kind: INT16, type: 'int16', fixedSize: 2, zero: () => 0, read: word, readSource: WORD_SOURCE },
+  { kind: UINT16, type: 'uint16', fixedSize: 2, zero: () => 0, read: word, readSource: WORD_SOURCE },
+  { kind: INT32, type: 'int32', fixedSize: 4, zero: () => 0, read: word, readSource: WORD_SOURCE },
+  { kind: UINT32, type: 'uint32', fixedSize: 4, zero: () => 0,
     read: (c) => c.tape[c.t++] >>> 0, readSource: 'const $ = tape[t++] >>> 0;' },
-  { kind: INT64, type: 'int64', fixedSize: 8, tapeWords: 2, zero: () => 0n,
+  { kind: INT64, type: 'int64', fixedSize: 8, zero: () => 0n,
     read: (c) => c.view.getBigInt64(c.tape[c.t++]), readSource: 'const $ = view.getBigInt64(tape[t++]);' },
-  { kind: FLOAT64, type: 'float64', fixedSize: 8, tapeWords: 2, zero: () => 0,
+  { kind: FLOAT64, type: 'float64', fixedSize: 8, zero: () => 0,
     read: (c) => c.view.getFloat64(c.tape[c.t++]), readSource: 'const $ = view.getFloat64(tape[t++]);' },
-  { kind: UUID, type: 'uuid', fixedSize: 16, tapeWords: 1, zero: () => ZERO_UUID,
+  { kind: UUID, type: 'uuid', fixedSize: 16, zero: () => ZERO_UUID,
     read: (c) => bytesToBase64Url(c.src, c.tape[c.t++]), readSource: 'const $ = uuid(src, tape[t++]);' },
-  { kind: STRING, type: 'string', fixedSize: 0, lengthPrefix: 2, tapeWords: 2, zero: () => '',
+  { kind: STRING, type: 'string', fixedSize: 0, lengthPrefix: 2, zero: () => '',
     read: (c) => {
       const { tape, t } = c;
       c.t = t + 2;
       return tape[t + 1] < 0 ? null : decodeUtf8(c.src, tape[t], tape[t + 1]);
     },
     readSource: spanSource('decodeUtf8(src, tape[t], tape[t + 1])') },
-  { kind: BYTES, type: 'bytes', fixedSize: 0, lengthPrefix: 4, tapeWords: 2, zero: () => new Uint8Array(0),
+  { kind: BYTES, type: 'bytes', fixedSize: 0, lengthPrefix: 4, zero: () => new Uint8Array(0),
     zeroSource: 'new Uint8Array(0)', read: readBytes, readSource: bytesSource },
-  { kind: RECORDS, type: 'records', fixedSize: 0, lengthPrefix: 4, tapeWords: 2, zero: () => null, read: readBytes, readSource: bytesSource },
+  { kind: RECORDS, type: 'records', fixedSize: 0, lengthPrefix: 4, zero: () => null, read: readBytes, readSource: bytesSource },
 ]);
+
+/**
+ * The structural words of the scan's tape, which every walk reads through these: the interpreter
+ * calls the functions, the generated readers inline the sources, and explain's walker reads its
+ * counts, markers and tags with them (the encoders' side is STRUCTURE_WRITES below).
+ * test/codec/walk.test.ts shows a changed entry in all three.
+ */
+export const STRUCTURE = {
+  /** Reads a count (an array's, a tagged section's), a nullable struct's marker or a tagged entry's index. */
+  word,
+  wordSource: 'tape[t++]',
+  /** The kind a tagged entry's tag is read as (its row's read). */
+  tagKind: UINT32,
+  /** Whether a count or marker says a value follows; else the array or struct is null. */
+  follows: (w: number): boolean => w >= 0,
+  followsSource: (w: string): string => `${w} >= 0`,
+};
 
 // ---- writing ----
 
@@ -157,29 +176,66 @@ function writeWord64(): void {
 }
 const writeWord = (v: number) => { b.tape[b.t++] = v; };
 
+/** The structural words of the encode tape, as both writers write them (the scan's side is STRUCTURE). */
+export const STRUCTURE_WRITES = {
+  /** The word written for a null array or nullable struct. */
+  nullWord: -1,
+  /** The marker written before a present nullable struct. */
+  markerWord: 1,
+};
+
 /** The primitive kinds' encoder checks and writes, indexed by kind number. */
 export const KIND_WRITES = /* @__PURE__ */ byKind<KindWrite>([
-  { kind: BOOL, expected: 'a boolean', accepts: (v) => typeof v === 'boolean', acceptsSource: `typeof v === 'boolean'`,
+  { kind: BOOL, expected: 'a boolean', tapeWords: 1, accepts: (v) => typeof v === 'boolean', acceptsSource: `typeof v === 'boolean'`,
     write: (v) => { b.tape[b.t++] = v ? 1 : 0; }, writeSource: 'b.tape[b.t++] = v ? 1 : 0;' },
-  { kind: INT8, expected: 'an int8', accepts: (v) => (v << 24 >> 24) === v, acceptsSource: '(v << 24 >> 24) === v',
+  { kind: INT8, expected: 'an int8', tapeWords: 1, accepts: (v) => (v << 24 >> 24) === v, acceptsSource: '(v << 24 >> 24) === v',
     write: writeWord, writeSource: 'b.tape[b.t++] = v;' },
-  { kind: INT16, expected: 'an int16', accepts: (v) => (v << 16 >> 16) === v, acceptsSource: '(v << 16 >> 16) === v',
+  { kind: INT16, expected: 'an int16', tapeWords: 1, accepts: (v) => (v << 16 >> 16) === v, acceptsSource: '(v << 16 >> 16) === v',
     write: writeWord, writeSource: 'b.tape[b.t++] = v;' },
-  { kind: UINT16, expected: 'a uint16', accepts: (v) => (v & 0xffff) === v, acceptsSource: '(v & 0xffff) === v',
+  { kind: UINT16, expected: 'a uint16', tapeWords: 1, accepts: (v) => (v & 0xffff) === v, acceptsSource: '(v & 0xffff) === v',
     write: writeWord, writeSource: 'b.tape[b.t++] = v;' },
-  { kind: INT32, expected: 'an int32', accepts: (v) => (v | 0) === v, acceptsSource: '(v | 0) === v',
+  { kind: INT32, expected: 'an int32', tapeWords: 1, accepts: (v) => (v | 0) === v, acceptsSource: '(v | 0) === v',
     write: writeWord, writeSource: 'b.tape[b.t++] = v;' },
-  { kind: UINT32, expected: 'a uint32', accepts: (v) => (v >>> 0) === v, acceptsSource: '(v >>> 0) === v',
+  { kind: UINT32, expected: 'a uint32', tapeWords: 1, accepts: (v) => (v >>> 0) === v, acceptsSource: '(v >>> 0) === v',
     write: (v) => { b.tape[b.t++] = v | 0; }, writeSource: 'b.tape[b.t++] = v | 0;' },
-  { kind: INT64, expected: 'an int64 bigint', accepts: (v) => typeof v === 'bigint' && BigInt.asIntN(64, v) === v,
+  { kind: INT64, expected: 'an int64 bigint', tapeWords: 2, accepts: (v) => typeof v === 'bigint' && BigInt.asIntN(64, v) === v,
     acceptsSource: `typeof v === 'bigint' && BigInt.asIntN(64, v) === v`,
     write: (v) => { word64.setBigInt64(0, v, true); writeWord64(); }, writeSource: 'word64.setBigInt64(0, v, true); b.tape[b.t++] = word64.getInt32(0, true); b.tape[b.t++] = word64.getInt32(4, true);' },
-  { kind: FLOAT64, expected: 'a number', accepts: (v) => typeof v === 'number', acceptsSource: `typeof v === 'number'`,
+  { kind: FLOAT64, expected: 'a number', tapeWords: 2, accepts: (v) => typeof v === 'number', acceptsSource: `typeof v === 'number'`,
     write: (v) => { word64.setFloat64(0, v, true); writeWord64(); }, writeSource: 'word64.setFloat64(0, v, true); b.tape[b.t++] = word64.getInt32(0, true); b.tape[b.t++] = word64.getInt32(4, true);' },
-  { kind: UUID, expected: 'a 22-character base64url uuid', write: writeUuid, writeSource: 'uuid(v);' },
-  { kind: STRING, expected: 'a string', write: writeString, writeSource: 'str(v, $nullable, $compact);' },
-  { kind: BYTES, expected: 'a Uint8Array', write: writeBytes, writeSource: 'bytes(v, $nullable);' },
-  { kind: RECORDS, expected: 'a Uint8Array', write: writeBytes, writeSource: 'bytes(v, $nullable);' },
+  { kind: UUID, expected: 'a 22-character base64url uuid', tapeWords: 1, write: writeUuid, writeSource: 'uuid(v);' },
+  { kind: STRING, expected: 'a string', tapeWords: 2, write: writeString, writeSource: 'str(v, $nullable, $compact);' },
+  { kind: BYTES, expected: 'a Uint8Array', tapeWords: 2, write: writeBytes, writeSource: 'bytes(v, $nullable);' },
+  { kind: RECORDS, expected: 'a Uint8Array', tapeWords: 2, write: writeBytes, writeSource: 'bytes(v, $nullable);' },
+]);
+
+// ---- the JSON form ----
+
+/** How a kind's values appear in the JSON form (json.ts) and in explain's nodes. */
+export interface KindJson {
+  readonly kind: number;
+  /** The value as JSON can carry it (bytes as lowercase hex); absent: the value itself. */
+  readonly toJson?: (v: any) => string | number;
+  /** The value back from its JSON form, or undefined when `json` is not one; absent: taken as it is (the encoders check it). */
+  readonly fromJson?: (json: unknown) => unknown;
+  /** What the JSON form of a value must be, for fromJson's errors. */
+  readonly expectedJson?: string;
+}
+
+const FLOAT64_SPECIALS = ['NaN', 'Infinity', '-Infinity'];
+const hexFromJson = (json: unknown) => (typeof json === 'string' ? fromHex(json) ?? undefined : undefined);
+
+/**
+ * The kinds' JSON forms, indexed by kind number; rows only for the kinds JSON cannot carry as they
+ * are: int64 as a decimal string, float64's specials as strings, bytes and records as hex.
+ */
+export const KIND_JSON = /* @__PURE__ */ byKind<KindJson>([
+  { kind: INT64, toJson: String, expectedJson: 'an int64 as a decimal string',
+    fromJson: (json) => (typeof json === 'string' && /^-?\d+$/.test(json)) || Number.isSafeInteger(json) ? BigInt(json as string) : undefined },
+  { kind: FLOAT64, toJson: (v: number) => (Number.isFinite(v) ? v : String(v)), expectedJson: 'a number',
+    fromJson: (json) => typeof json === 'number' ? json : FLOAT64_SPECIALS.includes(json as string) ? Number(json) : undefined },
+  { kind: BYTES, toJson: toHex, fromJson: hexFromJson, expectedJson: 'bytes as hex' },
+  { kind: RECORDS, toJson: toHex, fromJson: hexFromJson, expectedJson: 'bytes as hex' },
 ]);
 
 /** Throws INVALID_VALUE: `v` is not a value of `kind`. */

@@ -1,15 +1,17 @@
 // The interpreter's reader: turns a scan's tape into objects by walking a plan's CompiledStruct
 // tree as data, where generated code may not run (generate.ts is the same walk as code). Each
-// primitive value is read by its kind's row in kinds.ts. Its state is one TapeCursor the caller
+// primitive value is read by its kind's row in kinds.ts, each count, marker and tag by
+// STRUCTURE there. Its state is one TapeCursor the caller
 // passes in: nothing is kept between calls, so decodes nest.
 import { ARRAY, BYTES, RECORDS, STRUCT, type CompiledField, type CompiledStruct } from './plan.js';
-import { KINDS, type TapeCursor } from './kinds.js';
+import { KINDS, STRUCTURE, type TapeCursor } from './kinds.js';
 
 export type { TapeCursor } from './kinds.js';
 
 /** Builds root struct `root` from the tape at `c.t`, and leaves `c.t` where it stopped. */
 export function interpretRoot(c: TapeCursor, root: CompiledStruct): any {
-  const { tape, later } = c;
+  const { later } = c;
+  const { word, follows } = STRUCTURE;
 
   function readStruct(s: CompiledStruct): any {
     const o = s.create();
@@ -18,9 +20,9 @@ export function interpretRoot(c: TapeCursor, root: CompiledStruct): any {
     // Records fields wait for the hook with their struct, once it is complete (as generate.ts has it).
     if (later !== undefined) for (const f of regular) if (f.kind === RECORDS) noteRecords(o, f.name);
     if (s.flexible) {
-      for (let n = tape[c.t++], i = 0; i < n; i++) {
-        const tag = tape[c.t++] >>> 0;
-        const known = tape[c.t++];
+      for (let n = word(c), i = 0; i < n; i++) {
+        const tag = KINDS[STRUCTURE.tagKind]!.read(c) as number;
+        const known = word(c);
         if (known >= 0) {
           const f = s.tagged[known];
           o[f.name] = readField(f);
@@ -40,8 +42,8 @@ export function interpretRoot(c: TapeCursor, root: CompiledStruct): any {
 
   function readField(f: CompiledField): any {
     if (f.kind !== ARRAY) return readValue(f.kind, f.nullable, f.struct);
-    const count = tape[c.t++];
-    if (count < 0) return null;
+    const count = word(c);
+    if (!follows(count)) return null;
     const items: any[] = [];
     for (let i = 0; i < count; i++) items.push(readValue(f.elementKind, false, f.struct));
     if (later !== undefined && f.elementKind === RECORDS) items.forEach((_, i) => noteRecords(items, i));
@@ -50,7 +52,7 @@ export function interpretRoot(c: TapeCursor, root: CompiledStruct): any {
 
   function readValue(kind: number, nullable: boolean, struct: CompiledStruct | null): any {
     if (kind !== STRUCT) return KINDS[kind]!.read(c);
-    if (nullable && tape[c.t++] < 0) return null;
+    if (nullable && !follows(word(c))) return null;
     return readStruct(struct!);
   }
 

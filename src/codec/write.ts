@@ -1,13 +1,13 @@
 // The interpreter's writer: flattens objects into the encode tape and heap (encode-buffers.ts) by
 // walking a plan's CompiledStruct tree as data; each primitive value is checked and written by its
-// kind's row in kinds.ts. The generated writers (generate.ts) do the same walk as code and call
-// the tagged-field writer here.
+// kind's row in kinds.ts, each null and marker word by STRUCTURE there. The generated writers
+// (generate.ts) do the same walk as code and call the tagged-field writer here.
 import { KafkaWireError } from '../errors.js';
 import { b, heapRoom, tapeRoom } from './encode-buffers.js';
 import { ARRAY, STRUCT, type CompiledField, type CompiledStruct } from './plan.js';
 import { checkKnownFields } from './known-fields.js';
 import { describe, invalid, isDefault, notInVersion } from './values.js';
-import { KIND_WRITES, asValueError, badValue } from './kinds.js';
+import { KIND_WRITES, STRUCTURE_WRITES, asValueError, badValue } from './kinds.js';
 
 export function writeStruct(s: CompiledStruct, o: any): void {
   if (o === null || typeof o !== 'object') throw invalid(`expected a ${s.name} object, got ${describe(o)}`);
@@ -101,7 +101,7 @@ function writeField(f: CompiledField, value: any): void {
   tapeRoom(1);
   if (value === null) {
     if (!f.nullable) throw invalid(`null is not allowed in this version`);
-    b.tape[b.t++] = -1;
+    b.tape[b.t++] = STRUCTURE_WRITES.nullWord;
     return;
   }
   if (!Array.isArray(value)) throw invalid(`expected an array, got ${describe(value)}`);
@@ -122,7 +122,7 @@ function writeValue(kind: number, nullable: boolean, compact: boolean, struct: C
   tapeRoom(2);
   if (kind === STRUCT) {
     if (nullable) {
-      b.tape[b.t++] = v === null ? -1 : 1;
+      b.tape[b.t++] = v === null ? STRUCTURE_WRITES.nullWord : STRUCTURE_WRITES.markerWord;
       if (v === null) return;
     }
     writeStruct(struct!, v);

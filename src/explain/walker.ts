@@ -1,10 +1,11 @@
 // The explain walk: a plan's fields followed along a frame's spans tape, each value, length
 // prefix, count and tagged-field section becoming a node that names its bytes; records fields
 // handed to records-layout.ts. Each primitive value is read, sized and labelled by its kind's row
-// in the codec's description (codec/kinds.ts, through by-key). A damaged frame's tape ends early:
-// the walk then stops with the innermost partial node (TapeEnd).
+// in the codec's description (codec/kinds.ts, through by-key), its value given in the JSON form
+// of its KIND_JSON row, and each count, marker and tag is read by STRUCTURE there. A damaged
+// frame's tape ends early: the walk then stops with the innermost partial node (TapeEnd).
 import {
-  ARRAY, ARRAY_COUNT_PREFIX, KINDS, RECORDS, STRUCT, scanWords,
+  ARRAY, ARRAY_COUNT_PREFIX, KIND_JSON, KINDS, RECORDS, STRUCT, STRUCTURE, scanWords,
   type CompiledField, type CompiledStruct, type Direction, type TapeCursor,
 } from '../codec/by-key.js';
 import { toHex } from '../text.js';
@@ -78,6 +79,12 @@ export class Walker {
   private next(): number {
     if (this.c.t >= this.tape.length) throw new TapeEnd(this.malformed!);
     return this.tape[this.c.t++];
+  }
+
+  /** A structural word (a count, a marker, a tag), read as the decoders read it. */
+  private structural<T>(read: (c: TapeCursor) => T): T {
+    if (this.c.t >= this.tape.length) throw new TapeEnd(this.malformed!);
+    return read(this.c);
   }
 
   /**
@@ -162,7 +169,7 @@ export class Walker {
       description: inHeader ? 'number of tagged fields in the header' : 'number of tagged fields in this struct',
       children,
     });
-    const count = this.next();
+    const count = this.structural(STRUCTURE.word);
     this.partialOn(children, () => this.taggedEntries(s, inHeader, path, count, children), (size) => make(size, count), start);
     const end = count > 0 ? children[children.length - 1].offset + children[children.length - 1].size : this.peekEnd(start);
     return make(end - start, count);
@@ -170,9 +177,9 @@ export class Walker {
 
   private taggedEntries(s: CompiledStruct, inHeader: boolean, path: string, count: number, children: ExplainNode[]): void {
     for (let i = 0; i < count; i++) {
-      const tag = this.next() >>> 0;
+      const tag = this.structural(KINDS[STRUCTURE.tagKind]!.read) as number;
       const entryStart = this.next();
-      const known = this.next();
+      const known = this.structural(STRUCTURE.word);
       const [, tagBytes] = readUvarint(this.frame, entryStart);
       const [size, sizeBytes] = readUvarint(this.frame, entryStart + tagBytes);
       const tagNode = node('tag', 'uvarint', entryStart, tagBytes, 'tagged_fields', { value: tag, display: String(tag) });
@@ -265,7 +272,7 @@ export class Walker {
   }
 
   private array(f: CompiledField, start: number, category: Category, path: string): ExplainNode {
-    const count = this.next();
+    const count = this.structural(STRUCTURE.word);
     const children: ExplainNode[] = [];
     const elementType = f.def.type.slice(2);
     const countText = countDescription(count, this.sample);
@@ -275,7 +282,7 @@ export class Walker {
         value: count + 1, display: String(count + 1), note: 'compact, n+1', description: countText,
       })
       : node('length', 'int32', start, prefixSize, category, { value: count, display: String(count), description: countText }));
-    if (count < 0) return node('', '', start, 0, category, { value: null, display: 'null', children });
+    if (!STRUCTURE.follows(count)) return node('', '', start, 0, category, { value: null, display: 'null', children });
     const make = () => node('', '', start, 0, category, { value: count, display: elementCount(count), children });
     this.partialOn(children, () => {
       for (let i = 0; i < count; i++) {
@@ -301,11 +308,11 @@ export class Walker {
     category: Category, path: string): ExplainNode {
     if (kind !== STRUCT) return this.primitive(kind, compact, start, category);
     if (!nullable) return this.struct(struct!, category, path);
-    const marker = this.next();
+    const marker = this.structural(STRUCTURE.word);
     const markerNode = node('marker', 'int8', start, 1, category, {
       value: marker, display: String(marker), description: 'nullable struct: -1 for null, 1 when the struct follows',
     });
-    if (marker < 0) return node('', '', start, 0, category, { value: null, display: 'null', children: [markerNode] });
+    if (!STRUCTURE.follows(marker)) return node('', '', start, 0, category, { value: null, display: 'null', children: [markerNode] });
     try {
       const n = this.struct(struct!, category, path);
       n.children.unshift(markerNode);
@@ -336,13 +343,15 @@ export class Walker {
       n.children = explainRecords(this.frame, offset, length);
       return n;
     }
+    // The node's value is the kind's JSON form, as json.ts writes it; its display is explain's own.
+    const toJson = KIND_JSON[kind]?.toJson;
+    const value = (toJson === undefined ? v : toJson(v)) as JsonValue;
     switch (typeof v) {
-      case 'boolean': return leaf(v, String(v));
-      case 'number': return leaf(Number.isFinite(v) ? v : String(v), float64Display(v));
-      case 'bigint': return leaf(String(v), String(v));
-      case 'string': return leaf(v, note === undefined ? v : quote(v)); // a uuid as it is, a string quoted
+      case 'boolean': return leaf(value, String(v));
+      case 'number': return leaf(value, float64Display(v));
+      case 'bigint': return leaf(value, String(v));
+      case 'string': return leaf(value, note === undefined ? v : quote(v)); // a uuid as it is, a string quoted
     }
-    const bytes = v as Uint8Array;
-    return leaf(toHex(bytes), bytesDisplay(bytes));
+    return leaf(value, bytesDisplay(v as Uint8Array));
   }
 }

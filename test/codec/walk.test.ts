@@ -1,19 +1,23 @@
 // The one description of the walk (src/codec/kinds.ts) governs all three walks: a row's function
 // and its source give the same answers; a row changed here is changed in the interpreter, in the
-// generated readers and writers, and in explain, with nothing else touched; explain shows every
-// kind as the decoders read it; and the walks name no primitive kind of their own.
+// generated readers and writers, and in explain, with nothing else touched; so is a structural
+// word (a count, a marker, a tag: STRUCTURE and STRUCTURE_WRITES), and a kind's JSON form
+// (KIND_JSON) in json.ts and explain; explain shows every kind as the decoders read it and in the
+// JSON form json.ts writes; and the walks name no primitive kind of their own.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { decodeBodyFor, encodeBodyFor, encodeRequestFor } from '../../src/codec/by-definition.js';
-import { setCodegen } from '../../src/codec/generate.js';
+import { generateWriter, setCodegen } from '../../src/codec/generate.js';
+import { writeStruct } from '../../src/codec/write.js';
 import { b } from '../../src/codec/encode-buffers.js';
 import {
-  KIND_OF_TYPE, KIND_WRITES, KINDS, scanWords, writeBytes, writeString, writeUuid, type KindDescription, type KindWrite,
+  KIND_JSON, KIND_OF_TYPE, KIND_WRITES, KINDS, STRUCTURE, STRUCTURE_WRITES, scanWords, writeBytes, writeString, writeUuid, type KindDescription, type KindWrite,
   type TapeCursor,
 } from '../../src/codec/kinds.js';
-import { INT32, STRING } from '../../src/wasm/abi.js';
+import { INT32, INT64, STRING } from '../../src/wasm/abi.js';
 import { bodyPlanFor } from '../../src/codec/plan.js';
+import { structFromJson, structToJson } from '../../src/codec/json.js';
 import { createCatalogue } from '../../src/catalogue/catalogue.js';
 import { MAX_VERSION, type ApiDef, type MessageDef } from '../../src/catalogue/schema.js';
 import { buildExplainTree, flattenTree } from '../../src/explain/tree.js';
@@ -34,27 +38,38 @@ function messageOf(type: string, direction: 'request' | 'response' = 'request'):
 }
 
 /** An API around the one-field request, in a catalogue of its own, for explain (which goes by key). */
-function apiOf(type: string) {
-  const api: ApiDef = { apiKey: 32001, name: 'Walk', request: messageOf(type), response: messageOf(type, 'response') } as ApiDef;
+function apiOf(type: string, request = messageOf(type)) {
+  const api: ApiDef = { apiKey: 32001, name: 'Walk', request, response: messageOf(type, 'response') } as ApiDef;
   const catalogue = createCatalogue({ apis: [api] });
   return { api: catalogue.api(32001)!, catalogue };
 }
 
+/** The explain nodes of a request frame carrying `body` (of `request`, by default the one-field request of `type`). */
+function explainNodes(type: string, version: number, body: unknown, request?: MessageDef) {
+  const { api, catalogue } = apiOf(type, request);
+  const frame = encodeRequestFor(api, { requestApiKey: 32001, requestApiVersion: version, correlationId: 1, clientId: null }, body as any);
+  return flattenTree(buildExplainTree(frame, { direction: 'request', catalogue }).root);
+}
+
 /** The explain node of the field `value` in a request frame carrying `body`. */
 function explainValue(type: string, version: number, body: unknown) {
-  const { api, catalogue } = apiOf(type);
-  const frame = encodeRequestFor(api, { requestApiKey: 32001, requestApiVersion: version, correlationId: 1, clientId: null }, body as any);
-  const tree = buildExplainTree(frame, { direction: 'request', catalogue });
-  return flattenTree(tree.root).find((n) => n.path === 'value')!;
+  return explainNodes(type, version, body).find((n) => n.path === 'value')!;
 }
 
 const mutableKinds = KINDS as (KindDescription | undefined)[];
 const mutableWrites = KIND_WRITES as (KindWrite | undefined)[];
 const savedKinds = [...KINDS];
 const savedWrites = [...KIND_WRITES];
+const savedJson = [...KIND_JSON];
+const savedStructure = { ...STRUCTURE };
+const savedStructureWrites = { ...STRUCTURE_WRITES };
 afterEach(() => {
   savedKinds.forEach((row, kind) => { mutableKinds[kind] = row; });
   savedWrites.forEach((row, kind) => { mutableWrites[kind] = row; });
+  Object.assign(STRUCTURE, savedStructure);
+  (KIND_JSON as unknown[]).length = 0;
+  savedJson.forEach((row, kind) => { (KIND_JSON as unknown[])[kind] = row; });
+  Object.assign(STRUCTURE_WRITES, savedStructureWrites);
   setCodegen(undefined);
 });
 
@@ -169,6 +184,87 @@ describe('a row changed in the description', () => {
   });
 });
 
+describe('a structural word changed in the description', () => {
+  /** A request of a nullable string array, a nullable struct and (flexible) an int32 tagged field; a fresh one each call. */
+  let made = 0;
+  function structural(): MessageDef {
+    return {
+      name: `WalkStructure${made++}Request`, apiKey: 32001, type: 'request', validVersions: [0, 1], flexibleVersions: [1, MAX_VERSION],
+      fields: [
+        { name: 'value', schemaName: 'Value', type: '[]string', versions: [0, MAX_VERSION], nullableVersions: [0, MAX_VERSION] },
+        { name: 'inner', schemaName: 'Inner', type: 'Inner', versions: [0, MAX_VERSION], nullableVersions: [0, MAX_VERSION] },
+        { name: 'extra', schemaName: 'Extra', type: 'int32', versions: [1, MAX_VERSION], taggedVersions: [1, MAX_VERSION], tag: 0 },
+      ],
+      structs: { Inner: { name: 'Inner', fields: [{ name: 'x', schemaName: 'X', type: 'int8', versions: [0, MAX_VERSION] }] } },
+    };
+  }
+  const codegens = [['generated code', undefined], ['interpreter', false]] as const;
+
+  it.each(codegens)('is when the %s reads an array as null', (_name, codegen) => {
+    setCodegen(codegen);
+    // An empty array: a count of 0, then no elements (so the tape stays in step whichever way it reads).
+    const body = fromHex('00000000ff')!;
+    expect(decodeBodyFor(structural(), 0, body)).toEqual({ value: [], inner: null, extra: 0 });
+    Object.assign(STRUCTURE, { follows: (w: number) => w > 0, followsSource: (w: string) => `${w} > 0` });
+    expect(decodeBodyFor(structural(), 0, body)).toEqual({ value: null, inner: null, extra: 0 });
+  });
+
+  it('is when explain reads an array as null', () => {
+    const at = () => explainNodes('', 0, { value: [], inner: null }, structural()).find((n) => n.path === 'value')!;
+    expect(at()).toMatchObject({ value: 0, display: '0 elements' });
+    Object.assign(STRUCTURE, { follows: (w: number) => w > 0, followsSource: (w: string) => `${w} > 0` });
+    expect(at()).toMatchObject({ value: null, display: 'null' });
+  });
+
+  // A tag of 2^32 - 1 (an unknown one, kept as bytes): read as the kind STRUCTURE names, a uint32,
+  // it keeps its value; read as an int32 it would be -1.
+  const unknownTag = '01ff' + '01' + 'ffffffff0f' + '01' + 'aa'; // an empty compact array, a null struct, one tagged entry
+  it.each(codegens)('is the tag the %s reads', (_name, codegen) => {
+    setCodegen(codegen);
+    expect(decodeBodyFor(structural(), 1, fromHex(unknownTag)!)._unknownTaggedFields).toEqual({ 4294967295: Uint8Array.of(0xaa) });
+    Object.assign(STRUCTURE, { tagKind: INT32 });
+    expect(decodeBodyFor(structural(), 1, fromHex(unknownTag)!)._unknownTaggedFields).toEqual({ [-1]: Uint8Array.of(0xaa) });
+  });
+
+  it('is the tag explain reads', () => {
+    const body = { value: [], inner: null, _unknownTaggedFields: { 4294967295: Uint8Array.of(0xaa) } };
+    const tags = () => explainNodes('', 1, body, structural()).filter((n) => n.name.startsWith('unknown_tag_')).map((n) => n.name);
+    expect(tags()).toEqual(['unknown_tag_4294967295']);
+    Object.assign(STRUCTURE, { tagKind: INT32 });
+    expect(tags()).toEqual(['unknown_tag_-1']);
+  });
+
+  it('is the null and marker words both writers put on the encode tape', () => {
+    const tapes = (message: MessageDef, value: unknown) => {
+      const s = bodyPlanFor(message, 0).body;
+      return [(o: unknown) => writeStruct(s, o), (o: unknown) => generateWriter(s).write(o)].map((write) => {
+        b.t = 0;
+        b.h = 0;
+        write(value);
+        return [...b.tape.subarray(0, b.t)];
+      });
+    };
+    expect(tapes(structural(), { value: null, inner: { x: 5 } })).toEqual([[-1, 1, 5], [-1, 1, 5]]);
+    Object.assign(STRUCTURE_WRITES, { nullWord: -7, markerWord: 9 });
+    expect(tapes(structural(), { value: null, inner: { x: 5 } })).toEqual([[-7, 9, 5], [-7, 9, 5]]);
+    expect(tapes(structural(), { value: [], inner: null })).toEqual([[0, -7], [0, -7]]);
+  });
+});
+
+describe('a JSON row changed in the description', () => {
+  it('is the JSON form json.ts writes and reads, and the value explain shows', () => {
+    const body = bodyPlanFor(messageOf('int64'), 0).body;
+    expect(structToJson(body, { value: 255n })).toEqual({ value: '255' });
+    expect(explainValue('int64', 0, { value: 255n }).value).toBe('255');
+    (KIND_JSON as unknown[])[INT64] = { ...savedJson[INT64]!, toJson: (v: bigint) => `0x${v.toString(16)}`,
+      fromJson: (json: unknown) => (typeof json === 'string' && /^0x[0-9a-f]+$/.test(json) ? BigInt(json) : undefined), expectedJson: 'an int64 in hex' };
+    expect(structToJson(body, { value: 255n })).toEqual({ value: '0xff' });
+    expect(structFromJson(body, { value: '0xff' }, 'body')).toEqual({ value: 255n });
+    expect(() => structFromJson(body, { value: '255' }, 'body')).toThrow('expected an int64 in hex');
+    expect(explainValue('int64', 0, { value: 255n }).value).toBe('0xff');
+  });
+});
+
 describe('explain shows every kind as the decoders read it', () => {
   // One value of each kind: explain's node carries the decoded value in its JSON form.
   const uuid = 'AAECAwQFBgcICQoLDA0ODw';
@@ -187,6 +283,12 @@ describe('explain shows every kind as the decoders read it', () => {
       expect(decodeBodyFor(messageOf(type), version, encodeBodyFor(messageOf(type), version, { value }))).toEqual({ value });
       const n = explainValue(type, version, { value });
       expect(n.value).toEqual(json);
+      // The same JSON as json.ts writes, and read back by it (records explain shows as their size and batches).
+      if (type !== 'records') {
+        const body = bodyPlanFor(messageOf(type), version).body;
+        expect(structToJson(body, { value })).toEqual({ value: json });
+        expect(structFromJson(body, { value: json }, 'body')).toEqual({ value });
+      }
       const row = KINDS[KIND_OF_TYPE[type]]!;
       // Its size: the fixed size, or the length prefix and the bytes.
       const length = type === 'string' ? 3 : value instanceof Uint8Array ? value.length : 0;
@@ -198,11 +300,14 @@ describe('explain shows every kind as the decoders read it', () => {
 describe('the walks', () => {
   // Kinds a walk may still name, and why: records fields wait for the records hook (read.ts,
   // generate.ts) or become record batches (explain), and an unknown tagged field is kept as bytes.
+  // json.ts is no walk of the tape but takes each kind's JSON from the description the same way.
   const walks: Record<string, { table: string; may: string[] }> = {
     'src/codec/read.ts': { table: 'KINDS', may: ['BYTES', 'RECORDS'] },
     'src/codec/write.ts': { table: 'KIND_WRITES', may: [] },
     'src/codec/generate.ts': { table: 'KINDS', may: ['RECORDS'] },
     'src/explain/walker.ts': { table: 'KINDS', may: ['RECORDS'] },
+    // The JSON form: bytes and records left raw for JsonWriter, records decoded inline as batches.
+    'src/codec/json.ts': { table: 'KIND_JSON', may: ['BYTES', 'RECORDS'] },
   };
   const primitiveNames = ['BOOL', 'INT8', 'INT16', 'UINT16', 'INT32', 'UINT32', 'INT64', 'FLOAT64', 'UUID', 'STRING', 'BYTES', 'RECORDS'];
 
@@ -211,6 +316,17 @@ describe('the walks', () => {
     expect(text).toMatch(new RegExp(`\\b${table}\\b`));
     const named = primitiveNames.filter((name) => new RegExp(`\\b${name}\\b`).test(text));
     expect(named).toEqual(may);
+  });
+
+  // The structural words too: the readers take theirs from STRUCTURE, the writers from STRUCTURE_WRITES.
+  it.each([
+    ['src/codec/read.ts', ['STRUCTURE']], ['src/codec/write.ts', ['STRUCTURE_WRITES']],
+    ['src/codec/generate.ts', ['STRUCTURE', 'STRUCTURE_WRITES']], ['src/explain/walker.ts', ['STRUCTURE']],
+  ])('%s takes its structural words from the description', (file, tables) => {
+    const text = readFileSync(join(repoRoot, file), 'utf8');
+    for (const table of tables) expect(text).toMatch(new RegExp(`\\b${table}\\b`));
+    // No count, marker or tag read off the tape by hand (the interpreter's reader reads no tape word itself).
+    if (file === 'src/codec/read.ts') expect(text).not.toMatch(/tape\[/);
   });
 
   it('has a row for every primitive kind of the ABI and for nothing else', () => {
