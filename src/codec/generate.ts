@@ -9,10 +9,10 @@ import { ARRAY, RECORDS, STRUCT, type CompiledField, type CompiledStruct } from 
 import { checkKnownFields } from './known-fields.js';
 import { bytesToBase64Url, decodeUtf8 } from '../text.js';
 import {
-  KIND_WRITES, KINDS, STRUCTURE, STRUCTURE_WRITES, WORD_SOURCE, asValueError, badValue, writeBytes, writeString, writeUuid, type TapeCursor,
+  KIND_WRITES, KINDS, STRUCTURE, STRUCTURE_WRITES, WORD_SOURCE, asValueError, badValue, describe, invalid, writeBytes, writeString, writeUuid, type TapeCursor,
 } from './kinds.js';
 import { b, tapeRoom } from './encode-buffers.js';
-import { describe, invalid, isDefault, notInVersion } from './values.js';
+import { isDefault, notInVersion } from './values.js';
 import { writeTaggedFields } from './write.js';
 
 export interface TapeReader {

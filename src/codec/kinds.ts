@@ -22,7 +22,7 @@ import type { PrimitiveType } from '../catalogue/schema.js';
 import { BOOL, BYTES, FLOAT64, INT16, INT32, INT64, INT8, RECORDS, STRING, UINT16, UINT32, UUID } from '../wasm/abi.js';
 import { base64UrlToBytes, bytesToBase64Url, decodeUtf8, encodeUtf8Into, fromHex, toHex } from '../text.js';
 import { LARGE_BYTES, b, heapRoom } from './encode-buffers.js';
-import { describe, invalid } from './values.js';
+import { KafkaWireError } from '../errors.js';
 
 /** The all-zero uuid, the zero value of uuid fields. */
 export const ZERO_UUID = 'AAAAAAAAAAAAAAAAAAAAAA';
@@ -237,6 +237,20 @@ export const KIND_JSON = /* @__PURE__ */ byKind<KindJson>([
   { kind: BYTES, toJson: toHex, fromJson: hexFromJson, expectedJson: 'bytes as hex' },
   { kind: RECORDS, toJson: toHex, fromJson: hexFromJson, expectedJson: 'bytes as hex' },
 ]);
+
+/** The error for a value the encoders cannot write. */
+export function invalid(detail: string): KafkaWireError {
+  return new KafkaWireError('INVALID_VALUE', -1, '', detail);
+}
+
+/** A short description of a value for error messages. */
+export function describe(v: unknown): string {
+  if (v === null) return 'null';
+  if (typeof v === 'string') return JSON.stringify(v.length > 40 ? v.slice(0, 40) + '…' : v);
+  if (typeof v === 'bigint') return `${v}n`;
+  if (typeof v === 'object') return Array.isArray(v) ? 'an array' : v.constructor?.name ?? 'an object';
+  return String(v);
+}
 
 /** Throws INVALID_VALUE: `v` is not a value of `kind`. */
 export function badValue(kind: number, v: unknown): never {

@@ -1,22 +1,9 @@
-// Checks and descriptions of the values handed to the encoders, shared by the interpreter's writer
-// and the generated writers: defaults, type errors and their wording (a kind's own check and
-// wording are its row in kinds.ts).
+// Checks of the values handed to the encoders, shared by the interpreter's writer and the generated
+// writers: defaults, fields a version lacks, the request header (a kind's own check and the wording
+// of a bad value are in kinds.ts, below the plan, which this file's types come from).
 import { KafkaWireError } from '../errors.js';
 import { ARRAY, BYTES, FLOAT64, STRUCT } from '../wasm/abi.js';
 import type { CompiledField, CompiledStruct } from './plan.js';
-
-export function invalid(detail: string): KafkaWireError {
-  return new KafkaWireError('INVALID_VALUE', -1, '', detail);
-}
-
-/** A short description of a value for error messages. */
-export function describe(v: unknown): string {
-  if (v === null) return 'null';
-  if (typeof v === 'string') return JSON.stringify(v.length > 40 ? v.slice(0, 40) + '…' : v);
-  if (typeof v === 'bigint') return `${v}n`;
-  if (typeof v === 'object') return Array.isArray(v) ? 'an array' : v.constructor?.name ?? 'an object';
-  return String(v);
-}
 
 /** Whether `v` equals the field's default (Kafka writes a tagged field only when it does not). */
 export function isDefault(f: CompiledField, v: any): boolean {

@@ -6,8 +6,8 @@ import { KafkaWireError } from '../errors.js';
 import { b, heapRoom, tapeRoom } from './encode-buffers.js';
 import { ARRAY, STRUCT, type CompiledField, type CompiledStruct } from './plan.js';
 import { checkKnownFields } from './known-fields.js';
-import { describe, invalid, isDefault, notInVersion } from './values.js';
-import { KIND_WRITES, STRUCTURE_WRITES, asValueError, badValue } from './kinds.js';
+import { isDefault, notInVersion } from './values.js';
+import { KIND_WRITES, STRUCTURE_WRITES, asValueError, badValue, describe, invalid } from './kinds.js';
 
 export function writeStruct(s: CompiledStruct, o: any): void {
   if (o === null || typeof o !== 'object') throw invalid(`expected a ${s.name} object, got ${describe(o)}`);
