@@ -1,7 +1,7 @@
-// Each command by name, loaded on its own: running one command loads its modules only, not every
-// command's (start-up time counts for a bulk load: `kafka-wire produce` should not compile the
-// explainer, the proxy and the site generator first). The table in commands.ts is the one list;
-// a test checks that this one names the same commands.
+// The command table: every command of the CLI by name, in the order the help lists them, each
+// loaded on its own, so running one command loads its modules only (start-up time counts for a
+// bulk load: `kafka-wire produce` should not compile the explainer, the proxy and the site
+// generator first). Adding a command is one module exporting a Command and one entry here.
 import type { Command } from './command.js';
 
 export const COMMAND_LOADERS: Readonly<Record<string, () => Promise<Command>>> = {

@@ -1,29 +1,7 @@
-// The command table: every command of the CLI, in the order the help lists them. Adding a command
-// is one module exporting a Command and one entry here.
+// Every command of the CLI, loaded, in the order the help lists them: for the help, the reference
+// and the tests. The one list is COMMAND_LOADERS (command-loaders.ts); running one command loads
+// only that command's modules.
 import type { Command } from './command.js';
-import { decode, encode } from './codec-commands.js';
-import { demo, explain, sample, site } from './explain.js';
-import { consume, metadata } from './network.js';
-import { produce } from './produce-command.js';
-import { pcap } from './pcap.js';
-import { proxy } from './proxy.js';
-import { broker } from './broker.js';
-import { group } from './group-command.js';
-import { perf } from './perf-command.js';
+import { COMMAND_LOADERS } from './command-loaders.js';
 
-export const COMMANDS: readonly Command[] = [
-  decode,
-  encode,
-  explain,
-  sample,
-  site,
-  demo,
-  metadata,
-  produce,
-  consume,
-  group,
-  perf,
-  broker,
-  pcap,
-  proxy,
-];
+export const COMMANDS: readonly Command[] = await Promise.all(Object.values(COMMAND_LOADERS).map((load) => load()));

@@ -1,12 +1,12 @@
-// The per-command loaders (what `kafka-wire <command>` loads at start-up) name exactly the
-// commands of the table in commands.ts, each loading that very command.
+// The command table (command-loaders.ts): each entry loads the command of its own name, and
+// COMMANDS (commands.ts) is that table loaded, in its order.
 import { describe, expect, it } from 'vitest';
 import { COMMAND_LOADERS } from '../../src/cli/command-loaders.js';
 import { COMMANDS } from '../../src/cli/commands.js';
 
 describe('command loaders', () => {
-  it('one per command of the table, loading the same command', async () => {
-    expect(Object.keys(COMMAND_LOADERS).sort()).toEqual(COMMANDS.map((c) => c.name).sort());
-    for (const c of COMMANDS) expect(await COMMAND_LOADERS[c.name]!()).toBe(c);
+  it('each loads the command of its name; COMMANDS is the table loaded, in order', async () => {
+    for (const [name, load] of Object.entries(COMMAND_LOADERS)) expect((await load()).name).toBe(name);
+    expect(COMMANDS.map((c) => c.name)).toEqual(Object.keys(COMMAND_LOADERS));
   });
 });
