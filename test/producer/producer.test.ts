@@ -2,29 +2,21 @@
 // record, Java's partitioning, batches numbered per partition, retries after lost answers that
 // neither duplicate nor reorder, a lost sequence surfacing as a typed error and a new epoch,
 // backpressure, acks 0, and the typed errors for bad input.
-import { afterEach, describe, expect, it } from 'vitest';
-import { startMemoryBroker, type MemoryBroker } from '../../src/wire/memory-broker.js';
+import { describe, expect, it } from 'vitest';
+import type { MemoryBroker } from '../../src/wire/memory-broker.js';
 import { partitionForKey } from '../../src/wire/partitioner.js';
 import { decodeRecordBatches } from '../../src/records/index.js';
-import { createProducer, ProducerError, type BatchAck, type Producer } from '../../src/producer/index.js';
+import { ProducerError, type BatchAck } from '../../src/producer/index.js';
+import { closeAfter, testBroker, testProducer } from './scope.js';
 import { startLossyProxy, type LossyProxy } from './lossy-proxy.js';
 
 const text = new TextDecoder();
 const enc = new TextEncoder();
-const cleanups: (() => Promise<unknown>)[] = [];
-afterEach(async () => { for (const c of cleanups.splice(0).reverse()) await c(); });
-
-async function broker(topics: Record<string, number>, options: { autoCreateTopics?: boolean } = {}): Promise<MemoryBroker> {
-  const b = await startMemoryBroker({ topics, ...options });
-  cleanups.push(() => b.close());
-  return b;
+function broker(topics: Record<string, number>, options: { autoCreateTopics?: boolean } = {}): Promise<MemoryBroker> {
+  return testBroker({ topics, ...options });
 }
 
-async function producer(options: Parameters<typeof createProducer>[0]): Promise<Producer> {
-  const p = await createProducer(options);
-  cleanups.push(() => p.close({ force: true }));
-  return p;
-}
+const producer = testProducer;
 
 /** Every record stored in a partition, in offset order, with its batch's producer fields. */
 function stored(b: MemoryBroker, topic: string, partition: number) {
@@ -105,7 +97,7 @@ describe('producer against the memory broker', () => {
     const b = await broker({ r: 2 });
     const cutAt = new Set([3, 8, 9, 20]);
     const proxy: LossyProxy = await startLossyProxy({ host: b.host, port: b.port }, (n) => cutAt.has(n));
-    cleanups.push(() => proxy.close());
+    closeAfter(() => proxy.close());
     const p = await producer({ bootstrap: proxy.bootstrap, batchBytes: 2048, lingerMs: 1, maxInFlight: 5, retryBackoffMs: 10 });
     await p.topic('r');
     const n = 5000;
@@ -122,7 +114,7 @@ describe('producer against the memory broker', () => {
   it('without idempotence the same lost answers duplicate records (what idempotence prevents)', async () => {
     const b = await broker({ d: 1 });
     const proxy = await startLossyProxy({ host: b.host, port: b.port }, (n) => n === 2);
-    cleanups.push(() => proxy.close());
+    closeAfter(() => proxy.close());
     const p = await producer({ bootstrap: proxy.bootstrap, idempotent: false, batchBytes: 1024, lingerMs: 1, retryBackoffMs: 10 });
     await p.topic('d');
     for (let i = 0; i < 500; i++) p.write('d', null, `d${i}`);
@@ -211,7 +203,7 @@ describe('producer delivery timeout', () => {
   it('a batch that cannot be delivered in deliveryTimeoutMs fails with DELIVERY_TIMEOUT naming its partition', async () => {
     const b = await broker({ gone: 1 });
     const proxy = await startLossyProxy({ host: b.host, port: b.port }, () => true); // every Produce answer lost
-    cleanups.push(() => proxy.close());
+    closeAfter(() => proxy.close());
     const p = await producer({ bootstrap: proxy.bootstrap, deliveryTimeoutMs: 500, retryBackoffMs: 20, requestTimeoutMs: 200 });
     const err = await p.send('gone', { value: 'v' }).catch((e) => e);
     expect(err).toBeInstanceOf(ProducerError);

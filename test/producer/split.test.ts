@@ -2,28 +2,19 @@
 // standing for Kafka's message.max.bytes): split and sent again as the Java client does, with the
 // sequence numbers of the batches after it still right (the broker checks them as Kafka does); a
 // record too large alone is a typed error naming it (from the CLI: its line), the others stay sent.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { Readable } from 'node:stream';
-import { startMemoryBroker, type MemoryBroker } from '../../src/wire/memory-broker.js';
+import type { MemoryBroker } from '../../src/wire/memory-broker.js';
 import { decodeRecordBatches } from '../../src/records/index.js';
-import { createProducer, type Producer } from '../../src/producer/index.js';
+import { testBroker, testProducer } from './scope.js';
 import { main } from '../../src/cli/main.js';
 
 const text = new TextDecoder();
-const cleanups: (() => Promise<unknown>)[] = [];
-afterEach(async () => { for (const c of cleanups.splice(0).reverse()) await c(); });
-
-async function broker(maxMessageBytes: number, topics: Record<string, number>): Promise<MemoryBroker> {
-  const b = await startMemoryBroker({ topics, maxMessageBytes });
-  cleanups.push(() => b.close());
-  return b;
+function broker(maxMessageBytes: number, topics: Record<string, number>): Promise<MemoryBroker> {
+  return testBroker({ topics, maxMessageBytes });
 }
 
-async function producer(options: Parameters<typeof createProducer>[0]): Promise<Producer> {
-  const p = await createProducer(options);
-  cleanups.push(() => p.close({ force: true }));
-  return p;
-}
+const producer = testProducer;
 
 /** A partition's stored batches: their sizes, epochs, sequences, and every value in offset order. */
 function stored(b: MemoryBroker, topic: string, partition: number) {
