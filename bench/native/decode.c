@@ -115,18 +115,27 @@ static size_t batch(char codec, const char *src, size_t n, char *dst, size_t cap
   return decode(codec, src + 61, n - 61, dst, cap);
 }
 
+/* The whole file at `path` (its size in *n), or NULL after saying why. */
+static char *readFile(const char *path, size_t *n) {
+  FILE *f = fopen(path, "rb");
+  if (!f) { perror(path); return NULL; }
+  fseek(f, 0, SEEK_END);
+  *n = (size_t)ftell(f);
+  fseek(f, 0, SEEK_SET);
+  char *src = malloc(*n);
+  size_t got = fread(src, 1, *n, f);
+  fclose(f);
+  if (got != *n) { fprintf(stderr, "%s: short read\n", path); return NULL; }
+  return src;
+}
+
 /* batch gzip|snappy|lz4|zstd FILE SECONDS: a whole record batch (see batch()); prints ns per batch. */
 static int batchMain(char **argv) {
   const char *c = argv[2];
   char codec = c[0] == 'g' ? 'g' : c[0] == 'z' ? 'z' : c[0] == 'l' ? 'l' : 's';
-  FILE *f = fopen(argv[3], "rb");
-  if (!f) { perror(argv[3]); return 2; }
-  fseek(f, 0, SEEK_END);
-  size_t n = (size_t)ftell(f);
-  fseek(f, 0, SEEK_SET);
-  char *src = malloc(n);
-  if (fread(src, 1, n, f) != n) return 2;
-  fclose(f);
+  size_t n;
+  char *src = readFile(argv[3], &n);
+  if (!src) return 2;
   size_t cap = 64 << 20;
   char *dst = malloc(cap);
   zctx = ZSTD_createDCtx();
@@ -148,14 +157,9 @@ int main(int argc, char **argv) {
   if (argc != 5) { fprintf(stderr, "usage: decode zstd|lz4|lz4blocks|snappy FILE SIZE SECONDS\n"); return 2; }
   /* lz4blocks: the frame's blocks alone (see lz4Blocks); lz4: the whole frame through LZ4F. */
   char codec = argv[1][0] == 'z' ? 'z' : strcmp(argv[1], "lz4blocks") == 0 ? 'b' : argv[1][0] == 'l' ? 'l' : 's';
-  FILE *f = fopen(argv[2], "rb");
-  if (!f) { perror(argv[2]); return 2; }
-  fseek(f, 0, SEEK_END);
-  size_t n = (size_t)ftell(f);
-  fseek(f, 0, SEEK_SET);
-  char *src = malloc(n);
-  if (fread(src, 1, n, f) != n) return 2;
-  fclose(f);
+  size_t n;
+  char *src = readFile(argv[2], &n);
+  if (!src) return 2;
   size_t size = (size_t)atol(argv[3]);
   double window = atof(argv[4]);
   /* At least lz4's largest block, so that LZ4F decodes straight into dst rather than through its own buffer. */
