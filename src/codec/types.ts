@@ -91,7 +91,10 @@ export interface MessageDecodeOptions extends Limits {
    * Applied to every records field once the message is read (e.g. decodeRecordBatches), in the
    * order the fields come, so a Fetch response arrives with its batches decoded, and typed as what
    * it returns; without it records fields are byte views. It may itself call the codec (decode or
-   * encode other messages). The by-key calls' `records` option sets it.
+   * encode other messages). The by-key calls' `records` option sets it. The bytes it is handed
+   * view the frame and know where the frame's copy lies in WebAssembly memory while the hooks run,
+   * so decodeRecordBatches reads them there, without a copy, and names the field's path and frame
+   * offset in its errors; kept past the hook, they are a plain view (copied when decoded).
    */
   recordsDecoder?: (records: Uint8Array) => unknown;
 }

@@ -6,7 +6,7 @@ import { decompressAt as decompress, decompressInWasm, DEFAULT_MAX_DECOMPRESSED 
 import { RecordsError, recordsError } from './errors.js';
 import type { DecodeOptions } from './types.js';
 import { wasm, mem, memI32, alloc, top, setTop, copyIn, statusError } from './engine.js';
-import { held } from '../wasm/memory.js';
+import { RecordsInFrame } from '../wasm/memory.js';
 import {
   ATTRIBUTES_OFFSET, BASE_SEQUENCE_OFFSET, BASE_TIMESTAMP_OFFSET, BATCH_LENGTH_OFFSET, COMPRESSION_LZ4,
   COMPRESSION_MASK, COMPRESSION_SNAPPY, CRC_OFFSET, ENTRY_HEADER_END, ENTRY_HEADER_START, ENTRY_LENGTH,
@@ -49,33 +49,22 @@ export function decodeRecordBatches(bytes: Uint8Array, options: DecodeOptions = 
   };
   wasm();
   const mark = top;
-  // A records field of the frame a decode holds while its hooks run: read where the frame's copy
+  // The records field of a frame a decode holds while its hooks run: read where the frame's copy
   // lies, its errors located in the frame.
-  const frame = held;
-  const at = frame !== undefined && bytes.buffer === frame.frame.buffer ? bytes.byteOffset - frame.frame.byteOffset : -1;
-  const inFrame = at >= 0 && at + bytes.length <= frame!.frame.length;
+  let held;
+  if (bytes instanceof RecordsInFrame) {
+    if (bytes.held?.live === true) held = bytes.held;
+    bytes = new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.length); // what the batches keep: a plain view
+  }
+  const at = held === undefined || bytes.buffer !== held.frame.buffer ? -1 : bytes.byteOffset - held.frame.byteOffset;
+  const inFrame = at >= 0 && at + bytes.length <= held!.frame.length;
   try {
-    return decodeBlob(bytes, ctx, '', inFrame ? at : 0, -1, inFrame ? frame!.ptr + at : -1);
+    return decodeBlob(bytes, ctx, '', inFrame ? at : 0, -1, inFrame ? held!.ptr + at : -1);
   } catch (error) {
-    throw inFrame && error instanceof RecordsError ? error.within(frame!.name + (pathTo(frame!.body, bytes) ?? '')) : error;
+    throw inFrame && error instanceof RecordsError ? error.within(held!.pathOf(bytes)) : error;
   } finally {
     setTop(mark);
   }
-}
-
-/**
- * The path (".responses[0].partitions[3].records") of the field that holds `value` in a decoded
- * message, whose records fields hold their bytes until their hooks replace them: sought only for
- * an error's path.
- */
-function pathTo(o: any, value: unknown): string | undefined {
-  if (o instanceof Object && !ArrayBuffer.isView(o) && !(o instanceof RecordBatch)) {
-    for (const key in o) {
-      const inner = o[key] === value ? '' : pathTo(o[key], value);
-      if (inner !== undefined) return (Array.isArray(o) ? `[${key}]` : `.${key}`) + inner;
-    }
-  }
-  return undefined;
 }
 
 /**

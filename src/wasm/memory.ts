@@ -55,30 +55,43 @@ export function keep(size: number): number {
 }
 
 /**
- * Where the records of a decode's records field lie in memory while its hook runs: the frame the
- * codec holds (its bytes as given, and the address of its copy) and the decoded message, whose
- * records fields still hold their byte views (so the field's path can be found).
+ * A frame a decode holds in memory while its records hooks run: its bytes as given and the
+ * address of their copy, live until the hooks end. The decode hands it to each hook with the
+ * records (RecordsInFrame), so nothing here remembers which decode is running: decodes nest.
  */
-export interface HeldFrame {
-  frame: Uint8Array;
-  ptr: number;
-  name: string;
-  body: unknown;
+export class HeldFrame {
+  live = true;
+  constructor(
+    readonly frame: Uint8Array,
+    readonly ptr: number,
+    /** The path of a records field in the decoded message ("FetchResponse.responses[0].partitions[3].records"). */
+    readonly pathOf: (records: Uint8Array) => string,
+  ) {}
 }
 
-/** The frame held by the innermost decode running records hooks, if any. */
-export let held: HeldFrame | undefined;
+/**
+ * The bytes of a records field as a decode hands them to its records hook: a view of the frame
+ * that also says where the frame lies in memory, so the records engine reads them there (no
+ * copy) and locates its errors in the frame. Views made from it (subarray, a record's key and
+ * value) are plain Uint8Arrays.
+ */
+export class RecordsInFrame extends Uint8Array {
+  static get [Symbol.species]() {
+    return Uint8Array;
+  }
+  held: HeldFrame | undefined;
+}
 
-/** Runs a decode's records hooks with its frame held: kept below the arena's top, and found in `held`. */
-export function holding(frame: HeldFrame, hooks: () => void): void {
+/**
+ * Runs `hooks` with the arena's top at `end`: a decode's frame copy, below it, stays put while its
+ * hooks take scratch above it (and may decode again, nesting above that).
+ */
+export function keepingBelow(end: number, hooks: () => void): void {
   const mark = top;
-  const outer = held;
-  top = frame.ptr + frame.frame.length;
-  held = frame;
+  top = end;
   try {
     hooks();
   } finally {
     setTop(mark);
-    held = outer;
   }
 }

@@ -236,3 +236,51 @@ describe('nested and interleaved calls while a frame is held', () => {
     expect(body.responses[0].partitions.map((p: any) => p.records)).toEqual(expectedOuter);
   });
 });
+
+describe('records that carry where they lie', () => {
+  it('read in place only while their decode\'s hooks run: kept for later, they are copied and read right', () => {
+    const records = [batchOf(0n, 4, 40), batchOf(10n, 3, 200, 'lz4')];
+    const frame = fetchFrame(records);
+    const expected = decodedApart(frame);
+    const kept: Uint8Array[] = [];
+    decodeResponseFor(fetchApi, frame, 12, { recordsDecoder: (r: Uint8Array) => (kept.push(r), r.length) });
+    // Overwrite the arena where the frame's copy lay, then read what the hooks kept.
+    decodeResponse(fetchFrame([batchOf(500n, 20, 300), batchOf(600n, 20, 300)]), 1, 12, { records: true });
+    const set = vi.spyOn(Uint8Array.prototype, 'set');
+    expect(kept.map((r) => decodeRecordBatches(r))).toEqual(expected);
+    expect(set.mock.calls.filter(([source]) => ArrayBuffer.isView(source) && source.buffer === frame.buffer)).toHaveLength(2);
+    // Their errors count from the records' own start then: the frame is no longer held.
+    const corrupt = fetchFrame([batchOf(0n), batchOf(10n)]);
+    corrupt[indexOfBytes(corrupt, batchOf(10n)) + CRC_OFFSET] ^= 1;
+    const late: Uint8Array[] = [];
+    decodeResponseFor(fetchApi, corrupt, 12, { recordsDecoder: (r: Uint8Array) => late.push(r) });
+    const error = thrown(() => decodeRecordBatches(late[1]));
+    expect([error.code, error.path, error.offset]).toEqual(['CRC_MISMATCH', 'batches[0].crc', CRC_OFFSET]);
+  });
+
+  it('an outer hook reading an inner decode\'s records after it returned, and its own, each from the right place', () => {
+    const outer = fetchFrame([batchOf(0n), batchOf(10n, 2, 64, 'snappy')]);
+    const inner = fetchFrame([batchOf(100n, 5, 30, 'lz4'), batchOf(110n)]);
+    const [expectedOuter, expectedInner] = [decodedApart(outer), decodedApart(inner)];
+    const innerKept: Uint8Array[] = [];
+    const fromInner: unknown[] = [];
+    const hooked = decodeResponseFor(fetchApi, outer, 12, { recordsDecoder: (r: Uint8Array) => {
+      decodeResponseFor(fetchApi, inner, 12, { recordsDecoder: (ir: Uint8Array) => innerKept.push(ir) });
+      fromInner.push(...innerKept.splice(0).map((ir) => decodeRecordBatches(ir)));
+      return decodeRecordBatches(r);
+    } }).body;
+    expect(hooked.responses[0].partitions.map((p) => p.records)).toEqual(expectedOuter);
+    expect(fromInner).toEqual([...expectedInner, ...expectedInner]);
+  });
+
+  it('hand the hook a Uint8Array whose derived views (a record\'s key and value) are plain', () => {
+    const frame = fetchFrame([batchOf(0n)]);
+    const seen: Uint8Array[] = [];
+    const body = decodeResponseFor(fetchApi, frame, 12, { recordsDecoder: (r: Uint8Array) => (seen.push(r), decodeRecordBatches(r)) }).body;
+    expect(seen[0]).toBeInstanceOf(Uint8Array);
+    expect(Array.from(seen[0])).toEqual(Array.from(batchOf(0n)));
+    const record = body.responses[0].partitions[0].records.batches[0].records[0];
+    expect(Object.getPrototypeOf(record.value)).toBe(Uint8Array.prototype);
+    expect(Object.getPrototypeOf(seen[0].subarray(1))).toBe(Uint8Array.prototype);
+  });
+});
