@@ -5,6 +5,8 @@
 //   node bench/run.mjs --only fetch    one or more workloads: fetch,produce,metadata,frames,crc,decompress,import
 //   options: --rounds N (pairs per row; default 10)  --time MS (per task and round)  --no-mixed
 //            --no-kafka (import from the kafka-wire broker only, not also from a real Kafka)
+//            --baseline DIR (another checkout, dist/ built: each kafka-wire row is timed against
+//            that build's in the same rounds; e.g. a worktree of the commit before a change)
 //
 // Every (task, round) runs in a fresh child process (bench/child.mjs) loading only its own
 // contender's code. In each round the rows of one table run one after another (order rotating
@@ -20,13 +22,13 @@
 import { spawnSync, execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync, statSync } from 'node:fs';
 import { cpus, totalmem, tmpdir, release, platform, loadavg } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { fileURLToPath } from 'node:url';
 import { buildData, ROOT, DIST } from './lib/data.mjs';
 import { allTasks, sizeOf, WORKLOADS, KEPT_RESULTS } from './lib/tasks.mjs';
 import { RecordsDigest, same } from './lib/digest.mjs';
-import { aggregate, goals, textTables, markdown } from './lib/report.mjs';
+import { aggregate, baselineTable, goals, textTables, markdown } from './lib/report.mjs';
 
 // kafka-wire in this process only checks the Produce outputs (untimed); loaded below.
 const kw = {};
@@ -39,8 +41,8 @@ const option = (name) => {
 };
 for (let i = 0; i < argv.length; i++) {
   if (['--quick', '--no-mixed', '--no-kafka'].includes(argv[i])) continue;
-  if (['--only', '--rounds', '--time'].includes(argv[i])) { i++; continue; }
-  console.error(`unknown argument ${argv[i]}\nusage: node bench/run.mjs [--quick] [--only ${ALL.join(',')}] [--rounds N] [--time MS] [--no-mixed] [--no-kafka]`);
+  if (['--only', '--rounds', '--time', '--baseline'].includes(argv[i])) { i++; continue; }
+  console.error(`unknown argument ${argv[i]}\nusage: node bench/run.mjs [--quick] [--only ${ALL.join(',')}] [--rounds N] [--time MS] [--no-mixed] [--no-kafka] [--baseline DIR]`);
   process.exit(2);
 }
 
@@ -60,7 +62,15 @@ const params = {
   importPairs: quick ? 1 : 3,
   importRecords: quick ? 200_000 : 1_000_000,
 };
-const partial = quick || only !== undefined || option('--rounds') !== undefined || option('--time') !== undefined;
+const baseline = option('--baseline') === undefined ? undefined : resolve(option('--baseline'));
+const partial = quick || only !== undefined || option('--rounds') !== undefined || option('--time') !== undefined || baseline !== undefined;
+if (baseline !== undefined) {
+  if (!existsSync(join(baseline, 'dist/src/index.js'))) {
+    console.error(`--baseline ${baseline}: no dist/src/index.js there (run npm run build in it first)`);
+    process.exit(2);
+  }
+  process.env.KAFKA_WIRE_BENCH_BASELINE = baseline; // read by tasks.mjs here and in every child
+}
 
 if (!existsSync(join(HERE, 'node_modules/tinybench'))) {
   console.error('bench/node_modules is missing: run npm run bench (or npm --prefix bench install) first');
@@ -114,7 +124,9 @@ try {
 
   // ---- mixed: every task and contender in one process ----
   for (let m = 0; m < params.mixedRounds; m++) {
-    const list = m % 2 === 0 ? runnable : [...runnable].reverse();
+    // The baseline's rows stay out: one process loads one kafka-wire.
+    const mixable = runnable.filter((t) => t.mode !== 'baseline');
+    const list = m % 2 === 0 ? mixable : [...mixable].reverse();
     const t1 = Date.now();
     const res = runChild(list, `mixed${m + 1}`);
     for (const task of list) {
@@ -148,6 +160,8 @@ try {
   const bundle = bundleSize();
   const notes = NOTES(manifest);
   console.log(textTables(groups));
+  const baselineLines = baseline === undefined ? [] : baselineTable(groups, `${baseline}, commit ${gitHead(baseline)}`);
+  if (baselineLines.length) console.log(`\n${baselineLines.join('\n')}`);
   if (imported) console.log(`\n${importer.importTable(imported).join('\n')}`);
   const decompressLines = decompressed ? ['## Decompression against native', '', decompressor.decompressTable(decompressed)] : [];
   if (decompressed) console.log(`\n${decompressLines.join('\n')}`);
@@ -166,7 +180,7 @@ try {
   mkdirSync(outDir, { recursive: true });
   const base = partial ? 'partial' : 'latest';
   writeFileSync(join(outDir, `${base}.json`), JSON.stringify(json, (k, v) => (typeof v === 'bigint' ? v.toString() : v), 1) + '\n');
-  writeFileSync(join(outDir, `${base}.md`), markdown({ machine, params, groups, goalRows, bundle, notes, command, importLines: [...(imported ? importer.importTable(imported, true) : []), ...(decompressLines.length ? ['', ...decompressLines] : [])] }));
+  writeFileSync(join(outDir, `${base}.md`), markdown({ machine, params, groups, goalRows, bundle, notes, command, importLines: [...baselineLines, ...(imported ? importer.importTable(imported, true) : []), ...(decompressLines.length ? ['', ...decompressLines] : [])] }));
   console.log(`\nwrote bench/results/${base}.json and bench/results/${base}.md (${((Date.now() - t0) / 1000).toFixed(0)} s in all)`);
   if (rows.some((r) => r.verified === false)) {
     console.error('some contenders did not produce the expected result (DIGEST MISMATCH above)');
@@ -178,6 +192,14 @@ try {
 process.exit(exitCode);
 
 // ------------------------------------------------------------------------------------------
+
+function gitHead(cwd) {
+  try {
+    return execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd, encoding: 'utf8' }).trim();
+  } catch {
+    return 'unknown';
+  }
+}
 
 function runChild(tasks, tag, alloc = false) {
   const out = join(dir, `result-${tag}-${process.hrtime.bigint()}.json`);

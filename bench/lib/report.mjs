@@ -67,7 +67,14 @@ export function aggregate(rows) {
         r.fastestPeerLabel = fastest.label;
         r.ratio = ratioStats(pairRatios(fastest.roundsMs, r.roundsMs));
       }
-      groups.push([w, c, g]);
+      // A baseline twin's time over this build's, pair by pair (above 1: this build is faster).
+      for (const twin of g.filter((x) => x.twinOf !== undefined && x.medianMs !== undefined)) {
+        const r = g.find((x) => x.id === twin.twinOf);
+        if (r?.medianMs === undefined) continue;
+        r.vsBaseline = ratioStats(pairRatios(twin.roundsMs, r.roundsMs));
+        r.baselineMs = twin.medianMs;
+      }
+      groups.push([w, c, g.filter((x) => x.twinOf === undefined)]);
     }
   }
   return groups;
@@ -161,6 +168,19 @@ function rowCells(r) {
 
 const HEAD = ['contender', 'time', 'MB/s', 'alloc B/unit', 'objects/unit', 'vs fastest peer (paired median [quartiles])', 'IQR/median', 'mixed/iso', 'notes'];
 const LEFT = new Set([0, HEAD.length - 1]);
+
+/** The kafka-wire rows against the baseline build (run.mjs --baseline), as markdown table lines. */
+export function baselineTable(groups, baseline) {
+  const rows = groups.flatMap(([, , g]) => g.filter((r) => r.vsBaseline !== undefined));
+  if (rows.length === 0) return [];
+  const cell = (r) => `${r.vsBaseline.median.toFixed(2)}x [${r.vsBaseline.q1.toFixed(2)}-${r.vsBaseline.q3.toFixed(2)}]`;
+  return [
+    `## Against the baseline build (${baseline})`, '',
+    'Each kafka-wire row and its twin loaded from the baseline\'s dist/ ran in the same rounds, in fresh processes one after the other; the ratio is the median over rounds of (baseline time / this build\'s time), quartiles in brackets: above 1, this build is faster.', '',
+    '| workload | row | baseline ms | this build ms | baseline / this |', '| --- | --- | ---: | ---: | ---: |',
+    ...rows.map((r) => `| ${r.workload}/${r.case} | ${r.label} | ${r.baselineMs.toFixed(3)} | ${r.medianMs.toFixed(3)} | ${cell(r)} |`),
+  ];
+}
 
 export function textTables(groups) {
   const lines = [];

@@ -2,7 +2,8 @@
 // including the n/a rows (a peer without the feature), with how to count units and bytes.
 
 export const WORKLOADS = ['fetch', 'produce', 'metadata', 'frames', 'crc'];
-export const CONTENDERS = ['kafka-wire', 'kafkajs', 'platformatic', 'platformatic1', 'reference'];
+export const CONTENDERS = ['kafka-wire', 'kafkajs', 'platformatic', 'platformatic1', 'reference', 'kafka-wire-baseline'];
+
 export const PEERS = ['kafkajs', 'platformatic', 'platformatic1'];
 /** The peer's package as bench/package.json names it, and how the tables name it. */
 export const PEER_PACKAGES = { platformatic: '@platformatic/kafka', platformatic1: 'platformatic-kafka-1' };
@@ -86,6 +87,14 @@ export function allTasks() {
   tasks.push(t('crc', '1MiB', 'platformatic', 'js', null, '@platformatic/kafka jsCRC32C (JS table)', { unit: 'byte' }));
   tasks.push(t('crc', '1MiB', 'reference', 'memcpy', null, 'memcpy 1 MiB (Uint8Array.set)', { unit: 'byte' }));
   for (const x of tasks) x.mode ??= x.contender === 'reference' ? 'reference' : 'eager';
+  // bench/run.mjs --baseline DIR sets this (for its children too): a checkout with dist/ built.
+  if (process.env.KAFKA_WIRE_BENCH_BASELINE) {
+    // The baseline's rows run in the same rounds as this build's (the pairs), in their own mode:
+    // never a peer, never in a goal; report.mjs sets each kafka-wire row's ratio against its twin.
+    for (const x of tasks.filter((x) => x.contender === 'kafka-wire' && !x.na)) {
+      tasks.push({ ...x, id: `${x.id}@baseline`, contender: 'kafka-wire-baseline', label: `${x.label} (baseline)`, mode: 'baseline', twinOf: x.id });
+    }
+  }
   return tasks;
 }
 

@@ -4,9 +4,11 @@ import { DIST, TOPIC, CHUNK_BYTES, makeRecords, load } from '../data.mjs';
 import { RecordsDigest, metadataDigest } from '../digest.mjs';
 import { fetchLoop, readKafkaWire } from '../consume.mjs';
 
-const { decodeResponse, encodeResponse, encodeRequest } = await import(join(DIST, 'src/index.js'));
-const { decodeRecordBatches, encodeRecordBatch, crc32c } = await import(join(DIST, 'src/records/index.js'));
-const { FrameSplitter } = await import(join(DIST, 'src/wire/index.js'));
+// The build timed: this checkout's, or another's (kafka-wire-baseline.mjs sets it).
+const dist = process.env.KAFKA_WIRE_BENCH_DIST ?? DIST;
+const { decodeResponse, encodeResponse, encodeRequest } = await import(join(dist, 'src/index.js'));
+const { decodeRecordBatches, encodeRecordBatch, crc32c } = await import(join(dist, 'src/records/index.js'));
+const { FrameSplitter } = await import(join(dist, 'src/wire/index.js'));
 
 function recordsDigest(batchLists) {
   const d = new RecordsDigest();
