@@ -7,10 +7,10 @@
 // heap (encode-buffers.ts), and the WebAssembly `emit` writes the frame.
 import type { ApiDef, MessageDef } from '../catalogue/schema.js';
 import { KafkaWireError } from '../errors.js';
-import { ARRAY, RECORDS, STRUCT, bodyPlanFor, planForMessage, type CompiledStruct, type MessagePlan } from './plan.js';
+import { bodyPlanFor, planForMessage, type CompiledStruct, type MessagePlan } from './plan.js';
 import { completeStruct } from './known-fields.js';
 import { codecWasm, ensureMemory, i32, scratchBase, u8 } from './engine.js';
-import { HeldFrame, RecordsInFrame, keepingBelow } from '../wasm/memory.js';
+import { RecordsInFrame, setTop, top, type HeldFrame } from '../wasm/memory.js';
 import { codegenAvailable, generateReader, generateWriter, type TapeReader, type TapeWriter } from './generate.js';
 import { interpretRoot, type TapeCursor } from './read.js';
 import { writeStruct } from './write.js';
@@ -76,52 +76,27 @@ function decodeWith(plan: { header: CompiledStruct | null; body: CompiledStruct 
   const later = cursor.later;
   if (later?.length) {
     // Each hook gets its records as a view that knows where the frame's copy lies, so the records
-    // engine reads them there (src/records/decode.ts); a hook's own decodes nest above the copy.
-    const root = plan.body;
-    const held = new HeldFrame(input, ptr, (records) => root.name + (pathOf(root, body, records) ?? ''));
-    keepingBelow(ptr + input.length, () => {
-      try {
-        for (let i = 0; i < later.length; i += 3) {
-          const bytes = later[i + 2] as Uint8Array;
-          const records = new RecordsInFrame(bytes.buffer as ArrayBuffer, bytes.byteOffset, bytes.length);
-          records.held = held;
-          (later[i] as any)[later[i + 1] as string | number] = recordsDecoder!(records);
-        }
-      } finally {
-        held.live = false;
+    // engine reads them there (src/records/decode.ts). The copy stays below the arena's top while
+    // the hooks run: their own decodes nest above it.
+    const held: HeldFrame = { frame: input, ptr, name: plan.body.name, body, live: true };
+    const mark = top;
+    setTop(ptr + input.length);
+    try {
+      for (let i = 0; i < later.length; i += 3) {
+        const bytes = later[i + 2] as Uint8Array;
+        const records = new RecordsInFrame(bytes.buffer as ArrayBuffer, bytes.byteOffset, bytes.length);
+        records.held = held;
+        records.plain = bytes;
+        later[i + 2] = recordsDecoder!(records);
       }
-    });
+      // Set once every hook has run: until then the message holds only what the codec read.
+      for (let i = 0; i < later.length; i += 3) (later[i] as any)[later[i + 1] as string | number] = later[i + 2];
+    } finally {
+      held.live = false;
+      setTop(mark);
+    }
   }
   return { header, body };
-}
-
-/**
- * The path (".responses[0].partitions[3].records") of the records field of a decoded message whose
- * bytes `records` view (its hook not run yet), following the structs' shape; sought only for an error.
- */
-function pathOf(s: CompiledStruct, o: any, records: Uint8Array): string | undefined {
-  for (const f of s.fields) {
-    const v = o[f.name];
-    if (v === null || typeof v !== 'object') continue;
-    const inner = f.kind === ARRAY ? itemPath(f.elementKind, f.struct, v, records) : valuePath(f.kind, f.struct, v, records);
-    if (inner !== undefined) return `.${f.name}${inner}`;
-  }
-  return undefined;
-}
-
-function valuePath(kind: number, struct: CompiledStruct | null, v: any, records: Uint8Array): string | undefined {
-  if (kind === STRUCT) return pathOf(struct!, v, records);
-  const same = kind === RECORDS && v.buffer === records.buffer && v.byteOffset === records.byteOffset && v.length === records.length;
-  return same ? '' : undefined;
-}
-
-function itemPath(kind: number, struct: CompiledStruct | null, items: any[], records: Uint8Array): string | undefined {
-  if (kind !== STRUCT && kind !== RECORDS) return undefined;
-  for (let i = 0; i < items.length; i++) {
-    const inner = items[i] === null ? undefined : valuePath(kind, struct, items[i], records);
-    if (inner !== undefined) return `[${i}]${inner}`;
-  }
-  return undefined;
 }
 
 /**

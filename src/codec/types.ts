@@ -94,7 +94,7 @@ export interface MessageDecodeOptions extends Limits {
    * encode other messages). The by-key calls' `records` option sets it. The bytes it is handed
    * view the frame and know where the frame's copy lies in WebAssembly memory while the hooks run,
    * so decodeRecordBatches reads them there, without a copy, and names the field's path and frame
-   * offset in its errors; kept past the hook, they are a plain view (copied when decoded).
+   * offset in its errors; kept past the hook, they are decoded from a copy like any bytes.
    */
   recordsDecoder?: (records: Uint8Array) => unknown;
 }

@@ -49,22 +49,41 @@ export function decodeRecordBatches(bytes: Uint8Array, options: DecodeOptions = 
   };
   wasm();
   const mark = top;
-  // The records field of a frame a decode holds while its hooks run: read where the frame's copy
-  // lies, its errors located in the frame.
+  // The records field of a frame a decode holds while its hooks run (only the codec makes one):
+  // read where the frame's copy lies, its errors located in the frame.
   let held;
+  let at = 0;
+  let address = -1;
   if (bytes instanceof RecordsInFrame) {
-    if (bytes.held?.live === true) held = bytes.held;
-    bytes = new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.length); // what the batches keep: a plain view
+    if (bytes.held.live) {
+      held = bytes.held;
+      at = bytes.byteOffset - held.frame.byteOffset;
+      address = held.ptr + at;
+    }
+    bytes = bytes.plain; // what the message holds, and the batches keep
   }
-  const at = held === undefined || bytes.buffer !== held.frame.buffer ? -1 : bytes.byteOffset - held.frame.byteOffset;
-  const inFrame = at >= 0 && at + bytes.length <= held!.frame.length;
   try {
-    return decodeBlob(bytes, ctx, '', inFrame ? at : 0, -1, inFrame ? held!.ptr + at : -1);
+    return decodeBlob(bytes, ctx, '', at, -1, address);
   } catch (error) {
-    throw inFrame && error instanceof RecordsError ? error.within(held!.pathOf(bytes)) : error;
+    throw held && error instanceof RecordsError ? error.within(held.name + (pathTo(held.body, bytes) ?? '')) : error;
   } finally {
     setTop(mark);
   }
+}
+
+/**
+ * The path (".responses[0].partitions[3].records") of the field that holds `value` in a decoded
+ * message, sought only for an error. The codec sets what the hooks return once they all have run,
+ * so the message holds only what it read: structs, arrays, values.
+ */
+function pathTo(o: any, value: unknown): string | undefined {
+  if (o instanceof Object && !ArrayBuffer.isView(o)) {
+    for (const key in o) {
+      const inner = o[key] === value ? '' : pathTo(o[key], value);
+      if (inner !== undefined) return (Array.isArray(o) ? `[${key}]` : `.${key}`) + inner;
+    }
+  }
+  return undefined;
 }
 
 /**

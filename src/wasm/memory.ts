@@ -55,18 +55,17 @@ export function keep(size: number): number {
 }
 
 /**
- * A frame a decode holds in memory while its records hooks run: its bytes as given and the
- * address of their copy, live until the hooks end. The decode hands it to each hook with the
+ * A frame a decode holds in memory while its records hooks run: its bytes as given, the address of
+ * their copy, and the message being decoded (whose records fields still hold their bytes, so a
+ * field's path can be found); live until the hooks end. The decode hands it to each hook with the
  * records (RecordsInFrame), so nothing here remembers which decode is running: decodes nest.
  */
-export class HeldFrame {
-  live = true;
-  constructor(
-    readonly frame: Uint8Array,
-    readonly ptr: number,
-    /** The path of a records field in the decoded message ("FetchResponse.responses[0].partitions[3].records"). */
-    readonly pathOf: (records: Uint8Array) => string,
-  ) {}
+export interface HeldFrame {
+  readonly frame: Uint8Array;
+  readonly ptr: number;
+  readonly name: string;
+  readonly body: unknown;
+  live: boolean;
 }
 
 /**
@@ -79,19 +78,7 @@ export class RecordsInFrame extends Uint8Array {
   static get [Symbol.species]() {
     return Uint8Array;
   }
-  held: HeldFrame | undefined;
-}
-
-/**
- * Runs `hooks` with the arena's top at `end`: a decode's frame copy, below it, stays put while its
- * hooks take scratch above it (and may decode again, nesting above that).
- */
-export function keepingBelow(end: number, hooks: () => void): void {
-  const mark = top;
-  top = end;
-  try {
-    hooks();
-  } finally {
-    setTop(mark);
-  }
+  declare held: HeldFrame;
+  /** The plain view of the same bytes that the message holds (and decoded batches keep). */
+  declare plain: Uint8Array;
 }

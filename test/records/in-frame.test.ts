@@ -284,3 +284,20 @@ describe('records that carry where they lie', () => {
     expect(Object.getPrototypeOf(seen[0].subarray(1))).toBe(Uint8Array.prototype);
   });
 });
+
+describe('what the hooks return', () => {
+  it('is set once every hook has run, so a later field\'s error is located whatever earlier hooks returned (a cycle)', () => {
+    const frame = fetchFrame([batchOf(0n), batchOf(10n), batchOf(20n)]);
+    const at = indexOfBytes(frame, batchOf(20n));
+    frame[at + CRC_OFFSET] ^= 0xff;
+    const error = thrown(() => decodeResponseFor(fetchApi, frame, 12, { recordsDecoder: (r: Uint8Array) => {
+      const cyclic: any = { batches: decodeRecordBatches(r).batches };
+      cyclic.self = cyclic;
+      return cyclic;
+    } }));
+    expect([error.code, error.path, error.offset]).toEqual(['CRC_MISMATCH', 'FetchResponse.responses[0].partitions[2].records.batches[0].crc', at + CRC_OFFSET]);
+    const fine = fetchFrame([batchOf(0n), batchOf(10n)]);
+    const decoded = decodeResponseFor(fetchApi, fine, 12, { recordsDecoder: (r: Uint8Array) => decodeRecordBatches(r).batches.length }).body;
+    expect(decoded.responses[0].partitions.map((p) => p.records)).toEqual([1, 1]);
+  });
+});
