@@ -125,7 +125,7 @@ try {
   // ---- mixed: every task and contender in one process ----
   for (let m = 0; m < params.mixedRounds; m++) {
     // The baseline's rows stay out: one process loads one kafka-wire.
-    const mixable = runnable.filter((t) => t.mode !== 'baseline');
+    const mixable = runnable.filter((t) => t.twinOf === undefined);
     const list = m % 2 === 0 ? mixable : [...mixable].reverse();
     const t1 = Date.now();
     const res = runChild(list, `mixed${m + 1}`);

@@ -59,7 +59,7 @@ export function aggregate(rows) {
     for (const c of cases) {
       const g = rows.filter((r) => r.workload === w && r.case === c);
       for (const r of g) {
-        if (r.medianMs === undefined || !['eager', 'kept'].includes(r.mode)) continue;
+        if (r.medianMs === undefined || !['eager', 'kept'].includes(r.mode) || r.twinOf !== undefined) continue;
         const peers = g.filter((p) => PEERS.includes(p.contender) && p.mode === r.mode && p.medianMs !== undefined);
         const fastest = peers.sort((a, b) => a.medianMs - b.medianMs)[0];
         if (!fastest) continue;

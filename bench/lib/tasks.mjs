@@ -89,10 +89,11 @@ export function allTasks() {
   for (const x of tasks) x.mode ??= x.contender === 'reference' ? 'reference' : 'eager';
   // bench/run.mjs --baseline DIR sets this (for its children too): a checkout with dist/ built.
   if (process.env.KAFKA_WIRE_BENCH_BASELINE) {
-    // The baseline's rows run in the same rounds as this build's (the pairs), in their own mode:
-    // never a peer, never in a goal; report.mjs sets each kafka-wire row's ratio against its twin.
+    // The baseline's rows run in the same rounds as this build's (the pairs) and do what their
+    // rows do (the same mode: eager, kept, positions); never a peer, never in a goal or the mixed
+    // process. report.mjs sets each kafka-wire row's ratio against its twin.
     for (const x of tasks.filter((x) => x.contender === 'kafka-wire' && !x.na)) {
-      tasks.push({ ...x, id: `${x.id}@baseline`, contender: 'kafka-wire-baseline', label: `${x.label} (baseline)`, mode: 'baseline', twinOf: x.id });
+      tasks.push({ ...x, id: `${x.id}@baseline`, contender: 'kafka-wire-baseline', label: `${x.label} (baseline)`, twinOf: x.id });
     }
   }
   return tasks;
