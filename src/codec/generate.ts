@@ -4,6 +4,8 @@
 // path; where a page's Content-Security-Policy forbids `new Function`, the interpreter (read.ts
 // and write.ts: the same walk, driven by data) does the work instead. Each primitive value's code
 // is its kind's source in kinds.ts, inlined, and each count, marker and tag STRUCTURE's there.
+// The source is written by walking the plan once in walk.ts's ORDER, the interpreter's order:
+// the steps here say what each place becomes as source.
 import { KafkaWireError } from '../errors.js';
 import { ARRAY, RECORDS, STRUCT, type CompiledField, type CompiledStruct } from './plan.js';
 import { checkKnownFields } from './known-fields.js';
