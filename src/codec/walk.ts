@@ -20,7 +20,7 @@ export interface WalkSteps<C, H, R> {
   afterRegular(s: CompiledStruct, ctx: C, holder: H): void;
   /** A flexible struct's tagged section: its entry count, then per entry its tag, its index, and ORDER.taggedEntry. */
   taggedSection(s: CompiledStruct, ctx: C, holder: H): void;
-  /** A tagged entry of a field this version knows (`known`: its index in s.tagged): walks it (ORDER.field) into `holder`. */
+  /** A tagged entry of a field this version knows (`known`: the entry's index as on the tape): walks it (ORDER.field) into `holder`. */
   taggedField(f: CompiledField, known: number, ctx: C, holder: H): void;
   /** A tagged entry this version does not know: its bytes. */
   unknownTag(tag: number, ctx: C, holder: H): void;
