@@ -17,15 +17,10 @@ export function writeStruct(s: CompiledStruct, o: any): void {
   ORDER.struct(s, writing, writeField, o);
 }
 
-/** Writes field `f`'s value `v` (undefined: its default), naming the field in what it throws. */
-function writeFieldWithin(f: CompiledField, v: unknown, write: FieldWriter): void {
-  try {
-    write(f, v);
-  } catch (thrown) {
-    const error = asValueError(thrown, f.kind, v);
-    if (error instanceof KafkaWireError) throw error.within(f.name);
-    throw error;
-  }
+/** The error to throw for `thrown`, thrown writing field `f`'s value `v`: named by the field. */
+function withinField(thrown: unknown, f: CompiledField, v: unknown): unknown {
+  const error = asValueError(thrown, f.kind, v);
+  return error instanceof KafkaWireError ? error.within(f.name) : error;
 }
 
 /** What writes one field's value: the interpreter's writeField, or a generated writer's. */
@@ -88,8 +83,14 @@ const writing = walkSteps<any, any, void>({
     writeStruct(s, v);
   },
 
-  regularField(f: CompiledField, write: FieldWriter, o: any): void {
-    writeFieldWithin(f, o[f.name], write);
+  regularField(f: CompiledField, _write: FieldWriter, o: any): void {
+    // The interpreter's own writeField, inlined here (the context is it, but the regular fields are the hot path).
+    const v = o[f.name];
+    try {
+      ORDER.field(f, writing, v === undefined ? f.makeDefault() : v);
+    } catch (thrown) {
+      throw withinField(thrown, f, v);
+    }
   },
 
   afterRegular(s: CompiledStruct, _write: FieldWriter, o: any): void {
@@ -106,7 +107,12 @@ const writing = walkSteps<any, any, void>({
   },
 
   taggedField(f: CompiledField, _known: number, write: FieldWriter, o: any): void {
-    writeFieldWithin(f, o[f.name], write);
+    const v = o[f.name];
+    try {
+      write(f, v);
+    } catch (thrown) {
+      throw withinField(thrown, f, v);
+    }
   },
 
   unknownTag(tag: number, _write: FieldWriter, o: any): void {
