@@ -1,10 +1,10 @@
 // The explain walk: a plan's fields followed along a frame's spans tape, each value, length
 // prefix, count and tagged-field section becoming a node that names its bytes; records fields
 // handed to records-layout.ts. The order of the walk is the codec's (codec/walk.ts's ORDER,
-// through by-key); here are its steps. Each primitive value is read, sized and labelled by its kind's row
-// in the codec's description (codec/kinds.ts, through by-key), its value given in the JSON form
-// of its KIND_JSON row, and each count, marker and tag is read by STRUCTURE there. A damaged
-// frame's tape ends early: the walk then stops with the innermost partial node (TapeEnd).
+// through by-key): here are only its steps. Each primitive value is read, sized and labelled by
+// its kind's row in the codec's description (codec/kinds.ts, through by-key), its value given in
+// the JSON form of its KIND_JSON row, and each count, marker and tag is read by STRUCTURE there.
+// A damaged frame's tape ends early: the walk then stops with the innermost partial node (TapeEnd).
 import {
   ARRAY, ARRAY_COUNT_PREFIX, KIND_JSON, KINDS, ORDER, RECORDS, STRUCTURE, scanWords, walkSteps,
   type CompiledField, type CompiledStruct, type Direction, type TapeCursor, type WalkSteps,
@@ -81,7 +81,6 @@ function at(category: Category, path: string, start: number, owner: CompiledStru
   entry: TaggedEntry | null = null): At {
   return { category, path, start, owner, inHeader, entry };
 }
-
 
 export class Walker {
   /** Where the walk is on the spans tape; the kinds' rows read their values through it. */
