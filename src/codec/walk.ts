@@ -35,8 +35,9 @@ export interface WalkSteps<C, H, R> {
 }
 
 /**
- * A walk's steps in one object shape, whatever order the walk wrote them in: ORDER's calls on them
- * then meet one hidden class, from every walk (the interpreter's fallback stays monomorphic there).
+ * A walk's steps in one object shape, whatever order the walk wrote them in. The walks share
+ * ORDER's functions, so in a process that runs several walks V8 sees several step sets at each of
+ * ORDER's calls: with one shape, loading a step stays monomorphic and only its target varies.
  */
 export function walkSteps<C, H, R>(steps: WalkSteps<C, H, R>): WalkSteps<C, H, R> {
   return {
