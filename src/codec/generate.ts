@@ -16,7 +16,7 @@ import {
 import { b, tapeRoom } from './encode-buffers.js';
 import { isDefault, notInVersion } from './values.js';
 import { writeTaggedFields } from './write.js';
-import { ORDER, walkSteps, type WalkSteps } from './walk.js';
+import { ORDER, type WalkSteps } from './walk.js';
 
 export interface TapeReader {
   /** Builds the root struct from the tape at `c.t`, and leaves `c.t` where it stopped (read.ts's interpretRoot as code). */
@@ -97,39 +97,7 @@ function generateReaderSource(root: CompiledStruct, index: Map<CompiledStruct, n
   // The steps write source: a field or value becomes [statements reading it into a new local, that
   // local's name]; a struct's holder collects its statements, the locals of its regular fields,
   // then its object's name and its tagged section's cases. Fresh names are numbered in walk order.
-  const steps: WalkSteps<null, StructSource, [string, string]> = walkSteps<null, StructSource, [string, string]>({
-    primitive(kind) {
-      const v = fresh('v');
-      return [KINDS[kind]!.readSource.replace('$', v), v];
-    },
-
-    nullableStruct(s) {
-      const v = fresh('v');
-      const [code, o] = steps.struct(s, null);
-      return [`let ${v} = null;
-      if (${followsSource(wordSource)}) { ${code}
-      ${v} = ${o}; }`, v];
-    },
-
-    array(f) {
-      const [v, n] = [fresh('v'), fresh('n')];
-      // Integer elements are one tape word each. Replica lists and the like are short: up to three
-      // as array literals written out here (allocated inline, no call), longer ones by ints().
-      const integers = KINDS[f.elementKind]?.readSource === WORD_SOURCE;
-      if (integers) {
-        return [`const ${n} = ${wordSource};
-      const ${v} = ${n} > 3 ? ints(tape, t, ${n}) : ${n} === 3 ? [tape[t], tape[t + 1], tape[t + 2]]
-        : ${n} === 2 ? [tape[t], tape[t + 1]] : ${n} === 1 ? [tape[t]] : ${n} === 0 ? [] : null;
-      if (${n} > 0) t += ${n};`, v];
-      }
-      const i = fresh('i');
-      const [code, e] = ORDER.element(f, steps, null);
-      return [`let ${v} = null;
-      const ${n} = ${wordSource};
-      if (${followsSource(n)}) { ${v} = new Array(${n}); for (let ${i} = 0; ${i} < ${n}; ${i}++) { ${code}
-      ${v}[${i}] = ${e};${f.elementKind === RECORDS ? ` ${noteRecords(v, i, e)}` : ''} } }`, v];
-    },
-
+  const steps: WalkSteps<null, StructSource, [string, string]> = {
     struct(s) {
       if (open.includes(s)) throw new Error(`kafka-wire: recursive struct ${s.name} cannot be inlined`);
       open.push(s);
@@ -177,7 +145,39 @@ function generateReaderSource(root: CompiledStruct, index: Map<CompiledStruct, n
     unknownTag(_tag, _, holder) {
       holder.unknown = `default: { const at = tape[t++], size = tape[t++]; (${holder.o}._unknownTaggedFields ??= {})[${holder.tag}] = src.subarray(at, at + size); }`;
     },
-  });
+
+    array(f) {
+      const [v, n] = [fresh('v'), fresh('n')];
+      // Integer elements are one tape word each. Replica lists and the like are short: up to three
+      // as array literals written out here (allocated inline, no call), longer ones by ints().
+      const integers = KINDS[f.elementKind]?.readSource === WORD_SOURCE;
+      if (integers) {
+        return [`const ${n} = ${wordSource};
+      const ${v} = ${n} > 3 ? ints(tape, t, ${n}) : ${n} === 3 ? [tape[t], tape[t + 1], tape[t + 2]]
+        : ${n} === 2 ? [tape[t], tape[t + 1]] : ${n} === 1 ? [tape[t]] : ${n} === 0 ? [] : null;
+      if (${n} > 0) t += ${n};`, v];
+      }
+      const i = fresh('i');
+      const [code, e] = ORDER.element(f, steps, null);
+      return [`let ${v} = null;
+      const ${n} = ${wordSource};
+      if (${followsSource(n)}) { ${v} = new Array(${n}); for (let ${i} = 0; ${i} < ${n}; ${i}++) { ${code}
+      ${v}[${i}] = ${e};${f.elementKind === RECORDS ? ` ${noteRecords(v, i, e)}` : ''} } }`, v];
+    },
+
+    primitive(kind) {
+      const v = fresh('v');
+      return [KINDS[kind]!.readSource.replace('$', v), v];
+    },
+
+    nullableStruct(s) {
+      const v = fresh('v');
+      const [code, o] = steps.struct(s, null);
+      return [`let ${v} = null;
+      if (${followsSource(wordSource)}) { ${code}
+      ${v} = ${o}; }`, v];
+    },
+  };
 
   const [code, o] = steps.struct(root, null);
   return `function read(c) {
@@ -259,32 +259,9 @@ export function generateWriter(root: CompiledStruct): TapeWriter {
   };
   // The steps write source: a field or value becomes statements writing `v` (already defaulted),
   // the same for regular and tagged fields; a struct becomes a call of its own function w<number>.
-  const steps: WalkSteps<null, WriterSource, string> = walkSteps<null, WriterSource, string>({
-    primitive(kind, nullable, f) {
-      const w = KIND_WRITES[kind]!;
-      const guard = w.acceptsSource === undefined ? '' : `if (!(${w.acceptsSource})) bad(${kind}, v); `;
-      return guard + w.writeSource.replace('$nullable', String(nullable)).replace('$compact', String(f.compact));
-    },
-
+  const steps: WalkSteps<null, WriterSource, string> = {
     struct(s) {
       return `w${index.get(s)}(v);`;
-    },
-
-    nullableStruct(s) {
-      return `if (v === null) b.tape[b.t++] = ${STRUCTURE_WRITES.nullWord}; else { b.tape[b.t++] = ${STRUCTURE_WRITES.markerWord}; ${steps.struct(s, null)} }`;
-    },
-
-    array(f) {
-      return `if (v === null) { ${f.nullable ? `b.tape[b.t++] = ${STRUCTURE_WRITES.nullWord};` : `throw invalid('null is not allowed in this version');`} }
-      else if (!Array.isArray(v)) throw invalid('expected an array, got ' + describe(v));
-      else {
-        b.tape[b.t++] = v.length;
-        const items = v;
-        let i = 0;
-        try {
-          for (; i < items.length; i++) { room(${words(f.elementKind)}); v = items[i]; ${ORDER.element(f, steps, null)} }
-        } catch (e) { throw at(asValueError(e, ${f.elementKind}, v), '[' + i + ']'); }
-      }`;
     },
 
     regularField(f, _, holder) {
@@ -314,7 +291,30 @@ export function generateWriter(root: CompiledStruct): TapeWriter {
 
     taggedField: notReached,
     unknownTag: notReached,
-  });
+
+    array(f) {
+      return `if (v === null) { ${f.nullable ? `b.tape[b.t++] = ${STRUCTURE_WRITES.nullWord};` : `throw invalid('null is not allowed in this version');`} }
+      else if (!Array.isArray(v)) throw invalid('expected an array, got ' + describe(v));
+      else {
+        b.tape[b.t++] = v.length;
+        const items = v;
+        let i = 0;
+        try {
+          for (; i < items.length; i++) { room(${words(f.elementKind)}); v = items[i]; ${ORDER.element(f, steps, null)} }
+        } catch (e) { throw at(asValueError(e, ${f.elementKind}, v), '[' + i + ']'); }
+      }`;
+    },
+
+    primitive(kind, nullable, f) {
+      const w = KIND_WRITES[kind]!;
+      const guard = w.acceptsSource === undefined ? '' : `if (!(${w.acceptsSource})) bad(${kind}, v); `;
+      return guard + w.writeSource.replace('$nullable', String(nullable)).replace('$compact', String(f.compact));
+    },
+
+    nullableStruct(s) {
+      return `if (v === null) b.tape[b.t++] = ${STRUCTURE_WRITES.nullWord}; else { b.tape[b.t++] = ${STRUCTURE_WRITES.markerWord}; ${steps.struct(s, null)} }`;
+    },
+  };
   const functions = structs.map((s, i) => {
     const holder: WriterSource = { number: i, body: [], tagged: '' };
     ORDER.struct(s, steps, null, holder);

@@ -5,7 +5,7 @@
 // TapeCursor the caller passes in: nothing is kept between calls, so decodes nest.
 import { BYTES, RECORDS, type CompiledField, type CompiledStruct } from './plan.js';
 import { KINDS, STRUCTURE, type TapeCursor } from './kinds.js';
-import { ORDER, walkSteps } from './walk.js';
+import { ORDER, type WalkSteps } from './walk.js';
 
 export type { TapeCursor } from './kinds.js';
 
@@ -20,7 +20,7 @@ function noteRecords(c: TapeCursor, holder: any, at: string | number): void {
 }
 
 /** The reader's steps: the context is the cursor, a struct's holder the object being built. */
-const reading = walkSteps<TapeCursor, any, any>({
+const reading: WalkSteps<TapeCursor, any, any> = {
   struct(s: CompiledStruct, c: TapeCursor): any {
     const o = s.create();
     ORDER.struct(s, reading, c, o);
@@ -68,4 +68,4 @@ const reading = walkSteps<TapeCursor, any, any>({
   nullableStruct(s: CompiledStruct, _f: CompiledField, c: TapeCursor): any {
     return STRUCTURE.follows(STRUCTURE.word(c)) ? reading.struct(s, c) : null;
   },
-});
+};

@@ -12,8 +12,15 @@
 // written, the nodes or the source being built), so no walk allocates a closure per value here.
 import { ARRAY, STRUCT, type CompiledField, type CompiledStruct } from './plan.js';
 
-/** What one walk does at each place ORDER reaches. C is the walk's context, H a struct's holder, R a field's or value's result. */
+/**
+ * What one walk does at each place ORDER reaches. C is the walk's context, H a struct's holder, R a
+ * field's or value's result. The walks share ORDER's functions, so a process that runs several walks
+ * shows V8 several step sets at each of ORDER's calls: each walk writes its steps in this order, so
+ * that its object has the same shape as the others' (loading a step stays monomorphic; only its target varies).
+ */
 export interface WalkSteps<C, H, R> {
+  /** A struct value: the walk's node around ORDER.struct. */
+  struct(s: CompiledStruct, ctx: C): R;
   /** One of a struct's regular fields, in wire order: walks it (ORDER.field) and keeps its result in `holder`. */
   regularField(f: CompiledField, ctx: C, holder: H): void;
   /** After a struct's regular fields, before its tagged section (where the readers' objects are complete but for their tagged fields). */
@@ -30,27 +37,6 @@ export interface WalkSteps<C, H, R> {
   primitive(kind: number, nullable: boolean, f: CompiledField, ctx: C): R;
   /** A nullable struct value: its marker, then, if the marker says it follows, the struct (the step `struct`). */
   nullableStruct(s: CompiledStruct, f: CompiledField, ctx: C): R;
-  /** A struct value: the walk's node around ORDER.struct. */
-  struct(s: CompiledStruct, ctx: C): R;
-}
-
-/**
- * A walk's steps in one object shape, whatever order the walk wrote them in. The walks share
- * ORDER's functions, so in a process that runs several walks V8 sees several step sets at each of
- * ORDER's calls: with one shape, loading a step stays monomorphic and only its target varies.
- */
-export function walkSteps<C, H, R>(steps: WalkSteps<C, H, R>): WalkSteps<C, H, R> {
-  return {
-    regularField: steps.regularField,
-    afterRegular: steps.afterRegular,
-    taggedSection: steps.taggedSection,
-    taggedField: steps.taggedField,
-    unknownTag: steps.unknownTag,
-    array: steps.array,
-    primitive: steps.primitive,
-    nullableStruct: steps.nullableStruct,
-    struct: steps.struct,
-  };
 }
 
 /**

@@ -9,7 +9,7 @@ import type { CompiledField, CompiledStruct } from './plan.js';
 import { checkKnownFields } from './known-fields.js';
 import { isDefault, notInVersion } from './values.js';
 import { KIND_WRITES, STRUCTURE_WRITES, asValueError, badValue, describe, invalid } from './kinds.js';
-import { ORDER, walkSteps } from './walk.js';
+import { ORDER, type WalkSteps } from './walk.js';
 
 export function writeStruct(s: CompiledStruct, o: any): void {
   if (o === null || typeof o !== 'object') throw invalid(`expected a ${s.name} object, got ${describe(o)}`);
@@ -77,7 +77,7 @@ function writeField(f: CompiledField, value: any): void {
  * being written, its context the writer of its fields (the generated writers pass their own to
  * writeTaggedFields).
  */
-const writing = walkSteps<any, any, void>({
+const writing: WalkSteps<any, any, void> = {
   struct(s: CompiledStruct, v: any): void {
     tapeRoom(2);
     writeStruct(s, v);
@@ -155,4 +155,4 @@ const writing = walkSteps<any, any, void>({
     b.tape[b.t++] = v === null ? STRUCTURE_WRITES.nullWord : STRUCTURE_WRITES.markerWord;
     if (v !== null) writeStruct(s, v);
   },
-});
+};

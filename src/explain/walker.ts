@@ -6,7 +6,7 @@
 // the JSON form of its KIND_JSON row, and each count, marker and tag is read by STRUCTURE there.
 // A damaged frame's tape ends early: the walk then stops with the innermost partial node (TapeEnd).
 import {
-  ARRAY, ARRAY_COUNT_PREFIX, KIND_JSON, KINDS, ORDER, RECORDS, STRUCTURE, scanWords, walkSteps,
+  ARRAY, ARRAY_COUNT_PREFIX, KIND_JSON, KINDS, ORDER, RECORDS, STRUCTURE, scanWords,
   type CompiledField, type CompiledStruct, type Direction, type TapeCursor, type WalkSteps,
 } from '../codec/by-key.js';
 import { toHex } from '../text.js';
@@ -103,7 +103,8 @@ export class Walker {
   ) {
     this.view = new DataView(frame.buffer, frame.byteOffset, frame.byteLength);
     this.c = { tape, t: 0, src: frame, view: this.view };
-    this.steps = walkSteps<At, ExplainNode[], ExplainNode>({
+    this.steps = {
+      struct: (s, { category, path }) => this.struct(s, category, path),
       regularField: (f, { category, owner, path, inHeader }, children) => {
         children.push(inHeader ? this.headerField(f) : this.field(f, category, owner, path));
       },
@@ -114,8 +115,7 @@ export class Walker {
       array: (f, { start, category, path }) => this.array(f, start, category, path),
       primitive: (kind, _nullable, f, { start, category }) => this.primitive(kind, f.compact, start, category),
       nullableStruct: (s, _f, valueAt) => this.nullableStruct(s, valueAt),
-      struct: (s, { category, path }) => this.struct(s, category, path),
-    });
+    };
   }
 
   private next(): number {

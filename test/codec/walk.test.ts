@@ -18,7 +18,7 @@ import {
 } from '../../src/codec/kinds.js';
 import { INT32, INT64, STRING } from '../../src/wasm/abi.js';
 import { bodyPlanFor } from '../../src/codec/plan.js';
-import { ORDER, walkSteps } from '../../src/codec/walk.js';
+import { ORDER, type WalkSteps } from '../../src/codec/walk.js';
 import { structFromJson, structToJson } from '../../src/codec/json.js';
 import { createCatalogue } from '../../src/catalogue/catalogue.js';
 import { MAX_VERSION, type ApiDef, type MessageDef } from '../../src/catalogue/schema.js';
@@ -382,7 +382,8 @@ describe('the order of the walk, said once in walk.ts', () => {
 
   it('is the order a recording walk sees', () => {
     const seen: string[] = [];
-    const steps = walkSteps<string, null, void>({
+    const steps: WalkSteps<string, null, void> = {
+      struct: (s, path) => { ORDER.struct(s, steps, `${path}.`, null); },
       regularField: (f, path) => { seen.push(`${path}${f.name}`); ORDER.field(f, steps, `${path}${f.name}`); },
       afterRegular: (s, path) => { seen.push(`${path}(end of ${s.name}'s regular fields)`); },
       taggedSection: (s, path) => { seen.push(`${path}(tagged section)`); s.tagged.forEach((_, k) => ORDER.taggedEntry(s, -1, k, steps, path, null)); },
@@ -391,8 +392,7 @@ describe('the order of the walk, said once in walk.ts', () => {
       array: (f, path) => { seen.push(`${path}: count`); ORDER.element(f, steps, `${path}[]`); },
       primitive: (kind, nullable, _f, path) => { seen.push(`${path}: ${KINDS[kind]!.type}${nullable ? '?' : ''}`); },
       nullableStruct: (s, _f, path) => { seen.push(`${path}: marker`); steps.struct(s, path); },
-      struct: (s, path) => { ORDER.struct(s, steps, `${path}.`, null); },
-    });
+    };
     const s = bodyPlanFor(palindrome(), 1).body;
     ORDER.struct(s, steps, '', null);
     const inner = (at: string) => [`${at}.x`, `${at}.x: int8`, `${at}.y`, `${at}.y: int8`, `${at}.(end of Inner's regular fields)`, `${at}.(tagged section)`];
