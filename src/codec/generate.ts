@@ -124,7 +124,7 @@ function generateReaderSource(root: CompiledStruct, index: Map<CompiledStruct, n
 
     taggedSection(s, _, holder) {
       const [n, i, tag] = [fresh('n'), fresh('i'), (holder.tag = fresh('tag'))];
-      // A case per known index, then the default: an unknown tag.
+      // A case per known index, then the default: an unknown tag (its tag is the local holder.tag, not a number here).
       for (let k = 0; k < s.tagged.length; k++) ORDER.taggedEntry(s, -1, k, steps, null, holder);
       ORDER.taggedEntry(s, -1, -1, steps, null, holder);
       holder.statements.push(`for (let ${n} = ${wordSource}, ${i} = 0; ${i} < ${n}; ${i}++) {

@@ -5,7 +5,9 @@
 // a value and a tagged entry consist of, and in what order); each walk gives only its steps (what
 // a primitive, an array, a nullable struct's marker, a struct and a tagged section become for
 // it). What is on the wire inside a step (a count, a marker, a tag) is kinds.ts's STRUCTURE; what
-// a primitive value is, its KINDS row.
+// a primitive value is, its KINDS row. What only the bytes can decide (whether a count or a
+// marker says values follow, which index a tagged entry has) the steps decide with STRUCTURE:
+// the generated code decides it at run time, so ORDER, walked once to write that code, cannot.
 //
 // The steps are called with the walk's context (`ctx`: its cursor, the value being written, where
 // explain is) and, inside a struct, the struct's holder (`holder`: the object being read or
