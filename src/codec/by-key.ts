@@ -29,6 +29,8 @@ export {
   type CompiledField, type CompiledStruct, type MessagePlan,
 } from './plan.js';
 export { ARRAY_COUNT_PREFIX, KIND_JSON, KINDS, STRUCTURE, scanWords, type TapeCursor } from './kinds.js';
+// The order of the schema walk, for explain's walker to follow as the codec's walks do.
+export { ORDER, type WalkSteps } from './walk.js';
 // For the CLI's "did you mean": the nearest of a set of names.
 export { closestName } from './known-fields.js';
 export { scanSpans } from './scan.js';

@@ -8,9 +8,11 @@
 // source (the interpreter runs where `new Function` is forbidden), test/codec/walk.test.ts holds
 // the two to the same answers; it also holds the walks to taking every kind from here.
 //
-// Around the values, every walk follows the plan (plan.ts): per message version, a struct's
-// regular fields in wire order, then, when flexible, its tagged section (tagged fields by
-// ascending tag); absent fields keep their defaults. The structural words between the values are
+// Around the values, every walk follows the plan (plan.ts) in one order, said once in walk.ts
+// (ORDER): per message version, a struct's regular fields in wire order, then, when flexible, its
+// tagged section (tagged fields by ascending tag); a field an array (count, then elements) or one
+// value; a value a primitive (its row here), a nullable struct's marker then the struct, or a
+// struct; absent fields keep their defaults. The structural words between the values are
 // described once too, in STRUCTURE below: on the scan's tape an array is its count (null unless
 // it `follows`) then its elements, a nullable struct its marker (the same rule) then the struct,
 // a tagged section its entry count then per entry the tag, the field's index in the struct's

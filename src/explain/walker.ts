@@ -1,12 +1,13 @@
 // The explain walk: a plan's fields followed along a frame's spans tape, each value, length
 // prefix, count and tagged-field section becoming a node that names its bytes; records fields
-// handed to records-layout.ts. Each primitive value is read, sized and labelled by its kind's row
-// in the codec's description (codec/kinds.ts, through by-key), its value given in the JSON form
-// of its KIND_JSON row, and each count, marker and tag is read by STRUCTURE there. A damaged
-// frame's tape ends early: the walk then stops with the innermost partial node (TapeEnd).
+// handed to records-layout.ts. The order of the walk is the codec's (codec/walk.ts's ORDER,
+// through by-key): here are only its steps. Each primitive value is read, sized and labelled by
+// its kind's row in the codec's description (codec/kinds.ts, through by-key), its value given in
+// the JSON form of its KIND_JSON row, and each count, marker and tag is read by STRUCTURE there.
+// A damaged frame's tape ends early: the walk then stops with the innermost partial node (TapeEnd).
 import {
-  ARRAY, ARRAY_COUNT_PREFIX, KIND_JSON, KINDS, RECORDS, STRUCT, STRUCTURE, scanWords,
-  type CompiledField, type CompiledStruct, type Direction, type TapeCursor,
+  ARRAY, ARRAY_COUNT_PREFIX, KIND_JSON, KINDS, ORDER, RECORDS, STRUCTURE, scanWords,
+  type CompiledField, type CompiledStruct, type Direction, type TapeCursor, type WalkSteps,
 } from '../codec/by-key.js';
 import { toHex } from '../text.js';
 import type { Descriptions } from './descriptions.js';
@@ -54,11 +55,39 @@ function float64Display(v: number): string {
   return Object.is(v, -0) ? '-0' : String(v);
 }
 
+/**
+ * Where the walk is, the context of its steps: the category of the nodes made there, the path,
+ * the first byte of the value or tagged entry at hand; inside a struct, the struct whose fields'
+ * descriptions are looked up (null in the header) and whether that is the header; in a tagged entry, the entry.
+ */
+interface At {
+  readonly category: Category;
+  readonly path: string;
+  readonly start: number;
+  readonly owner: CompiledStruct | null;
+  readonly inHeader: boolean;
+  readonly entry: TaggedEntry | null;
+}
+
+/** A tagged entry's tag and size, and their nodes. */
+interface TaggedEntry {
+  readonly tag: number;
+  readonly size: number;
+  readonly tagNode: ExplainNode;
+  readonly sizeNode: ExplainNode;
+}
+
+function at(category: Category, path: string, start: number, owner: CompiledStruct | null = null, inHeader = false,
+  entry: TaggedEntry | null = null): At {
+  return { category, path, start, owner, inHeader, entry };
+}
 
 export class Walker {
   /** Where the walk is on the spans tape; the kinds' rows read their values through it. */
   private readonly c: TapeCursor;
   private readonly view: DataView;
+  /** The walk's steps, in the order codec/walk.ts's ORDER takes them; a struct's holder is its children. */
+  private readonly steps: WalkSteps<At, ExplainNode[], ExplainNode>;
 
   constructor(
     private readonly tape: Int32Array,
@@ -74,6 +103,19 @@ export class Walker {
   ) {
     this.view = new DataView(frame.buffer, frame.byteOffset, frame.byteLength);
     this.c = { tape, t: 0, src: frame, view: this.view };
+    this.steps = {
+      struct: (s, { category, path }) => this.struct(s, category, path),
+      regularField: (f, { category, owner, path, inHeader }, children) => {
+        children.push(inHeader ? this.headerField(f) : this.field(f, category, owner, path));
+      },
+      afterRegular: () => {},
+      taggedSection: (s, { inHeader, path }, children) => { children.push(this.taggedSection(s, inHeader, path)); },
+      taggedField: (f, _known, entryAt, children) => { children.push(this.taggedField(f, entryAt)); },
+      unknownTag: (tag, entryAt, children) => { children.push(this.unknownTag(tag, entryAt)); },
+      array: (f, { start, category, path }) => this.array(f, start, category, path),
+      primitive: (kind, _nullable, f, { start, category }) => this.primitive(kind, f.compact, start, category),
+      nullableStruct: (s, _f, valueAt) => this.nullableStruct(s, valueAt),
+    };
   }
 
   private next(): number {
@@ -109,8 +151,7 @@ export class Walker {
       children,
     });
     const end = this.partialOn(children, () => {
-      for (const f of s.regular) children.push(this.headerField(f));
-      if (s.flexible) children.push(this.taggedSection(s, true, 'header'));
+      ORDER.struct(s, this.steps, at('rpc header', 'header', start, null, true), children);
       return this.next();
     }, make, start);
     return make(end - start);
@@ -154,8 +195,7 @@ export class Walker {
     const children: ExplainNode[] = [];
     const make = (size: number) => node(s.name, s.name, start, size, category, { display: 'struct', children });
     const end = this.partialOn(children, () => {
-      for (const f of s.regular) children.push(this.field(f, category, s, path));
-      if (s.flexible) children.push(this.taggedSection(s, false, path));
+      ORDER.struct(s, this.steps, at(category, path, start, s), children);
       return this.next();
     }, make, start);
     return make(end - start);
@@ -186,25 +226,33 @@ export class Walker {
       const sizeNode = node('size', 'uvarint', entryStart + tagBytes, sizeBytes, 'tagged_fields', {
         value: size, display: String(size), description: 'bytes of the value that follow',
       });
-      if (known >= 0) {
-        const f = s.tagged[known];
-        const n = this.field(f, 'tagged_fields', inHeader ? null : s, path);
-        if (inHeader) n.name = snakeCase(f.name);
-        n.note = `tag ${tag}, size ${size}` + (n.note !== undefined ? `; ${n.note}` : '');
-        n.size = n.offset + n.size - entryStart;
-        n.offset = entryStart;
-        n.children.unshift(tagNode, sizeNode);
-        children.push(n);
-      } else {
-        const dataOffset = this.next();
-        const length = this.next();
-        const bytes = this.frame.subarray(dataOffset, dataOffset + length);
-        children.push(node(`unknown_tag_${tag}`, 'bytes', entryStart, dataOffset + length - entryStart, 'tagged_fields', {
-          value: toHex(bytes), display: bytesDisplay(bytes), note: `tag ${tag}, size ${size}`,
-          description: 'a tagged field this version does not define', children: [tagNode, sizeNode],
-        }));
-      }
+      const entryAt = at('tagged_fields', path, entryStart, inHeader ? null : s, inHeader, { tag, size, tagNode, sizeNode });
+      ORDER.taggedEntry(s, tag, known, this.steps, entryAt, children);
     }
+  }
+
+  /** A tagged entry of a known field: the field's node, starting at the entry's tag and size. */
+  private taggedField(f: CompiledField, { path, start, owner, inHeader, entry }: At): ExplainNode {
+    const { tag, size, tagNode, sizeNode } = entry!;
+    const n = this.field(f, 'tagged_fields', owner, path);
+    if (inHeader) n.name = snakeCase(f.name);
+    n.note = `tag ${tag}, size ${size}` + (n.note !== undefined ? `; ${n.note}` : '');
+    n.size = n.offset + n.size - start;
+    n.offset = start;
+    n.children.unshift(tagNode, sizeNode);
+    return n;
+  }
+
+  /** A tagged entry this version does not define: its bytes. */
+  private unknownTag(tag: number, { start, entry }: At): ExplainNode {
+    const { size, tagNode, sizeNode } = entry!;
+    const dataOffset = this.next();
+    const length = this.next();
+    const bytes = this.frame.subarray(dataOffset, dataOffset + length);
+    return node(`unknown_tag_${tag}`, 'bytes', start, dataOffset + length - start, 'tagged_fields', {
+      value: toHex(bytes), display: bytesDisplay(bytes), note: `tag ${tag}, size ${size}`,
+      description: 'a tagged field this version does not define', children: [tagNode, sizeNode],
+    });
   }
 
   /** The end of an empty tagged section: its count varint. */
@@ -228,8 +276,7 @@ export class Walker {
       }
       return reorder(n);
     };
-    return this.valueAt(start, category, f.kind, f.compact, named,
-      () => f.kind === ARRAY ? this.array(f, start, category, path) : this.value(f.kind, f.nullable, f.compact, f.struct, start, category, path));
+    return this.valueAt(start, category, f.kind, f.compact, named, () => ORDER.field(f, this.steps, at(category, path, start)));
   }
 
   /**
@@ -297,24 +344,21 @@ export class Walker {
           return reorder(element);
         };
         children.push(this.valueAt(elementStart, category, f.elementKind, f.compact, label,
-          () => this.value(f.elementKind, false, f.compact, f.struct, elementStart, category, elementPath)));
+          () => ORDER.element(f, this.steps, at(category, elementPath, elementStart))));
       }
     }, make, start);
     return make();
   }
 
-  /** One value; the caller sets name, type, offset and size. */
-  private value(kind: number, nullable: boolean, compact: boolean, struct: CompiledStruct | null, start: number,
-    category: Category, path: string): ExplainNode {
-    if (kind !== STRUCT) return this.primitive(kind, compact, start, category);
-    if (!nullable) return this.struct(struct!, category, path);
+  /** A nullable struct: its marker, then the struct if it follows; the caller sets name, type, offset and size. */
+  private nullableStruct(struct: CompiledStruct, { start, category, path }: At): ExplainNode {
     const marker = this.structural(STRUCTURE.word);
     const markerNode = node('marker', 'int8', start, 1, category, {
       value: marker, display: String(marker), description: 'nullable struct: -1 for null, 1 when the struct follows',
     });
     if (!STRUCTURE.follows(marker)) return node('', '', start, 0, category, { value: null, display: 'null', children: [markerNode] });
     try {
-      const n = this.struct(struct!, category, path);
+      const n = this.struct(struct, category, path);
       n.children.unshift(markerNode);
       return n;
     } catch (error) {

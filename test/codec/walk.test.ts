@@ -3,7 +3,8 @@
 // generated readers and writers, and in explain, with nothing else touched; so is a structural
 // word (a count, a marker, a tag: STRUCTURE and STRUCTURE_WRITES), and a kind's JSON form
 // (KIND_JSON) in json.ts and explain; explain shows every kind as the decoders read it and in the
-// JSON form json.ts writes; and the walks name no primitive kind of their own.
+// JSON form json.ts writes; and the walks name no primitive kind of their own. The order of the
+// walk (src/codec/walk.ts's ORDER) likewise: changed there, it is changed in all four walks.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -17,6 +18,7 @@ import {
 } from '../../src/codec/kinds.js';
 import { INT32, INT64, STRING } from '../../src/wasm/abi.js';
 import { bodyPlanFor } from '../../src/codec/plan.js';
+import { ORDER, type WalkSteps } from '../../src/codec/walk.js';
 import { structFromJson, structToJson } from '../../src/codec/json.js';
 import { createCatalogue } from '../../src/catalogue/catalogue.js';
 import { MAX_VERSION, type ApiDef, type MessageDef } from '../../src/catalogue/schema.js';
@@ -63,7 +65,9 @@ const savedWrites = [...KIND_WRITES];
 const savedJson = [...KIND_JSON];
 const savedStructure = { ...STRUCTURE };
 const savedStructureWrites = { ...STRUCTURE_WRITES };
+const savedOrder = { ...ORDER };
 afterEach(() => {
+  Object.assign(ORDER, savedOrder);
   savedKinds.forEach((row, kind) => { mutableKinds[kind] = row; });
   savedWrites.forEach((row, kind) => { mutableWrites[kind] = row; });
   Object.assign(STRUCTURE, savedStructure);
@@ -332,5 +336,104 @@ describe('the walks', () => {
   it('has a row for every primitive kind of the ABI and for nothing else', () => {
     expect(primitiveNames.length).toBe(rows.length);
     expect(rows.map((k) => k.type).sort()).toEqual(Object.keys(KIND_OF_TYPE).sort());
+  });
+});
+
+describe('the order of the walk, said once in walk.ts', () => {
+  // A request whose regular fields read the same backwards in shape (int32, nullable struct, two
+  // arrays of structs, nullable struct, int32; the struct two int8s), with two int32 tagged fields
+  // from v1: walked in another order it still reads and writes whole, so every walk can be seen
+  // following an order changed in walk.ts. A fresh message each call (plans, generated readers and
+  // writers are kept per message version).
+  let made = 0;
+  function palindrome(): MessageDef {
+    const field = (name: string, type: string, nullable = false) => ({
+      name, schemaName: name[0]!.toUpperCase() + name.slice(1), type, versions: [0, MAX_VERSION] as const,
+      ...(nullable ? { nullableVersions: [0, MAX_VERSION] as const } : {}),
+    });
+    const tagged = (name: string, tag: number) => ({ ...field(name, 'int32'), versions: [1, MAX_VERSION] as const, taggedVersions: [1, MAX_VERSION] as const, tag });
+    return {
+      name: `WalkOrder${made++}Request`, apiKey: 32001, type: 'request', validVersions: [0, 1], flexibleVersions: [1, MAX_VERSION],
+      fields: [
+        field('a', 'int32'), field('p', 'Inner', true), field('q', '[]Inner'), field('r', '[]Inner'), field('s', 'Inner', true), field('b', 'int32'),
+        tagged('t0', 0), tagged('t1', 1),
+      ],
+      structs: { Inner: { name: 'Inner', fields: [field('x', 'int8'), field('y', 'int8')] } },
+    };
+  }
+  const value = { a: 1, p: { x: 2, y: 3 }, q: [{ x: 4, y: 5 }], r: [], s: null, b: 6, t0: 7, t1: 8 };
+  type Inner = { x: number; y: number } | null;
+  const mirrorInner = (i: Inner) => i && { x: i.y, y: i.x };
+  /** `value` as the walk below takes it: every struct's regular fields backwards, the tagged fields' indexes swapped. */
+  const mirrored = { a: 6, p: mirrorInner(value.s), q: [], r: value.q.map(mirrorInner), s: mirrorInner(value.p), b: 1, t0: 8, t1: 7 };
+
+  /** The changed order: a struct's regular fields backwards, and a known tagged index taken from the other end. */
+  function walkBackwards(): void {
+    ORDER.struct = (s, steps, ctx, holder) => {
+      for (let i = s.regular.length - 1; i >= 0; i--) steps.regularField(s.regular[i]!, ctx, holder);
+      steps.afterRegular(s, ctx, holder);
+      if (s.flexible) steps.taggedSection(s, ctx, holder);
+    };
+    ORDER.taggedEntry = (s, tag, known, steps, ctx, holder) => {
+      if (known >= 0) steps.taggedField(s.tagged[s.tagged.length - 1 - known]!, known, ctx, holder);
+      else steps.unknownTag(tag, ctx, holder);
+    };
+  }
+
+  it('is the order a recording walk sees', () => {
+    const seen: string[] = [];
+    const steps: WalkSteps<string, null, void> = {
+      struct: (s, path) => { ORDER.struct(s, steps, `${path}.`, null); },
+      regularField: (f, path) => { seen.push(`${path}${f.name}`); ORDER.field(f, steps, `${path}${f.name}`); },
+      afterRegular: (s, path) => { seen.push(`${path}(end of ${s.name}'s regular fields)`); },
+      taggedSection: (s, path) => { seen.push(`${path}(tagged section)`); s.tagged.forEach((_, k) => ORDER.taggedEntry(s, -1, k, steps, path, null)); },
+      taggedField: (f, known, path) => { seen.push(`${path}${f.name} (tagged ${known})`); ORDER.field(f, steps, `${path}${f.name}`); },
+      unknownTag: () => {},
+      array: (f, path) => { seen.push(`${path}: count`); ORDER.element(f, steps, `${path}[]`); },
+      primitive: (kind, nullable, _f, path) => { seen.push(`${path}: ${KINDS[kind]!.type}${nullable ? '?' : ''}`); },
+      nullableStruct: (s, _f, path) => { seen.push(`${path}: marker`); steps.struct(s, path); },
+    };
+    const s = bodyPlanFor(palindrome(), 1).body;
+    ORDER.struct(s, steps, '', null);
+    const inner = (at: string) => [`${at}.x`, `${at}.x: int8`, `${at}.y`, `${at}.y: int8`, `${at}.(end of Inner's regular fields)`, `${at}.(tagged section)`];
+    expect(seen).toEqual([
+      'a', 'a: int32', 'p', 'p: marker', ...inner('p'), 'q', 'q: count', ...inner('q[]'), 'r', 'r: count', ...inner('r[]'),
+      's', 's: marker', ...inner('s'), 'b', 'b: int32', `(end of ${s.name}'s regular fields)`,
+      '(tagged section)', 't0 (tagged 0)', 't0: int32', 't1 (tagged 1)', 't1: int32',
+    ]);
+  });
+
+  it.each([['generated code', undefined], ['interpreter', false]] as const)('changed there, is how the %s reads', (_name, codegen) => {
+    setCodegen(codegen);
+    const bytes = encodeBodyFor(palindrome(), 1, value);
+    expect(decodeBodyFor(palindrome(), 1, bytes)).toEqual(value);
+    walkBackwards();
+    expect(decodeBodyFor(palindrome(), 1, bytes)).toEqual(mirrored);
+  });
+
+  it.each([['generated code', undefined], ['interpreter', false]] as const)('changed there, is how the %s writes', (_name, codegen) => {
+    setCodegen(codegen);
+    const asMirrored = toHex(encodeBodyFor(palindrome(), 1, mirrored));
+    expect(toHex(encodeBodyFor(palindrome(), 1, value))).not.toBe(asMirrored);
+    walkBackwards();
+    expect(toHex(encodeBodyFor(palindrome(), 1, value))).toBe(asMirrored);
+  });
+
+  it('changed there, is how explain reads', () => {
+    // One frame, written in the order as it was; explained before and after the change.
+    const { api, catalogue } = apiOf('', palindrome());
+    const frame = encodeRequestFor(api, { requestApiKey: 32001, requestApiVersion: 1, correlationId: 1, clientId: null }, value);
+    const leaves = () => flattenTree(buildExplainTree(frame, { direction: 'request', catalogue }).root)
+      .filter((n) => /^(a|b|t0|t1|[pqrs](\[\d\])?\.[xy])$/.test(n.path ?? '')).map((n) => [n.path, n.value]);
+    expect(leaves()).toEqual([['a', 1], ['p.x', 2], ['p.y', 3], ['q[0].x', 4], ['q[0].y', 5], ['b', 6], ['t0', 7], ['t1', 8]]);
+    walkBackwards();
+    expect(leaves()).toEqual([['b', 1], ['s.y', 2], ['s.x', 3], ['r[0].y', 4], ['r[0].x', 5], ['a', 6], ['t1', 7], ['t0', 8]]);
+  });
+
+  it.each(['src/codec/read.ts', 'src/codec/write.ts', 'src/codec/generate.ts', 'src/explain/walker.ts'])('%s takes the order from there', (file) => {
+    const text = readFileSync(join(repoRoot, file), 'utf8');
+    expect(text).toMatch(/\bORDER\.struct\(/);
+    // None decides for itself when a tagged section comes, whether a value is a struct, or which field a tagged index is.
+    expect(text).not.toMatch(/\.flexible\b|kind !== STRUCT|\.tagged\[/);
   });
 });
