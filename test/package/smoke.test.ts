@@ -168,15 +168,11 @@ console.log(c.length < 200 && decompress('zstd', c).length === data.length);`);
     }
     console.log('bundle sizes (esbuild, minified):', JSON.stringify(sizes));
     expect(sizes['Metadata only (core + one API)'].raw).toBeLessThan(sizes['everything (by-key API)'].raw / 2);
-    // The budgets grow by what the walk's order said once took (src/codec/walk.ts and the steps
-    // around it, issue 24): 880 bytes in the first bundle (34,115 -> 34,995), 901 in the second
-    // (158,343 -> 159,244), so both keep the room they had.
-    const walkOrder = 900;
     // The budget: 5% over the 32,755 bytes this bundle took before the codec moved into src/codec/.
-    expect(sizes['Metadata only (core + one API)'].raw).toBeLessThanOrEqual(Math.floor(32_755 * 1.05) + walkOrder);
+    expect(sizes['Metadata only (core + one API)'].raw).toBeLessThanOrEqual(Math.floor(32_755 * 1.05));
     // A Fetch consumer's bundle (codec, records engine, every codec's decoder) no larger than the
     // 158,457 bytes it took before the two engines came to share one memory (issue 24).
-    expect(sizes['Fetch consumer (core + Fetch + records)'].raw).toBeLessThanOrEqual(158_457 + walkOrder);
+    expect(sizes['Fetch consumer (core + Fetch + records)'].raw).toBeLessThanOrEqual(158_457);
   });
 
   it.skipIf(!haveChromium)('decodes in headless Chromium, on the page and in a Web Worker', async () => {
