@@ -216,8 +216,9 @@ export function generateReader(root: CompiledStruct): TapeReader {
   function d${i}() {
     return new S${i}(${s.fields.map((f) => defaultExpression(f, index)).join(', ')});
   }`);
+  // ints() fills its array by push, like the literals, so every integer array is packed (one
+  // elements kind). The generated text carries no comments: it ships in every decode bundle.
   const source = `
-  // Filled by push, like the literals, so every integer array is packed (one elements kind).
   function ints(tape, t, n) {
     const a = [];
     for (let i = 0; i < n; i++) a.push(tape[t + i]);
@@ -329,9 +330,9 @@ export function generateWriter(root: CompiledStruct): TapeWriter {
   }`;
   });
   const writeFieldCases = [...taggedCases].map(([f, fi]) => `case ${fi}: { room(${words(f.kind)}); ${ORDER.field(f, steps, null)} return; }`);
+  // Strings, bytes, uuids and tagged sections go through the interpreter's own writers (write.ts),
+  // taken as constants of the generated scope: V8 folds those into the generated code, not parameters.
   const source = `
-  // Strings, bytes, uuids and tagged sections go through the interpreter's own writers (write.ts).
-  // Taken as constants of this scope: V8 folds those into the generated code, not parameters.
   const { room, invalid, isDefault, notInVersion, checkKnownFields, describe, writeTaggedFields, str, bytes, uuid, bad, asValueError } = helpers;
   const word64 = new DataView(new ArrayBuffer(8));
   function at(e, segment) { return e instanceof KafkaWireError ? e.within(segment) : e; }
