@@ -16,10 +16,7 @@ const layout = Object.fromEntries([...readFileSync(join(root, 'src', 'wasm', 'ab
   .matchAll(/^export const (CRC32C_TABLE_BASE|RECORDS_DATA_BASE|ARENA_BASE) = (\d+);/gm)].map((m) => [m[1], Number(m[2])]));
 const shared = ['--importMemory', '--zeroFilledMemory', '--noExportMemory'];
 const extraFlags = {
-  // -O2 for the codec: as fast as -O3 on its scan and emit (Metadata and Fetch decode, Produce encode,
-  // in interleaved pairs) and 520 bytes smaller, which a decode-only bundle carries. The records
-  // module keeps -O3: at -O2 its record walk measured 4-5% slower.
-  codec: [...shared, '--optimizeLevel', '2'],
+  codec: shared,
   records: [...shared, '--memoryBase', String(layout.RECORDS_DATA_BASE), '--enable', 'simd'],
 };
 // Where each module's static data must end: the next region of the layout.
