@@ -1,7 +1,7 @@
 // The codec's WebAssembly instance, created on first use (or by init()), working in the memory it
 // shares with the records module (src/wasm/memory.ts): compiled programs are kept for good in the
 // arena; a call's scratch lies above the arena's top.
-import { embeddedInstance } from '../wasm/load.js';
+import { embedded, embeddedExports, initEmbedded } from '../wasm/load.js';
 import { wasmBase64 } from '../wasm/codec.generated.js';
 import { keep, reach, top } from '../wasm/memory.js';
 import { KafkaWireError } from '../errors.js';
@@ -25,11 +25,11 @@ export interface CodecExports {
 export { u8, i32 } from '../wasm/memory.js';
 import { i32 } from '../wasm/memory.js';
 
-const codec = embeddedInstance<CodecExports>(wasmBase64);
+const codec = embedded<CodecExports>(wasmBase64);
 
 /** The instance, compiled synchronously on first use unless initCodecWasm() got there first. */
-export const codecWasm: () => CodecExports = codec.get;
-export const initCodecWasm: (module?: WebAssembly.Module) => Promise<void> = codec.init;
+export const codecWasm = (): CodecExports => codec.exports ?? embeddedExports(codec);
+export const initCodecWasm = (module?: WebAssembly.Module): Promise<void> => initEmbedded(codec, module);
 
 /** Grows memory so that [0, bytes) is addressable, and refreshes the views. */
 export function ensureMemory(bytes: number): void {

@@ -2,7 +2,7 @@
 // memory it shares with the codec (src/wasm/memory.ts), fresh views of that memory, the shared
 // stack-like arena for scratch regions, and failed calls' status blocks as RecordsErrors.
 import { wasmBase64 } from '../wasm/records.generated.js';
-import { embeddedInstance } from '../wasm/load.js';
+import { embedded, embeddedExports, initEmbedded } from '../wasm/load.js';
 import { failedStatus } from '../wasm/status.js';
 import { i32, reach, setTop, top, u8 } from '../wasm/memory.js';
 import { STATUS_AUX0, STATUS_BATCH, STATUS_CODE, STATUS_FIELD, STATUS_HEADER, STATUS_OFFSET, STATUS_RECORD } from '../wasm/abi.js';
@@ -27,11 +27,11 @@ export interface RecordsExports {
   lz4MaxFrame(n: number): number;
 }
 
-const records = embeddedInstance<RecordsExports>(wasmBase64);
+const records = embedded<RecordsExports>(wasmBase64);
 
 /** The instance, compiled synchronously on first use unless initRecordsWasm() got there first. */
-export const wasm: () => RecordsExports = records.get;
-export const initRecordsWasm: (module?: WebAssembly.Module) => Promise<void> = records.init;
+export const wasm = (): RecordsExports => records.exports ?? embeddedExports(records);
+export const initRecordsWasm = (module?: WebAssembly.Module): Promise<void> => initEmbedded(records, module);
 
 /** First free byte of the scratch arena (shared with the codec); callers save and restore it around their use. */
 export { top, setTop };

@@ -52,20 +52,34 @@ async function instantiateEmbeddedAsync(base64: string, module?: WebAssembly.Mod
   }
 }
 
+/** One embedded module: its base64 text, and its instance's exports once made (once per realm). */
+export interface Embedded<E> {
+  readonly base64: string;
+  exports: E | undefined;
+}
+
+export function embedded<E>(base64: string): Embedded<E> {
+  return { base64, exports: undefined };
+}
+
 /**
- * One embedded module's instance, made once per realm: compiled synchronously on the first
- * `get()` unless `init()` (asynchronous, for hosts that forbid large synchronous compiles) got
- * there first (given the module precompiled where the host compiles none from bytes). Every
- * instance works in the one shared memory (src/wasm/memory.ts); one made by a losing race is
- * dropped, its data having rewritten the same static bytes.
+ * The module's exports, compiled synchronously on first use unless initEmbedded() (asynchronous,
+ * for hosts that forbid large synchronous compiles) got there first. Every instance works in the
+ * one shared memory (src/wasm/memory.ts).
  */
-export function embeddedInstance<E>(base64: string): { get(): E; init(module?: WebAssembly.Module): Promise<void> } {
-  let current: E | undefined;
-  const take = (exports: E): E => (current ??= exports);
-  return {
-    get: () => current ?? take(instantiateEmbedded(base64).exports as unknown as E),
-    init: async (module?: WebAssembly.Module) => {
-      if (current === undefined) take((await instantiateEmbeddedAsync(base64, module)).exports as unknown as E);
-    },
-  };
+export function embeddedExports<E>(m: Embedded<E>): E {
+  return m.exports ??= instantiateEmbedded(m.base64).exports as unknown as E;
+}
+
+/**
+ * Makes the module's instance asynchronously, from `module` when given precompiled (hosts that
+ * compile none from bytes). Apart from embeddedExports, so that a bundle that never calls it
+ * carries none of it. One made by a losing race is dropped, its data having rewritten the same
+ * static bytes.
+ */
+export async function initEmbedded<E>(m: Embedded<E>, module?: WebAssembly.Module): Promise<void> {
+  if (m.exports === undefined) {
+    const exports = (await instantiateEmbeddedAsync(m.base64, module)).exports as unknown as E;
+    m.exports ??= exports;
+  }
 }
