@@ -7,7 +7,17 @@ export type ErrorCode =
   | 'UNSUPPORTED_API' | 'UNSUPPORTED_VERSION' | 'INVALID_VALUE' | 'NOT_IN_VERSION' | 'UNKNOWN_FIELD'
   | 'UNSUPPORTED_RUNTIME';
 
-const DESCRIPTIONS: Record<ErrorCode, string> = {
+/**
+ * The codes reported without words of their own: the scan's (WebAssembly gives a code and a place)
+ * and a memory that may not grow. Every other error says what was wrong itself (the constructor
+ * requires it), so only these descriptions ship in every bundle.
+ */
+export type DescribedCode =
+  | 'TRUNCATED' | 'NEGATIVE_LENGTH' | 'VARINT_TOO_LONG' | 'VARINT_OVERFLOW' | 'INVALID_UTF8'
+  | 'DUPLICATE_TAG' | 'TAGGED_SIZE_MISMATCH' | 'TRAILING_BYTES' | 'FRAME_SIZE_MISMATCH'
+  | 'ARRAY_LIMIT' | 'LENGTH_LIMIT' | 'DEPTH_LIMIT' | 'MEMORY_LIMIT';
+
+const DESCRIPTIONS: Record<DescribedCode, string> = {
   TRUNCATED: 'the input ends before the value does',
   NEGATIVE_LENGTH: 'a negative length or count where null is not allowed',
   VARINT_TOO_LONG: 'a varint longer than its type allows',
@@ -20,14 +30,7 @@ const DESCRIPTIONS: Record<ErrorCode, string> = {
   ARRAY_LIMIT: 'an array longer than the maxArrayLength limit',
   LENGTH_LIMIT: 'a string or bytes value longer than the maxLength limit',
   DEPTH_LIMIT: 'structs nested deeper than the maxDepth limit',
-  FRAME_LIMIT: 'a frame larger than the maxFrameSize limit',
   MEMORY_LIMIT: 'more WebAssembly memory than the module may grow to',
-  UNSUPPORTED_API: 'an API key this codec does not know',
-  UNSUPPORTED_VERSION: 'a version outside the API\'s valid versions',
-  INVALID_VALUE: 'a value that does not fit its field',
-  NOT_IN_VERSION: 'a non-default value for a field the version does not have',
-  UNKNOWN_FIELD: 'a property that no version of the struct has',
-  UNSUPPORTED_RUNTIME: 'a feature this JavaScript runtime does not have',
 };
 
 export class KafkaWireError extends Error {
@@ -36,9 +39,11 @@ export class KafkaWireError extends Error {
   declare readonly code: ErrorCode;
   declare readonly offset: number;
   declare path: string;
+  constructor(code: DescribedCode, offset: number, path: string, detail?: string);
+  constructor(code: ErrorCode, offset: number, path: string, detail: string);
   constructor(code: ErrorCode, offset: number, path: string, detail?: string) {
     // Encoding has no offset (-1): the message then says only where in the object.
-    super(`${code}${offset >= 0 ? ` at offset ${offset}` : ''}${path ? ` in ${path}` : ''}: ${detail ?? DESCRIPTIONS[code]}`);
+    super(`${code}${offset >= 0 ? ` at offset ${offset}` : ''}${path ? ` in ${path}` : ''}: ${detail ?? DESCRIPTIONS[code as DescribedCode]}`);
     this.code = code;
     this.offset = offset;
     this.path = path;

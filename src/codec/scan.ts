@@ -1,7 +1,7 @@
 // The decode's first step: copies the input into WebAssembly memory and runs `scan`
 // (assembly/codec.ts), which checks the whole frame and writes a tape of words (values, or
 // offsets into the frame) for the readers; its failures become KafkaWireErrors with field paths.
-import { KafkaWireError, type ErrorCode } from '../errors.js';
+import { KafkaWireError, type DescribedCode } from '../errors.js';
 import { be16 } from '../bytes.js';
 import { codecWasm, ensureMemory, i32, scratchBase, u8 } from './engine.js';
 import { opFields, type CompiledStruct } from './plan.js';
@@ -14,7 +14,7 @@ import { defaultLimits, type Limits } from './types.js';
 import { failedStatus } from '../wasm/status.js';
 
 /** The scan's error codes (src/wasm/abi.ts) by number. */
-const WASM_ERROR_CODES: Readonly<Record<number, ErrorCode>> = {
+const WASM_ERROR_CODES: Readonly<Record<number, DescribedCode>> = {
   [E_TRUNCATED]: 'TRUNCATED', [E_NEGATIVE_LENGTH]: 'NEGATIVE_LENGTH', [E_VARINT_TOO_LONG]: 'VARINT_TOO_LONG',
   [E_VARINT_OVERFLOW]: 'VARINT_OVERFLOW', [E_INVALID_UTF8]: 'INVALID_UTF8', [E_DUPLICATE_TAG]: 'DUPLICATE_TAG',
   [E_TAGGED_SIZE_MISMATCH]: 'TAGGED_SIZE_MISMATCH', [E_TRAILING_BYTES]: 'TRAILING_BYTES',
