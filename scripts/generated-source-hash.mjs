@@ -3,17 +3,17 @@
 // change to the codec's walks that must leave the generated code byte-identical, after
 // `npm run build`:
 //
-//   node scripts/generated-source-hash.mjs [dist/src] [--without-comments]
+//   node scripts/generated-source-hash.mjs [dist/src] [--layout-free]
 //
-// --without-comments hashes the source without its whole-line // comments: for comparing across a
-// change that only moves a comment out of the generated text.
+// --layout-free hashes the source without its whole-line // comments and with every run of white
+// space as one space: for comparing across a change to the generated text's comments or layout only.
 // The source is caught by wrapping the global Function constructor, which generate.ts calls.
 import { createHash } from 'node:crypto';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
 const args = process.argv.slice(2);
-const withoutComments = args.includes('--without-comments');
+const layoutFree = args.includes('--layout-free');
 const dir = resolve(args.find((a) => !a.startsWith('--')) ?? new URL('../dist/src', import.meta.url).pathname);
 const captured = [];
 globalThis.Function = new Proxy(Function, {
@@ -38,7 +38,7 @@ for (const api of builtInCatalogue.apis) {
           captured.length = 0;
           generate(struct);
           if (captured.length !== 1) throw new Error(`expected one generated source, got ${captured.length}`);
-          hash.update(withoutComments ? captured[0].replace(/^[ \t]*\/\/.*\n/gm, '') : captured[0]);
+          hash.update(layoutFree ? captured[0].replace(/^[ \t]*\/\/.*\n/gm, '').replace(/\s+/g, ' ').trim() : captured[0]);
           hash.update('\u0001');
           sources++;
         }

@@ -104,7 +104,7 @@ function generateReaderSource(root: CompiledStruct, index: Map<CompiledStruct, n
       const holder: StructSource = { statements: [], locals: new Map(), o: '', tag: '', cases: [], unknown: '' };
       ORDER.struct(s, steps, null, holder);
       open.pop();
-      return [holder.statements.join('\n      '), holder.o];
+      return [holder.statements.join('\n'), holder.o];
     },
 
     regularField(f, _, holder) {
@@ -128,18 +128,17 @@ function generateReaderSource(root: CompiledStruct, index: Map<CompiledStruct, n
       for (let k = 0; k < s.tagged.length; k++) ORDER.taggedEntry(s, -1, k, steps, null, holder);
       ORDER.taggedEntry(s, -1, -1, steps, null, holder);
       holder.statements.push(`for (let ${n} = ${wordSource}, ${i} = 0; ${i} < ${n}; ${i}++) {
-        ${KINDS[tagKind]!.readSource.replace('$', tag)}
-        switch (${wordSource}) {
-          ${holder.cases.join('\n          ')}
-          ${holder.unknown}
-        }
-      }`);
+${KINDS[tagKind]!.readSource.replace('$', tag)}
+switch (${wordSource}) {
+${holder.cases.join('\n')}
+${holder.unknown}
+}
+}`);
     },
 
     taggedField(f, known, _, holder) {
       const [code, e] = ORDER.field(f, steps, null);
-      holder.cases.push(`case ${known}: { ${code}
-          ${holder.o}[${key(f.name)}] = ${e};${f.kind === RECORDS ? ` ${noteRecords(holder.o, key(f.name), e)}` : ''} break; }`);
+      holder.cases.push(`case ${known}: { ${code}\n${holder.o}[${key(f.name)}] = ${e};${f.kind === RECORDS ? ` ${noteRecords(holder.o, key(f.name), e)}` : ''} break; }`);
     },
 
     unknownTag(_tag, _, holder) {
@@ -153,16 +152,16 @@ function generateReaderSource(root: CompiledStruct, index: Map<CompiledStruct, n
       const integers = KINDS[f.elementKind]?.readSource === WORD_SOURCE;
       if (integers) {
         return [`const ${n} = ${wordSource};
-      const ${v} = ${n} > 3 ? ints(tape, t, ${n}) : ${n} === 3 ? [tape[t], tape[t + 1], tape[t + 2]]
-        : ${n} === 2 ? [tape[t], tape[t + 1]] : ${n} === 1 ? [tape[t]] : ${n} === 0 ? [] : null;
-      if (${n} > 0) t += ${n};`, v];
+const ${v} = ${n} > 3 ? ints(tape, t, ${n}) : ${n} === 3 ? [tape[t], tape[t + 1], tape[t + 2]]
+: ${n} === 2 ? [tape[t], tape[t + 1]] : ${n} === 1 ? [tape[t]] : ${n} === 0 ? [] : null;
+if (${n} > 0) t += ${n};`, v];
       }
       const i = fresh('i');
       const [code, e] = ORDER.element(f, steps, null);
       return [`let ${v} = null;
-      const ${n} = ${wordSource};
-      if (${followsSource(n)}) { ${v} = new Array(${n}); for (let ${i} = 0; ${i} < ${n}; ${i}++) { ${code}
-      ${v}[${i}] = ${e};${f.elementKind === RECORDS ? ` ${noteRecords(v, i, e)}` : ''} } }`, v];
+const ${n} = ${wordSource};
+if (${followsSource(n)}) { ${v} = new Array(${n}); for (let ${i} = 0; ${i} < ${n}; ${i}++) { ${code}
+${v}[${i}] = ${e};${f.elementKind === RECORDS ? ` ${noteRecords(v, i, e)}` : ''} } }`, v];
     },
 
     primitive(kind) {
@@ -174,18 +173,18 @@ function generateReaderSource(root: CompiledStruct, index: Map<CompiledStruct, n
       const v = fresh('v');
       const [code, o] = steps.struct(s, null);
       return [`let ${v} = null;
-      if (${followsSource(wordSource)}) { ${code}
-      ${v} = ${o}; }`, v];
+if (${followsSource(wordSource)}) { ${code}
+${v} = ${o}; }`, v];
     },
   };
 
   const [code, o] = steps.struct(root, null);
   return `function read(c) {
-      let { tape, src, view, later, t } = c;
-      ${code}
-      c.t = t;
-      return ${o};
-    }`;
+let { tape, src, view, later, t } = c;
+${code}
+c.t = t;
+return ${o};
+}`;
 }
 
 /** What the reader's source collects for one struct while the walk goes through it. */
@@ -210,23 +209,24 @@ export function generateReader(root: CompiledStruct): TapeReader {
   // and, once a large decode's objects survive a full young-generation scavenge, allocates them
   // in the old generation from then on (measured: Metadata decode 3.7x slower in a busy process).
   const constructors = structs.map((s, i) => `function S${i}(${s.fields.map((_, k) => `p${k}`).join(', ')}) {
-    ${s.fields.map((f, k) => `this[${key(f.name)}] = p${k};`).join('\n    ')}
-  }
-  S${i}.prototype = Object.prototype;
-  function d${i}() {
-    return new S${i}(${s.fields.map((f) => defaultExpression(f, index)).join(', ')});
-  }`);
+${s.fields.map((f, k) => `this[${key(f.name)}] = p${k};`).join('\n')}
+}
+S${i}.prototype = Object.prototype;
+function d${i}() {
+return new S${i}(${s.fields.map((f) => defaultExpression(f, index)).join(', ')});
+}`);
   // ints() fills its array by push, like the literals, so every integer array is packed (one
-  // elements kind). The generated text carries no comments: it ships in every decode bundle.
+  // elements kind). The generated text carries no comments and no indentation: its template ships
+  // in every decode bundle.
   const source = `
-  function ints(tape, t, n) {
-    const a = [];
-    for (let i = 0; i < n; i++) a.push(tape[t + i]);
-    return a;
-  }
-  ${constructors.join('\n  ')}
-  ${generateReaderSource(root, index)}
-  return { read };`;
+function ints(tape, t, n) {
+const a = [];
+for (let i = 0; i < n; i++) a.push(tape[t + i]);
+return a;
+}
+${constructors.join('\n')}
+${generateReaderSource(root, index)}
+return { read };`;
   return new Function('decodeUtf8', 'uuid', source)(decodeUtf8, bytesToBase64Url);
 }
 
