@@ -7,9 +7,10 @@ import { join } from 'node:path';
 import { loadCatalogue } from '../../src/catalogue/node.js';
 import {
   apis, builtInCatalogue, catalogueFromSchemas, decodeBody, decodeRequest, decodeResponse, encodeBody, encodeRequest,
-  encodeResponse, frameFromJson, frameToJson, KafkaWireError, newMessage, requestSize, responseSize,
+  encodeResponse, frameFromJson, frameToJson, newMessage, requestSize, responseSize,
   sampleFrame, type Catalogue,
 } from '../../src/index.js';
+import { kafkaWireError as caught } from '../helpers/errors.js';
 import { explainFrame } from '../../src/explain/index.js';
 import { requestHeader, responseHeader } from '../../src/generated/catalogue.js';
 import { planFor } from '../../src/codec/by-key.js';
@@ -26,15 +27,6 @@ import {
 const fixtureDir = join(repoRoot, 'test', 'fixtures', 'schemas');
 const catalogue = loadCatalogue(fixtureDir);
 
-function caught(f: () => unknown): KafkaWireError {
-  try {
-    f();
-  } catch (error) {
-    if (error instanceof KafkaWireError) return error;
-    throw error;
-  }
-  throw new Error('expected a KafkaWireError');
-}
 
 /** Runs `body` with generated readers/writers and again with the interpreter. */
 function bothCodePaths(body: () => void): void {

@@ -12,6 +12,7 @@ import { crc32c, decodeRecordBatches, encodeRecordBatch, RecordsError } from '..
 import { wasm } from '../../src/records/engine.js';
 import { sharedMemory, top } from '../../src/wasm/memory.js';
 import { ARENA_BASE, CRC32C_TABLE_BASE, CRC_OFFSET } from '../../src/wasm/abi.js';
+import { errorOf } from '../helpers/errors.js';
 
 /** A Metadata v12 response of `topics` topics (its decode compiles the codec's Metadata programs). */
 function metadataFrame(topics: number, version = 12): Uint8Array {
@@ -55,15 +56,7 @@ function indexOfBytes(whole: Uint8Array, part: Uint8Array): number {
   return -1;
 }
 
-function thrown(fn: () => unknown): RecordsError {
-  try {
-    fn();
-  } catch (error) {
-    if (error instanceof RecordsError) return error;
-    throw error;
-  }
-  throw new Error('no error');
-}
+const thrown = (run: () => unknown): RecordsError => errorOf(RecordsError, run);
 
 /** Each partition's records decoded from a copy of their bytes, as a records-only caller would. */
 function decodedApart(frame: Uint8Array): unknown[] {
