@@ -1,12 +1,13 @@
 // The scan's reading primitives and the state they share: where the scan is in the input, the
 // bounds it must stay inside, and the reads every field is built from (bounds check, unsigned
-// varint, compact length, tape word). Each one fails the way the module reports errors: write
-// code, offset and depth to the status block, then trap.
+// varint, compact length, a length or count in any form, tape word). Each one fails the way the
+// module reports errors: write code, offset and depth to the status block, then trap.
 import {
-  E_TRUNCATED, E_VARINT_TOO_LONG, E_VARINT_OVERFLOW, E_TAGGED_SIZE_MISMATCH, E_TAPE_FULL,
-  STATUS_CODE, STATUS_OFFSET, STATUS_DEPTH,
+  E_TRUNCATED, E_NEGATIVE_LENGTH, E_VARINT_TOO_LONG, E_VARINT_OVERFLOW, E_TAGGED_SIZE_MISMATCH, E_TAPE_FULL,
+  STATUS_CODE, STATUS_OFFSET, STATUS_DEPTH, COMPACT, NULLABLE,
 } from '../../src/wasm/abi';
 import { STATUS, MAX_DEPTH } from './status';
+import { be16, be32 } from '../wire/big-endian';
 
 export let base: usize = 0;      // offsets on the tape are relative to this
 export let pos: usize = 0;
@@ -71,4 +72,27 @@ export function readCompactLength(): i32 {
   const n = readUvarint();
   if (n > 0x7fffffff) { pos = start; fail(E_VARINT_OVERFLOW); }
   return <i32>n - 1;
+}
+
+/**
+ * A length or an array's count as the field's version writes it: compact (uvarint n+1), else an
+ * int32 (`wide`) or int16. Below 0 is null, refused where the field is not nullable.
+ */
+// @ts-ignore: decorator
+@inline export function readLength(word: i32, wide: bool): i32 {
+  const start = pos;
+  let n: i32;
+  if (word & COMPACT) {
+    n = readCompactLength();
+  } else if (wide) {
+    need(4);
+    n = be32(pos);
+    pos += 4;
+  } else {
+    need(2);
+    n = be16(pos);
+    pos += 2;
+  }
+  if (n < 0 && !(word & NULLABLE)) { pos = start; fail(E_NEGATIVE_LENGTH); }
+  return n;
 }

@@ -13,7 +13,7 @@ import {
 import { STATUS, MAX_DEPTH, pathOps, pathIndexes } from './status';
 import {
   base, pos, end, inputEnd, spans, depth, maxArrayLength, maxLength, maxDepth, scratch,
-  fail, need, push, readUvarint, readCompactLength,
+  fail, need, push, readUvarint, readLength,
 } from './read';
 import { tape, tapeEnd } from './tape';
 import { validUtf8 } from './utf8';
@@ -22,20 +22,8 @@ import { be16, beU16, be32 } from '../wire/big-endian';
 
 function scanLengthPrefixed(word: i32, wide: bool): void {
   const start = pos;
-  let len: i32;
-  if (word & COMPACT) {
-    len = readCompactLength();
-  } else if (wide) {
-    need(4);
-    len = be32(pos);
-    pos += 4;
-  } else {
-    need(2);
-    len = be16(pos);
-    pos += 2;
-  }
+  const len = readLength(word, wide);
   if (len < 0) {
-    if (!(word & NULLABLE)) { pos = start; fail(E_NEGATIVE_LENGTH); }
     push(0);
     push(-1);
     return;
@@ -79,16 +67,8 @@ function scanLengthPrefixed(word: i32, wide: bool): void {
 
 @inline function scanArray(op: usize, word: i32): void {
   const start = pos;
-  let count: i32;
-  if (word & COMPACT) {
-    count = readCompactLength();
-  } else {
-    need(4);
-    count = be32(pos);
-    pos += 4;
-  }
+  const count = readLength(word, true);
   if (count < 0) {
-    if (!(word & NULLABLE)) { pos = start; fail(E_NEGATIVE_LENGTH); }
     push(-1);
     return;
   }
