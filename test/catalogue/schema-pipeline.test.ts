@@ -1,6 +1,6 @@
-// The schema pipeline (npm run schemas) against the curated set: built for Kafka 4.3.0 from the
+// The schema pipeline (npm run schemas) against the curated set: built for Kafka 4.4.0 from the
 // release's jars, with the removed versions restored from 3.9.2 and 4.0.2, it must describe every
-// (message, version) exactly as ../shared/kafka-schemas (a hand-assembled 4.3.0 set with the same
+// (message, version) exactly as ../shared/kafka-schemas (a hand-assembled 4.4.0 set with the same
 // versions restored) does: the same fields with the same types, nullability, tags, defaults,
 // flexibility and flags; and generate the same catalogue byte for byte.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -15,8 +15,10 @@ import { repoRoot } from '../helpers/shared.js';
 import { versionView } from '../helpers/version-view.js';
 
 const sharedDir = path.join(repoRoot, '..', 'shared', 'kafka-schemas');
+/** The release ../shared/kafka-schemas is curated from (its SOURCE says so). */
+const RELEASE = '4.4.0';
 const ok = peer('Java and Maven', hasCommand('java') && hasCommand('mvn'), 'install Java 17 and Maven (npm run schemas needs them)')
-  && peer('../shared/kafka-schemas', hasPath(sharedDir), 'the curated Kafka 4.3.0 schema set beside the repository');
+  && peer('../shared/kafka-schemas', hasPath(sharedDir), `the curated Kafka ${RELEASE} schema set beside the repository`);
 
 /** Every request, response and header of a schema directory, by name. */
 function messages(dir: string): Map<string, MessageDef> {
@@ -43,13 +45,13 @@ function differences(where: string, a: unknown, b: unknown, out: string[]): void
   out.push(`${where}: ${JSON.stringify(a)} vs ${JSON.stringify(b)}`);
 }
 
-describe.runIf(ok)('the schema pipeline, built for Kafka 4.3.0', () => {
+describe.runIf(ok)(`the schema pipeline, built for Kafka ${RELEASE}`, () => {
   let built: string;
   let tmp: string;
   beforeAll(() => {
     tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'kafka-wire-pipeline-'));
     built = path.join(tmp, 'schemas');
-    execFileSync(process.execPath, [path.join(repoRoot, 'scripts', 'schemas.mjs'), '--kafka', '4.3.0', '--out', built], { stdio: 'pipe', timeout: 600_000 });
+    execFileSync(process.execPath, [path.join(repoRoot, 'scripts', 'schemas.mjs'), '--kafka', RELEASE, '--out', built], { stdio: 'pipe', timeout: 600_000 });
   }, 600_000);
   afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
 
