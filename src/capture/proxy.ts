@@ -5,15 +5,15 @@
 // what the client saw as capture packets. Node only (node:net, node:tls).
 import { createServer, connect as connectTcp, type Server, type Socket, type AddressInfo } from 'node:net';
 import { connect as connectTls, type ConnectionOptions } from 'node:tls';
-import { decodeResponse, encodeResponse, findApi, planFor, ARRAY, STRUCT, type CompiledStruct } from '../codec/by-key.js';
-import { KafkaWireError } from '../errors.js';
+import { findApi } from '../codec/by-key.js';
 import { be32 } from '../bytes.js';
 import { TcpConversation, encodePacketHeaders, type Packet } from './writer.js';
 import { LINKTYPE_ETHERNET } from './packet.js';
 import { DEFAULT_MAX_FRAME_SIZE } from '../limits.js';
 import { FrameSplitter } from '../wire/frame-splitter.js';
+import { hostPortKey as keyOf, namesBrokers, readBrokerAddresses, type HostPort } from '../wire/broker-addresses.js';
 
-export interface HostPort { host: string; port: number }
+export type { HostPort };
 
 export interface ProxyOptions {
   /** Where the first listener (for the upstream bootstrap broker) listens. Port 0: any free port. */
@@ -43,68 +43,7 @@ export interface KafkaProxy {
   close(): Promise<void>;
 }
 
-/** Where in a response's struct tree the host/port pairs are: none means forward it untouched. */
-interface AddressPaths { structs: Set<CompiledStruct> }
 
-const addressCache = new Map<string, AddressPaths | null>();
-
-function hasAddress(s: CompiledStruct): boolean {
-  const present = (name: string) => s.fields.some((f) => f.name === name && f.present);
-  return present('host') && present('port');
-}
-
-/** The structs of this response version that carry broker addresses, or null when none do. */
-function addressStructs(apiKey: number, apiVersion: number): AddressPaths | null {
-  const key = `${apiKey}/${apiVersion}`;
-  let paths = addressCache.get(key);
-  if (paths !== undefined) return paths;
-  const structs = new Set<CompiledStruct>();
-  const seen = new Set<CompiledStruct>();
-  const visit = (s: CompiledStruct) => {
-    if (seen.has(s)) return;
-    seen.add(s);
-    if (hasAddress(s)) structs.add(s);
-    for (const f of s.fields) if (f.present && f.struct !== null) visit(f.struct);
-  };
-  let body: CompiledStruct;
-  try {
-    body = planFor(apiKey, 'response', apiVersion).body;
-  } catch (error) {
-    // A version newer than the catalogue: its responses pass unchanged rather than end the proxy.
-    if (!(error instanceof KafkaWireError)) throw error;
-    addressCache.set(key, null);
-    return null;
-  }
-  visit(body);
-  paths = structs.size > 0 ? { structs } : null;
-  addressCache.set(key, paths);
-  return paths;
-}
-
-/** Rewrites every address in `value` (of struct `s`); returns the upstream addresses it met. */
-function rewrite(s: CompiledStruct, value: any, paths: AddressPaths, map: (upstream: HostPort) => HostPort | undefined): void {
-  if (value === null || value === undefined) return;
-  if (paths.structs.has(s) && typeof value.host === 'string') {
-    const local = map({ host: value.host, port: value.port });
-    if (local !== undefined) {
-      value.host = local.host;
-      value.port = local.port;
-    }
-  }
-  for (const f of s.fields) {
-    if (!f.present || f.struct === null) continue;
-    const v = value[f.name];
-    if (f.kind === ARRAY && Array.isArray(v)) for (const item of v) rewrite(f.struct, item, paths, map);
-    else if (f.kind === STRUCT) rewrite(f.struct, v, paths, map);
-  }
-}
-
-/** Every upstream address in `value`. */
-function addresses(s: CompiledStruct, value: any, paths: AddressPaths, out: HostPort[]): void {
-  rewrite(s, value, paths, (a) => { out.push(a); return undefined; });
-}
-
-const keyOf = (a: HostPort) => `${a.host}:${a.port}`;
 
 /**
  * The most bytes one read from an upstream broker takes: each connection reads into one reused
@@ -244,7 +183,7 @@ export async function startProxy(options: ProxyOptions): Promise<KafkaProxy> {
         if (request === undefined || findApi(request.apiKey) === undefined) return 'pass';
         held = request;
         const rest = size + 4 - RESPONSE_PEEK;
-        return addressStructs(request.apiKey, request.apiVersion) !== null && rest > 0 && rest <= DEFAULT_MAX_FRAME_SIZE ? 'hold' : 'pass';
+        return namesBrokers(request.apiKey, request.apiVersion) && rest > 0 && rest <= DEFAULT_MAX_FRAME_SIZE ? 'hold' : 'pass';
       },
       onPass: emit,
       onFrame: (frame) => {
@@ -261,23 +200,12 @@ export async function startProxy(options: ProxyOptions): Promise<KafkaProxy> {
 
     /** The frame with its broker addresses made local (listeners opened as needed). */
     const rewriteResponse = async (frame: Uint8Array, apiKey: number, apiVersion: number): Promise<Uint8Array> => {
-      const paths = addressStructs(apiKey, apiVersion)!;
-      let decoded;
-      try {
-        decoded = decodeResponse(frame, apiKey, apiVersion);
-      } catch {
-        return frame; // not ours to fix: the client sees what the broker sent
-      }
-      const body = planFor(apiKey, 'response', apiVersion).body;
-      const met: HostPort[] = [];
-      addresses(body, decoded.body, paths, met);
-      if (met.length === 0) return frame;
-      for (const a of met) {
+      const found = readBrokerAddresses(frame, apiKey, apiVersion);
+      if (found === null || found.named.length === 0) return frame; // not ours to fix: the client sees what the broker sent
+      for (const a of found.named) {
         if (!listeners.has(keyOf(a))) await listen(a, { host: options.listen.host, port: 0 });
       }
-      rewrite(body, decoded.body, paths, (a) => listeners.get(keyOf(a)));
-      // Decoded here, so every property is known: no field-name check.
-      return encodeResponse(apiKey, apiVersion, decoded.header, decoded.body, { checkFields: false });
+      return found.rewrite((a) => listeners.get(keyOf(a)));
     };
 
     const stop = (error?: unknown) => {
