@@ -19,4 +19,5 @@ export const COMMAND_LOADERS: Readonly<Record<string, () => Promise<Command>>> =
   broker: async () => (await import('./broker.js')).broker,
   pcap: async () => (await import('./pcap.js')).pcap,
   proxy: async () => (await import('./proxy.js')).proxy,
+  bridge: async () => (await import('./bridge.js')).bridge,
 };
