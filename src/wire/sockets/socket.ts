@@ -1,0 +1,74 @@
+// What a Connection needs of a socket, so that one connection layer runs over every transport:
+// node:net and node:tls (Node, Bun, Deno), cloudflare:sockets (workerd), and a WebSocket to
+// `kafka-wire bridge` (browsers). A node:net Socket is one as it is; the others adapt to it.
+// The byte stream is Kafka's: writes may split a frame into pieces, reads may join or split frames.
+
+export interface ByteSocketEvents {
+  data: [chunk: Uint8Array];
+  end: [];
+  error: [error: Error];
+  close: [];
+}
+
+export interface ByteSocket {
+  write(bytes: Uint8Array, done?: (error?: Error | null) => void): unknown;
+  /** Writes between cork() and uncork() may leave together (one writev); a hint only. */
+  cork(): void;
+  uncork(): void;
+  /** Half-closes: no more writes; 'close' follows once the other side is done. */
+  end(): unknown;
+  /** Closes at once. */
+  destroy(): unknown;
+  readonly destroyed: boolean;
+  readonly remoteAddress?: string | undefined;
+  readonly remotePort?: number | undefined;
+  on<E extends keyof ByteSocketEvents>(event: E, listener: (...args: ByteSocketEvents[E]) => void): unknown;
+  once<E extends keyof ByteSocketEvents>(event: E, listener: (...args: ByteSocketEvents[E]) => void): unknown;
+  off<E extends keyof ByteSocketEvents>(event: E, listener: (...args: ByteSocketEvents[E]) => void): unknown;
+}
+
+/** Where to connect: the broker's address as Kafka names it, and how long opening may take. */
+export interface SocketTarget {
+  host: string;
+  port: number;
+  /** The ConnectOptions' tls (true, or the transport's own TLS options). */
+  tls?: unknown;
+  /** 0: no limit. */
+  timeoutMs: number;
+}
+
+/**
+ * Opens a connected socket to a broker, or rejects with an Error saying why (the connection
+ * layer wraps it as ConnectionError CONNECT). Given as ConnectOptions.socket.
+ */
+export type SocketConnector = (target: SocketTarget) => Promise<ByteSocket>;
+
+/** A small event emitter with the ByteSocket's on/once/off, for transports that are not node:net. */
+export class SocketEvents {
+  readonly #listeners = new Map<string, Set<(...args: any[]) => void>>();
+
+  on(event: string, listener: (...args: any[]) => void): this {
+    let set = this.#listeners.get(event);
+    if (set === undefined) this.#listeners.set(event, set = new Set());
+    set.add(listener);
+    return this;
+  }
+
+  once(event: string, listener: (...args: any[]) => void): this {
+    const wrapped = (...args: any[]) => { this.off(event, wrapped); listener(...args); };
+    (wrapped as { original?: unknown }).original = listener;
+    return this.on(event, wrapped);
+  }
+
+  off(event: string, listener: (...args: any[]) => void): this {
+    const set = this.#listeners.get(event);
+    if (set === undefined) return this;
+    for (const l of set) if (l === listener || (l as { original?: unknown }).original === listener) set.delete(l);
+    return this;
+  }
+
+  protected emit(event: string, ...args: unknown[]): void {
+    const set = this.#listeners.get(event);
+    if (set !== undefined) for (const l of [...set]) l(...args);
+  }
+}
