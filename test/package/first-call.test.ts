@@ -243,6 +243,19 @@ const CALLS: Record<string, string> = {
   encodePacket: `m.encodePacket(101, ${SEGMENT})`,
   encodePacketHeaders: `m.encodePacketHeaders(101, ${SEGMENT})`,
   ipBytes: `m.ipBytes('127.0.0.1')`,
+  // observe
+  KafkaChannel: `const c = new m.KafkaChannel('kafka-wire:first-call'); if (c.active) throw new Error('active with no subscriber'); await c.tracePromise(() => ({}), async () => 1)`,
+  diagnosticsAvailable: `if (m.diagnosticsAvailable() !== true) throw new Error('no diagnostics channels in Node')`,
+  Metrics: `const x = new m.Metrics('c'); x.meter('producer-metrics', 'record-send').record(); if (x.snapshot().length !== 2) throw new Error('snapshot')`,
+  Meter: `const x = new m.Meter(() => 0); x.record(2); if (x.total !== 2) throw new Error('total')`,
+  Stat: `const x = new m.Stat(() => 0); x.record(3); if (x.max() !== 3) throw new Error('max')`,
+  metricsByName: `m.metricsByName([{ name: 'a', group: 'g', tags: {}, value: 1 }])`,
+  registerPrometheus: `const prom = await import('prom-client'); const r = new prom.Registry(); m.registerPrometheus({ metrics: () => [], metricNames: () => [{ group: 'producer-metrics', name: 'x' }] }, prom, { registry: r }); await r.metrics()`,
+  prometheusName: `m.prometheusName('producer-metrics', 'record-send-rate')`,
+  observeWithOpenTelemetry: `const api = await import('@opentelemetry/api'); m.observeWithOpenTelemetry({ metrics: () => [], metricNames: () => [{ group: 'producer-metrics', name: 'x' }] }, api.metrics.getMeter('x'))`,
+  openTelemetryName: `m.openTelemetryName('producer-metrics', 'record-send-rate')`,
+  traceProducer: `const api = await import('@opentelemetry/api'); const p = m.traceProducer({ send: async () => [{ partition: 0, offset: 1n }] }, api); await p.send('t', { value: 'v' })`,
+  traceProcessing: `const api = await import('@opentelemetry/api'); await m.traceProcessing(api, { topic: 't', partition: 0 }, { offset: 0n, key: null, value: null, headers: [] }, () => 1)`,
 };
 
 describe.skipIf(!built)('every export of every entry, as the first call of a fresh process', async () => {
