@@ -3,13 +3,15 @@
 //
 //   const consumer = new Consumer({ bootstrap: 'localhost:9092', groupId: 'import', topics: ['orders', /^audit-/] });
 //   for await (const batch of consumer) {             // one partition's records per batch
-//     for (const r of batch.records()) handle(r);      // finishing the loop body finishes the batch
+//     for (const r of batch.records()) handle(r);      // a body that runs to its end finishes the batch
 //   }                                                  // (committed at the next commit)
 //   await consumer.close();                            // commits what is finished, leaves the group
 //
-// Guarantee: at least once. An offset is committed only after the batch before it was finished
-// (the loop body ran, or the handler resolved); revoked partitions are committed before they are
-// given up; a crash re-delivers what was finished after the last commit, never skips.
+// Guarantee: at least once. An offset is committed only after the records before it were
+// finished: the loop body ran to its end, a run() handler resolved, or markOffset() /
+// markFinished() said so. A body left by throw or break, or a handler that throws, finishes
+// nothing more than was marked. Revoked partitions are committed before they are given up; a
+// crash re-delivers what was finished after the last commit, never skips.
 
 import { EventEmitter } from 'node:events';
 import { KafkaClient, type ClientOptions } from '../wire/client.js';
@@ -380,8 +382,11 @@ export class Consumer extends EventEmitter<ConsumerEvents> {
   }
 
   /**
-   * Batches one at a time; each is finished when the loop asks for the next one (or leaves the
-   * loop). Ends when the consumer closes; throws when it fails.
+   * Batches one at a time. A batch is finished (its offsets committable) when the loop body runs
+   * to its end and the loop asks for the next one. A body left by `throw`, `break` or `return`
+   * finishes only what markOffset() marked (or markFinished(batch) before leaving), nothing
+   * else: the rest of the batch comes again after a restart. Ends when the consumer closes;
+   * throws when it fails.
    */
   async *[Symbol.asyncIterator](): AsyncGenerator<PartitionBatch, void, undefined> {
     await this.start();
@@ -390,11 +395,18 @@ export class Consumer extends EventEmitter<ConsumerEvents> {
         const batch = await this.#next();
         if (batch === null) return;
         yield batch;
-        this.#finishCurrent();
+        this.#finishCurrent(); // the loop asked for the next batch: the body ran to its end
       }
     } finally {
-      this.#finishCurrent();
+      this.#abandonCurrent();
     }
+  }
+
+  /** The batch handed on last was left part way: only what markOffset() marked of it counts. */
+  #abandonCurrent(): void {
+    const cur = this.#current;
+    this.#current = null;
+    cur?.finish();
   }
 
   /** Runs `handler` for every batch, one at a time; a batch is finished when its handler resolves. Resolves on close. */
@@ -407,9 +419,7 @@ export class Consumer extends EventEmitter<ConsumerEvents> {
         await handler(batch);
       } catch (err) {
         // Not finished: its offsets stay uncommitted, so it comes back after a restart.
-        const cur = this.#current;
-        this.#current = null;
-        cur?.finish();
+        this.#abandonCurrent();
         throw err;
       }
       this.#finishCurrent();
@@ -426,7 +436,7 @@ export class Consumer extends EventEmitter<ConsumerEvents> {
     if (!prev || prev.offset < nextOffset) this.#finished.set(k, { topic, partition, offset: nextOffset });
   }
 
-  /** Marks a batch handed on by the iterator as finished now (before the loop moves on). */
+  /** Marks a batch handed on by the iterator as finished now (e.g. before a `break` that should commit it). */
   markFinished(batch: PartitionBatch): void {
     if (this.#current?.batch === batch) this.#finishCurrent();
     else this.#markFinished(batch);

@@ -80,7 +80,7 @@ describe.skipIf(!ok)('consumer groups on real Kafka, one node', () => {
       const got: string[] = [];
       for await (const batch of first) {
         got.push(...values(batch));
-        if (got.length >= 400) break;
+        if (got.length >= 400) { first.markFinished(batch); break; } // a break alone finishes nothing of the batch
       }
       await first.close();
       expect(new Set(got).size).toBe(400);

@@ -1,0 +1,109 @@
+// The consumer's commit rule when the app's code does not run to the end of a batch, against
+// librdkafka's mock cluster (a classic group, autoCommit 'manual', so only close() commits):
+// a loop body left by a throw, or by a break after markOffset(), finishes what was marked (or
+// nothing), never the whole batch; run()'s eachRecord commits up to the last record it finished.
+// Each case reads a fresh group over one 40-record batch and checks what close() committed.
+
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mockClusterAvailable, startMockCluster, type MockCluster } from '../wire/mock-cluster.js';
+import { peer } from '../helpers/peer.js';
+import { Consumer, type ConsumerOptions } from '../../src/consumer/index.js';
+import { fetchCommitted } from '../../src/consumer/offsets.js';
+import { findCoordinator } from '../../src/consumer/classic.js';
+import { KafkaClient } from '../../src/wire/client.js';
+import { produceNumbered } from './group-helpers.js';
+
+const mockOk = peer('librdkafka mock cluster', (await mockClusterAvailable()).ok, 'apt-get install librdkafka-dev and a C compiler');
+
+const TOPIC = 'once';
+const RECORDS = 40;
+
+describe.skipIf(!mockOk)('at least once when the app stops part way through a batch', () => {
+  let mc: MockCluster;
+  beforeAll(async () => {
+    mc = await startMockCluster({ brokers: 1, topics: [`${TOPIC}:1`] });
+    await produceNumbered(mc.bootstrap, TOPIC, 1, 0, RECORDS, 'r', RECORDS); // one record batch
+  });
+  afterAll(async () => { await mc?.stop(); });
+
+  let groups = 0;
+  const consumer = (extra: Partial<ConsumerOptions> = {}) => new Consumer({
+    bootstrap: mc.bootstrap, groupId: `once-${++groups}`, topics: [TOPIC], groupProtocol: 'classic',
+    sessionTimeoutMs: 6000, heartbeatIntervalMs: 500, resetPolicy: 'earliest', autoCommit: 'manual', ...extra,
+  });
+
+  /** What the consumer's group has committed for partition 0 (undefined: nothing). */
+  async function committed(c: Consumer): Promise<bigint | undefined> {
+    const groupId = c.options.groupId!;
+    const client = new KafkaClient({ bootstrap: mc.bootstrap });
+    try {
+      const conn = await findCoordinator(client, groupId);
+      const offsets = await fetchCommitted(conn, groupId, [{ topic: TOPIC, partitions: [0] }], false);
+      await conn.close();
+      return offsets.get(TOPIC)?.get(0);
+    } finally {
+      await client.close();
+    }
+  }
+
+  it('a loop body that throws at the 10th record commits nothing', async () => {
+    const c = consumer();
+    const boom = new Error('handler failed');
+    let seen = 0;
+    await expect((async () => {
+      for await (const batch of c) {
+        expect(batch.recordCount).toBe(RECORDS);
+        for (const _ of batch.records()) if (++seen === 10) throw boom;
+      }
+    })()).rejects.toBe(boom);
+    await c.close();
+    expect(await committed(c)).toBeUndefined();
+  });
+
+  it('a loop body that marks offset 9 done and then throws commits 10', async () => {
+    const c = consumer();
+    await expect((async () => {
+      for await (const batch of c) {
+        for (const r of batch.records()) {
+          if (r.offset === 10n) throw new Error('handler failed');
+          c.markOffset(batch.topic, batch.partition, r.offset + 1n);
+        }
+      }
+    })()).rejects.toThrow('handler failed');
+    await c.close();
+    expect(await committed(c)).toBe(10n);
+  });
+
+  it('a break right after markOffset() at offset 9 commits 10, not the batch', async () => {
+    const c = consumer();
+    outer: for await (const batch of c) {
+      for (const r of batch.records()) {
+        if (r.offset === 9n) { c.markOffset(batch.topic, batch.partition, 10n); break outer; }
+      }
+    }
+    await c.close();
+    expect(await committed(c)).toBe(10n);
+  });
+
+  it('a break after markFinished(batch) commits the whole batch', async () => {
+    const c = consumer();
+    for await (const batch of c) {
+      c.markFinished(batch);
+      break;
+    }
+    await c.close();
+    expect(await committed(c)).toBe(BigInt(RECORDS));
+  });
+
+  it('a loop body that asks for the next batch finishes the one before', async () => {
+    const c = consumer({ maxWaitMs: 50 });
+    let batches = 0;
+    for await (const _ of c) {
+      batches++;
+      setTimeout(() => { void c.close(); }, 100); // the loop is waiting for the next batch by then
+    }
+    await c.close();
+    expect(batches).toBe(1);
+    expect(await committed(c)).toBe(BigInt(RECORDS));
+  });
+});
