@@ -14,8 +14,8 @@
 // crash re-delivers what was finished after the last commit, never skips.
 
 import { EventEmitter } from 'node:events';
-import { KafkaClient, type ClientOptions } from '../wire/client.js';
-import { ConnectionError } from '../wire/errors.js';
+import { KafkaClient, type ClientOptions, type TopicInfo } from '../wire/client.js';
+import { ConnectionError, kafkaErrorName } from '../wire/errors.js';
 import type { Connection } from '../wire/connection.js';
 import { findCoordinator } from './classic.js';
 import { ApiKey } from '../generated/types.js';
@@ -68,6 +68,13 @@ export interface ConsumerOptions extends Omit<ClientOptions, 'bootstrap'> {
   autoCommitIntervalMs?: number;
   /** How often topic patterns and partition counts are checked (default 30 s). */
   metadataRefreshMs?: number;
+  /**
+   * A subscribed topic (by name) that the metadata says does not exist: 'wait' (default) reads
+   * it once it is created, saying so at once (the 'missingTopics' event and a debug line);
+   * 'error' also fails the consumer with ConsumerError UNKNOWN_TOPIC (what `consume -e` wants).
+   * An assigned topic that does not exist is always that error.
+   */
+  missingTopics?: 'wait' | 'error';
   /** A line of what the consumer does (joins, assignments, retries). */
   debug?: (message: string) => void;
 }
@@ -77,6 +84,8 @@ export interface ConsumerEvents {
   revoked: [partitions: TopicPartitions[]];
   lost: [partitions: TopicPartitions[]];
   committed: [offsets: { topic: string; partition: number; offset: bigint }[]];
+  /** Topics asked for by name that the metadata answered do not exist (once per topic, until it exists). */
+  missingTopics: [topics: string[]];
   error: [error: Error];
 }
 
@@ -111,6 +120,8 @@ export class Consumer extends EventEmitter<ConsumerEvents> {
   #commitChain: Promise<void> = Promise.resolve();
   #subscribed: string[] = [];
   #partitionCounts = new Map<string, number>();
+  /** Topics by name that were reported missing (a topic that then appears means a rebalance). */
+  readonly #missing = new Set<string>();
 
   constructor(options: ConsumerOptions) {
     super();
@@ -148,11 +159,12 @@ export class Consumer extends EventEmitter<ConsumerEvents> {
       const nextGen = o.groupProtocol === 'consumer' || (o.groupProtocol !== 'classic' && conn.versionFor(ApiKey.ConsumerGroupHeartbeat) !== undefined);
       this.#membership = this.#newMembership(nextGen);
       this.#membership.start();
+      void this.#checkMetadata(true);
       this.#timers.push(setInterval(() => { void this.#checkMetadata(); }, o.metadataRefreshMs ?? DEFAULT_METADATA_REFRESH_MS));
     } else {
       const partitions: TopicPartitions[] = [];
       for (const a of o.assign!) {
-        const info = await this.client.topic(a.topic);
+        const info = await this.#assignedTopic(a.topic);
         const all = info.partitions.map((p) => p.partition);
         for (const p of a.partitions ?? []) if (!all.includes(p)) throw new ConsumerError('USAGE', `topic ${a.topic} has no partition ${p} (it has ${all.length})`);
         partitions.push({ topic: a.topic, partitions: [...(a.partitions ?? all)] });
@@ -235,25 +247,61 @@ export class Consumer extends EventEmitter<ConsumerEvents> {
     return this.#subscribed;
   }
 
-  /** Periodic: a new topic matching a pattern, or more partitions, means a rebalance. */
-  async #checkMetadata(): Promise<void> {
+  /**
+   * Periodic (and once at start): a new topic matching a pattern, a named topic that now exists,
+   * or more partitions, means a rebalance; a named topic that does not exist is reported.
+   */
+  async #checkMetadata(first = false): Promise<void> {
     const m = this.#membership;
-    if (!m || m.state !== 'stable' || this.#closing) return;
+    if (!m || (!first && m.state !== 'stable') || this.#closing) return;
     try {
       const before = this.#subscribed.join('\n');
       const topics = await this.#resolveSubscription();
       const md = topics.length > 0 ? await this.client.metadata(topics) : null;
-      let changed = topics.join('\n') !== before;
+      let changed = topics.join('\n') !== before && !first;
+      const named = new Set(this.options.topics?.filter((t) => typeof t === 'string'));
+      const missing: string[] = [];
       for (const t of md?.topics ?? []) {
-        if (t.name === null || t.errorCode !== 0) continue;
+        if (t.name === null) continue;
+        if (t.errorCode === GroupErrorCode.UNKNOWN_TOPIC_OR_PARTITION && named.has(t.name)) { missing.push(t.name); continue; }
+        if (t.errorCode !== 0) continue;
+        if (this.#missing.delete(t.name)) changed = true;
         const n = t.partitions.length;
         if (this.#partitionCounts.has(t.name) && this.#partitionCounts.get(t.name) !== n) changed = true;
         this.#partitionCounts.set(t.name, n);
       }
+      if (missing.length > 0) this.#topicsMissing(missing);
       if (changed && m instanceof ClassicMembership) m.requestRejoin('subscribed topics or partition counts changed');
       else if (changed && m instanceof NextGenMembership) m.subscriptionChanged();
     } catch (err) {
       this.options.debug?.(`metadata check failed: ${(err as Error).message}`);
+    }
+  }
+
+  /** Topics by name that the metadata answered do not exist: said at once (event and log line), fatal with missingTopics 'error'. */
+  #topicsMissing(topics: string[]): void {
+    const fresh = topics.filter((t) => !this.#missing.has(t));
+    for (const t of fresh) this.#missing.add(t);
+    const fatal = this.options.missingTopics === 'error' || this.options.assign !== undefined;
+    if (fresh.length > 0) {
+      this.options.debug?.(`topic${fresh.length > 1 ? 's' : ''} ${fresh.join(', ')} not available: ${kafkaErrorName(GroupErrorCode.UNKNOWN_TOPIC_OR_PARTITION)}${fatal ? '' : ' (waiting for it to be created)'}`);
+      this.emit('missingTopics', fresh);
+    }
+    if (fatal && this.options.topics) this.#fail(missingTopicError(topics[0]!));
+  }
+
+  /** An assigned topic's metadata; a topic that does not exist is ConsumerError UNKNOWN_TOPIC. */
+  async #assignedTopic(name: string): Promise<TopicInfo> {
+    try {
+      return await this.client.topic(name);
+    } catch (err) {
+      if (err instanceof ConnectionError) throw err;
+      const code = this.client.topics.get(name)?.errorCode;
+      if (code === GroupErrorCode.UNKNOWN_TOPIC_OR_PARTITION || code === undefined) {
+        this.#topicsMissing([name]);
+        throw missingTopicError(name, err);
+      }
+      throw new ConsumerError('FETCH', (err as Error).message, { errorCode: code === 0 ? undefined : code, topic: name, cause: err });
     }
   }
 
@@ -566,6 +614,11 @@ export class Consumer extends EventEmitter<ConsumerEvents> {
     })();
     return this.#closing;
   }
+}
+
+function missingTopicError(topic: string, cause?: unknown): ConsumerError {
+  const code = GroupErrorCode.UNKNOWN_TOPIC_OR_PARTITION;
+  return new ConsumerError('UNKNOWN_TOPIC', `topic ${topic} does not exist: ${kafkaErrorName(code)}`, { errorCode: code, topic, cause });
 }
 
 function mergeTopicPartitions(a: readonly TopicPartitions[], b: readonly TopicPartitions[]): TopicPartitions[] {

@@ -1,16 +1,19 @@
-// The consumer's commit rule when the app's code does not run to the end of a batch, against
-// librdkafka's mock cluster (a classic group, autoCommit 'manual', so only close() commits):
-// a loop body left by a throw, or by a break after markOffset(), finishes what was marked (or
-// nothing), never the whole batch; run()'s eachRecord commits up to the last record it finished.
-// Each case reads a fresh group over one 40-record batch and checks what close() committed.
+// The library consumer's rules as an app meets them, against librdkafka's mock cluster (a classic
+// group, autoCommit 'manual', so only close() commits; each case a fresh group over one 40-record
+// batch): a loop body left by a throw, or by a break after markOffset(), finishes what was marked
+// (or nothing), never the whole batch; run()'s eachRecord commits up to the last record it
+// finished. On the memory broker (no groups): an assigned topic that does not exist is a typed
+// ConsumerError UNKNOWN_TOPIC. (Subscribed missing topics are in group-kafka.test.ts: the mock
+// cluster creates every topic a Metadata names.)
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mockClusterAvailable, startMockCluster, type MockCluster } from '../wire/mock-cluster.js';
 import { peer } from '../helpers/peer.js';
-import { Consumer, type ConsumerOptions } from '../../src/consumer/index.js';
+import { Consumer, ConsumerError, type ConsumerOptions } from '../../src/consumer/index.js';
 import { fetchCommitted } from '../../src/consumer/offsets.js';
 import { findCoordinator } from '../../src/consumer/classic.js';
 import { KafkaClient } from '../../src/wire/client.js';
+import { startMemoryBroker, type MemoryBroker } from '../../src/wire/memory-broker.js';
 import { produceNumbered } from './group-helpers.js';
 
 const mockOk = peer('librdkafka mock cluster', (await mockClusterAvailable()).ok, 'apt-get install librdkafka-dev and a C compiler');
@@ -18,7 +21,7 @@ const mockOk = peer('librdkafka mock cluster', (await mockClusterAvailable()).ok
 const TOPIC = 'once';
 const RECORDS = 40;
 
-describe.skipIf(!mockOk)('at least once when the app stops part way through a batch', () => {
+describe.skipIf(!mockOk)('the library consumer on the mock cluster', () => {
   let mc: MockCluster;
   beforeAll(async () => {
     mc = await startMockCluster({ brokers: 1, topics: [`${TOPIC}:1`] });
@@ -105,5 +108,25 @@ describe.skipIf(!mockOk)('at least once when the app stops part way through a ba
     await c.close();
     expect(batches).toBe(1);
     expect(await committed(c)).toBe(BigInt(RECORDS));
+  });
+});
+
+describe('the library consumer on the memory broker', () => {
+  let broker: MemoryBroker;
+  beforeAll(async () => { broker = await startMemoryBroker({ autoCreateTopics: false, topics: { present: 1 } }); });
+  afterAll(async () => { await broker?.close(); });
+
+  it('an assigned topic that does not exist: ConsumerError UNKNOWN_TOPIC with Kafka\'s error name', async () => {
+    const lines: string[] = [];
+    const c = new Consumer({ bootstrap: broker.bootstrap, assign: [{ topic: 'no-such-topic' }], debug: (m) => lines.push(m) });
+    const events: string[][] = [];
+    c.on('missingTopics', (t) => events.push(t));
+    const err = await (async () => { for await (const _ of c) { /* never */ } })().catch((e: unknown) => e);
+    await c.close();
+    expect(err).toBeInstanceOf(ConsumerError);
+    expect(err).toMatchObject({ name: 'ConsumerError', code: 'UNKNOWN_TOPIC', errorCode: 3, errorName: 'UNKNOWN_TOPIC_OR_PARTITION', topic: 'no-such-topic' });
+    expect((err as Error).message).toBe('topic no-such-topic does not exist: UNKNOWN_TOPIC_OR_PARTITION (3)');
+    expect(events).toEqual([['no-such-topic']]);
+    expect(lines).toContain('topic no-such-topic not available: UNKNOWN_TOPIC_OR_PARTITION (3)');
   });
 });
