@@ -26,10 +26,16 @@ import { NextGenMembership } from './next-gen.js';
 import { commitOffsets, fetchCommitted, listOffsets, PartitionErrors, policyTimestamp, setOffset, type OffsetMap, type ResetPolicy } from './offsets.js';
 import { Fetcher, FETCH_DEFAULTS, PartitionBatch } from './fetcher.js';
 import type { TopicPartitions } from './protocol.js';
+import { RecordDeserializer, type ConsumerRecord, type DeserializerOptions } from '../serde.js';
+import type { KafkaRecord } from '../records/index.js';
 
 export { PartitionBatch };
 
-export interface ConsumerOptions extends Omit<ClientOptions, 'bootstrap'> {
+/**
+ * K, V: the types keyDeserializer / valueDeserializer give (bytes without them); records of
+ * those types come from batch.consumerRecords() and run({ eachRecord }).
+ */
+export interface ConsumerOptions<K = Uint8Array, V = Uint8Array> extends Omit<ClientOptions, 'bootstrap'>, DeserializerOptions<K, V> {
   bootstrap: string | string[];
   /** Join this consumer group; without it the consumer reads `assign`. */
   groupId?: string;
@@ -98,14 +104,25 @@ const DEFAULT_HEARTBEAT_INTERVAL_MS = 3_000;
 const DEFAULT_AUTO_COMMIT_INTERVAL_MS = 5_000;
 const DEFAULT_METADATA_REFRESH_MS = 30_000;
 
-interface Current { batch: PartitionBatch; epoch: number; finished: Promise<void>; finish(): void; viaRun: boolean }
+interface Current { batch: PartitionBatch<unknown, unknown>; epoch: number; finished: Promise<void>; finish(): void; viaRun: boolean }
 
-export class Consumer extends EventEmitter<ConsumerEvents> {
+/**
+ * What run() calls: `eachBatch` per batch, or `eachRecord` per record (one at a time, in offset
+ * order). Either way a throw finishes nothing past the last batch / record that resolved.
+ */
+export type RunHandlers<K, V> =
+  | { eachBatch: (batch: PartitionBatch<K, V>) => unknown; eachRecord?: never }
+  | { eachRecord: (record: ConsumerRecord<K, V>, batch: PartitionBatch<K, V>) => unknown; eachBatch?: never };
+
+/** A partition's offset, as positions say it. */
+export interface PartitionOffset { topic: string; partition: number; offset: bigint }
+
+export class Consumer<K = Uint8Array, V = Uint8Array> extends EventEmitter<ConsumerEvents> {
   readonly client: KafkaClient;
-  readonly options: ConsumerOptions;
+  readonly options: ConsumerOptions<K, V>;
   readonly #fetcher: Fetcher;
   #membership: Membership | null = null;
-  readonly #ready: { batch: PartitionBatch; epoch: number }[] = [];
+  readonly #ready: { batch: PartitionBatch<K, V>; epoch: number }[] = [];
   #readyWaiter: (() => void) | null = null;
   #current: Current | null = null;
   /** Next offset to commit per partition (what is finished) and what the group has. */
@@ -123,7 +140,7 @@ export class Consumer extends EventEmitter<ConsumerEvents> {
   /** Topics by name that were reported missing (a topic that then appears means a rebalance). */
   readonly #missing = new Set<string>();
 
-  constructor(options: ConsumerOptions) {
+  constructor(options: ConsumerOptions<K, V>) {
     super();
     this.options = options;
     if (options.groupId === undefined && !options.assign) throw new ConsumerError('USAGE', 'give a groupId with topics, or assign partitions');
@@ -138,7 +155,8 @@ export class Consumer extends EventEmitter<ConsumerEvents> {
       partitionMaxBytes: options.partitionMaxBytes ?? FETCH_DEFAULTS.partitionMaxBytes,
       maxBufferedBytes: options.maxBufferedBytes ?? FETCH_DEFAULTS.maxBufferedBytes,
       resetPolicy: options.resetPolicy ?? 'latest',
-      deliver: (batch) => this.#deliver(batch),
+      deserializer: new RecordDeserializer<K, V>(options) as RecordDeserializer<unknown, unknown>,
+      deliver: (batch) => this.#deliver(batch as PartitionBatch<K, V>),
       failed: (err) => this.#fail(err),
       debug: options.debug,
     });
@@ -380,7 +398,7 @@ export class Consumer extends EventEmitter<ConsumerEvents> {
 
   // ---- delivery ----
 
-  #deliver(batch: PartitionBatch): void {
+  #deliver(batch: PartitionBatch<K, V>): void {
     this.#ready.push({ batch, epoch: this.#fetcher.epochOf(batch.topic, batch.partition) });
     const w = this.#readyWaiter;
     this.#readyWaiter = null;
@@ -388,7 +406,7 @@ export class Consumer extends EventEmitter<ConsumerEvents> {
   }
 
   /** The next batch to hand on (skipping paused partitions), waiting for one; null once closing. */
-  async #next(viaRun = false): Promise<PartitionBatch | null> {
+  async #next(viaRun = false): Promise<PartitionBatch<K, V> | null> {
     for (;;) {
       if (this.#failure) throw this.#failure;
       if (this.#closing) return null;
@@ -423,7 +441,7 @@ export class Consumer extends EventEmitter<ConsumerEvents> {
     return this.#owned.some((tp) => tp.topic === topic && tp.partitions.includes(partition));
   }
 
-  #markFinished(batch: PartitionBatch): void {
+  #markFinished(batch: PartitionBatch<unknown, unknown>): void {
     const k = keyOf(batch.topic, batch.partition);
     const prev = this.#finished.get(k);
     if (!prev || prev.offset < batch.nextOffset) this.#finished.set(k, { topic: batch.topic, partition: batch.partition, offset: batch.nextOffset });
@@ -436,7 +454,7 @@ export class Consumer extends EventEmitter<ConsumerEvents> {
    * else: the rest of the batch comes again after a restart. Ends when the consumer closes;
    * throws when it fails.
    */
-  async *[Symbol.asyncIterator](): AsyncGenerator<PartitionBatch, void, undefined> {
+  async *[Symbol.asyncIterator](): AsyncGenerator<PartitionBatch<K, V>, void, undefined> {
     await this.start();
     try {
       for (;;) {
@@ -457,14 +475,23 @@ export class Consumer extends EventEmitter<ConsumerEvents> {
     cur?.finish();
   }
 
-  /** Runs `handler` for every batch, one at a time; a batch is finished when its handler resolves. Resolves on close. */
-  async run(handler: (batch: PartitionBatch) => unknown): Promise<void> {
+  /**
+   * Runs a handler for every batch, one at a time, or with `{ eachRecord }` for every record;
+   * a batch is finished when its handler resolves, a record when eachRecord resolves for it. A
+   * handler that throws finishes nothing more (what resolved before it stays finished), and
+   * run() rejects with what it threw. Resolves on close.
+   */
+  async run(handler: ((batch: PartitionBatch<K, V>) => unknown) | RunHandlers<K, V>): Promise<void> {
     await this.start();
+    const eachBatch = typeof handler === 'function' ? handler : handler.eachBatch;
+    const eachRecord = typeof handler === 'function' ? undefined : handler.eachRecord;
+    if (!eachBatch && !eachRecord) throw new ConsumerError('USAGE', 'run() needs a batch handler, { eachBatch } or { eachRecord }');
     for (;;) {
       const batch = await this.#next(true);
       if (batch === null) return;
       try {
-        await handler(batch);
+        if (eachBatch) await eachBatch(batch);
+        else for (const r of batch.records()) await this.#eachRecord(batch, r, eachRecord!);
       } catch (err) {
         // Not finished: its offsets stay uncommitted, so it comes back after a restart.
         this.#abandonCurrent();
@@ -472,6 +499,12 @@ export class Consumer extends EventEmitter<ConsumerEvents> {
       }
       this.#finishCurrent();
     }
+  }
+
+  /** One record through eachRecord; once it resolved, the record is finished. */
+  async #eachRecord(batch: PartitionBatch<K, V>, r: KafkaRecord, eachRecord: NonNullable<RunHandlers<K, V>['eachRecord']>): Promise<void> {
+    await eachRecord(batch.consumerRecord(r), batch);
+    if (this.#owns(batch.topic, batch.partition) || this.#closing) this.markOffset(batch.topic, batch.partition, r.offset + 1n);
   }
 
   /**
@@ -485,7 +518,7 @@ export class Consumer extends EventEmitter<ConsumerEvents> {
   }
 
   /** Marks a batch handed on by the iterator as finished now (e.g. before a `break` that should commit it). */
-  markFinished(batch: PartitionBatch): void {
+  markFinished(batch: PartitionBatch<K, V>): void {
     if (this.#current?.batch === batch) this.#finishCurrent();
     else this.#markFinished(batch);
   }
@@ -565,8 +598,41 @@ export class Consumer extends EventEmitter<ConsumerEvents> {
   /** The partitions this consumer owns now. */
   assignment(): TopicPartitions[] { return this.#owned.map((tp) => ({ topic: tp.topic, partitions: [...tp.partitions] })); }
 
-  /** Next offset to fetch and last high watermark, per owned partition. */
-  positions() { return this.#fetcher.positions(); }
+  /**
+   * Per owned partition: the next offset to fetch and the last high watermark seen. It runs ahead
+   * of what the app has processed (batches fetched and not yet handed on or finished).
+   */
+  fetchPositions(): (PartitionOffset & { highWatermark: bigint })[] { return this.#fetcher.positions(); }
+
+  /** The same as fetchPositions() (its older name; it is not what the app has processed). */
+  positions(): (PartitionOffset & { highWatermark: bigint })[] { return this.fetchPositions(); }
+
+  /**
+   * Per owned partition: the next offset after what the app has finished (a batch whose loop body
+   * ran to its end or whose handler resolved, a record eachRecord finished, markOffset()): what the
+   * next commit commits. A partition with nothing finished on this member is absent.
+   */
+  processedPositions(): PartitionOffset[] {
+    return this.#ownedEntries([...this.#finished.values()]);
+  }
+
+  /**
+   * Per owned partition: what the group has committed, as this member knows it (read when the
+   * partition was assigned, then its own commits). A partition the group has no offset for is absent.
+   */
+  committed(): PartitionOffset[] {
+    const all: PartitionOffset[] = [];
+    for (const tp of this.#owned) for (const p of tp.partitions) {
+      const offset = this.#committed.get(keyOf(tp.topic, p));
+      if (offset !== undefined) all.push({ topic: tp.topic, partition: p, offset });
+    }
+    return all;
+  }
+
+  #ownedEntries(list: readonly PartitionOffset[]): PartitionOffset[] {
+    return list.filter((e) => this.#owns(e.topic, e.partition)).map(({ topic, partition, offset }) => ({ topic, partition, offset }))
+      .sort((a, b) => (a.topic < b.topic ? -1 : a.topic > b.topic ? 1 : a.partition - b.partition));
+  }
 
   pause(tps: readonly TopicPartitions[]): void { for (const tp of tps) for (const p of tp.partitions) this.#fetcher.setPaused(tp.topic, p, true); }
   resume(tps: readonly TopicPartitions[]): void {
