@@ -9,7 +9,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mockClusterAvailable, startMockCluster, type MockCluster } from '../wire/mock-cluster.js';
 import { peer } from '../helpers/peer.js';
-import { Consumer, ConsumerError, type ConsumerOptions } from '../../src/consumer/index.js';
+import { Consumer, ConsumerError, SerdeError, serdes, jsonSafe, type ConsumerOptions, type ConsumerRecord } from '../../src/consumer/index.js';
+import { createProducer } from '../../src/producer/index.js';
 import { fetchCommitted } from '../../src/consumer/offsets.js';
 import { findCoordinator } from '../../src/consumer/classic.js';
 import { KafkaClient } from '../../src/wire/client.js';
@@ -30,13 +31,13 @@ describe.skipIf(!mockOk)('the library consumer on the mock cluster', () => {
   afterAll(async () => { await mc?.stop(); });
 
   let groups = 0;
-  const consumer = (extra: Partial<ConsumerOptions> = {}) => new Consumer({
+  const consumer = <K = Uint8Array, V = Uint8Array>(extra: Partial<ConsumerOptions<K, V>> = {}) => new Consumer<K, V>({
     bootstrap: mc.bootstrap, groupId: `once-${++groups}`, topics: [TOPIC], groupProtocol: 'classic',
     sessionTimeoutMs: 6000, heartbeatIntervalMs: 500, resetPolicy: 'earliest', autoCommit: 'manual', ...extra,
   });
 
   /** What the consumer's group has committed for partition 0 (undefined: nothing). */
-  async function committed(c: Consumer): Promise<bigint | undefined> {
+  async function committed(c: Consumer<unknown, unknown>): Promise<bigint | undefined> {
     const groupId = c.options.groupId!;
     const client = new KafkaClient({ bootstrap: mc.bootstrap });
     try {
@@ -98,6 +99,47 @@ describe.skipIf(!mockOk)('the library consumer on the mock cluster', () => {
     expect(await committed(c)).toBe(BigInt(RECORDS));
   });
 
+  it('run({ eachRecord }) that throws at the 10th record commits the 9 before it', async () => {
+    const c = consumer();
+    const seen: bigint[] = [];
+    const err = await c.run({ eachRecord: (r) => { if (seen.push(r.offset) === 10) throw new Error('record handler failed'); } }).catch((e: Error) => e);
+    expect(err).toBeInstanceOf(Error);
+    expect((err as Error).message).toBe('record handler failed');
+    await c.close();
+    expect(seen).toEqual(Array.from({ length: 10 }, (_, i) => BigInt(i)));
+    expect(await committed(c)).toBe(9n);
+  });
+
+  it('run({ eachRecord }) with a value deserializer that fails at offset 5: SerdeError, 5 committed', async () => {
+    const c = consumer({
+      keyDeserializer: serdes.string,
+      valueDeserializer: (bytes) => { const v = Buffer.from(bytes).toString(); if (v === 'r5') throw new Error('not a number'); return Number(v.slice(1)); },
+    });
+    const values: number[] = [];
+    const err = await c.run({ eachRecord: (r) => { values.push(r.value!); } }).catch((e: unknown) => e);
+    await c.close();
+    expect(values).toEqual([0, 1, 2, 3, 4]);
+    expect(err).toBeInstanceOf(SerdeError);
+    expect(err).toMatchObject({ code: 'DESERIALIZE', topic: TOPIC, partition: 0, offset: 5n, field: 'value' });
+    expect(await committed(c)).toBe(5n);
+  });
+
+  it('positions that say what they are: fetched runs ahead of processed, committed follows commit()', async () => {
+    const c = consumer();
+    for await (const batch of c) {
+      c.markOffset(batch.topic, batch.partition, 4n); // processed 0..3 of 40
+      expect(c.fetchPositions()).toMatchObject([{ topic: TOPIC, partition: 0, offset: BigInt(RECORDS), highWatermark: BigInt(RECORDS) }]);
+      expect(c.positions()).toEqual(c.fetchPositions());
+      expect(c.processedPositions()).toEqual([{ topic: TOPIC, partition: 0, offset: 4n }]);
+      expect(c.committed()).toEqual([]);
+      await c.commit();
+      expect(c.committed()).toEqual([{ topic: TOPIC, partition: 0, offset: 4n }]);
+      break;
+    }
+    await c.close();
+    expect(await committed(c)).toBe(4n);
+  });
+
   it('a loop body that asks for the next batch finishes the one before', async () => {
     const c = consumer({ maxWaitMs: 50 });
     let batches = 0;
@@ -128,5 +170,41 @@ describe('the library consumer on the memory broker', () => {
     expect((err as Error).message).toBe('topic no-such-topic does not exist: UNKNOWN_TOPIC_OR_PARTITION (3)');
     expect(events).toEqual([['no-such-topic']]);
     expect(lines).toContain('topic no-such-topic not available: UNKNOWN_TOPIC_OR_PARTITION (3)');
+  });
+
+  interface Order { id: number; total: number; placed: bigint }
+
+  it('serdes both ways: the producer serialises, the consumer hands out typed records, jsonSafe writes them', async () => {
+    broker.createTopic('orders', 1);
+    const producer = await createProducer({ bootstrap: broker.bootstrap, keySerializer: serdes.string, valueSerializer: serdes.json<Order>() });
+    await producer.send('orders', [
+      { key: 'o-1', value: { id: 1, total: 9.5, placed: 1_700_000_000_000n } },
+      { key: 'o-2', value: null }, // a tombstone stays null
+      { key: null, value: { id: 3, total: 0, placed: 0n } },
+    ]);
+    await producer.close();
+    const c = new Consumer({ bootstrap: broker.bootstrap, assign: [{ topic: 'orders' }], resetPolicy: 'earliest',
+      keyDeserializer: serdes.string, valueDeserializer: serdes.json<Order>() });
+    const got: ConsumerRecord<string, Order>[] = [];
+    await c.run({ eachRecord: async (r) => { got.push(r); if (got.length === 3) setImmediate(() => { void c.close(); }); } });
+    expect(got.map((r) => [r.offset, r.key, r.value])).toEqual([
+      [0n, 'o-1', { id: 1, total: 9.5, placed: '1700000000000' }], // JSON has no bigint: written as a decimal string
+      [1n, 'o-2', null],
+      [2n, null, { id: 3, total: 0, placed: '0' }],
+    ]);
+    expect(c.processedPositions()).toEqual([{ topic: 'orders', partition: 0, offset: 3n }]);
+    expect(() => JSON.stringify(got[0])).toThrow(/BigInt/);
+    const safe = JSON.parse(JSON.stringify(got.map((r) => jsonSafe(r))));
+    expect(safe[0]).toMatchObject({ topic: 'orders', partition: 0, offset: '0', key: 'o-1', value: { id: 1 }, headers: [] });
+    expect(typeof safe[0].timestamp).toBe('string');
+  });
+
+  it('a serializer that throws: send() rejects with SerdeError naming the topic and field', async () => {
+    const producer = await createProducer({ bootstrap: broker.bootstrap, valueSerializer: (v: number) => { if (v < 0) throw new Error('negative'); return Uint8Array.of(v); } });
+    const err = await producer.send('present', [{ value: 1 }, { value: -1 }]).catch((e: unknown) => e);
+    await producer.close();
+    expect(err).toBeInstanceOf(SerdeError);
+    expect(err).toMatchObject({ code: 'SERIALIZE', topic: 'present', field: 'value' });
+    expect((err as Error).message).toBe('topic present: the value serializer failed: negative');
   });
 });
