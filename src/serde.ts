@@ -67,7 +67,7 @@ export class SerdeError extends Error {
 const serializeFn = <T>(s: Serializer<T>): SerializeFn<T> => (typeof s === 'function' ? s : (v, t) => s.serialize(v, t));
 const deserializeFn = <T>(d: Deserializer<T>): DeserializeFn<T> => (typeof d === 'function' ? d : (b, t) => d.deserialize(b, t));
 
-/** The producer side: options with serialisers, and the records a send() takes then. */
+/** The producer side: options with serialisers, applied by send() (write() and writeDelimited() take bytes as they are). */
 export interface SerializerOptions<K, V> {
   /** Turns each record's key into bytes (absent: keys are bytes or strings, written as UTF-8). */
   keySerializer?: Serializer<K>;
