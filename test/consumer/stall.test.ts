@@ -2,7 +2,8 @@
 // heartbeated, and never fetched, with no error), through cut-proxy.ts (half the frame written,
 // then the connection closed).
 // KIP-848 against a scripted coordinator (the broker sends an assignment once, as Kafka does);
-// classic against librdkafka's mock cluster. Either the member reads its records or it says why.
+// classic against librdkafka's mock cluster, and a scripted one where the member's first taking of
+// its partitions fails (a cooperative member kept them as owned, unread). Either the member reads its records or it says why.
 
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { startServer, apiVersionsResponse, type KafkaServer, type IncomingRequest } from '../../src/wire/server.js';
@@ -61,6 +62,60 @@ async function scriptedKip848(advertised: () => number): Promise<KafkaServer> {
   return startServer({ handler });
 }
 
+/**
+ * A classic coordinator and leader of topic t (one partition, 5 records) that, between the first
+ * and the second SyncGroup, answers ListOffsets NOT_LEADER_OR_FOLLOWER and Metadata with no
+ * leader for t: the member's first taking of its partitions fails, and the rebalance is retried.
+ */
+async function scriptedClassic(advertised: () => number): Promise<KafkaServer> {
+  let syncs = 0;
+  let lastAssignment = new Uint8Array(0);
+  const handler = (req: IncomingRequest): object => {
+    const b = req.body;
+    switch (req.apiKey) {
+      case ApiKey.ApiVersions:
+        return apiVersionsResponse([
+          { apiKey: ApiKey.Metadata, minVersion: 1, maxVersion: 9 }, { apiKey: ApiKey.Fetch, minVersion: 4, maxVersion: 11 },
+          { apiKey: ApiKey.ListOffsets, minVersion: 1, maxVersion: 3 }, { apiKey: ApiKey.OffsetFetch, minVersion: 1, maxVersion: 7 },
+          { apiKey: ApiKey.OffsetCommit, minVersion: 2, maxVersion: 8 }, { apiKey: ApiKey.FindCoordinator, minVersion: 0, maxVersion: 3 },
+          { apiKey: ApiKey.JoinGroup, minVersion: 0, maxVersion: 7 }, { apiKey: ApiKey.SyncGroup, minVersion: 0, maxVersion: 5 },
+          { apiKey: ApiKey.Heartbeat, minVersion: 0, maxVersion: 4 }, { apiKey: ApiKey.LeaveGroup, minVersion: 0, maxVersion: 4 },
+          { apiKey: ApiKey.ApiVersions, minVersion: 0, maxVersion: 3 },
+        ]);
+      case ApiKey.Metadata:
+        return { brokers: [{ nodeId: 0, host: '127.0.0.1', port: advertised() }], controllerId: 0,
+          topics: [{ errorCode: 0, name: 't', partitions: [{ errorCode: 0, partitionIndex: 0, leaderId: syncs === 1 ? -1 : 0, replicaNodes: [0], isrNodes: [0] }] }] };
+      case ApiKey.FindCoordinator:
+        return { errorCode: 0, nodeId: 0, host: '127.0.0.1', port: advertised() };
+      case ApiKey.JoinGroup: {
+        const memberId = b.memberId || 'm-1';
+        return { errorCode: 0, generationId: syncs + 1, protocolName: b.protocols[0].name, leader: memberId, memberId, members: [{ memberId, metadata: b.protocols[0].metadata }] };
+      }
+      case ApiKey.SyncGroup:
+        syncs++;
+        if (b.assignments.length > 0) lastAssignment = b.assignments[0].assignment;
+        return { errorCode: 0, assignment: lastAssignment };
+      case ApiKey.Heartbeat: return { errorCode: 0 };
+      case ApiKey.LeaveGroup: return { errorCode: 0 };
+      case ApiKey.OffsetFetch:
+        return { topics: b.topics.map((t: any) => ({ name: t.name, partitions: t.partitionIndexes.map((p: number) => ({ partitionIndex: p, committedOffset: -1n, metadata: '', errorCode: 0 })) })) };
+      case ApiKey.OffsetCommit:
+        return { topics: b.topics.map((t: any) => ({ name: t.name, partitions: t.partitions.map((p: any) => ({ partitionIndex: p.partitionIndex, errorCode: 0 })) })) };
+      case ApiKey.ListOffsets:
+        return { topics: b.topics.map((t: any) => ({ name: t.name, partitions: t.partitions.map((p: any) => ({ partitionIndex: p.partitionIndex, errorCode: syncs === 1 ? NOT_LEADER_OR_FOLLOWER : 0, timestamp: -1n, offset: 0n })) })) };
+      case ApiKey.Fetch:
+        return new Promise((resolve) => setTimeout(() => resolve({ responses: b.topics.map((t: any) => ({ topic: t.topic, partitions: t.partitions.map((p: any) => ({
+          partitionIndex: p.partition, errorCode: 0, highWatermark: 5n,
+          records: p.fetchOffset === 0n ? encodeRecordBatch({ records: [1, 2, 3, 4, 5].map((i) => ({ value: `v${i}` })) }) : null,
+        })) })) }), 20));
+    }
+    throw new Error(`unexpected API ${req.apiKey}`);
+  };
+  return startServer({ handler });
+}
+
+const NOT_LEADER_OR_FOLLOWER = 6;
+
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => { for (const c of cleanups.splice(0).reverse()) await c(); });
 
@@ -93,6 +148,17 @@ describe('a member whose Metadata answer is cut mid-frame', () => {
     expect(errors).toEqual([]);
     expect(got, log.join('\n')).toEqual(['v1', 'v2', 'v3', 'v4', 'v5']);
   }, 20_000);
+
+  it('classic, cooperative: partitions whose first taking failed are taken when the rebalance is retried', async () => {
+    let port = 0;
+    const server = await scriptedClassic(() => port);
+    port = server.port;
+    cleanups.push(() => server.close());
+    const { got, errors, log } = await readThrough(`127.0.0.1:${port}`, { groupProtocol: 'classic', assignors: ['cooperative-sticky'], heartbeatIntervalMs: 100, sessionTimeoutMs: 6000 }, 5, 15_000);
+    expect(errors).toEqual([]);
+    expect(log.some((l) => l.includes('rebalance failed')), log.join('\n')).toBe(true); // the first taking did fail
+    expect(got, log.join('\n')).toEqual(['v1', 'v2', 'v3', 'v4', 'v5']);
+  }, 30_000);
 
   describe.skipIf(!mockOk)('classic, on the mock cluster', () => {
     let mc: MockCluster | undefined;
