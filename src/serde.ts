@@ -155,7 +155,7 @@ export class RecordDeserializer<K, V> {
       topic, partition, offset: r.offset, timestamp: r.timestamp,
       key: this.#field(this.#key, r.key, topic, partition, r.offset, 'key'),
       value: this.#field(this.#value, r.value, topic, partition, r.offset, 'value'),
-      headers: r.headers.map((h) => ({ key: h.key, value: h.value })),
+      headers: r.headers.length === 0 ? [] : r.headers.map((h) => ({ key: h.key, value: h.value })),
     };
   }
 
