@@ -629,6 +629,17 @@ export class Consumer<K = Uint8Array, V = Uint8Array> extends EventEmitter<Consu
     return all;
   }
 
+  /**
+   * Whether every owned partition has been read to its end: fetched up to the last high watermark
+   * seen, and nothing of it waiting to be handed out or being handled. (`consume -e`'s test: the
+   * fetch positions alone reach the end while fetched batches still wait in the buffer.)
+   */
+  atEnd(): boolean {
+    const positions = this.#fetcher.positions();
+    if (positions.length === 0 || this.#current !== null || this.#ready.length > 0) return false;
+    return positions.every((p) => p.highWatermark >= 0n && p.offset >= p.highWatermark);
+  }
+
   #ownedEntries(list: readonly PartitionOffset[]): PartitionOffset[] {
     return list.filter((e) => this.#owns(e.topic, e.partition)).map(({ topic, partition, offset }) => ({ topic, partition, offset }))
       .sort((a, b) => (a.topic < b.topic ? -1 : a.topic > b.topic ? 1 : a.partition - b.partition));

@@ -207,4 +207,23 @@ describe('the library consumer on the memory broker', () => {
     expect(err).toMatchObject({ code: 'SERIALIZE', topic: 'present', field: 'value' });
     expect((err as Error).message).toBe('topic present: the value serializer failed: negative');
   });
+
+  it('atEnd() waits for what is fetched to be handled; the fetch positions alone reach the end first', async () => {
+    broker.createTopic('to-the-end', 2);
+    const producer = await createProducer({ bootstrap: broker.bootstrap, lingerMs: 0 });
+    for (let i = 0; i < 40; i++) await producer.send('to-the-end', Array.from({ length: 50 }, (_, j) => ({ key: `k${i}-${j}`, value: 'x'.repeat(40) })));
+    await producer.close();
+    const c = new Consumer({ bootstrap: broker.bootstrap, assign: [{ topic: 'to-the-end' }], resetPolicy: 'earliest', partitionMaxBytes: 4096, maxWaitMs: 20 });
+    let handled = 0;
+    let fetchedToEndFirst = false;
+    const check = setInterval(() => {
+      const fetched = c.fetchPositions();
+      if (fetched.length > 0 && fetched.every((p) => p.highWatermark >= 0n && p.offset >= p.highWatermark) && handled < 2000) fetchedToEndFirst = true;
+      if (c.atEnd()) void c.close();
+    }, 5);
+    await c.run(async (batch) => { await new Promise((r) => setTimeout(r, 5)); handled += batch.recordCount; });
+    clearInterval(check);
+    expect(handled).toBe(2000);
+    expect(fetchedToEndFirst).toBe(true);
+  }, 30_000);
 });

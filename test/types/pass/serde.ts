@@ -52,6 +52,7 @@ export async function typed(): Promise<void> {
   same<ReturnType<typeof consumer.positions>, ReturnType<typeof consumer.fetchPositions>>(true);
   same<ReturnType<typeof consumer.processedPositions>, PartitionOffset[]>(true);
   same<ReturnType<typeof consumer.committed>, PartitionOffset[]>(true);
+  same<ReturnType<typeof consumer.atEnd>, boolean>(true);
 
   // jsonSafe: int64 and bytes become strings, everything else stays.
   const safe = jsonSafe(record);
