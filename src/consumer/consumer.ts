@@ -3,17 +3,19 @@
 //
 //   const consumer = new Consumer({ bootstrap: 'localhost:9092', groupId: 'import', topics: ['orders', /^audit-/] });
 //   for await (const batch of consumer) {             // one partition's records per batch
-//     for (const r of batch.records()) handle(r);      // finishing the loop body finishes the batch
+//     for (const r of batch.records()) handle(r);      // a body that runs to its end finishes the batch
 //   }                                                  // (committed at the next commit)
 //   await consumer.close();                            // commits what is finished, leaves the group
 //
-// Guarantee: at least once. An offset is committed only after the batch before it was finished
-// (the loop body ran, or the handler resolved); revoked partitions are committed before they are
-// given up; a crash re-delivers what was finished after the last commit, never skips.
+// Guarantee: at least once. An offset is committed only after the records before it were
+// finished: the loop body ran to its end, a run() handler resolved, or markOffset() /
+// markFinished() said so. A body left by throw or break, or a handler that throws, finishes
+// nothing more than was marked. Revoked partitions are committed before they are given up; a
+// crash re-delivers what was finished after the last commit, never skips.
 
 import { EventEmitter } from 'node:events';
-import { KafkaClient, type ClientOptions } from '../wire/client.js';
-import { ConnectionError } from '../wire/errors.js';
+import { KafkaClient, type ClientOptions, type TopicInfo } from '../wire/client.js';
+import { ConnectionError, kafkaErrorName } from '../wire/errors.js';
 import type { Connection } from '../wire/connection.js';
 import { findCoordinator } from './classic.js';
 import { ApiKey } from '../generated/types.js';
@@ -24,10 +26,16 @@ import { NextGenMembership } from './next-gen.js';
 import { commitOffsets, fetchCommitted, listOffsets, PartitionErrors, policyTimestamp, setOffset, type OffsetMap, type ResetPolicy } from './offsets.js';
 import { Fetcher, FETCH_DEFAULTS, PartitionBatch } from './fetcher.js';
 import type { TopicPartitions } from './protocol.js';
+import { RecordDeserializer, type ConsumerRecord, type DeserializerOptions } from '../serde.js';
+import type { KafkaRecord } from '../records/index.js';
 
 export { PartitionBatch };
 
-export interface ConsumerOptions extends Omit<ClientOptions, 'bootstrap'> {
+/**
+ * K, V: the types keyDeserializer / valueDeserializer give (bytes without them); records of
+ * those types come from batch.consumerRecords() and run({ eachRecord }).
+ */
+export interface ConsumerOptions<K = Uint8Array, V = Uint8Array> extends Omit<ClientOptions, 'bootstrap'>, DeserializerOptions<K, V> {
   bootstrap: string | string[];
   /** Join this consumer group; without it the consumer reads `assign`. */
   groupId?: string;
@@ -66,6 +74,13 @@ export interface ConsumerOptions extends Omit<ClientOptions, 'bootstrap'> {
   autoCommitIntervalMs?: number;
   /** How often topic patterns and partition counts are checked (default 30 s). */
   metadataRefreshMs?: number;
+  /**
+   * A subscribed topic (by name) that the metadata says does not exist: 'wait' (default) reads
+   * it once it is created, saying so at once (the 'missingTopics' event and a debug line);
+   * 'error' also fails the consumer with ConsumerError UNKNOWN_TOPIC (what `consume -e` wants).
+   * An assigned topic that does not exist is always that error.
+   */
+  missingTopics?: 'wait' | 'error';
   /** A line of what the consumer does (joins, assignments, retries). */
   debug?: (message: string) => void;
 }
@@ -75,6 +90,8 @@ export interface ConsumerEvents {
   revoked: [partitions: TopicPartitions[]];
   lost: [partitions: TopicPartitions[]];
   committed: [offsets: { topic: string; partition: number; offset: bigint }[]];
+  /** Topics asked for by name that the metadata answered do not exist (once per topic, until it exists). */
+  missingTopics: [topics: string[]];
   error: [error: Error];
 }
 
@@ -87,14 +104,25 @@ const DEFAULT_HEARTBEAT_INTERVAL_MS = 3_000;
 const DEFAULT_AUTO_COMMIT_INTERVAL_MS = 5_000;
 const DEFAULT_METADATA_REFRESH_MS = 30_000;
 
-interface Current { batch: PartitionBatch; epoch: number; finished: Promise<void>; finish(): void; viaRun: boolean }
+interface Current { batch: PartitionBatch<unknown, unknown>; epoch: number; finished: Promise<void>; finish(): void; viaRun: boolean }
 
-export class Consumer extends EventEmitter<ConsumerEvents> {
+/**
+ * What run() calls: `eachBatch` per batch, or `eachRecord` per record (one at a time, in offset
+ * order). Either way a throw finishes nothing past the last batch / record that resolved.
+ */
+export type RunHandlers<K, V> =
+  | { eachBatch: (batch: PartitionBatch<K, V>) => unknown; eachRecord?: never }
+  | { eachRecord: (record: ConsumerRecord<K, V>, batch: PartitionBatch<K, V>) => unknown; eachBatch?: never };
+
+/** A partition's offset, as positions say it. */
+export interface PartitionOffset { topic: string; partition: number; offset: bigint }
+
+export class Consumer<K = Uint8Array, V = Uint8Array> extends EventEmitter<ConsumerEvents> {
   readonly client: KafkaClient;
-  readonly options: ConsumerOptions;
+  readonly options: ConsumerOptions<K, V>;
   readonly #fetcher: Fetcher;
   #membership: Membership | null = null;
-  readonly #ready: { batch: PartitionBatch; epoch: number }[] = [];
+  readonly #ready: { batch: PartitionBatch<K, V>; epoch: number }[] = [];
   #readyWaiter: (() => void) | null = null;
   #current: Current | null = null;
   /** Next offset to commit per partition (what is finished) and what the group has. */
@@ -109,8 +137,10 @@ export class Consumer extends EventEmitter<ConsumerEvents> {
   #commitChain: Promise<void> = Promise.resolve();
   #subscribed: string[] = [];
   #partitionCounts = new Map<string, number>();
+  /** Topics by name that were reported missing (a topic that then appears means a rebalance). */
+  readonly #missing = new Set<string>();
 
-  constructor(options: ConsumerOptions) {
+  constructor(options: ConsumerOptions<K, V>) {
     super();
     this.options = options;
     if (options.groupId === undefined && !options.assign) throw new ConsumerError('USAGE', 'give a groupId with topics, or assign partitions');
@@ -125,7 +155,8 @@ export class Consumer extends EventEmitter<ConsumerEvents> {
       partitionMaxBytes: options.partitionMaxBytes ?? FETCH_DEFAULTS.partitionMaxBytes,
       maxBufferedBytes: options.maxBufferedBytes ?? FETCH_DEFAULTS.maxBufferedBytes,
       resetPolicy: options.resetPolicy ?? 'latest',
-      deliver: (batch) => this.#deliver(batch),
+      deserializer: new RecordDeserializer<K, V>(options) as RecordDeserializer<unknown, unknown>,
+      deliver: (batch) => this.#deliver(batch as PartitionBatch<K, V>),
       failed: (err) => this.#fail(err),
       debug: options.debug,
     });
@@ -146,11 +177,12 @@ export class Consumer extends EventEmitter<ConsumerEvents> {
       const nextGen = o.groupProtocol === 'consumer' || (o.groupProtocol !== 'classic' && conn.versionFor(ApiKey.ConsumerGroupHeartbeat) !== undefined);
       this.#membership = this.#newMembership(nextGen);
       this.#membership.start();
+      void this.#checkMetadata(true);
       this.#timers.push(setInterval(() => { void this.#checkMetadata(); }, o.metadataRefreshMs ?? DEFAULT_METADATA_REFRESH_MS));
     } else {
       const partitions: TopicPartitions[] = [];
       for (const a of o.assign!) {
-        const info = await this.client.topic(a.topic);
+        const info = await this.#assignedTopic(a.topic);
         const all = info.partitions.map((p) => p.partition);
         for (const p of a.partitions ?? []) if (!all.includes(p)) throw new ConsumerError('USAGE', `topic ${a.topic} has no partition ${p} (it has ${all.length})`);
         partitions.push({ topic: a.topic, partitions: [...(a.partitions ?? all)] });
@@ -233,25 +265,61 @@ export class Consumer extends EventEmitter<ConsumerEvents> {
     return this.#subscribed;
   }
 
-  /** Periodic: a new topic matching a pattern, or more partitions, means a rebalance. */
-  async #checkMetadata(): Promise<void> {
+  /**
+   * Periodic (and once at start): a new topic matching a pattern, a named topic that now exists,
+   * or more partitions, means a rebalance; a named topic that does not exist is reported.
+   */
+  async #checkMetadata(first = false): Promise<void> {
     const m = this.#membership;
-    if (!m || m.state !== 'stable' || this.#closing) return;
+    if (!m || (!first && m.state !== 'stable') || this.#closing) return;
     try {
       const before = this.#subscribed.join('\n');
       const topics = await this.#resolveSubscription();
       const md = topics.length > 0 ? await this.client.metadata(topics) : null;
-      let changed = topics.join('\n') !== before;
+      let changed = topics.join('\n') !== before && !first;
+      const named = new Set(this.options.topics?.filter((t) => typeof t === 'string'));
+      const missing: string[] = [];
       for (const t of md?.topics ?? []) {
-        if (t.name === null || t.errorCode !== 0) continue;
+        if (t.name === null) continue;
+        if (t.errorCode === GroupErrorCode.UNKNOWN_TOPIC_OR_PARTITION && named.has(t.name)) { missing.push(t.name); continue; }
+        if (t.errorCode !== 0) continue;
+        if (this.#missing.delete(t.name)) changed = true;
         const n = t.partitions.length;
         if (this.#partitionCounts.has(t.name) && this.#partitionCounts.get(t.name) !== n) changed = true;
         this.#partitionCounts.set(t.name, n);
       }
+      if (missing.length > 0) this.#topicsMissing(missing);
       if (changed && m instanceof ClassicMembership) m.requestRejoin('subscribed topics or partition counts changed');
       else if (changed && m instanceof NextGenMembership) m.subscriptionChanged();
     } catch (err) {
       this.options.debug?.(`metadata check failed: ${(err as Error).message}`);
+    }
+  }
+
+  /** Topics by name that the metadata answered do not exist: said at once (event and log line), fatal with missingTopics 'error'. */
+  #topicsMissing(topics: string[]): void {
+    const fresh = topics.filter((t) => !this.#missing.has(t));
+    for (const t of fresh) this.#missing.add(t);
+    const fatal = this.options.missingTopics === 'error' || this.options.assign !== undefined;
+    if (fresh.length > 0) {
+      this.options.debug?.(`topic${fresh.length > 1 ? 's' : ''} ${fresh.join(', ')} not available: ${kafkaErrorName(GroupErrorCode.UNKNOWN_TOPIC_OR_PARTITION)}${fatal ? '' : ' (waiting for it to be created)'}`);
+      this.emit('missingTopics', fresh);
+    }
+    if (fatal && this.options.topics) this.#fail(missingTopicError(topics[0]!));
+  }
+
+  /** An assigned topic's metadata; a topic that does not exist is ConsumerError UNKNOWN_TOPIC. */
+  async #assignedTopic(name: string): Promise<TopicInfo> {
+    try {
+      return await this.client.topic(name);
+    } catch (err) {
+      if (err instanceof ConnectionError) throw err;
+      const code = this.client.topics.get(name)?.errorCode;
+      if (code === GroupErrorCode.UNKNOWN_TOPIC_OR_PARTITION || code === undefined) {
+        this.#topicsMissing([name]);
+        throw missingTopicError(name, err);
+      }
+      throw new ConsumerError('FETCH', (err as Error).message, { errorCode: code === 0 ? undefined : code, topic: name, cause: err });
     }
   }
 
@@ -330,7 +398,7 @@ export class Consumer extends EventEmitter<ConsumerEvents> {
 
   // ---- delivery ----
 
-  #deliver(batch: PartitionBatch): void {
+  #deliver(batch: PartitionBatch<K, V>): void {
     this.#ready.push({ batch, epoch: this.#fetcher.epochOf(batch.topic, batch.partition) });
     const w = this.#readyWaiter;
     this.#readyWaiter = null;
@@ -338,7 +406,7 @@ export class Consumer extends EventEmitter<ConsumerEvents> {
   }
 
   /** The next batch to hand on (skipping paused partitions), waiting for one; null once closing. */
-  async #next(viaRun = false): Promise<PartitionBatch | null> {
+  async #next(viaRun = false): Promise<PartitionBatch<K, V> | null> {
     for (;;) {
       if (this.#failure) throw this.#failure;
       if (this.#closing) return null;
@@ -373,47 +441,70 @@ export class Consumer extends EventEmitter<ConsumerEvents> {
     return this.#owned.some((tp) => tp.topic === topic && tp.partitions.includes(partition));
   }
 
-  #markFinished(batch: PartitionBatch): void {
+  #markFinished(batch: PartitionBatch<unknown, unknown>): void {
     const k = keyOf(batch.topic, batch.partition);
     const prev = this.#finished.get(k);
     if (!prev || prev.offset < batch.nextOffset) this.#finished.set(k, { topic: batch.topic, partition: batch.partition, offset: batch.nextOffset });
   }
 
   /**
-   * Batches one at a time; each is finished when the loop asks for the next one (or leaves the
-   * loop). Ends when the consumer closes; throws when it fails.
+   * Batches one at a time. A batch is finished (its offsets committable) when the loop body runs
+   * to its end and the loop asks for the next one. A body left by `throw`, `break` or `return`
+   * finishes only what markOffset() marked (or markFinished(batch) before leaving), nothing
+   * else: the rest of the batch comes again after a restart. Ends when the consumer closes;
+   * throws when it fails.
    */
-  async *[Symbol.asyncIterator](): AsyncGenerator<PartitionBatch, void, undefined> {
+  async *[Symbol.asyncIterator](): AsyncGenerator<PartitionBatch<K, V>, void, undefined> {
     await this.start();
     try {
       for (;;) {
         const batch = await this.#next();
         if (batch === null) return;
         yield batch;
-        this.#finishCurrent();
+        this.#finishCurrent(); // the loop asked for the next batch: the body ran to its end
       }
     } finally {
-      this.#finishCurrent();
+      this.#abandonCurrent();
     }
   }
 
-  /** Runs `handler` for every batch, one at a time; a batch is finished when its handler resolves. Resolves on close. */
-  async run(handler: (batch: PartitionBatch) => unknown): Promise<void> {
+  /** The batch handed on last was left part way: only what markOffset() marked of it counts. */
+  #abandonCurrent(): void {
+    const cur = this.#current;
+    this.#current = null;
+    cur?.finish();
+  }
+
+  /**
+   * Runs a handler for every batch, one at a time, or with `{ eachRecord }` for every record;
+   * a batch is finished when its handler resolves, a record when eachRecord resolves for it. A
+   * handler that throws finishes nothing more (what resolved before it stays finished), and
+   * run() rejects with what it threw. Resolves on close.
+   */
+  async run(handler: ((batch: PartitionBatch<K, V>) => unknown) | RunHandlers<K, V>): Promise<void> {
     await this.start();
+    const eachBatch = typeof handler === 'function' ? handler : handler.eachBatch;
+    const eachRecord = typeof handler === 'function' ? undefined : handler.eachRecord;
+    if (!eachBatch && !eachRecord) throw new ConsumerError('USAGE', 'run() needs a batch handler, { eachBatch } or { eachRecord }');
     for (;;) {
       const batch = await this.#next(true);
       if (batch === null) return;
       try {
-        await handler(batch);
+        if (eachBatch) await eachBatch(batch);
+        else for (const r of batch.records()) await this.#eachRecord(batch, r, eachRecord!);
       } catch (err) {
         // Not finished: its offsets stay uncommitted, so it comes back after a restart.
-        const cur = this.#current;
-        this.#current = null;
-        cur?.finish();
+        this.#abandonCurrent();
         throw err;
       }
       this.#finishCurrent();
     }
+  }
+
+  /** One record through eachRecord; once it resolved, the record is finished. */
+  async #eachRecord(batch: PartitionBatch<K, V>, r: KafkaRecord, eachRecord: NonNullable<RunHandlers<K, V>['eachRecord']>): Promise<void> {
+    await eachRecord(batch.consumerRecord(r), batch);
+    if (this.#owns(batch.topic, batch.partition) || this.#closing) this.markOffset(batch.topic, batch.partition, r.offset + 1n);
   }
 
   /**
@@ -426,8 +517,8 @@ export class Consumer extends EventEmitter<ConsumerEvents> {
     if (!prev || prev.offset < nextOffset) this.#finished.set(k, { topic, partition, offset: nextOffset });
   }
 
-  /** Marks a batch handed on by the iterator as finished now (before the loop moves on). */
-  markFinished(batch: PartitionBatch): void {
+  /** Marks a batch handed on by the iterator as finished now (e.g. before a `break` that should commit it). */
+  markFinished(batch: PartitionBatch<K, V>): void {
     if (this.#current?.batch === batch) this.#finishCurrent();
     else this.#markFinished(batch);
   }
@@ -507,8 +598,52 @@ export class Consumer extends EventEmitter<ConsumerEvents> {
   /** The partitions this consumer owns now. */
   assignment(): TopicPartitions[] { return this.#owned.map((tp) => ({ topic: tp.topic, partitions: [...tp.partitions] })); }
 
-  /** Next offset to fetch and last high watermark, per owned partition. */
-  positions() { return this.#fetcher.positions(); }
+  /**
+   * Per owned partition: the next offset to fetch and the last high watermark seen. It runs ahead
+   * of what the app has processed (batches fetched and not yet handed on or finished).
+   */
+  fetchPositions(): (PartitionOffset & { highWatermark: bigint })[] { return this.#fetcher.positions(); }
+
+  /** The same as fetchPositions() (its older name; it is not what the app has processed). */
+  positions(): (PartitionOffset & { highWatermark: bigint })[] { return this.fetchPositions(); }
+
+  /**
+   * Per owned partition: the next offset after what the app has finished (a batch whose loop body
+   * ran to its end or whose handler resolved, a record eachRecord finished, markOffset()): what the
+   * next commit commits. A partition with nothing finished on this member is absent.
+   */
+  processedPositions(): PartitionOffset[] {
+    return this.#ownedEntries([...this.#finished.values()]);
+  }
+
+  /**
+   * Per owned partition: what the group has committed, as this member knows it (read when the
+   * partition was assigned, then its own commits). A partition the group has no offset for is absent.
+   */
+  committed(): PartitionOffset[] {
+    const all: PartitionOffset[] = [];
+    for (const tp of this.#owned) for (const p of tp.partitions) {
+      const offset = this.#committed.get(keyOf(tp.topic, p));
+      if (offset !== undefined) all.push({ topic: tp.topic, partition: p, offset });
+    }
+    return all;
+  }
+
+  /**
+   * Whether every owned partition has been read to its end: fetched up to the last high watermark
+   * seen, and nothing of it waiting to be handed out or being handled. (`consume -e`'s test: the
+   * fetch positions alone reach the end while fetched batches still wait in the buffer.)
+   */
+  atEnd(): boolean {
+    const positions = this.#fetcher.positions();
+    if (positions.length === 0 || this.#current !== null || this.#ready.length > 0) return false;
+    return positions.every((p) => p.highWatermark >= 0n && p.offset >= p.highWatermark);
+  }
+
+  #ownedEntries(list: readonly PartitionOffset[]): PartitionOffset[] {
+    return list.filter((e) => this.#owns(e.topic, e.partition)).map(({ topic, partition, offset }) => ({ topic, partition, offset }))
+      .sort((a, b) => (a.topic < b.topic ? -1 : a.topic > b.topic ? 1 : a.partition - b.partition));
+  }
 
   pause(tps: readonly TopicPartitions[]): void { for (const tp of tps) for (const p of tp.partitions) this.#fetcher.setPaused(tp.topic, p, true); }
   resume(tps: readonly TopicPartitions[]): void {
@@ -556,6 +691,11 @@ export class Consumer extends EventEmitter<ConsumerEvents> {
     })();
     return this.#closing;
   }
+}
+
+function missingTopicError(topic: string, cause?: unknown): ConsumerError {
+  const code = GroupErrorCode.UNKNOWN_TOPIC_OR_PARTITION;
+  return new ConsumerError('UNKNOWN_TOPIC', `topic ${topic} does not exist: ${kafkaErrorName(code)}`, { errorCode: code, topic, cause });
 }
 
 function mergeTopicPartitions(a: readonly TopicPartitions[], b: readonly TopicPartitions[]): TopicPartitions[] {

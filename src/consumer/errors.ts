@@ -2,6 +2,8 @@
 // a broker's refusal that no rejoin or refresh can fix, bytes of the consumer protocol that do
 // not decode, or a use of the API that cannot work.
 
+import { kafkaErrorName } from '../wire/errors.js';
+
 export type ConsumerErrorCode =
   /** The consumer protocol's subscription or assignment bytes did not decode. */
   | 'PROTOCOL'
@@ -11,6 +13,11 @@ export type ConsumerErrorCode =
   | 'COMMIT'
   /** A Fetch or ListOffsets failed for good (e.g. authorization, offset out of range with reset 'none'). */
   | 'FETCH'
+  /**
+   * A topic given by name does not exist: an assigned one, or a subscribed one with
+   * `missingTopics: 'error'` (errorCode and errorName say what the broker answered).
+   */
+  | 'UNKNOWN_TOPIC'
   /** The API was used in a way that cannot work (e.g. seek on a partition this member does not own). */
   | 'USAGE'
   /** The consumer was closed. */
@@ -19,6 +26,9 @@ export type ConsumerErrorCode =
 export interface ConsumerErrorDetails {
   /** A Kafka error code from the broker, when that is the reason. */
   errorCode?: number;
+  /** The topic (and partition) it is about, where there is one. */
+  topic?: string;
+  partition?: number;
   /** For PROTOCOL: the byte offset and the field path where decoding stopped. */
   offset?: number;
   path?: string;
@@ -29,6 +39,10 @@ export class ConsumerError extends Error {
   override readonly name = 'ConsumerError';
   readonly code: ConsumerErrorCode;
   readonly errorCode: number | undefined;
+  /** Kafka's name for errorCode ("UNKNOWN_TOPIC_OR_PARTITION"), when the broker gave one. */
+  readonly errorName: string | undefined;
+  readonly topic: string | undefined;
+  readonly partition: number | undefined;
   readonly offset: number | undefined;
   readonly path: string | undefined;
 
@@ -36,6 +50,9 @@ export class ConsumerError extends Error {
     super(message, details.cause === undefined ? undefined : { cause: details.cause });
     this.code = code;
     this.errorCode = details.errorCode;
+    this.errorName = details.errorCode === undefined ? undefined : /^([A-Z_]+) \(/.exec(kafkaErrorName(details.errorCode))?.[1];
+    this.topic = details.topic;
+    this.partition = details.partition;
     this.offset = details.offset;
     this.path = details.path;
   }

@@ -14,9 +14,14 @@ import { FETCH_MAX_BYTES, FETCH_PARTITION_MAX_BYTES } from '../limits.js';
 import { readCommitted } from '../wire/isolation.js';
 import { ConsumerError, GroupErrorCode, RETRIABLE_PARTITION_ERRORS } from './errors.js';
 import { listOffsets, policyTimestamp, type ResetPolicy } from './offsets.js';
+import { RecordDeserializer, type ConsumerRecord } from '../serde.js';
 
-/** Records of one partition from one Fetch, in offset order. */
-export class PartitionBatch {
+const NO_DESERIALIZER = new RecordDeserializer<Uint8Array, Uint8Array>({});
+
+/** Records of one partition from one Fetch, in offset order (K, V: what the consumer's deserialisers give). */
+export class PartitionBatch<K = Uint8Array, V = Uint8Array> {
+  readonly #deserializer: RecordDeserializer<K, V>;
+
   constructor(
     readonly topic: string,
     readonly partition: number,
@@ -29,7 +34,24 @@ export class PartitionBatch {
     readonly highWatermark: bigint,
     /** Bytes of record data held (what counts against the buffer limit). */
     readonly byteLength: number,
-  ) {}
+    deserializer: RecordDeserializer<K, V> = NO_DESERIALIZER as RecordDeserializer<never, never>,
+  ) {
+    this.#deserializer = deserializer;
+  }
+
+  /**
+   * The records from firstOffset on as ConsumerRecords: keys and values through the consumer's
+   * keyDeserializer / valueDeserializer (bytes without one), offsets and timestamps absolute.
+   * A deserialiser that throws throws SerdeError here (in the handler: nothing more is finished).
+   */
+  consumerRecords(): ConsumerRecord<K, V>[] {
+    return this.records().map((r) => this.consumerRecord(r));
+  }
+
+  /** One record of this batch (from records()) as a ConsumerRecord. */
+  consumerRecord(record: KafkaRecord): ConsumerRecord<K, V> {
+    return this.#deserializer.record(this.topic, this.partition, record);
+  }
 
   /** The records from firstOffset on (materialized; for speed, walk `batches` with the lazy accessors). */
   records(): KafkaRecord[] {
@@ -58,8 +80,10 @@ export interface FetcherOptions {
   partitionMaxBytes: number;
   maxBufferedBytes: number;
   resetPolicy: ResetPolicy;
+  /** Given to every batch: its consumerRecords() deserialise with it. */
+  deserializer?: RecordDeserializer<unknown, unknown>;
   /** A batch is ready (the consumer queues it). */
-  deliver(batch: PartitionBatch): void;
+  deliver(batch: PartitionBatch<unknown, unknown>): void;
   /** Fetching a partition cannot go on. */
   failed(error: Error): void;
   debug?(message: string): void;
@@ -283,7 +307,7 @@ export class Fetcher {
     for (const b of batches) bytes += b.byteLength;
     this.#buffered += bytes;
     // An answer of only markers or aborted records still moves the committable offset on.
-    this.options.deliver(new PartitionBatch(p.topic, p.partition, batches, from, next, a.highWatermark, bytes));
+    this.options.deliver(new PartitionBatch(p.topic, p.partition, batches, from, next, a.highWatermark, bytes, this.options.deserializer));
   }
 
   /** OFFSET_OUT_OF_RANGE: the position under the reset policy. */

@@ -214,8 +214,10 @@ export class ClassicMembership implements Membership {
       await this.#revoke(revoked, 'assigned elsewhere');
       this.requestRejoin('partitions given up');
     }
-    this.#owned = assigned.map((tp) => ({ topic: tp.topic, partitions: [...tp.partitions] }));
+    // Owned once taken: if taking fails (its offsets could not be read), the retried rebalance
+    // hands the same partitions out as added again (a cooperative one would else keep them unread).
     if (count(added) > 0) await this.hooks.assigned(added);
+    this.#owned = assigned.map((tp) => ({ topic: tp.topic, partitions: [...tp.partitions] }));
   }
 
   /** JoinGroup/SyncGroup errors: each handled as the protocol says, else fatal. */

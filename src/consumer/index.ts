@@ -1,7 +1,11 @@
 // Public API of the consumer (`kafka-wire/consumer`): a group or partition consumer on the wire
 // layer, the group protocol's pieces (assignors, subscription/assignment bytes, offsets) for
 // tools that speak to groups themselves, and the admin requests `kafka-wire group` uses.
-export { Consumer, PartitionBatch, type ConsumerOptions, type ConsumerEvents } from './consumer.js';
+export { Consumer, PartitionBatch, type ConsumerOptions, type ConsumerEvents, type RunHandlers, type PartitionOffset } from './consumer.js';
+export {
+  serdes, jsonSafe, SerdeError, type Serde, type Serializer, type Deserializer, type SerializeFn, type DeserializeFn,
+  type ConsumerRecord, type JsonSafe, type SerdeErrorCode, type DeserializerOptions,
+} from '../serde.js';
 export { ConsumerError, GroupErrorCode, type ConsumerErrorCode, type ConsumerErrorDetails } from './errors.js';
 export { rangeAssignor, cooperativeStickyAssignor, ASSIGNORS, type Assignor, type AssignorMember, type GroupAssignment } from './assignors.js';
 export {

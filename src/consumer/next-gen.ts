@@ -54,6 +54,8 @@ export class NextGenMembership implements Membership {
   #owned: TopicPartitions[] = [];
   readonly #coordinator: CoordinatorConnection;
   #intervalMs = DEFAULT_HEARTBEAT_MS;
+  /** The last assignment the broker sent (topic ids), until it is reconciled in full. */
+  #target: { topicId: string; partitions: number[] }[] | null = null;
   #loop: Promise<void> | null = null;
   #wake: () => void = () => {};
   readonly #stop = new AbortController();
@@ -149,6 +151,7 @@ export class NextGenMembership implements Membership {
         const lost = this.#owned;
         this.#owned = [];
         this.#epoch = JOIN_EPOCH;
+        this.#target = null;
         this.#to('unjoined', why);
         if (lost.length > 0) await this.hooks.lost(lost);
         return true;
@@ -159,12 +162,20 @@ export class NextGenMembership implements Membership {
     if (epoch < 0) return false;
     this.#epoch = res.memberEpoch;
     if (res.heartbeatIntervalMs > 0) this.#intervalMs = res.heartbeatIntervalMs;
-    if (res.assignment === null) {
+    // The broker sends an assignment once, when it changes: kept until it is reconciled, so a
+    // failure on the way (metadata for its topic ids, committing what it revokes) retries it
+    // at the next heartbeat rather than leaving the member stable with nothing.
+    if (res.assignment !== null) this.#target = res.assignment.topicPartitions;
+    const pending = this.#target;
+    if (pending === null) {
       if (this.#state === 'joining') this.#to('stable', `epoch ${res.memberEpoch}`);
       return false;
     }
-    const target = await this.#topicNames(res.assignment.topicPartitions);
-    return this.#reconcile(target);
+    const target = await this.#topicNames(pending);
+    const changed = await this.#reconcile(target);
+    const complete = target.reduce((n, tp) => n + tp.partitions.length, 0) === pending.reduce((n, t) => n + t.partitions.length, 0);
+    if (complete && this.#target === pending) this.#target = null;
+    return changed;
   }
 
   /** Gives up what left the target, takes what joined it; true when the broker should hear of it now. */

@@ -16,6 +16,7 @@ import { SplitBatch, SplitBatches, SPLIT_FULL, SPLIT_NEED_MORE, SPLIT_NO_KEY } f
 import { decodeRecordBatches } from '../records/decode.js';
 import { encodeRecordBatch } from '../records/encode.js';
 import type { CompressionName, CompressOptions, RecordInput } from '../records/types.js';
+import { serializeRecords, type RawField, type RecordToSend, type SerializerOptions } from '../serde.js';
 import { Accumulator, ProducerBatch, type OpenBatch, type PartitionState, type RecordMetadata, type SendOp, type Waiter } from './accumulator.js';
 import { ProducerError, errorName } from './errors.js';
 import { initProducerId, nextSequence, type ProducerIdAndEpoch } from './idempotence.js';
@@ -23,7 +24,8 @@ import { StickyPartitions, keyedPartition, partitionForKey, type Partitioner } f
 import { Sender, type BatchAck } from './sender.js';
 import { Transactions, TRANSACTIONAL_MAX_PRODUCE_VERSION, type GroupMetadata, type OffsetToCommit } from './transactions.js';
 
-export interface ProducerOptions extends ClientOptions {
+/** K, V: what keySerializer / valueSerializer take (without them: bytes or strings). */
+export interface ProducerOptions<K = RawField, V = RawField> extends ClientOptions, SerializerOptions<K, V> {
   /** 'all' (-1, the default), 1 (the leader only) or 0 (no answer; offsets unknown). */
   acks?: 'all' | -1 | 0 | 1;
   /**
@@ -78,7 +80,7 @@ export interface ProducerStats {
 }
 
 /** Creates a producer: connects, learns the cluster and (idempotent or transactional) gets a producer id. */
-export async function createProducer(options: ProducerOptions): Promise<Producer> {
+export async function createProducer<K = RawField, V = RawField>(options: ProducerOptions<K, V>): Promise<Producer<K, V>> {
   const producer = new Producer(options);
   try {
     await producer.connect();
@@ -94,8 +96,8 @@ const MAX_SPLIT_PARTITIONS = 64;
 
 const NO_ID: ProducerIdAndEpoch = { producerId: -1n, epoch: -1 };
 
-export class Producer {
-  readonly options: ProducerOptions;
+export class Producer<K = RawField, V = RawField> {
+  readonly options: ProducerOptions<K, V>;
   readonly client: KafkaClient;
   readonly idempotent: boolean;
   readonly acks: -1 | 0 | 1;
@@ -115,7 +117,7 @@ export class Producer {
   /** writeDelimited()'s open batches in WebAssembly memory, per topic. */
   readonly #split = new Map<string, SplitBatches>();
 
-  constructor(options: ProducerOptions) {
+  constructor(options: ProducerOptions<K, V>) {
     this.options = options;
     this.client = new KafkaClient({ clientId: 'kafka-wire-producer', ...options });
     const acks = options.acks === 'all' || options.acks === undefined ? -1 : options.acks;
@@ -205,8 +207,8 @@ export class Producer {
    * Sends records to `topic` and resolves, once every one is acknowledged, with each record's
    * partition and offset (in the order given). Rejects with the first failed batch's ProducerError.
    */
-  async send(topic: string, records: RecordInput | readonly RecordInput[], options: { partition?: number } = {}): Promise<RecordMetadata[]> {
-    const list: readonly RecordInput[] = Array.isArray(records) ? records : [records as RecordInput];
+  async send(topic: string, records: RecordToSend<K, V> | readonly RecordToSend<K, V>[], options: { partition?: number } = {}): Promise<RecordMetadata[]> {
+    const list: readonly RecordInput[] = serializeRecords(topic, Array.isArray(records) ? records : [records as RecordToSend<K, V>], this.options);
     this.#checkOpen();
     this.#transactions?.checkAppend();
     const info = await this.topic(topic);

@@ -210,6 +210,9 @@ const CALLS: Record<string, string> = {
   Consumer: WITH_WIRE_BROKER(`const c = new m.Consumer({ bootstrap, assign: [{ topic: 't' }] }); await c.start(); await c.close();`),
   PartitionBatch: '- instances come from a Consumer',
   ConsumerError: `new m.ConsumerError('CLOSED', 'x')`,
+  // serdes (consumer and producer entries)
+  jsonSafe: `JSON.stringify(m.jsonSafe({ offset: 1n, key: m.serdes.string.serialize('k') }))`,
+  SerdeError: `new m.SerdeError('SERIALIZE', 't', 'key', 'x', undefined, undefined, null)`,
   encodeSubscription: `m.decodeSubscription(m.encodeSubscription({ topics: ['t'] }))`,
   decodeSubscription: `m.decodeSubscription(m.encodeSubscription({ topics: ['t'] }))`,
   encodeAssignment: `m.decodeAssignment(m.encodeAssignment({ assignedPartitions: [{ topic: 't', partitions: [0] }] }))`,
