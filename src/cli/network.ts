@@ -3,7 +3,7 @@
 // (produce, on the producer, is ./produce-command.ts).
 import { readFileSync } from 'node:fs';
 import { KafkaClient, type ClientOptions, type TopicInfo } from '../wire/client.js';
-import { SASL_MECHANISMS, type Connection, type ConnectOptions, type SaslOptions } from '../wire/connection.js';
+import { SASL_MECHANISMS, type Connection, type ConnectOptions } from '../wire/connection.js';
 import { kafkaErrorName } from '../wire/errors.js';
 import { consumeLoop, byLeader, type Encoding } from './consume.js';
 import { ZERO_UUID } from '../wire/versions.js';
@@ -14,6 +14,7 @@ import { UsageError } from '../errors.js';
 import type { Command, Io } from './command.js';
 import { integerArg, stringOption, type OptionSpec, type OptionValues, type ParsedArgs } from './options.js';
 import { recordWriter, type OutputOptions } from './consume-output.js';
+import { TOKEN_SASL_PROPERTIES, tokenSaslFrom } from './sasl-properties.js';
 
 /** consume's output forms, kcat's flags: -J (JSON lines, the default), -K, -D, -f, -Z, -u. */
 const CONSUME_OUTPUT_OPTIONS: readonly OptionSpec[] = [
@@ -55,6 +56,7 @@ export const SECURITY_PROPERTIES: Record<string, (value: string, into: OptionVal
   'sasl.password': (value, into) => { into['sasl-password'] = value; },
   // As in kcat, the CA is used when the protocol is SSL; it does not turn TLS on by itself (--tls-ca does).
   'ssl.ca.location': (value, into) => { into['kcat-ca'] = value; },
+  ...Object.fromEntries(TOKEN_SASL_PROPERTIES.map((name) => [name, (value: string, into: OptionValues) => { into[name] = value; }])),
   'enable.ssl.certificate.verification': (value, into) => { if (value === 'false') into['tls-insecure'] = true; },
 };
 
@@ -68,7 +70,7 @@ export const NETWORK_OPTIONS: readonly OptionSpec[] = [
   { name: 'sasl-mechanism', value: 'MECH', help: `${SASL_MECHANISMS.join(', ')} (default PLAIN)` },
   { name: 'sasl-username', value: 'USER', help: 'SASL user name' },
   { name: 'sasl-password', value: 'PASSWORD', help: 'SASL password' },
-  { name: 'property', short: 'X', value: 'KEY=VALUE', multiple: true, help: 'kcat\'s security settings: security.protocol, sasl.mechanism(s), sasl.username, sasl.password, ssl.ca.location, enable.ssl.certificate.verification' },
+  { name: 'property', short: 'X', value: 'KEY=VALUE', multiple: true, help: 'kcat\'s security settings: security.protocol, sasl.mechanism(s), sasl.username, sasl.password, sasl.oauthbearer.* (method=oidc, token.endpoint.url, client.id, client.secret, scope, extensions, config=principal=NAME), aws.region, aws.profile, ssl.ca.location, enable.ssl.certificate.verification' },
 ];
 
 /**
@@ -104,8 +106,9 @@ function securityFrom(values: OptionValues): Pick<ConnectOptions, 'tls' | 'sasl'
   const username = stringOption(values, 'sasl-username');
   const password = stringOption(values, 'sasl-password');
   if (mechanism === undefined && username === undefined && password === undefined) return { tls };
-  const upper = (mechanism ?? 'PLAIN').toUpperCase() as SaslOptions['mechanism'];
+  const upper = (mechanism ?? 'PLAIN').toUpperCase() as (typeof SASL_MECHANISMS)[number];
   if (!SASL_MECHANISMS.includes(upper)) throw new UsageError(`--sasl-mechanism must be ${SASL_MECHANISMS.join(', ')}, not ${JSON.stringify(mechanism)}`);
+  if (upper === 'OAUTHBEARER' || upper === 'AWS_MSK_IAM') return { tls, sasl: tokenSaslFrom(upper, values) };
   if (username === undefined || password === undefined) throw new UsageError(`SASL ${upper} needs --sasl-username and --sasl-password`);
   return { tls, sasl: { mechanism: upper, username, password } };
 }
