@@ -100,3 +100,12 @@ export function tokenSaslFrom(mechanism: 'OAUTHBEARER' | 'AWS_MSK_IAM', values: 
   const unsecured = unsecuredFrom(config);
   return extensions ? { ...unsecured, extensions: { ...unsecured.extensions, ...extensions } } : unsecured;
 }
+
+/** The -X names whose values are secrets: shown as *** wherever settings are echoed (perf reports). */
+export const SECRET_PROPERTIES: readonly string[] = ['sasl.password', 'sasl.oauthbearer.client.secret', 'ssl.key.password', 'ssl.keystore.password', 'ssl.truststore.password'];
+
+/** "name=value" with the value hidden when the name is a secret's. */
+export function withoutSecret(property: string): string {
+  const eq = property.indexOf('=');
+  return eq > 0 && SECRET_PROPERTIES.includes(property.slice(0, eq).trim()) ? `${property.slice(0, eq)}=***` : property;
+}

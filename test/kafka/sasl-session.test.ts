@@ -13,6 +13,10 @@ import { createProducer } from '../../src/producer/index.js';
 import { Consumer } from '../../src/consumer/index.js';
 import { kafkaPeer, useKafka } from '../helpers/kafka.js';
 import { jsonLines, runCli } from '../wire/cli-io.js';
+import { perf } from '../perf/run-perf.js';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 const ok = await kafkaPeer();
 const USER = 'alice';
@@ -73,6 +77,36 @@ describe.skipIf(!ok)('SASL tokens and sessions against a real broker', () => {
     expect(missing.stderr).toMatch(/sasl\.oauthbearer\.method=oidc .* or -X sasl\.oauthbearer\.config=principal=NAME/);
     seen.push(produced.stdout, produced.stderr, consumed.stderr, missing.stderr);
   }, 120_000);
+
+  it('perf over SCRAM with -X sasl.password: the report and the output hold no password; the CLI\'s AWS_MSK_IAM reaches the broker over OAUTHBEARER', async () => {
+    const b = kafka().listeners.SASL_PLAINTEXT!;
+    const dir = mkdtempSync(join(tmpdir(), 'kafka-wire-perf-'));
+    try {
+      const report = join(dir, 'report.html');
+      const run = await perf(['produce', '-b', b, '-t', 'perf-sasl', '--records', '200', '--record-size', '20', '--report', report,
+        '-X', 'security.protocol=SASL_PLAINTEXT', '-X', 'sasl.mechanism=SCRAM-SHA-256', '-X', `sasl.username=${USER}`, '-X', `sasl.password=${PASSWORD}`]);
+      expect(run.code, run.stderr).toBe(0);
+      const html = readFileSync(report, 'utf8');
+      expect(html).toContain('sasl.password=***');
+      seen.push(run.stdout, run.stderr, html);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+    // AWS credentials from the environment (the CLI's process is this one): refused by this broker's
+    // unsecured validator, since no MSK is reachable; the exchange and its error are what is checked.
+    const saved = { ...process.env };
+    Object.assign(process.env, { AWS_ACCESS_KEY_ID: 'AKIDCLI', AWS_SECRET_ACCESS_KEY: PASSWORD });
+    try {
+      const msk = await runCli('metadata', ['-b', b, '-X', 'security.protocol=SASL_PLAINTEXT', '-X', 'sasl.mechanism=AWS_MSK_IAM', '-X', 'aws.region=eu-west-1']);
+      expect(msk.code).toBe(1);
+      expect(msk.stderr).toMatch(/SASL OAUTHBEARER: the broker refused the token: \{"status":"invalid_token"/);
+      const noRegion = await runCli('metadata', ['-b', b, '-X', 'sasl.mechanism=AWS_MSK_IAM']);
+      expect(noRegion.stderr).toMatch(/needs -X aws\.region=REGION/);
+      seen.push(msk.stdout, msk.stderr, noRegion.stderr);
+    } finally {
+      for (const k of ['AWS_ACCESS_KEY_ID', 'AWS_SECRET_ACCESS_KEY']) if (saved[k] === undefined) delete process.env[k]; else process.env[k] = saved[k];
+    }
+  }, 60_000);
 
   it(`KIP-368: a producer and a consumer over SCRAM and over OAUTHBEARER run ${RUN_MS / 1000} s, re-authenticate at least 3 times each, and lose nothing`, async () => {
     const k = kafka();
