@@ -347,3 +347,17 @@ describe('secrets', () => {
     for (const secret of SECRETS) expect(seen.filter((s) => s.includes(secret))).toEqual([]);
   });
 });
+
+describe('every runtime', () => {
+  it('the SASL code imports no Node module and touches no Node global but a guarded process.env', async () => {
+    const { readdirSync, readFileSync } = await import('node:fs');
+    const dir = new URL('../../src/wire/sasl/', import.meta.url);
+    const files = readdirSync(dir).filter((f) => f.endsWith('.ts'));
+    expect(files.length).toBeGreaterThanOrEqual(8);
+    for (const f of files) {
+      const text = readFileSync(new URL(f, dir), 'utf8');
+      expect(text, f).not.toMatch(/from ['"]node:|require\(|\bBuffer\b/);
+      expect(text.replace(/\(globalThis as \{ process\?[^)]*\)\.process\?\.env/g, ''), f).not.toMatch(/\bprocess\./);
+    }
+  });
+});
