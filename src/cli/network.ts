@@ -15,6 +15,7 @@ import type { Command, Io } from './command.js';
 import { integerArg, stringOption, type OptionSpec, type OptionValues, type ParsedArgs } from './options.js';
 import { recordWriter, type OutputOptions } from './consume-output.js';
 import { TOKEN_SASL_PROPERTIES, tokenSaslFrom } from './sasl-properties.js';
+import { SCRAM_MECHANISMS } from '../wire/scram.js';
 
 /** consume's output forms, kcat's flags: -J (JSON lines, the default), -K, -D, -f, -Z, -u. */
 const CONSUME_OUTPUT_OPTIONS: readonly OptionSpec[] = [
@@ -56,7 +57,6 @@ export const SECURITY_PROPERTIES: Record<string, (value: string, into: OptionVal
   'sasl.password': (value, into) => { into['sasl-password'] = value; },
   // As in kcat, the CA is used when the protocol is SSL; it does not turn TLS on by itself (--tls-ca does).
   'ssl.ca.location': (value, into) => { into['kcat-ca'] = value; },
-  ...Object.fromEntries(TOKEN_SASL_PROPERTIES.map((name) => [name, (value: string, into: OptionValues) => { into[name] = value; }])),
   'enable.ssl.certificate.verification': (value, into) => { if (value === 'false') into['tls-insecure'] = true; },
 };
 
@@ -67,10 +67,11 @@ export const NETWORK_OPTIONS: readonly OptionSpec[] = [
   { name: 'tls', help: 'connect with TLS' },
   { name: 'tls-insecure', help: 'TLS without checking the broker\'s certificate' },
   { name: 'tls-ca', value: 'FILE', help: 'TLS, checking the broker\'s certificate against this CA (PEM)' },
-  { name: 'sasl-mechanism', value: 'MECH', help: `${SASL_MECHANISMS.join(', ')} (default PLAIN)` },
+  // The token mechanisms (OAUTHBEARER, AWS_MSK_IAM) are named with -X (docs/authentication.md).
+  { name: 'sasl-mechanism', value: 'MECH', help: `${['PLAIN', ...SCRAM_MECHANISMS].join(', ')} (default PLAIN)` },
   { name: 'sasl-username', value: 'USER', help: 'SASL user name' },
   { name: 'sasl-password', value: 'PASSWORD', help: 'SASL password' },
-  { name: 'property', short: 'X', value: 'KEY=VALUE', multiple: true, help: 'kcat\'s security settings: security.protocol, sasl.mechanism(s), sasl.username, sasl.password, sasl.oauthbearer.* (method=oidc, token.endpoint.url, client.id, client.secret, scope, extensions, config=principal=NAME), aws.region, aws.profile, ssl.ca.location, enable.ssl.certificate.verification' },
+  { name: 'property', short: 'X', value: 'KEY=VALUE', multiple: true, help: 'kcat\'s security settings: security.protocol, sasl.mechanism(s), sasl.username, sasl.password, ssl.ca.location, enable.ssl.certificate.verification' },
 ];
 
 /**
@@ -83,8 +84,10 @@ function withProperties(values: OptionValues, others: readonly string[]): Option
     const eq = property.indexOf('=');
     const name = eq > 0 ? property.slice(0, eq) : property;
     if (others.includes(name)) continue;
+    // The token mechanisms' properties (./sasl-properties.ts) are kept under their own names.
+    if (eq > 0 && (TOKEN_SASL_PROPERTIES as readonly string[]).includes(name)) { fromX[name] = property.slice(eq + 1); continue; }
     const apply = eq > 0 ? SECURITY_PROPERTIES[name] : undefined;
-    if (apply === undefined) throw new UsageError(`-X ${property}: kafka-wire takes ${[...Object.keys(SECURITY_PROPERTIES), ...others].join(', ')}`);
+    if (apply === undefined) throw new UsageError(`-X ${property}: kafka-wire takes ${[...Object.keys(SECURITY_PROPERTIES), ...TOKEN_SASL_PROPERTIES, ...others].join(', ')}`);
     apply(property.slice(eq + 1), fromX);
   }
   return { ...fromX, ...Object.fromEntries(Object.entries(values).filter(([, v]) => v !== undefined)) };

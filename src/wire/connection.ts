@@ -339,6 +339,7 @@ export class Connection extends EventEmitter<ConnectionEvents> {
     if (reauthentication) this.#reauthentications++;
     if (sessionLifetimeMs <= 0 || this.#closedError) return;
     const afterMs = mechanism.reauthenticateAfterMs?.(sessionLifetimeMs) ?? defaultReauthenticateAfterMs(sessionLifetimeMs);
+    clearTimeout(this.#reauthTimer); // authenticate() called again: one schedule
     this.#reauthTimer = setTimeout(() => {
       const run = this.#saslSession(mechanism, true);
       this.#saslGate = run.then(() => { this.#saslGate = null; }, (err: unknown) => {

@@ -69,11 +69,12 @@ describe('-X for OAUTHBEARER and AWS_MSK_IAM', () => {
     }
   });
 
-  it('hides secret -X values where settings are echoed, and --help names the properties, not values', async () => {
+  it('hides secret -X values where settings are echoed; an unknown -X lists the token properties', async () => {
     expect(withoutSecret(`sasl.password=${SECRET}`)).toBe('sasl.password=***');
     expect(withoutSecret(`sasl.oauthbearer.client.secret=${SECRET}`)).toBe('sasl.oauthbearer.client.secret=***');
     expect(withoutSecret('linger.ms=5')).toBe('linger.ms=5');
-    const help = await runCli('consume', ['--help']);
-    expect(help.stdout + help.stderr).toMatch(/sasl\.oauthbearer\.\*/);
+    const unknown = await runCli('metadata', ['-b', '127.0.0.1:1', '-X', `sasl.oauthbearer.secret=${SECRET}`]);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toMatch(/sasl\.oauthbearer\.token\.endpoint\.url, sasl\.oauthbearer\.client\.id, .*aws\.region/);
   });
 });
