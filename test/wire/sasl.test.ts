@@ -14,7 +14,7 @@ import { ApiKey } from '../../src/generated/types.js';
 import {
   connect, startServer, apiVersionsResponse, ConnectionError, SaslError, OAuthTokenError,
   oauthBearerInitialResponse, unsecuredJws, cachedTokenProvider, oidcTokenProvider, awsMskIamToken,
-  awsCredentialsFromProfile, awsCredentialsFromEnvironment, type SaslMechanism, type IncomingRequest,
+  awsCredentialsFromProfile, awsCredentialsFromEnvironment, refreshAt, type SaslMechanism, type IncomingRequest,
 } from '../../src/wire/index.js';
 
 const enc = (s: string) => new TextEncoder().encode(s);
@@ -128,7 +128,23 @@ describe('OAUTHBEARER', () => {
 });
 
 describe('the token cache', () => {
-  it('fetches again at 80-85% of the lifetime (Kafka\'s refresh window and jitter), shares one fetch, keeps a still-valid token when a refresh fails', async () => {
+  it('refreshes when Kafka\'s Java login would: 80% + up to 5% jitter, the 300 s buffer, the 60 s minimum period', () => {
+    const min = 60_000;
+    const hour = 60 * min;
+    const t0 = 1_000_000_000;
+    // A one-hour token: 48 to 51 minutes in.
+    expect(refreshAt(t0, t0 + hour, t0, () => 0)).toBe(t0 + 48 * min);
+    expect(refreshAt(t0, t0 + hour, t0, () => 1)).toBe(t0 + 51 * min);
+    // Ten minutes: 80% (8 min) is inside the 5-minute buffer, so at 5 min.
+    expect(refreshAt(t0, t0 + 10 * min, t0, () => 0.5)).toBe(t0 + 5 * min);
+    // Less than min period + buffer (6 min) left: both ignored, the fraction of what remains.
+    expect(refreshAt(t0, t0 + 5 * min, t0, () => 0)).toBe(t0 + 4 * min);
+    expect(refreshAt(t0, t0 + 10_000, t0, () => 1)).toBe(t0 + 8_500);
+    // Asked again late in a long token's life: never sooner than 60 s from now.
+    expect(refreshAt(t0, t0 + 2 * hour, t0 + 95 * min, () => 0)).toBe(t0 + 96 * min);
+  });
+
+  it('fetches again at its refresh time, shares one fetch, keeps a still-valid token when a refresh fails', async () => {
     let now = 1_000_000;
     let fetches = 0;
     let fail = false;
@@ -150,9 +166,9 @@ describe('the token cache', () => {
     now += 20_000; // t2 expired
     await expect(provider()).rejects.toThrow(/endpoint down/);
     for (const r of [0, 0.5, 1]) {
-      const p = cachedTokenProvider(() => ({ value: 'x', expiresAt: 2_000_000 }), { now: () => 1_000_000, random: () => r });
+      const p = cachedTokenProvider(() => ({ value: 'x', expiresAt: 1_100_000 }), { now: () => 1_000_000, random: () => r });
       await p();
-      expect(p.refreshAt).toBe(1_000_000 + 1_000_000 * (0.8 + 0.05 * r));
+      expect(p.refreshAt).toBe(1_000_000 + Math.floor(100_000 * (0.8 + 0.05 * r)));
     }
   });
 });

@@ -9,7 +9,7 @@ export { authenticateSasl, type SaslTransport, type SaslOutcome } from './authen
 export { plainMechanism, type SaslPlainOptions } from './plain.js';
 export { scramMechanism, type SaslScramOptions } from './scram.js';
 export {
-  oauthBearerMechanism, oauthBearerInitialResponse, unsecuredJws, cachedTokenProvider,
+  oauthBearerMechanism, oauthBearerInitialResponse, unsecuredJws, cachedTokenProvider, refreshAt, KAFKA_LOGIN_REFRESH,
   type SaslOAuthBearerOptions, type OAuthBearerToken, type OAuthBearerTokenProvider, type UnsecuredJwsOptions, type TokenCacheOptions,
 } from './oauthbearer.js';
 export { oidcTokenProvider, OAuthTokenError, jwtExpiry, type OidcClientCredentialsOptions } from './oidc.js';

@@ -5,8 +5,7 @@
 //
 // The token comes from a provider: the app's own function, Kafka's unsecured JWS tokens (for
 // development brokers), or an OIDC client-credentials grant (oidc.ts). Tokens are cached and
-// fetched again before they expire, as Kafka's Java login refresh does: at 80% of a token's
-// lifetime plus up to 5% jitter, and never later than its expiry.
+// fetched again before they expire when Kafka's Java login refresh would (refreshAt below).
 
 import { SaslRefusal } from './errors.js';
 import type { SaslMechanism } from './mechanism.js';
@@ -79,16 +78,35 @@ export interface TokenCacheOptions {
   random?: () => number;
 }
 
+/** Kafka's sasl.login.refresh.* defaults: window factor, window jitter, min period and buffer (s). */
+export const KAFKA_LOGIN_REFRESH = { windowFactor: 0.8, windowJitter: 0.05, minPeriodSeconds: 60, bufferSeconds: 300 } as const;
+
 /**
- * A provider that caches `fetchToken`'s token and fetches a new one at 80-85% of its lifetime
- * (Kafka's sasl.login.refresh.window.factor 0.8 and jitter 0.05). Concurrent callers share one
- * fetch. When a refresh fails while the cached token is still valid, the cached one is used.
+ * When Kafka's Java client (ExpiringCredentialRefreshingLogin) refreshes a token fetched at
+ * `startMs` that expires at `expiresAt`: at 80% of its lifetime plus up to 5% jitter, but no later
+ * than 300 s before expiry and no sooner than 60 s from now; a token with less than those 360 s
+ * left ignores both and refreshes at the same fraction of what remains.
+ */
+export function refreshAt(startMs: number, expiresAt: number, nowMs: number, random: () => number = Math.random): number {
+  const { windowFactor, windowJitter, minPeriodSeconds, bufferSeconds } = KAFKA_LOGIN_REFRESH;
+  const pct = windowFactor + windowJitter * random();
+  if (nowMs + 1000 * (minPeriodSeconds + bufferSeconds) > expiresAt) return nowMs + Math.floor((expiresAt - nowMs) * pct);
+  const proposed = startMs + Math.floor((expiresAt - startMs) * pct);
+  const bufferStarts = expiresAt - bufferSeconds * 1000;
+  if (proposed > bufferStarts) return bufferStarts;
+  return Math.max(proposed, nowMs + minPeriodSeconds * 1000);
+}
+
+/**
+ * A provider that caches `fetchToken`'s token and fetches a new one when Kafka's Java client
+ * would (refreshAt). Concurrent callers share one fetch. When a refresh fails while the cached
+ * token is still valid, the cached one is used.
  */
 export function cachedTokenProvider(fetchToken: OAuthBearerTokenProvider, options: TokenCacheOptions = {}): OAuthBearerTokenProvider & { readonly refreshAt: number } {
   const now = options.now ?? Date.now;
   const random = options.random ?? Math.random;
   let cached: OAuthBearerToken | undefined;
-  let refreshAt = 0;
+  let nextRefresh = 0;
   let inFlight: Promise<OAuthBearerToken> | undefined;
   const refresh = async (): Promise<OAuthBearerToken> => {
     const fetchedAt = now();
@@ -96,11 +114,11 @@ export function cachedTokenProvider(fetchToken: OAuthBearerTokenProvider, option
     if (typeof token?.value !== 'string' || !Number.isFinite(token.expiresAt)) throw new Error('the token provider returned no { value, expiresAt }');
     if (token.expiresAt <= now()) throw new Error(`the token provider returned a token that expired at ${new Date(token.expiresAt).toISOString()}`);
     cached = token;
-    refreshAt = fetchedAt + (token.expiresAt - fetchedAt) * (0.8 + 0.05 * random());
+    nextRefresh = refreshAt(fetchedAt, token.expiresAt, now(), random);
     return token;
   };
   const provider = async (): Promise<OAuthBearerToken> => {
-    if (cached && now() < refreshAt) return cached;
+    if (cached && now() < nextRefresh) return cached;
     inFlight ??= refresh().finally(() => { inFlight = undefined; });
     try {
       return await inFlight;
@@ -109,7 +127,7 @@ export function cachedTokenProvider(fetchToken: OAuthBearerTokenProvider, option
       throw err;
     }
   };
-  return Object.defineProperty(provider, 'refreshAt', { get: () => refreshAt }) as OAuthBearerTokenProvider & { readonly refreshAt: number };
+  return Object.defineProperty(provider, 'refreshAt', { get: () => nextRefresh }) as OAuthBearerTokenProvider & { readonly refreshAt: number };
 }
 
 /** The OAUTHBEARER mechanism with a token provider (cached by the caller, see cachedTokenProvider). */
