@@ -8,13 +8,14 @@
 // end of SaslAuthenticate or after the session expired; the MSK IAM token equal to
 // aws-msk-iam-sasl-signer-js's byte for byte; and no secret in any error.
 import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { generateKeyPairSync, verify, constants } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { generateAuthTokenFromCredentialsProvider } from 'aws-msk-iam-sasl-signer-js';
 import { ApiKey } from '../../src/generated/types.js';
 import {
   connect, startServer, apiVersionsResponse, ConnectionError, SaslError, OAuthTokenError,
   oauthBearerInitialResponse, unsecuredJws, cachedTokenProvider, oidcTokenProvider, awsMskIamToken,
-  awsCredentialsFromProfile, awsCredentialsFromEnvironment, refreshAt, type SaslMechanism, type IncomingRequest,
+  awsCredentialsFromProfile, awsCredentialsFromEnvironment, refreshAt, signedClientAssertion, type SaslMechanism, type IncomingRequest,
 } from '../../src/wire/index.js';
 
 const enc = (s: string) => new TextEncoder().encode(s);
@@ -219,6 +220,28 @@ describe('OIDC client credentials', () => {
     // RFC 7523: the assertion in the form, no Basic header.
     await oidcTokenProvider({ tokenEndpointUrl: url, clientId: 'svc:one', clientAssertion: async () => SECRETS[1]! })();
     expect(requests.at(-1)!.auth).toBeUndefined();
+  });
+
+  it('signs RFC 7523 client assertions with Web Crypto that node:crypto verifies (RS256, PS256, ES256)', async () => {
+    const rsa = generateKeyPairSync('rsa', { modulusLength: 2048 });
+    const ec = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+    const cases = [
+      ['RS256', rsa, {}], ['PS256', rsa, { padding: constants.RSA_PKCS1_PSS_PADDING, saltLength: 32 }], ['ES256', ec, { dsaEncoding: 'ieee-p1363' }],
+    ] as const;
+    for (const [algorithm, pair, verifyOptions] of cases) {
+      const pem = pair.privateKey.export({ format: 'pem', type: 'pkcs8' }).toString();
+      const make = signedClientAssertion({ clientId: 'svc:one', audience: url, privateKey: pem, algorithm, keyId: 'k7' });
+      const [a, b] = [await make(), await make()];
+      const [header, payload, signature] = a.split('.');
+      expect(JSON.parse(Buffer.from(header!, 'base64url').toString())).toEqual({ alg: algorithm, typ: 'JWT', kid: 'k7' });
+      const claims = JSON.parse(Buffer.from(payload!, 'base64url').toString());
+      expect(claims).toMatchObject({ iss: 'svc:one', sub: 'svc:one', aud: url });
+      expect(claims.exp - claims.iat).toBe(300);
+      expect(JSON.parse(Buffer.from(b.split('.')[1]!, 'base64url').toString()).jti).not.toBe(claims.jti);
+      const ok = verify('sha256', Buffer.from(`${header}.${payload}`), { key: pair.publicKey, ...verifyOptions }, Buffer.from(signature!, 'base64url'));
+      expect(ok, algorithm).toBe(true);
+    }
+    await expect(signedClientAssertion({ clientId: 'a', audience: url, privateKey: 'not a key' })()).rejects.toThrow(/not PKCS#8 PEM/);
   });
 
   it('names the endpoint (no query) and its HTTP status when it refuses, without the secret it echoed', async () => {

@@ -12,7 +12,7 @@ export {
   oauthBearerMechanism, oauthBearerInitialResponse, unsecuredJws, cachedTokenProvider, refreshAt, KAFKA_LOGIN_REFRESH,
   type SaslOAuthBearerOptions, type OAuthBearerToken, type OAuthBearerTokenProvider, type UnsecuredJwsOptions, type TokenCacheOptions,
 } from './oauthbearer.js';
-export { oidcTokenProvider, OAuthTokenError, jwtExpiry, type OidcClientCredentialsOptions } from './oidc.js';
+export { oidcTokenProvider, OAuthTokenError, jwtExpiry, signedClientAssertion, type OidcClientCredentialsOptions, type ClientAssertionOptions } from './oidc.js';
 export {
   awsMskIamMechanism, awsMskIamToken, awsCredentialsFromEnvironment, awsCredentialsFromProfile, MSK_TOKEN_TTL_SECONDS,
   type SaslAwsMskIamOptions, type AwsCredentials, type AwsCredentialsProvider,

@@ -6,7 +6,7 @@
 // status; the secret and the assertion never appear in it.
 
 import { redact } from './errors.js';
-import { base64, unbase64url } from './base64.js';
+import { base64, base64url, unbase64url } from './base64.js';
 import type { OAuthBearerToken } from './oauthbearer.js';
 
 export interface OidcClientCredentialsOptions {
@@ -128,4 +128,62 @@ export function jwtExpiry(jwt: string): number | undefined {
   } catch {
     return undefined;
   }
+}
+
+export interface ClientAssertionOptions {
+  /** The client id: the assertion's "iss" and "sub". */
+  clientId: string;
+  /** Who the assertion is for: the token endpoint URL (RFC 7523 section 3), unless the provider says otherwise. */
+  audience: string;
+  /** The client's private key: PKCS#8 PEM text, or a Web Crypto CryptoKey made for `algorithm`. */
+  privateKey: string | CryptoKey;
+  /** Default RS256. */
+  algorithm?: 'RS256' | 'PS256' | 'ES256';
+  /** The JWS "kid" header, when the provider holds several keys. */
+  keyId?: string;
+  /** Default 300 000 (five minutes). */
+  lifetimeMs?: number;
+  /** More claims laid over the standard ones. */
+  claims?: Readonly<Record<string, unknown>>;
+}
+
+const ALGORITHMS = {
+  RS256: { importAs: { name: 'RSASSA-PKCS1-v1_5', hash: 'SHA-256' }, sign: { name: 'RSASSA-PKCS1-v1_5' } },
+  PS256: { importAs: { name: 'RSA-PSS', hash: 'SHA-256' }, sign: { name: 'RSA-PSS', saltLength: 32 } },
+  ES256: { importAs: { name: 'ECDSA', namedCurve: 'P-256' }, sign: { name: 'ECDSA', hash: 'SHA-256' } },
+} as const;
+
+/**
+ * A maker of RFC 7523 client assertions (a JWT signed with the client's key, fresh for each
+ * token request) for OidcClientCredentialsOptions.clientAssertion. Web Crypto only.
+ */
+export function signedClientAssertion(options: ClientAssertionOptions): () => Promise<string> {
+  const algorithm = options.algorithm ?? 'RS256';
+  const spec = ALGORITHMS[algorithm];
+  if (!spec) throw new Error(`client assertion: unsupported algorithm ${String(algorithm)} (RS256, PS256, ES256)`);
+  let key: Promise<CryptoKey> | undefined;
+  const keyFor = () => key ??= typeof options.privateKey !== 'string' ? Promise.resolve(options.privateKey) : (async () => {
+    const pem = /-----BEGIN PRIVATE KEY-----([\s\S]+?)-----END PRIVATE KEY-----/.exec(options.privateKey as string);
+    const der = pem ? unbase64url(pem[1]!.replace(/\s+/g, '').replaceAll('+', '-').replaceAll('/', '_')) : null;
+    if (!der) throw new Error('client assertion: the private key is not PKCS#8 PEM ("BEGIN PRIVATE KEY")');
+    try {
+      return await crypto.subtle.importKey('pkcs8', der as Uint8Array<ArrayBuffer>, spec.importAs, false, ['sign']);
+    } catch {
+      throw new Error(`client assertion: the private key does not import for ${algorithm}`);
+    }
+  })();
+  const utf8 = new TextEncoder();
+  const part = (value: object) => base64url(utf8.encode(JSON.stringify(value)));
+  return async () => {
+    const now = Math.floor(Date.now() / 1000);
+    const jti = base64url(crypto.getRandomValues(new Uint8Array(16)));
+    const header = { alg: algorithm, typ: 'JWT', ...(options.keyId ? { kid: options.keyId } : {}) };
+    const claims = {
+      iss: options.clientId, sub: options.clientId, aud: options.audience, iat: now, nbf: now,
+      exp: now + Math.ceil((options.lifetimeMs ?? 300_000) / 1000), jti, ...options.claims,
+    };
+    const signingInput = `${part(header)}.${part(claims)}`;
+    const signature = new Uint8Array(await crypto.subtle.sign(spec.sign, await keyFor(), utf8.encode(signingInput)));
+    return `${signingInput}.${base64url(signature)}`;
+  };
 }
