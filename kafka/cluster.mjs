@@ -190,8 +190,12 @@ process.once('exit', () => {
  *
  * options:
  *   nodes      1 (default) or more
- *   sasl       { users: { name: password } }: a SASL_PLAINTEXT listener with PLAIN, SCRAM-SHA-256
- *              and SCRAM-SHA-512 (SCRAM credentials written by Kafka's storage tool at format)
+ *   sasl       { users: { name: password }, oauthbearer?: true }: a SASL_PLAINTEXT listener with
+ *              PLAIN, SCRAM-SHA-256 and SCRAM-SHA-512 (SCRAM credentials written by Kafka's storage
+ *              tool at format), and OAUTHBEARER with `oauthbearer` (Kafka's unsecured validator
+ *              unless `config` names another listener.name.sasl_plaintext.oauthbearer.* handler)
+ *   jvmArgs    more JVM arguments for the brokers (system properties such as
+ *              -Dorg.apache.kafka.sasl.oauthbearer.allowed.urls=...)
  *   ssl        true: an SSL listener with a certificate made here (kafka.ssl has it)
  *   config     broker settings laid over the defaults (strings)
  *   heap       the JVM's -Xmx (default '768m')
@@ -246,7 +250,11 @@ export async function startKafka(options = {}) {
     if (options.sasl) {
       const plainUsers = Object.entries(users).map(([u, p]) => `user_${u}="${p}"`).join(' ');
       Object.assign(config, {
-        'sasl.enabled.mechanisms': ['PLAIN', ...SCRAM_MECHANISMS].join(','),
+        'sasl.enabled.mechanisms': ['PLAIN', ...SCRAM_MECHANISMS, ...(options.sasl.oauthbearer ? ['OAUTHBEARER'] : [])].join(','),
+        ...(options.sasl.oauthbearer ? {
+          'listener.name.sasl_plaintext.oauthbearer.sasl.jaas.config':
+            'org.apache.kafka.common.security.oauthbearer.OAuthBearerLoginModule required;',
+        } : {}),
         'listener.name.sasl_plaintext.plain.sasl.jaas.config':
           `org.apache.kafka.common.security.plain.PlainLoginModule required ${plainUsers};`,
         ...Object.fromEntries(SCRAM_MECHANISMS.map((m) => [
@@ -278,7 +286,7 @@ export async function startKafka(options = {}) {
   const heap = options.heap ?? '768m';
   const startNodeProcess = (node) => {
     const fd = openSync(node.log, 'a');
-    const child = spawn('java', [`-Xmx${heap}`, `-Xms${heap}`, '-XX:+UseG1GC', '-Djava.awt.headless=true',
+    const child = spawn('java', [`-Xmx${heap}`, `-Xms${heap}`, '-XX:+UseG1GC', '-Djava.awt.headless=true', ...(options.jvmArgs ?? []),
       '-Dorg.slf4j.simpleLogger.showDateTime=true', '-cp', cp, 'kafka.Kafka', node.properties],
     { stdio: ['ignore', fd, fd] });
     closeSync(fd);

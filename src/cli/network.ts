@@ -3,7 +3,7 @@
 // (produce, on the producer, is ./produce-command.ts).
 import { readFileSync } from 'node:fs';
 import { KafkaClient, type ClientOptions, type TopicInfo } from '../wire/client.js';
-import { SASL_MECHANISMS, type Connection, type ConnectOptions, type SaslOptions } from '../wire/connection.js';
+import { SASL_MECHANISMS, type Connection, type ConnectOptions } from '../wire/connection.js';
 import { kafkaErrorName } from '../wire/errors.js';
 import { consumeLoop, byLeader, type Encoding } from './consume.js';
 import { ZERO_UUID } from '../wire/versions.js';
@@ -14,6 +14,8 @@ import { UsageError } from '../errors.js';
 import type { Command, Io } from './command.js';
 import { integerArg, stringOption, type OptionSpec, type OptionValues, type ParsedArgs } from './options.js';
 import { recordWriter, type OutputOptions } from './consume-output.js';
+import { TOKEN_SASL_PROPERTIES, tokenSaslFrom } from './sasl-properties.js';
+import { SCRAM_MECHANISMS } from '../wire/scram.js';
 
 /** consume's output forms, kcat's flags: -J (JSON lines, the default), -K, -D, -f, -Z, -u. */
 const CONSUME_OUTPUT_OPTIONS: readonly OptionSpec[] = [
@@ -65,7 +67,8 @@ export const NETWORK_OPTIONS: readonly OptionSpec[] = [
   { name: 'tls', help: 'connect with TLS' },
   { name: 'tls-insecure', help: 'TLS without checking the broker\'s certificate' },
   { name: 'tls-ca', value: 'FILE', help: 'TLS, checking the broker\'s certificate against this CA (PEM)' },
-  { name: 'sasl-mechanism', value: 'MECH', help: `${SASL_MECHANISMS.join(', ')} (default PLAIN)` },
+  // The token mechanisms (OAUTHBEARER, AWS_MSK_IAM) are named with -X (docs/authentication.md).
+  { name: 'sasl-mechanism', value: 'MECH', help: `${['PLAIN', ...SCRAM_MECHANISMS].join(', ')} (default PLAIN)` },
   { name: 'sasl-username', value: 'USER', help: 'SASL user name' },
   { name: 'sasl-password', value: 'PASSWORD', help: 'SASL password' },
   { name: 'property', short: 'X', value: 'KEY=VALUE', multiple: true, help: 'kcat\'s security settings: security.protocol, sasl.mechanism(s), sasl.username, sasl.password, ssl.ca.location, enable.ssl.certificate.verification' },
@@ -81,8 +84,10 @@ function withProperties(values: OptionValues, others: readonly string[]): Option
     const eq = property.indexOf('=');
     const name = eq > 0 ? property.slice(0, eq) : property;
     if (others.includes(name)) continue;
+    // The token mechanisms' properties (./sasl-properties.ts) are kept under their own names.
+    if (eq > 0 && (TOKEN_SASL_PROPERTIES as readonly string[]).includes(name)) { fromX[name] = property.slice(eq + 1); continue; }
     const apply = eq > 0 ? SECURITY_PROPERTIES[name] : undefined;
-    if (apply === undefined) throw new UsageError(`-X ${property}: kafka-wire takes ${[...Object.keys(SECURITY_PROPERTIES), ...others].join(', ')}`);
+    if (apply === undefined) throw new UsageError(`-X ${property}: kafka-wire takes ${[...Object.keys(SECURITY_PROPERTIES), ...TOKEN_SASL_PROPERTIES, ...others].join(', ')}`);
     apply(property.slice(eq + 1), fromX);
   }
   return { ...fromX, ...Object.fromEntries(Object.entries(values).filter(([, v]) => v !== undefined)) };
@@ -104,8 +109,9 @@ function securityFrom(values: OptionValues): Pick<ConnectOptions, 'tls' | 'sasl'
   const username = stringOption(values, 'sasl-username');
   const password = stringOption(values, 'sasl-password');
   if (mechanism === undefined && username === undefined && password === undefined) return { tls };
-  const upper = (mechanism ?? 'PLAIN').toUpperCase() as SaslOptions['mechanism'];
+  const upper = (mechanism ?? 'PLAIN').toUpperCase() as (typeof SASL_MECHANISMS)[number];
   if (!SASL_MECHANISMS.includes(upper)) throw new UsageError(`--sasl-mechanism must be ${SASL_MECHANISMS.join(', ')}, not ${JSON.stringify(mechanism)}`);
+  if (upper === 'OAUTHBEARER' || upper === 'AWS_MSK_IAM') return { tls, sasl: tokenSaslFrom(upper, values) };
   if (username === undefined || password === undefined) throw new UsageError(`SASL ${upper} needs --sasl-username and --sasl-password`);
   return { tls, sasl: { mechanism: upper, username, password } };
 }

@@ -19,6 +19,7 @@ import { clientOptionsFrom, requiredTopic, NETWORK_OPTIONS, TOPIC_OPTION } from 
 import { COMPRESSION_NAMES } from '../records/index.js';
 import { producerOptions, delimiterArg } from './produce-command.js';
 import { integerArg, stringOption, type OptionValues, type ParsedArgs } from './options.js';
+import { withoutSecret } from './sasl-properties.js';
 
 /** Records written between yields to the event loop, so acknowledgements and timers run during a run. */
 const YIELD_EVERY = 4_096;
@@ -251,7 +252,7 @@ function settingsText(values: OptionValues, names: string[]): string {
   for (const n of names) {
     const v = values[n];
     if (v === undefined) continue;
-    for (const one of Array.isArray(v) ? v : [v]) parts.push(one === true ? `--${n}` : `--${n} ${one}`);
+    for (const one of Array.isArray(v) ? v : [v]) parts.push(one === true ? `--${n}` : `--${n} ${n === 'property' ? withoutSecret(String(one)) : one}`);
   }
   return parts.join(' ');
 }

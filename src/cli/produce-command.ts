@@ -2,6 +2,7 @@
 // producer (src/producer): -D record delimiter (default newline), -K key delimiter (default tab),
 // -k fixed key, idempotent by default, --transactional-id for one transaction around the input,
 // -X for the producer's settings; a summary on stderr.
+import { TOKEN_SASL_PROPERTIES } from './sasl-properties.js';
 import { closeSync, openSync, read } from 'node:fs';
 import { createProducer, ProducerError, type Producer, type ProducerOptions } from '../producer/index.js';
 import { COMPRESSION_NAMES, type CompressionName } from '../records/index.js';
@@ -137,7 +138,7 @@ export function producerOptions(values: OptionValues): ProducerOptions {
     if (eq <= 0) throw new UsageError(`-X ${setting}: want name=value`);
     const name = setting.slice(0, eq);
     const text = setting.slice(eq + 1);
-    if (Object.hasOwn(SECURITY_PROPERTIES, name)) continue; // clientOptionsFrom's
+    if (Object.hasOwn(SECURITY_PROPERTIES, name) || (TOKEN_SASL_PROPERTIES as readonly string[]).includes(name)) continue; // clientOptionsFrom's
     const known = SETTINGS[name];
     if (known === undefined) throw new UsageError(`-X ${name}: unknown setting (known: ${Object.keys(SETTINGS).join(', ')})`);
     let value: unknown;

@@ -12,7 +12,8 @@ export { ConnectionError, kafkaErrorName, KafkaErrorCode, type ConnectionErrorCo
 export { supportedVersions, allSupportedVersions, usableVersion, apiName, ZERO_UUID, type VersionRange } from './versions.js';
 export { murmur2, partitionForKey } from './partitioner.js';
 export { readCommitted, IsolationLevel, ISOLATION_NAMES, type IsolationName, type AbortedTransaction, type IsolationBatch } from './isolation.js';
-export { ScramClient, ScramError, SASL_MECHANISMS, SCRAM_MECHANISMS, type ScramMechanism } from './scram.js';
+export { ScramClient, ScramError, SCRAM_MECHANISMS, type ScramMechanism } from './scram.js';
+export * from './sasl/index.js';
 
 const TCP = 'TCP sockets (node:net)';
 function refuse(feature: string): never {

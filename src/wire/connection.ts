@@ -1,5 +1,5 @@
 // One client connection to one Kafka broker: framing, correlation, version negotiation,
-// timeouts and SASL (PLAIN, SCRAM-SHA-256, SCRAM-SHA-512), over node:net (or node:tls).
+// timeouts and SASL (the mechanisms are in ./sasl/), over node:net (or node:tls).
 //
 //   const conn = await connect({ host: '127.0.0.1', port: 9092, clientId: 'me' });
 //   const md = await conn.request(ApiKey.Metadata, undefined, { topics: null });
@@ -18,26 +18,10 @@ import { FrameSplitter, FrameError } from './frame-splitter.js';
 import { ConnectionError, KafkaErrorCode, kafkaErrorName, type ConnectionErrorCode } from './errors.js';
 import { apiName, supportedVersions, usableVersion, type VersionRange } from './versions.js';
 import { ApiKey } from '../generated/types.js';
-import { ScramClient, ScramError, SASL_MECHANISMS, type ScramMechanism } from './scram.js';
+import { SASL_MECHANISMS, saslMechanism, authenticateSasl, defaultReauthenticateAfterMs, SaslError, type SaslOptions, type SaslMechanism } from './sasl/index.js';
 
 
-export interface SaslPlainOptions {
-  mechanism: 'PLAIN';
-  username: string;
-  password: string;
-  /** Optional authorization identity (the first field of the PLAIN message). */
-  authzid?: string;
-}
-
-/** SASL/SCRAM (RFC 5802, RFC 7677): the password never crosses the wire, and the broker proves it knows it. */
-export interface SaslScramOptions {
-  mechanism: ScramMechanism;
-  username: string;
-  password: string;
-}
-
-export type SaslOptions = SaslPlainOptions | SaslScramOptions;
-
+export type { SaslPlainOptions, SaslScramOptions, SaslOptions } from './sasl/index.js';
 export { SASL_MECHANISMS };
 
 export interface ConnectOptions {
@@ -93,7 +77,6 @@ interface Pending {
   timer: ReturnType<typeof setTimeout> | undefined;
 }
 
-const utf8 = new TextEncoder();
 
 /**
  * Connects, negotiates versions (unless negotiateVersions is false) and authenticates (when
@@ -172,6 +155,10 @@ export class Connection extends EventEmitter<ConnectionEvents> {
   #closedError: ConnectionError | null = null;
   #socketError: Error | null = null;
   #closing = false;
+  /** KIP-368: the pending re-authentication's timer, and while one runs, what new requests wait on. */
+  #reauthTimer: ReturnType<typeof setTimeout> | undefined;
+  #saslGate: Promise<void> | null = null;
+  #reauthentications = 0;
 
   /** Wraps an already-connected socket; most callers want connect(). */
   constructor(socket: net.Socket, options: Omit<ConnectOptions, 'host' | 'port'> & { host?: string; port?: number }) {
@@ -236,6 +223,9 @@ export class Connection extends EventEmitter<ConnectionEvents> {
   request(apiKey: number, version: number | undefined, body?: object, options?: RequestOptions): Promise<any>;
   request(apiKey: number, version: number | undefined, body: object = {}, options: RequestOptions = {}): Promise<unknown> {
     if (this.#closedError) return Promise.reject(this.#errorFor(this.#closedError, apiKey, version));
+    if (this.#saslGate && apiKey !== ApiKey.SaslHandshake && apiKey !== ApiKey.SaslAuthenticate) {
+      return this.#saslGate.then(() => this.request(apiKey, version, body, options));
+    }
     const apiVersion = version ?? this.versionFor(apiKey);
     if (apiVersion === undefined) {
       const theirs = this.#versions?.get(apiKey);
@@ -328,48 +318,42 @@ export class Connection extends EventEmitter<ConnectionEvents> {
   }
 
   /**
-   * SASL: SaslHandshake v1+ naming the mechanism, then SaslAuthenticate rounds (one for PLAIN,
-   * two for SCRAM, whose last answer must carry the broker's proof). connect() runs it when `sasl`
-   * is set. Every failure is a ConnectionError with code SASL whose message names the mechanism.
+   * SASL (src/wire/sasl/): SaslHandshake v1+ naming the mechanism, then its SaslAuthenticate
+   * conversation. connect() runs it when `sasl` is set. When the broker grants a session
+   * lifetime (KIP-368), the connection re-authenticates before it ends, holding new requests
+   * until that is done. Every failure is a SaslError (code SASL) whose message names the mechanism.
    */
   async authenticate(sasl: SaslOptions): Promise<void> {
-    const mechanism = sasl.mechanism;
-    const where = { host: this.host, port: this.port };
-    const fail = (message: string, details: { apiKey?: number; errorCode?: number; cause?: unknown } = {}) =>
-      new ConnectionError('SASL', `SASL ${mechanism}: ${message}`, { ...where, ...details });
-    if (!SASL_MECHANISMS.includes(mechanism)) {
-      throw new ConnectionError('SASL', `unsupported SASL mechanism ${String(mechanism)} (${SASL_MECHANISMS.join(', ')})`, where);
-    }
-    const hsVersion = this.versionFor(ApiKey.SaslHandshake);
-    if (hsVersion === undefined || hsVersion < 1) {
-      throw fail(`broker ${this.host}:${this.port} lacks SaslHandshake v1 (SaslAuthenticate framing)`, { apiKey: ApiKey.SaslHandshake });
-    }
-    const hs = await this.request(ApiKey.SaslHandshake, hsVersion, { mechanism });
-    if (hs.errorCode !== 0) {
-      throw fail(`SaslHandshake: ${kafkaErrorName(hs.errorCode)}; broker mechanisms: ${hs.mechanisms.join(', ') || 'none'}`,
-        { apiKey: ApiKey.SaslHandshake, errorCode: hs.errorCode });
-    }
-    const exchange = async (token: Uint8Array): Promise<Uint8Array> => {
-      const auth = await this.request(ApiKey.SaslAuthenticate, undefined, { authBytes: token });
-      if (auth.errorCode !== 0) {
-        throw fail(`SaslAuthenticate: ${kafkaErrorName(auth.errorCode)}${auth.errorMessage ? `: ${auth.errorMessage}` : ''}`,
-          { apiKey: ApiKey.SaslAuthenticate, errorCode: auth.errorCode });
-      }
-      return auth.authBytes;
-    };
-    if (sasl.mechanism === 'PLAIN') {
-      await exchange(utf8.encode(`${sasl.authzid ?? ''}\u0000${sasl.username}\u0000${sasl.password}`));
-      return;
-    }
+    let mechanism: SaslMechanism;
     try {
-      const scram = new ScramClient(sasl.mechanism, sasl.username, sasl.password);
-      const serverFirst = await exchange(scram.clientFirst());
-      const serverFinal = await exchange(await scram.clientFinal(serverFirst));
-      await scram.verifyServerFinal(serverFinal);
+      mechanism = saslMechanism(sasl);
     } catch (err) {
-      if (err instanceof ScramError) throw fail(err.message, { cause: err });
-      throw err;
+      throw new SaslError(String((sasl as { mechanism?: unknown }).mechanism ?? (sasl as { name?: unknown }).name), (err as Error).message,
+        { host: this.host, port: this.port, cause: err });
     }
+    await this.#saslSession(mechanism, false);
+  }
+
+  async #saslSession(mechanism: SaslMechanism, reauthentication: boolean): Promise<void> {
+    const { sessionLifetimeMs } = await authenticateSasl(this, mechanism, reauthentication);
+    if (reauthentication) this.#reauthentications++;
+    if (sessionLifetimeMs <= 0 || this.#closedError) return;
+    const afterMs = mechanism.reauthenticateAfterMs?.(sessionLifetimeMs) ?? defaultReauthenticateAfterMs(sessionLifetimeMs);
+    clearTimeout(this.#reauthTimer); // authenticate() called again: one schedule
+    this.#reauthTimer = setTimeout(() => {
+      const run = this.#saslSession(mechanism, true);
+      this.#saslGate = run.then(() => { this.#saslGate = null; }, (err: unknown) => {
+        this.#saslGate = null;
+        this.#fail(err instanceof SaslError ? err : new SaslError(mechanism.name, `SASL ${mechanism.name}: re-authentication failed: ${(err as Error).message}`,
+          { host: this.host, port: this.port, cause: err }));
+      });
+    }, afterMs);
+    (this.#reauthTimer as { unref?: () => void }).unref?.();
+  }
+
+  /** Re-authentications so far (KIP-368), for tests and metrics. */
+  get reauthentications(): number {
+    return this.#reauthentications;
   }
 
   /** Half-closes and waits for the socket to close; pending requests fail with CLOSED. */
@@ -483,6 +467,7 @@ export class Connection extends EventEmitter<ConnectionEvents> {
       return;
     }
     this.#closedError = error;
+    clearTimeout(this.#reauthTimer);
     const pending = [...this.#pending.values()];
     this.#pending.clear();
     this.#abandoned.clear();

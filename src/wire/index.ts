@@ -21,3 +21,4 @@ export { supportedVersions, allSupportedVersions, usableVersion, apiName, ZERO_U
 export { readCommitted, IsolationLevel, ISOLATION_NAMES, type IsolationName, type AbortedTransaction, type IsolationBatch } from './isolation.js';
 export { ScramClient, ScramError, SCRAM_MECHANISMS, type ScramMechanism } from './scram.js';
 export { murmur2, partitionForKey } from './partitioner.js';
+export * from './sasl/index.js';

@@ -14,8 +14,6 @@
 export type ScramMechanism = 'SCRAM-SHA-256' | 'SCRAM-SHA-512';
 
 export const SCRAM_MECHANISMS: readonly ScramMechanism[] = ['SCRAM-SHA-256', 'SCRAM-SHA-512'];
-/** The SASL mechanisms connect() speaks: PLAIN and the SCRAMs (here, where browsers can import it too). */
-export const SASL_MECHANISMS: readonly ('PLAIN' | ScramMechanism)[] = ['PLAIN', ...SCRAM_MECHANISMS];
 
 const HASH: Record<ScramMechanism, { name: string; bits: number }> = {
   'SCRAM-SHA-256': { name: 'SHA-256', bits: 256 },
@@ -46,21 +44,29 @@ export class ScramClient {
   readonly #username: string;
   readonly #password: string;
   readonly #clientNonce: string;
+  readonly #extensions: string;
   #clientFirstBare = '';
   #expectedServerSignature: Bytes | null = null;
 
-  /** `nonce` is for tests (RFC 7677's example); by default 24 random bytes in base64. */
-  constructor(mechanism: ScramMechanism, username: string, password: string, nonce?: string) {
+  /**
+   * `nonce` is for tests (RFC 7677's example); by default 24 random bytes in base64.
+   * `extensions` follow the nonce in client-first (Kafka's delegation tokens: tokenauth=true).
+   */
+  constructor(mechanism: ScramMechanism, username: string, password: string, nonce?: string, extensions?: Readonly<Record<string, string>>) {
     if (!Object.hasOwn(HASH, mechanism)) throw new ScramError(`unknown SCRAM mechanism ${String(mechanism)} (${SCRAM_MECHANISMS.join(', ')})`);
     this.mechanism = mechanism;
     this.#username = username;
     this.#password = password;
     this.#clientNonce = nonce ?? base64(crypto.getRandomValues(new Uint8Array(24)));
+    this.#extensions = Object.entries(extensions ?? {}).map(([k, v]) => {
+      if (!/^[A-Za-z][A-Za-z0-9]*$/.test(k) || /[,=]/.test(v)) throw new ScramError(`bad SCRAM extension name or value for ${JSON.stringify(k)}`);
+      return `,${k}=${v}`;
+    }).join('');
   }
 
-  /** client-first-message: "n,,n=USER,r=NONCE". */
+  /** client-first-message: "n,,n=USER,r=NONCE" (then any extensions). */
   clientFirst(): Uint8Array {
-    this.#clientFirstBare = `n=${escapeName(this.#username)},r=${this.#clientNonce}`;
+    this.#clientFirstBare = `n=${escapeName(this.#username)},r=${this.#clientNonce}${this.#extensions}`;
     return utf8.encode(GS2_HEADER + this.#clientFirstBare);
   }
 

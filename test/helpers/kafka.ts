@@ -33,7 +33,8 @@ export interface RealKafka {
 }
 export interface StartOptions {
   nodes?: number;
-  sasl?: { users: Record<string, string> };
+  sasl?: { users: Record<string, string>; oauthbearer?: boolean };
+  jvmArgs?: string[];
   ssl?: boolean;
   config?: Record<string, string>;
   heap?: string;
