@@ -259,6 +259,27 @@ const CALLS: Record<string, string> = {
   openTelemetryName: `m.openTelemetryName('producer-metrics', 'record-send-rate')`,
   traceProducer: `const api = await import('@opentelemetry/api'); const p = m.traceProducer({ send: async () => [{ partition: 0, offset: 1n }] }, api); await p.send('t', { value: 'v' })`,
   traceProcessing: `const api = await import('@opentelemetry/api'); await m.traceProcessing(api, { topic: 't', partition: 0 }, { offset: 0n, key: null, value: null, headers: [] }, () => 1)`,
+  // wire: SASL mechanisms
+  defaultReauthenticateAfterMs: `const v = m.defaultReauthenticateAfterMs(10000); if (!(v >= 8500 && v <= 9500)) throw new Error('re-authenticate after ' + v)`,
+  SaslError: `new m.SaslError('PLAIN', 'x')`,
+  SaslRefusal: `new m.SaslRefusal('x', 'invalid_token')`,
+  saslMechanism: `m.saslMechanism({ mechanism: 'PLAIN', username: 'u', password: 'p' })`,
+  authenticateSasl: `const b = await m.startMemoryBroker({ sasl: { username: 'u', password: 'p' } }); try { const c = await m.connect({ host: b.host, port: b.port }); try { await m.authenticateSasl(c, m.plainMechanism({ username: 'u', password: 'p' })); } finally { await c.close(); } } finally { await b.close(); }`,
+  plainMechanism: `m.plainMechanism({ username: 'u', password: 'p' }).name`,
+  scramMechanism: `m.scramMechanism({ mechanism: 'SCRAM-SHA-256', username: 'u', password: 'p' }).name`,
+  oauthBearerMechanism: `m.oauthBearerMechanism({ token: () => ({ value: 't', expiresAt: Date.now() + 60000 }) }).name`,
+  oauthBearerInitialResponse: `m.oauthBearerInitialResponse('t')`,
+  unsecuredJws: `m.unsecuredJws({ principal: 'alice' })`,
+  cachedTokenProvider: `await m.cachedTokenProvider(() => ({ value: 't', expiresAt: Date.now() + 3600000 }))()`,
+  refreshAt: `m.refreshAt(0, 3600000, 0, () => 0)`,
+  oidcTokenProvider: `await m.oidcTokenProvider({ tokenEndpointUrl: 'https://idp.invalid/token', clientId: 'c', clientSecret: 's', fetch: async () => new Response(JSON.stringify({ access_token: 'a.b.c', expires_in: 60, token_type: 'Bearer' }), { headers: { 'content-type': 'application/json' } }) })()`,
+  OAuthTokenError: `new m.OAuthTokenError('x', { endpoint: 'https://idp.invalid/token' })`,
+  jwtExpiry: `m.jwtExpiry('a.b.c')`,
+  signedClientAssertion: `const { privateKey } = await crypto.subtle.generateKey({ name: 'ECDSA', namedCurve: 'P-256' }, true, ['sign', 'verify']); await m.signedClientAssertion({ clientId: 'c', audience: 'a', privateKey, algorithm: 'ES256' })()`,
+  awsMskIamMechanism: `m.awsMskIamMechanism({ region: 'eu-west-1', credentials: { accessKeyId: 'A', secretAccessKey: 'S' } }).name`,
+  awsMskIamToken: `await m.awsMskIamToken('eu-west-1', { accessKeyId: 'A', secretAccessKey: 'S' })`,
+  awsCredentialsFromEnvironment: `m.awsCredentialsFromEnvironment({ AWS_ACCESS_KEY_ID: 'A', AWS_SECRET_ACCESS_KEY: 'S' })`,
+  awsCredentialsFromProfile: `m.awsCredentialsFromProfile('[default]\\naws_access_key_id = A\\naws_secret_access_key = S\\n')`,
 };
 
 describe.skipIf(!built)('every export of every entry, as the first call of a fresh process', async () => {
