@@ -69,7 +69,7 @@ describe.skipIf(!haveChromium)('the capture page', () => {
       expect(await detail.locator('.records .batch').first().innerText()).toMatch(/zstd, 3 records/);
       expect(await detail.locator('.records table.recs tr').count()).toBe(4);
       await page.screenshot({ path: path.join(artifacts, width === 390 ? 'capture-390.png' : 'capture.png'), fullPage: true });
-      // The first screenful, as the README shows it (docs/capture-page.png is a copy).
+      // The first screenful, as docs/explain-and-captures.md shows it (docs/capture-page.png is a copy).
       if (width !== 390) await page.screenshot({ path: path.join(artifacts, 'capture-view.png'), clip: { x: 0, y: 0, width, height: 1000 } });
       const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
       expect(overflow).toBeLessThanOrEqual(0);
