@@ -20,7 +20,7 @@ const FLOORS: ReadonlyArray<ReadonlyArray<{ name: string; paths: readonly string
   [{ name: 'records', paths: ['records/'] }], // record batches
   [{ name: 'catalogue', paths: ['catalogue/', 'generated/'] }], // the schema model and the APIs it holds
   [{ name: 'wasm', paths: ['wasm/'] }], // loading the WebAssembly engines, and the numbers they share with TypeScript
-  [{ name: 'ground', paths: ['errors.ts', 'bytes.ts', 'text.ts', 'limits.ts', 'json-writer.ts'] }],
+  [{ name: 'ground', paths: ['errors.ts', 'bytes.ts', 'text.ts', 'limits.ts', 'json-writer.ts', 'logger.ts'] }],
 ];
 
 /**

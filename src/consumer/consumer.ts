@@ -24,6 +24,7 @@ import { NextGenMembership } from './next-gen.js';
 import { commitOffsets, fetchCommitted, listOffsets, PartitionErrors, policyTimestamp, setOffset, type OffsetMap, type ResetPolicy } from './offsets.js';
 import { Fetcher, FETCH_DEFAULTS, PartitionBatch } from './fetcher.js';
 import type { TopicPartitions } from './protocol.js';
+import { createLogger, withDebugCallback, type Logger } from '../logger.js';
 
 export { PartitionBatch };
 
@@ -66,7 +67,7 @@ export interface ConsumerOptions extends Omit<ClientOptions, 'bootstrap'> {
   autoCommitIntervalMs?: number;
   /** How often topic patterns and partition counts are checked (default 30 s). */
   metadataRefreshMs?: number;
-  /** A line of what the consumer does (joins, assignments, retries). */
+  /** A line of what the consumer does (joins, assignments, retries): its logger's debug entries, as text. */
   debug?: (message: string) => void;
 }
 
@@ -92,6 +93,8 @@ interface Current { batch: PartitionBatch; epoch: number; finished: Promise<void
 export class Consumer extends EventEmitter<ConsumerEvents> {
   readonly client: KafkaClient;
   readonly options: ConsumerOptions;
+  /** The `logger` option's logger (silent without it, but for `debug`); the connections log through it too. */
+  readonly logger: Logger;
   readonly #fetcher: Fetcher;
   #membership: Membership | null = null;
   readonly #ready: { batch: PartitionBatch; epoch: number }[] = [];
@@ -112,11 +115,13 @@ export class Consumer extends EventEmitter<ConsumerEvents> {
 
   constructor(options: ConsumerOptions) {
     super();
-    this.options = options;
+    // The debug lines go to the logger, and to the older `debug` callback when given.
+    this.logger = withDebugCallback(createLogger(options.logger, 'consumer'), options.debug);
+    this.options = { ...options, debug: this.logger.enabled('debug') ? (message) => this.logger.debug(message) : undefined };
     if (options.groupId === undefined && !options.assign) throw new ConsumerError('USAGE', 'give a groupId with topics, or assign partitions');
     if (options.topics && options.groupId === undefined) throw new ConsumerError('USAGE', 'topics need a groupId (without one, list partitions in assign)');
     if (options.topics && options.assign) throw new ConsumerError('USAGE', 'topics and assign exclude each other');
-    this.client = new KafkaClient({ maxVersions: { [ApiKey.ListOffsets]: 3 }, ...options, bootstrap: options.bootstrap });
+    this.client = new KafkaClient({ maxVersions: { [ApiKey.ListOffsets]: 3 }, ...options, bootstrap: options.bootstrap, logger: this.logger });
     this.#fetcher = new Fetcher(this.client, {
       isolationLevel: options.isolationLevel === 'read_committed' ? 1 : 0,
       lazy: options.lazy ?? false,
@@ -127,7 +132,7 @@ export class Consumer extends EventEmitter<ConsumerEvents> {
       resetPolicy: options.resetPolicy ?? 'latest',
       deliver: (batch) => this.#deliver(batch),
       failed: (err) => this.#fail(err),
-      debug: options.debug,
+      debug: this.options.debug,
     });
   }
 

@@ -21,3 +21,7 @@ export { supportedVersions, allSupportedVersions, usableVersion, apiName, ZERO_U
 export { readCommitted, IsolationLevel, ISOLATION_NAMES, type IsolationName, type AbortedTransaction, type IsolationBatch } from './isolation.js';
 export { ScramClient, ScramError, SCRAM_MECHANISMS, type ScramMechanism } from './scram.js';
 export { murmur2, partitionForKey } from './partitioner.js';
+export {
+  createLogger, consoleSink, silentLogger, redact, redactText, isSecretName, withDebugCallback, LOG_LEVELS,
+  type Logger, type LoggerOptions, type LoggerOption, type LogEntry, type LogSink, type LogLevel,
+} from '../logger.js';
