@@ -17,6 +17,7 @@ export {
   type BodyOf, type EncodeOptions,
 } from './codec/by-definition.js';
 export { KafkaWireError, UnsupportedRuntimeError, runtimeName, type ErrorCode } from './errors.js';
+export { createLogger, consoleSink, silentLogger, redact, LOG_LEVELS, type Logger, type LoggerOptions, type LoggerOption, type LogEntry, type LogSink, type LogLevel } from './logger.js';
 export { frameToJson, frameFromJson, structToJson, structFromJson, type FrameJson } from './codec/json.js';
 export { apis } from './generated/catalogue.js';
 export { ApiKey } from './generated/types.js';

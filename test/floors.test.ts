@@ -21,7 +21,7 @@ const FLOORS: ReadonlyArray<ReadonlyArray<{ name: string; paths: readonly string
   [{ name: 'catalogue', paths: ['catalogue/', 'generated/'] }], // the schema model and the APIs it holds
   [{ name: 'wasm', paths: ['wasm/'] }], // loading the WebAssembly engines, and the numbers they share with TypeScript
   [{ name: 'observe', paths: ['observe/'] }], // diagnostics channels, metric snapshots and their adapters
-  [{ name: 'ground', paths: ['errors.ts', 'bytes.ts', 'text.ts', 'limits.ts', 'json-writer.ts', 'serde.ts'] }],
+  [{ name: 'ground', paths: ['errors.ts', 'bytes.ts', 'text.ts', 'limits.ts', 'json-writer.ts', 'serde.ts', 'logger.ts'] }],
 ];
 
 /**

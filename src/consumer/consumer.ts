@@ -28,6 +28,7 @@ import { Fetcher, FETCH_DEFAULTS, PartitionBatch } from './fetcher.js';
 import type { TopicPartitions } from './protocol.js';
 import { RecordDeserializer, type ConsumerRecord, type DeserializerOptions } from '../serde.js';
 import type { KafkaRecord } from '../records/index.js';
+import { createLogger, withDebugCallback, type Logger } from '../logger.js';
 
 export { PartitionBatch };
 
@@ -81,7 +82,7 @@ export interface ConsumerOptions<K = Uint8Array, V = Uint8Array> extends Omit<Cl
    * An assigned topic that does not exist is always that error.
    */
   missingTopics?: 'wait' | 'error';
-  /** A line of what the consumer does (joins, assignments, retries). */
+  /** A line of what the consumer does (joins, assignments, retries): its logger's debug entries, as text. */
   debug?: (message: string) => void;
 }
 
@@ -120,6 +121,8 @@ export interface PartitionOffset { topic: string; partition: number; offset: big
 export class Consumer<K = Uint8Array, V = Uint8Array> extends EventEmitter<ConsumerEvents> {
   readonly client: KafkaClient;
   readonly options: ConsumerOptions<K, V>;
+  /** The `logger` option's logger (silent without it, but for `debug`); the connections log through it too. */
+  readonly logger: Logger;
   readonly #fetcher: Fetcher;
   #membership: Membership | null = null;
   readonly #ready: { batch: PartitionBatch<K, V>; epoch: number }[] = [];
@@ -142,11 +145,13 @@ export class Consumer<K = Uint8Array, V = Uint8Array> extends EventEmitter<Consu
 
   constructor(options: ConsumerOptions<K, V>) {
     super();
-    this.options = options;
+    // The debug lines go to the logger, and to the older `debug` callback when given.
+    this.logger = withDebugCallback(createLogger(options.logger, 'consumer'), options.debug);
+    this.options = { ...options, debug: this.logger.enabled('debug') ? (message) => this.logger.debug(message) : undefined };
     if (options.groupId === undefined && !options.assign) throw new ConsumerError('USAGE', 'give a groupId with topics, or assign partitions');
     if (options.topics && options.groupId === undefined) throw new ConsumerError('USAGE', 'topics need a groupId (without one, list partitions in assign)');
     if (options.topics && options.assign) throw new ConsumerError('USAGE', 'topics and assign exclude each other');
-    this.client = new KafkaClient({ maxVersions: { [ApiKey.ListOffsets]: 3 }, ...options, bootstrap: options.bootstrap });
+    this.client = new KafkaClient({ maxVersions: { [ApiKey.ListOffsets]: 3 }, ...options, bootstrap: options.bootstrap, logger: this.logger });
     this.#fetcher = new Fetcher(this.client, {
       isolationLevel: options.isolationLevel === 'read_committed' ? 1 : 0,
       lazy: options.lazy ?? false,
@@ -158,7 +163,7 @@ export class Consumer<K = Uint8Array, V = Uint8Array> extends EventEmitter<Consu
       deserializer: new RecordDeserializer<K, V>(options) as RecordDeserializer<unknown, unknown>,
       deliver: (batch) => this.#deliver(batch as PartitionBatch<K, V>),
       failed: (err) => this.#fail(err),
-      debug: options.debug,
+      debug: this.options.debug,
     });
   }
 

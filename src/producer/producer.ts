@@ -23,6 +23,7 @@ import { initProducerId, nextSequence, type ProducerIdAndEpoch } from './idempot
 import { StickyPartitions, keyedPartition, partitionForKey, type Partitioner } from './partitioner.js';
 import { Sender, type BatchAck } from './sender.js';
 import { Transactions, TRANSACTIONAL_MAX_PRODUCE_VERSION, type GroupMetadata, type OffsetToCommit } from './transactions.js';
+import { createLogger, type Logger } from '../logger.js';
 
 /** K, V: what keySerializer / valueSerializer take (without them: bytes or strings). */
 export interface ProducerOptions<K = RawField, V = RawField> extends ClientOptions, SerializerOptions<K, V> {
@@ -101,6 +102,8 @@ export class Producer<K = RawField, V = RawField> {
   readonly client: KafkaClient;
   readonly idempotent: boolean;
   readonly acks: -1 | 0 | 1;
+  /** The `logger` option's logger (silent without it); the connections log through it too. */
+  readonly logger: Logger;
   readonly stats: ProducerStats = { recordsAppended: 0, recordsAcked: 0, batchesAcked: 0, bytesAcked: 0, recordsFailed: 0, retries: 0, requests: 0, maxInFlightRequests: 0 };
   readonly #accumulator: Accumulator;
   readonly #sender: Sender;
@@ -119,7 +122,8 @@ export class Producer<K = RawField, V = RawField> {
 
   constructor(options: ProducerOptions<K, V>) {
     this.options = options;
-    this.client = new KafkaClient({ clientId: 'kafka-wire-producer', ...options });
+    this.logger = createLogger(options.logger, 'producer');
+    this.client = new KafkaClient({ clientId: 'kafka-wire-producer', ...options, logger: this.logger });
     const acks = options.acks === 'all' || options.acks === undefined ? -1 : options.acks;
     if (acks !== -1 && acks !== 0 && acks !== 1) throw new RangeError(`acks must be 'all', -1, 0 or 1, not ${String(options.acks)}`);
     const transactional = options.transactionalId !== undefined;
@@ -439,6 +443,7 @@ export class Producer<K = RawField, V = RawField> {
       if (!options.force && this.#fatal === null && this.client.brokers.size > 0) await this.flush().catch(() => undefined);
     } finally {
       this.#closed = true;
+      this.logger.debug('closing', { recordsAcked: this.stats.recordsAcked, recordsFailed: this.stats.recordsFailed });
       for (const split of [...this.#split.values()].reverse()) split.dispose();
       this.#split.clear();
       this.#sender.stop();
@@ -561,6 +566,7 @@ export class Producer<K = RawField, V = RawField> {
     }
     if (report) {
       if (!owned && this.#errors.length < 100) this.#errors.push(error);
+      this.logger.warn(error.message, { code: error.code, topic: error.topic, partition: error.partition, records: batch.count });
       this.options.onDeliveryError?.(error);
       if (this.#transactions !== null && this.#transactions.state === 'in-transaction') this.#transactions.fail(error);
     }

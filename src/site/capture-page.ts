@@ -153,9 +153,11 @@ function init(): void {
         const i = frames.push(e) - 1;
         const latency = e.latencyNs === undefined ? '' : (Number(e.latencyNs) / 1e6).toFixed(3);
         const problem = e.unpaired === true ? 'unpaired' : '';
-        rows.push(`<tr data-i="${i}" class="${e.direction}"><td>${i + 1}</td><td>${formatCaptureTime(e.timeNs, e.timeDigits).slice(11)}</td>`
-          + `<td>${escapeHtml(e.conn)}</td><td>${e.direction === 'request' ? '→' : '←'} ${escapeHtml(apiLabel(e))}</td><td>${e.apiVersion ?? ''}</td>`
-          + `<td>${e.correlationId}</td><td>${e.bytes.length}</td><td>${latency}</td><td class="error">${problem}</td></tr>`);
+        // The API first after the number: at a phone's width the connection and time scroll out of view, not it.
+        rows.push(`<tr data-i="${i}" class="${e.direction}"><td>${i + 1}</td>`
+          + `<td class="api">${e.direction === 'request' ? '→' : '←'} ${escapeHtml(apiLabel(e))}</td><td>${e.apiVersion ?? ''}</td>`
+          + `<td>${e.correlationId}</td><td>${e.bytes.length}</td><td>${latency}</td><td class="error">${problem}</td>`
+          + `<td>${formatCaptureTime(e.timeNs, e.timeDigits).slice(11)}</td><td>${escapeHtml(e.conn)}</td></tr>`);
       }
     } catch (error) {
       notes.push(error instanceof Error ? error.message : String(error));

@@ -209,24 +209,51 @@ function fieldNames(api: ApiDef): string {
   return [...names].join(' ');
 }
 
-/** The search box's filter: rows whose name, key or field names hold every word typed; empty groups hidden. */
+/**
+ * The search box: rows whose name, key or field names hold every word typed, best first. A word
+ * that is a row's whole name or key ranks it first, then names that start with it, names that hold
+ * it, field names that are it, field names that hold it; a number matches keys from their start
+ * only (so "3" finds 3 and 30-39, not 13 or 23). Groups follow their best row; empty ones hide.
+ */
 const SEARCH_SCRIPT = `<script>
 (() => {
   const box = document.getElementById('search');
   const count = document.getElementById('shown');
+  const groups = [...document.querySelectorAll('section.group')];
+  const rows = [...document.querySelectorAll('tr[data-search]')];
+  rows.forEach((row, i) => { row.dataset.order = i; });
+  const end = document.createComment('end of the groups');
+  groups[groups.length - 1].after(end);
+  const wordScore = (row, w) => {
+    const [name, key, ...fields] = row.dataset.search.split(' ');
+    if (w === name || w === key) return 1000;
+    if (/^[0-9]+$/.test(w)) return key.startsWith(w) ? 100 : 0;
+    if (name.startsWith(w)) return 100;
+    if (name.includes(w)) return 30;
+    if (fields.includes(w)) return 10;
+    return fields.some((f) => f.includes(w)) ? 1 : 0;
+  };
   const filter = () => {
     const words = box.value.toLowerCase().split(/\\s+/).filter(Boolean);
     let shown = 0;
-    for (const group of document.querySelectorAll('section.group')) {
-      let any = false;
-      for (const row of group.querySelectorAll('tr[data-search]')) {
-        const hit = words.every((w) => row.dataset.search.includes(w));
-        row.hidden = !hit;
-        if (hit) { any = true; shown++; }
+    const best = new Map();
+    for (const group of groups) {
+      const scored = [...group.querySelectorAll('tr[data-search]')].map((row) => {
+        const scores = words.map((w) => wordScore(row, w));
+        return { row, score: scores.every((n) => n > 0) ? scores.reduce((a, b) => a + b, 0) : 0 };
+      });
+      scored.sort((a, b) => (words.length === 0 ? 0 : b.score - a.score) || a.row.dataset.order - b.row.dataset.order);
+      const body = group.querySelector('tbody');
+      for (const { row, score } of scored) {
+        row.hidden = words.length > 0 && score === 0;
+        if (!row.hidden) shown++;
+        body.appendChild(row);
       }
-      group.hidden = !any;
+      best.set(group, words.length === 0 ? 1 : Math.max(0, ...scored.map((s) => s.score)));
+      group.hidden = best.get(group) === 0;
     }
-    count.textContent = words.length === 0 ? '' : shown + ' of ' + document.querySelectorAll('tr[data-search]').length + ' APIs';
+    for (const group of [...groups].sort((a, b) => best.get(b) - best.get(a) || groups.indexOf(a) - groups.indexOf(b))) end.before(group);
+    count.textContent = words.length === 0 ? '' : shown + ' of ' + rows.length + ' APIs';
   };
   box.addEventListener('input', filter);
   filter();
@@ -306,7 +333,7 @@ TCP is reassembled and every Kafka frame decoded in this page; nothing is upload
 annotated tree and its bytes; hovering either lights the same field in both.</p>
 <div id="drop">drop a capture here, or <input type="file" id="file" accept=".pcap,.pcapng,.cap"></div>
 <p id="status"></p>
-<div class="framelist"><table class="frames"><thead><tr><th>#</th><th>time</th><th>connection</th><th>API</th><th>v</th><th>corr</th><th>size</th><th>ms</th><th>error</th></tr></thead>
+<div class="framelist"><table class="frames"><thead><tr><th>#</th><th>API</th><th>v</th><th>corr</th><th>size</th><th>ms</th><th>error</th><th>time</th><th>connection</th></tr></thead>
 <tbody id="frames"></tbody></table></div>
 ${formatLegendHtml()}
 <div id="detail"></div>

@@ -124,6 +124,8 @@ p.error, td.error { color: #b3261e; }
   table.index td, table.facts td, table.recs td { border: 0; padding: 1px 6px; overflow-wrap: anywhere; }
   table.index td::before, table.facts td::before, table.recs td::before { content: attr(data-label) ": "; color: var(--muted); font-family: system-ui, sans-serif; }
   table.facts td:empty, table.index td:empty { display: none; }
+  /* The reflowed rows are blocks: a row the search hides must stay hidden. */
+  table.index tr[hidden] { display: none; }
   pre.tree, pre.schema { white-space: pre-wrap; overflow-wrap: anywhere; }
   .framelist { overflow-x: auto; }
   #explorer .controls select { max-width: 100%; }

@@ -19,6 +19,7 @@ import { ConnectionError, KafkaErrorCode, kafkaErrorName, type ConnectionErrorCo
 import { apiName, supportedVersions, usableVersion, type VersionRange } from './versions.js';
 import { ApiKey } from '../generated/types.js';
 import { SASL_MECHANISMS, saslMechanism, authenticateSasl, defaultReauthenticateAfterMs, SaslError, type SaslOptions, type SaslMechanism } from './sasl/index.js';
+import { createLogger, type Logger, type LoggerOption } from '../logger.js';
 
 
 export type { SaslPlainOptions, SaslScramOptions, SaslOptions } from './sasl/index.js';
@@ -51,6 +52,8 @@ export interface ConnectOptions {
   /** ApiVersions v3+ ClientSoftwareName / ClientSoftwareVersion. */
   clientSoftwareName?: string;
   clientSoftwareVersion?: string;
+  /** Where the connection (and a client over it) logs: a Logger, or its options; default silent. */
+  logger?: LoggerOption;
 }
 
 export interface RequestOptions {
@@ -92,6 +95,7 @@ export async function connect(options: ConnectOptions): Promise<Connection> {
     conn.destroy();
     throw err;
   }
+  conn.logger.debug('connected', { tls: options.tls !== undefined && options.tls !== false, sasl: options.sasl === undefined ? null : 'mechanism' in options.sasl ? options.sasl.mechanism : options.sasl.name });
   return conn;
 }
 
@@ -142,6 +146,7 @@ export class Connection extends EventEmitter<ConnectionEvents> {
   readonly port: number;
   readonly clientId: string | null;
   readonly requestTimeoutMs: number;
+  readonly logger: Logger;
   readonly #socket: net.Socket;
   readonly #splitter: FrameSplitter;
   readonly #clientSoftware: [name: string, version: string];
@@ -168,6 +173,7 @@ export class Connection extends EventEmitter<ConnectionEvents> {
     this.port = options.port ?? socket.remotePort ?? 0;
     this.clientId = options.clientId === undefined ? 'kafka-wire' : options.clientId;
     this.requestTimeoutMs = options.requestTimeoutMs ?? 30_000;
+    this.logger = createLogger(options.logger, 'connection').child('connection', { broker: `${this.host}:${this.port}` });
     // Frames are handled as they complete, so those before a bad one in the same chunk are too.
     this.#splitter = new FrameSplitter({ maxFrameSize: options.maxFrameSize, onFrame: (frame) => this.#onFrame(frame) });
     this.#clientSoftware = [options.clientSoftwareName ?? 'kafka-wire', options.clientSoftwareVersion ?? '0.1.0'];
@@ -468,6 +474,7 @@ export class Connection extends EventEmitter<ConnectionEvents> {
     }
     this.#closedError = error;
     clearTimeout(this.#reauthTimer);
+    this.logger[error.code === 'CLOSED' ? 'debug' : 'warn'](error.message, { code: error.code, pending: this.#pending.size });
     const pending = [...this.#pending.values()];
     this.#pending.clear();
     this.#abandoned.clear();

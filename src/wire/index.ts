@@ -22,3 +22,7 @@ export { readCommitted, IsolationLevel, ISOLATION_NAMES, type IsolationName, typ
 export { ScramClient, ScramError, SCRAM_MECHANISMS, type ScramMechanism } from './scram.js';
 export { murmur2, partitionForKey } from './partitioner.js';
 export * from './sasl/index.js';
+export {
+  createLogger, consoleSink, silentLogger, redact, redactText, isSecretName, withDebugCallback, LOG_LEVELS,
+  type Logger, type LoggerOptions, type LoggerOption, type LogEntry, type LogSink, type LogLevel,
+} from '../logger.js';

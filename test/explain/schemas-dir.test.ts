@@ -66,8 +66,8 @@ describe('schemas where a user has them', () => {
       expect(help).toContain('kafka-clients');
       expect(help).not.toContain('../shared');
     }
-    const readme = readFileSync(join(repoRoot, 'README.md'), 'utf8');
-    expect(readme).toContain('clients/src/main/resources/common/message');
-    expect(readme).toContain('KAFKA_WIRE_SCHEMAS');
+    const guide = readFileSync(join(repoRoot, 'docs', 'explain-and-captures.md'), 'utf8');
+    expect(guide).toContain('clients/src/main/resources/common/message');
+    expect(guide).toContain('KAFKA_WIRE_SCHEMAS');
   });
 });

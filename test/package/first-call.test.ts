@@ -120,6 +120,13 @@ const CALLS: Record<string, string> = {
   KafkaWireError: `new m.KafkaWireError('TRUNCATED', 3, 'x')`,
   UnsupportedRuntimeError: `new m.UnsupportedRuntimeError('a runtime', 'TCP')`,
   runtimeName: `m.runtimeName()`,
+  // logger
+  createLogger: `const seen = []; m.createLogger({ level: 'debug', sink: (e) => seen.push(e) }).debug('x', { password: 'p' }); if (seen[0]?.fields.password !== '[redacted]') throw new Error(JSON.stringify(seen))`,
+  consoleSink: `m.consoleSink({ time: 0, level: 'debug', component: 'first-call', message: 'a line on stderr', fields: {} })`,
+  redact: `const r = m.redact({ token: 't' }); if (r.token !== '[redacted]') throw new Error(JSON.stringify(r))`,
+  redactText: `if (m.redactText('password=p') !== 'password=[redacted]') throw new Error('not redacted')`,
+  isSecretName: `if (!m.isSecretName('sasl.password')) throw new Error('not a secret')`,
+  withDebugCallback: `const lines = []; m.withDebugCallback(m.silentLogger, (l) => lines.push(l)).debug('x'); if (lines[0] !== 'x') throw new Error(JSON.stringify(lines))`,
   // catalogue
   catalogueFromSchemas: `m.catalogueFromSchemas([I.schemaText, I.responseSchemaText])`,
   createCatalogue: `m.createCatalogue({ apis: [] })`,

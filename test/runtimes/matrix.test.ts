@@ -1,7 +1,7 @@
 // The runtime matrix: smoke.mjs run by Node 22 and 24, Bun, Deno (cli.mjs), workerd, Chromium and
 // Firefox (web.mjs bundled under their package.json conditions). The host Node makes the golden
 // output first; each runtime checks itself against it, and its own Fetch bytes are decoded here.
-// Every cell must pass, or be a typed refusal this file expects; the README carries the table.
+// Every cell must pass, or be a typed refusal this file expects; docs/runtimes.md carries the table.
 // The runtimes: `npm --prefix test/runtimes ci` (npm registry) and Debian's chromium, firefox-esr.
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -95,14 +95,14 @@ afterAll(() => {
   const markdown = matrixTable(table);
   writeFileSync(join(out, 'matrix.md'), markdown);
   console.log(markdown);
-  // The README's table is this run's when every runtime ran.
+  // The guide's table is this run's when every runtime ran.
   if (table.size === RUNTIMES.length) {
-    const readme = readFileSync(join(repoRoot, 'README.md'), 'utf8');
-    expect(readme.includes(markdown), 'README.md must carry the table in test-artifacts/runtimes/matrix.md').toBe(true);
+    const guide = readFileSync(join(repoRoot, 'docs', 'runtimes.md'), 'utf8');
+    expect(guide.includes(markdown), 'docs/runtimes.md must carry the table in test-artifacts/runtimes/matrix.md').toBe(true);
   }
 });
 
-/** The README table: a row per runtime, a column per check. */
+/** The runtimes table (docs/runtimes.md): a row per runtime, a column per check. */
 function matrixTable(rows: Map<string, Result[]>): string {
   const cell = (r: Result | undefined) => r === undefined ? '–'
     : r.status === 'pass' ? (r.check === 'zstd' ? `✓ (${r.detail.split(' ').at(-1)})` : '✓')

@@ -7,7 +7,7 @@
 // `lib` holds the library's entries as the launcher imported them:
 //   { root: 'kafka-wire' or 'kafka-wire/browser', capture: 'kafka-wire/capture', wire: 'kafka-wire/wire' }
 
-/** The checks, in the README table's column order. */
+/** The checks, in the runtimes table's column order (docs/runtimes.md). */
 export const CHECKS = ['codec', 'fetch', 'zstd', 'explain', 'capture', 'errors', 'consume'];
 /** The record codecs of the Fetch check; zstd has a check of its own (it may need initZstd()). */
 const CODECS = ['none', 'gzip', 'snappy', 'lz4'];

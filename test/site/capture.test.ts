@@ -1,6 +1,7 @@
 // The capture page in Chromium, from file://: a real capture opened through the file input
 // lists its frames; selecting a Produce shows its tree, its hex and ASCII bytes (hovering a field
-// lights it in both) and its decompressed records; at 390 px nothing overflows the page.
+// lights it in both) and its decompressed records; at 390 px nothing overflows the page and each
+// frame's API shows in the list without scrolling it.
 // The decode page takes several frames back to back and Wireshark's hex dump.
 // Screenshots go to test-artifacts/ (gitignored): capture.png, capture-view.png, capture-390.png,
 // explorer-frames.png.
@@ -43,6 +44,12 @@ describe.skipIf(!haveChromium)('the capture page', () => {
       await page.locator(`#frames tr[data-i="${frames.length - 1}"]`).waitFor();
       expect(await page.locator('#frames tr').count()).toBe(frames.length);
       expect(await page.locator('#status').innerText()).toContain(`${frames.length} frames`);
+      // Each frame's API is in view in the list without scrolling it sideways, at 390 px too.
+      const apiColumn = (await page.locator('table.frames th').allInnerTexts()).indexOf('API');
+      const apiCell = page.locator('#frames tr[data-i="0"] td').nth(apiColumn);
+      expect(await apiCell.innerText()).toMatch(/^→ \w+/);
+      const [cell, list] = [await apiCell.boundingBox(), await page.locator('.framelist').boundingBox()];
+      expect(cell!.x + cell!.width, `the API column ends at ${cell!.x + cell!.width} px, the list at ${list!.x + list!.width}`).toBeLessThanOrEqual(list!.x + list!.width);
       // The first Produce request.
       const produce = frames.findIndex((f: any) => f.apiKey === 0);
       await page.locator(`#frames tr[data-i="${produce}"]`).click();
@@ -69,7 +76,7 @@ describe.skipIf(!haveChromium)('the capture page', () => {
       expect(await detail.locator('.records .batch').first().innerText()).toMatch(/zstd, 3 records/);
       expect(await detail.locator('.records table.recs tr').count()).toBe(4);
       await page.screenshot({ path: path.join(artifacts, width === 390 ? 'capture-390.png' : 'capture.png'), fullPage: true });
-      // The first screenful, as the README shows it (docs/capture-page.png is a copy).
+      // The first screenful, as docs/explain-and-captures.md shows it (docs/capture-page.png is a copy).
       if (width !== 390) await page.screenshot({ path: path.join(artifacts, 'capture-view.png'), clip: { x: 0, y: 0, width, height: 1000 } });
       const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
       expect(overflow).toBeLessThanOrEqual(0);

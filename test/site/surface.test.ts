@@ -85,11 +85,23 @@ describe.skipIf(!haveChromium)('the site at 1280 and 390 px', () => {
       expect(byField).toContain('ConsumerGroupHeartbeat');
       expect(byField).not.toContain('Produce');
       expect(await page.locator('#shown').innerText()).toMatch(/^\d+ of \d+ APIs$/);
+      // Exact keys and names first; a number matches keys from their start (3, 30-39), not inside them (13, 23).
       await page.fill('#search', '3');
-      expect(await visible()).toContain('Metadata');
+      const byKey = await visible();
+      expect(byKey[0]).toBe('Metadata');
+      expect(byKey.length).toBeLessThanOrEqual(11);
+      expect(await page.locator('tr[data-search]:visible td:nth-child(1)').allInnerTexts()).not.toContain('13');
       await page.fill('#search', 'fetch');
-      expect(await visible()).toEqual(expect.arrayContaining(['Fetch', 'OffsetFetch', 'ShareFetch']));
+      const byName = await visible();
+      expect(byName[0]).toBe('Fetch');
+      expect(byName).toEqual(expect.arrayContaining(['Fetch', 'OffsetFetch', 'ShareFetch']));
       expect(await page.locator('section.group:visible h2').allInnerTexts()).not.toContain('transactions');
+      await page.fill('#search', 'offsetcommit');
+      expect((await visible())[0]).toBe('OffsetCommit');
+      // Clearing the box puts every group and row back in its place.
+      await page.fill('#search', '');
+      expect(await page.locator('section.group h2').allInnerTexts()).toEqual(groups);
+      expect(await page.locator('tr[data-search]').first().locator('td').first().innerText()).toBe('0');
       await page.screenshot({ path: path.join(artifacts, `surface-index-search-${width}.png`) });
     });
 

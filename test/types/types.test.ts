@@ -1,12 +1,12 @@
-// The public types checked by the TypeScript compiler: every snippet under pass/ and every README
-// example compiles in a strict NodeNext project, and every line of fail/ marked `// TS<code> <text>`
+// The public types checked by the TypeScript compiler: every snippet under pass/ and every example
+// of the README and docs/*.md compiles in a strict NodeNext project, and every line of fail/ marked `// TS<code> <text>`
 // fails with that code and a message containing the text, while no unmarked line fails.
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { readmeBlocks } from '../helpers/readme.js';
+import { docBlocks } from '../helpers/readme.js';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 const root = join(here, '..', '..');
@@ -31,7 +31,7 @@ function compile(): Diagnostic[] {
 const readmeDir = join(here, 'readme-blocks');
 rmSync(readmeDir, { recursive: true, force: true });
 mkdirSync(readmeDir);
-readmeBlocks.forEach((block, i) => writeFileSync(join(readmeDir, `block-${i}.ts`), block.source));
+docBlocks.forEach((block) => writeFileSync(join(readmeDir, `${block.id}.ts`), block.source));
 let diagnostics: Diagnostic[];
 try {
   diagnostics = compile();
@@ -48,11 +48,11 @@ describe('must-pass snippets', () => {
   }
 });
 
-describe('README examples', () => {
-  readmeBlocks.forEach((block, i) => {
+describe('docs examples', () => {
+  docBlocks.forEach((block) => {
     it(`compiles without any: ${block.title}`, () => {
-      expect(inFile(`readme-blocks/block-${i}.ts`).map((d) => `${d.line}: ${d.code} ${d.message}`)).toEqual([]);
-      expect(block.text, 'a README example typed any').not.toMatch(/:\s*any\b|\bas any\b|<any\b/);
+      expect(inFile(`readme-blocks/${block.id}.ts`).map((d) => `${d.line}: ${d.code} ${d.message}`)).toEqual([]);
+      expect(block.text, 'a docs example typed any').not.toMatch(/:\s*any\b|\bas any\b|<any\b/);
     });
   });
 });

@@ -17,7 +17,7 @@ encodeResponse(apiKey, 1, { correlationId: 2 }, body);
 const request = decodeRequest(frame);
 encodeRequest(request.header, request.body);
 
-// The widening the README warns of: a header declared with a bare 0 has a number key, so the body
+// The widening docs/codec.md warns of: a header declared with a bare 0 has a number key, so the body
 // is untyped; with ApiKey.Produce it stays typed (the same misspelling fails in fail/by-key.ts).
 const widened = { requestApiKey: 0, requestApiVersion: 9, correlationId: 1, clientId: null };
 encodeRequest(widened, { ackz: -1 });
