@@ -214,10 +214,17 @@ export class ClassicMembership implements Membership {
       await this.#revoke(revoked, 'assigned elsewhere');
       this.requestRejoin('partitions given up');
     }
-    // Owned once taken: if taking fails (its offsets could not be read), the retried rebalance
-    // hands the same partitions out as added again (a cooperative one would else keep them unread).
-    if (count(added) > 0) await this.hooks.assigned(added);
     this.#owned = assigned.map((tp) => ({ topic: tp.topic, partitions: [...tp.partitions] }));
+    if (count(added) > 0) {
+      try {
+        await this.hooks.assigned(added);
+      } catch (err) {
+        // Not taken (their offsets could not be read): the retried rebalance must hand them out as
+        // added again, or a cooperative member keeps them as owned and never reads them.
+        this.#owned = minus(this.#owned, added);
+        throw err;
+      }
+    }
   }
 
   /** JoinGroup/SyncGroup errors: each handled as the protocol says, else fatal. */
