@@ -2,8 +2,13 @@
 // close): `node child.mjs '<json>'` with { component: 'producer' | 'consumer' | 'group', bootstrap,
 // topic, records, ... }. Prints one JSON line with what happened ({ acked | records, errors }),
 // then "closed" once close() resolved; after that the process must end by itself.
-import { createProducer } from '../../dist/src/producer/index.js';
-import { Consumer } from '../../dist/src/consumer/consumer.js';
+import { join } from 'node:path';
+import { pathToFileURL, fileURLToPath } from 'node:url';
+
+// KAFKA_WIRE_ROOT: another checkout's build (e.g. main's, to see the suite fail there).
+const root = process.env.KAFKA_WIRE_ROOT ?? join(fileURLToPath(import.meta.url), '..', '..', '..');
+const { createProducer } = await import(pathToFileURL(join(root, 'dist/src/producer/index.js')).href);
+const { Consumer } = await import(pathToFileURL(join(root, 'dist/src/consumer/consumer.js')).href);
 
 const args = JSON.parse(process.argv[2]);
 const errors = [];

@@ -1,5 +1,6 @@
 // The fault suite (test/faults/suite.ts) at CI size: one seed per fault kind and component. `npm
-// run faults -- --seeds N` (scripts/faults.mjs) runs it with N seeds and prints the table.
+// run faults -- --seeds N` (scripts/faults.mjs) runs it with N seeds and prints the table;
+// FAULT_ONLY=stall:producer,... runs only those cells.
 // Cells waiting for another branch's fix are listed in WAITING with the defect they wait for;
 // they run (and report) in the large run, and are kept out of the CI-size verdict.
 import { describe, it, expect } from 'vitest';
@@ -18,7 +19,11 @@ describe('fault suite', () => {
     const components = COMPONENTS.filter((c) => c !== 'group' || large);
     if (large && !(await mockClusterAvailable()).ok) components.splice(components.indexOf('group'), 1);
     const cells: CellResult[] = [];
-    for (const kind of FAULT_KINDS) for (const component of components) cells.push(await runCell(component, kind, seeds));
+    // FAULT_ONLY=kind:component,... runs those cells alone.
+    const only = process.env.FAULT_ONLY?.split(',').map((c) => c.trim());
+    for (const kind of FAULT_KINDS) for (const component of components) {
+      if (only === undefined || only.includes(`${kind}:${component}`)) cells.push(await runCell(component, kind, seeds));
+    }
     const table = formatTable(cells);
     if (process.env.FAULT_TABLE) writeFileSync(process.env.FAULT_TABLE, JSON.stringify({ table, cells }, null, 1));
     const dirty = cells.filter((c) => !clean(c));

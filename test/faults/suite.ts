@@ -18,7 +18,8 @@ import { judgeAcks, storedRecords } from './log.js';
 const here = dirname(fileURLToPath(import.meta.url));
 const repoRoot = join(here, '..', '..');
 const childScript = join(here, 'child.mjs');
-const cliBin = join(repoRoot, 'dist', 'src', 'cli', 'main.js');
+/** The clients under test: this checkout's build, or KAFKA_WIRE_ROOT's. */
+const cliBin = join(process.env.KAFKA_WIRE_ROOT ?? repoRoot, 'dist', 'src', 'cli', 'main.js');
 
 export const COMPONENTS = ['producer', 'consumer', 'group', 'cli-produce', 'cli-consume'] as const;
 export type Component = (typeof COMPONENTS)[number];
