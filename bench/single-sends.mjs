@@ -6,7 +6,7 @@
 // two rows is a pair, and ratios are medians of per-pair ratios with quartiles. --baseline DIR adds
 // the rows of another checkout's build (its dist/), e.g. main's, for before/after.
 //
-//   node bench/single-sends.mjs [--pairs 5] [--bootstrap HOST:PORT] [--baseline /path/to/main] [--awaited 2000] [--concurrent 20000]
+//   node bench/single-sends.mjs [--pairs 5] [--bootstrap HOST:PORT] [--baseline /path/to/main] [--awaited 2000] [--concurrent 20000] [--skip platformatic]
 import { spawn } from 'node:child_process';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
@@ -21,7 +21,10 @@ const { values: args } = parseArgs({ options: {
   baseline: { type: 'string' },
   awaited: { type: 'string', default: '2000' },
   concurrent: { type: 'string', default: '20000' },
+  /** Leave out clients, e.g. --skip platformatic (it does not finish against the memory broker). */
+  skip: { type: 'string', default: '' },
 } });
+const skipped = new Set(args.skip.split(',').filter(Boolean));
 const CLIENT = join(ROOT, 'bench/single/client.mjs');
 const CLI = join(ROOT, 'dist/src/cli/main.js');
 
@@ -53,7 +56,7 @@ const rows = [
   ...(args.baseline ? [{ name: 'kafka-wire (baseline)', client: 'kafka-wire', root: args.baseline }] : []),
   { name: 'kafkajs 2.2.4', client: 'kafkajs' },
   { name: '@platformatic/kafka', client: 'platformatic' },
-];
+].filter((r) => !skipped.has(r.client));
 const modes = [['awaited', Number(args.awaited)], ['concurrent', Number(args.concurrent)]];
 const broker = args.bootstrap ? null : await memoryBroker();
 const bootstrap = args.bootstrap ?? broker.bootstrap;
