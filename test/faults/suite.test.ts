@@ -4,7 +4,10 @@
 // Cells waiting for another branch's fix are listed in WAITING with the defect they wait for;
 // they run (and report) in the large run, and are kept out of the CI-size verdict.
 import { describe, it, expect } from 'vitest';
-import { writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { peer } from '../helpers/peer.js';
 import { FAULT_KINDS } from '../helpers/fault-proxy.js';
 import { mockClusterAvailable } from '../wire/mock-cluster.js';
 import { COMPONENTS, clean, formatTable, runCell, type CellResult, type Component } from './suite.js';
@@ -14,7 +17,10 @@ const large = process.env.FAULT_SEEDS !== undefined;
 /** component → why its cells wait (the defect on another branch), or absent. */
 const WAITING: Partial<Record<Component, string>> = {};
 
-describe('fault suite', () => {
+// The clients run from the build, each in a process of its own.
+const built = peer('the build (dist/src/producer/index.js)', existsSync(join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'dist', 'src', 'producer', 'index.js')), 'npm run build');
+
+describe.skipIf(!built)('fault suite', () => {
   it(`every fault kind against every component, ${seeds} seed(s) each: no crash, hang, untyped error, lingering process, loss, duplicate or reorder`, async () => {
     const components = COMPONENTS.filter((c) => c !== 'group' || large);
     if (large && !(await mockClusterAvailable()).ok) components.splice(components.indexOf('group'), 1);
