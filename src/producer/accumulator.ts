@@ -81,6 +81,8 @@ export class PartitionState {
   firstWaiting = 0;
   inFlight = 0;
   nextSequence = 0;
+  /** The offset after the last acknowledged batch (-1n before one): a later batch's answer cannot be below it. */
+  ackedEnd = -1n;
   /** A batch failed and will be sent again: nothing new goes out until the in-flight ones settle. */
   retrying = false;
   /** Not before this time (ms), after a retriable error. */
@@ -130,6 +132,9 @@ export class Accumulator {
   #seal: Sealer;
   #onSealed: () => void;
   #lingerTimer: ReturnType<typeof setTimeout> | undefined;
+  /** Partitions whose open batch goes without lingering if nothing of theirs waits (see soon()). */
+  readonly #soon = new Set<PartitionState>();
+  #soonTimer: ReturnType<typeof setImmediate> | undefined;
 
   constructor(options: AccumulatorOptions, seal: Sealer, onSealed: () => void) {
     this.options = options;
@@ -209,7 +214,12 @@ export class Accumulator {
     const delta = columns.count;
     const before = columns.sizeInBytes;
     numberRecord(state, delta, this.appended);
-    columns.addRecord(record, now);
+    try {
+      columns.addRecord(record, now);
+    } catch (error) {
+      if (columns.count === 0) this.#discardOpen(state); // an empty open batch would never seal (nor let flush() end)
+      throw error;
+    }
     if (op !== null) {
       const ws = state.openWaiters ??= [];
       const last = ws[ws.length - 1];
@@ -219,6 +229,16 @@ export class Accumulator {
     this.buffered += columns.sizeInBytes - before;
     this.appended++;
     if (columns.sizeInBytes >= this.options.batchBytes) this.seal(state);
+  }
+
+  #discardOpen(state: PartitionState): void {
+    const open = state.open;
+    if (open === null) return;
+    open.reset();
+    if (open instanceof RecordColumns) state.spare = open;
+    state.open = null;
+    state.openWaiters = null;
+    this.#open.delete(state);
   }
 
   /** Seals the open batch of `state` (if any records) into its queue. */
@@ -233,6 +253,21 @@ export class Accumulator {
     state.openWaiters = null;
     this.#open.delete(state);
     this.#onSealed();
+  }
+
+  /**
+   * send()'s records need not wait out lingerMs alone: at the next turn of the event loop (after
+   * every send() of this one appended), the partition's open batch is sealed if the partition has
+   * nothing queued or in flight; otherwise it lingers and fills as records keep arriving.
+   */
+  soon(state: PartitionState): void {
+    if (this.options.lingerMs <= 0) return;
+    this.#soon.add(state);
+    this.#soonTimer ??= setImmediate(() => {
+      this.#soonTimer = undefined;
+      for (const s of this.#soon) if (s.queue.length === 0 && s.inFlight === 0) this.seal(s);
+      this.#soon.clear();
+    });
   }
 
   /** Seals every open batch older than lingerMs (all with `all`). */
@@ -254,7 +289,7 @@ export class Accumulator {
 
   /** True when nothing is open or queued. */
   get empty(): boolean {
-    if (this.#open.size > 0) return false;
+    for (const s of this.#open) if (s.open !== null && s.open.count > 0) return false;
     for (const s of this.states()) if (s.queue.length > 0) return false;
     return true;
   }
@@ -262,5 +297,8 @@ export class Accumulator {
   stop(): void {
     if (this.#lingerTimer !== undefined) clearTimeout(this.#lingerTimer);
     this.#lingerTimer = undefined;
+    if (this.#soonTimer !== undefined) clearImmediate(this.#soonTimer);
+    this.#soonTimer = undefined;
+    this.#soon.clear();
   }
 }

@@ -3,6 +3,7 @@
 // (sequences wrap at 2^31); a batch keeps its id, epoch and sequence through retries, so a broker
 // that already wrote it answers with the first write's offset instead of writing it twice.
 import type { Connection } from '../wire/connection.js';
+import { isTransient } from '../wire/errors.js';
 import { ApiKey } from '../generated/types.js';
 import { crc32c } from '../records/index.js';
 import { ATTRIBUTES_OFFSET, BASE_SEQUENCE_OFFSET, PRODUCER_EPOCH_OFFSET, PRODUCER_ID_OFFSET } from '../wasm/abi.js';
@@ -24,10 +25,18 @@ export async function initProducerId(conn: () => Promise<Connection>, transactio
     const version = c.versionFor(ApiKey.InitProducerId);
     if (version === undefined) throw new ProducerError('BROKER', `broker ${c.host}:${c.port} does not support InitProducerId (idempotence needs Kafka 0.11 or later; set idempotent: false)`);
     const bump = current !== undefined && version >= 3;
-    const res = await c.request(ApiKey.InitProducerId, version, {
-      transactionalId, transactionTimeoutMs,
-      ...(bump ? { producerId: current.producerId, producerEpoch: current.epoch } : {}),
-    });
+    let res;
+    try {
+      res = await c.request(ApiKey.InitProducerId, version, {
+        transactionalId, transactionTimeoutMs,
+        ...(bump ? { producerId: current.producerId, producerEpoch: current.epoch } : {}),
+      });
+    } catch (error) {
+      // The answer was lost on the way (its connection is closed now): ask again on a fresh one.
+      if (!isTransient(error) || attempt >= 20) throw error;
+      await new Promise((r) => setTimeout(r, Math.min(50 * 2 ** attempt, 1000)));
+      continue;
+    }
     if (res.errorCode === ErrorCode.NONE) return { producerId: res.producerId, epoch: res.producerEpoch };
     if (res.errorCode === ErrorCode.INVALID_PRODUCER_EPOCH || res.errorCode === ErrorCode.PRODUCER_FENCED) {
       throw new ProducerError('FENCED', `InitProducerId: ${errorName(res.errorCode)}: another producer with transactional id ${transactionalId} took over`, { errorCode: res.errorCode });

@@ -17,6 +17,7 @@ import { decodeRecordBatches } from '../records/decode.js';
 import { encodeRecordBatch } from '../records/encode.js';
 import type { CompressionName, CompressOptions, RecordInput } from '../records/types.js';
 import { serializeRecords, type RawField, type RecordToSend, type SerializerOptions } from '../serde.js';
+import { recordsError } from '../records/errors.js';
 import { Accumulator, ProducerBatch, type OpenBatch, type PartitionState, type RecordMetadata, type SendOp, type Waiter } from './accumulator.js';
 import { ProducerError, errorName } from './errors.js';
 import { initProducerId, nextSequence, type ProducerIdAndEpoch } from './idempotence.js';
@@ -117,6 +118,10 @@ export class Producer<K = RawField, V = RawField> {
   #idleCheck = false;
   #spaceWaiters: (() => void)[] = [];
   readonly #codec: CompressionName;
+  /** Topic lookups in progress, shared by their callers. */
+  readonly #lookups = new Map<string, Promise<TopicInfo>>();
+  /** send() calls waiting to append, per topic, in call order: the last one's turn, and how many wait. */
+  readonly #lines = new Map<string, { tail: Promise<void>; waiting: number }>();
   /** writeDelimited()'s open batches in WebAssembly memory, per topic. */
   readonly #split = new Map<string, SplitBatches>();
 
@@ -195,10 +200,22 @@ export class Producer<K = RawField, V = RawField> {
     }
   }
 
-  /** The topic's metadata (fetched once; the streaming write() needs it first). Throws UNKNOWN_TOPIC. */
+  /**
+   * The topic's metadata (fetched once; the streaming write() needs it first). Throws UNKNOWN_TOPIC.
+   * Concurrent callers share one lookup (500 first sends: one Metadata request).
+   */
   async topic(name: string): Promise<TopicInfo> {
-    const known = this.client.topics.get(name);
-    if (known !== undefined && known.errorCode === 0 && known.partitions.length > 0) return known;
+    const known = this.#usable(name);
+    if (known !== undefined) return known;
+    let lookup = this.#lookups.get(name);
+    if (lookup === undefined) {
+      lookup = this.#lookUp(name).finally(() => { this.#lookups.delete(name); });
+      this.#lookups.set(name, lookup);
+    }
+    return lookup;
+  }
+
+  async #lookUp(name: string): Promise<TopicInfo> {
     try {
       return await this.client.topic(name, { allowAutoTopicCreation: this.options.allowAutoTopicCreation ?? true, attempts: 6 });
     } catch (error) {
@@ -207,17 +224,49 @@ export class Producer<K = RawField, V = RawField> {
     }
   }
 
+  /** The topic's cached metadata when records can be partitioned with it now. */
+  #usable(name: string): TopicInfo | undefined {
+    const known = this.client.topics.get(name);
+    return known !== undefined && known.errorCode === 0 && known.partitions.length > 0 ? known : undefined;
+  }
+
   /**
    * Sends records to `topic` and resolves, once every one is acknowledged, with each record's
    * partition and offset (in the order given). Rejects with the first failed batch's ProducerError.
+   * Records of successive calls are appended in call order, also while the topic's metadata is
+   * being looked up or the buffer is full (so a partition holds them in send() order).
    */
   async send(topic: string, records: RecordToSend<K, V> | readonly RecordToSend<K, V>[], options: { partition?: number } = {}): Promise<RecordMetadata[]> {
     const list: readonly RecordInput[] = serializeRecords(topic, Array.isArray(records) ? records : [records as RecordToSend<K, V>], this.options);
     this.#checkOpen();
     this.#transactions?.checkAppend();
-    const info = await this.topic(topic);
-    while (this.#accumulator.full) await this.ready();
-    this.#checkOpen();
+    for (let i = 0; i < list.length; i++) checkRecord(list[i]!, i); // a refused call appends nothing
+    const info = this.#usable(topic);
+    let line = this.#lines.get(topic);
+    if (line === undefined && info !== undefined && !this.#accumulator.full) return this.#append(topic, list, info, options);
+    // Wait in line: behind the earlier calls for the topic still waiting, for its metadata (one
+    // lookup for all) and for room in the buffer.
+    const lookup = info === undefined ? this.topic(topic) : undefined;
+    if (line === undefined) this.#lines.set(topic, line = { tail: Promise.resolve(), waiting: 0 });
+    const entry = line;
+    entry.waiting++;
+    const appended = entry.tail.then(async () => {
+      let ready = (lookup === undefined ? undefined : await lookup) ?? this.#usable(topic) ?? await this.topic(topic);
+      while (this.#accumulator.full) {
+        await this.ready();
+        this.#checkOpen();
+      }
+      this.#checkOpen();
+      ready = this.#usable(topic) ?? ready;
+      return { acked: this.#append(topic, list, ready, options) };
+    }).finally(() => {
+      if (--entry.waiting === 0 && this.#lines.get(topic) === entry) this.#lines.delete(topic);
+    });
+    entry.tail = appended.then(() => undefined, () => undefined);
+    return (await appended).acked;
+  }
+
+  #append(topic: string, list: readonly RecordInput[], info: TopicInfo, options: { partition?: number }): Promise<RecordMetadata[]> {
     return new Promise<RecordMetadata[]>((resolve, reject) => {
       const op: SendOp = { results: new Array(list.length), pending: 0, resolve, reject, failed: false };
       const now = Date.now();
@@ -228,7 +277,9 @@ export class Producer<K = RawField, V = RawField> {
           const size = fieldBytes(r, key);
           const partition = this.#partitionFor(info, key, size, options.partition);
           op.results[i] = { topic, partition, offset: -1n };
-          this.#accumulator.append(this.#accumulator.state(topic, partition), key === r.key ? r : { ...r, key }, size, now, op, i);
+          const state = this.#accumulator.state(topic, partition);
+          this.#accumulator.append(state, key === r.key ? r : { ...r, key }, size, now, op, i);
+          this.#accumulator.soon(state);
           this.stats.recordsAppended++;
         }
       } catch (error) {
@@ -629,6 +680,26 @@ function splitWaiters(waiters: Waiter[] | null, from: number, to: number): Waite
     out.push({ op: w.op, indices: w.indices.slice(first - w.firstDelta, last - w.firstDelta), firstDelta: first - from });
   }
   return out.length > 0 ? out : null;
+}
+
+/** Refuses, before any record of a send() call is appended, a record the batch could not encode. */
+function checkRecord(r: RecordInput, index: number): void {
+  const bad = (field: string, what: string) => recordsError('INVALID_ARGUMENT', -1, `records[${index}].${field}`, what);
+  if (r === null || typeof r !== 'object') throw bad('', 'a record must be an object ({ key, value, headers, timestamp })');
+  if (!isField(r.key)) throw bad('key', 'record keys, values and headers must be Uint8Array, string or null');
+  if (!isField(r.value)) throw bad('value', 'record keys, values and headers must be Uint8Array, string or null');
+  if (r.timestamp !== undefined && !Number.isSafeInteger(Number(r.timestamp))) throw bad('timestamp', 'timestamp must be a safe integer');
+  if (r.headers === undefined) return;
+  if (!Array.isArray(r.headers)) throw bad('headers', 'headers must be an array of { key, value }');
+  for (let j = 0; j < r.headers.length; j++) {
+    const h = r.headers[j];
+    if (h === null || typeof h !== 'object' || h.key == null) throw bad(`headers[${j}].key`, 'header keys cannot be null');
+    if (!isField(h.key) || !isField(h.value)) throw bad(`headers[${j}]`, 'record keys, values and headers must be Uint8Array, string or null');
+  }
+}
+
+function isField(x: unknown): boolean {
+  return x == null || typeof x === 'string' || x instanceof Uint8Array;
 }
 
 /** Key, value and header bytes of a record (strings counted by UTF-16 length: a lower bound). */

@@ -11,6 +11,9 @@ import { ProducerBatch, type Accumulator, type PartitionState } from './accumula
 import { ErrorCode, ProducerError, errorName, needsMetadata } from './errors.js';
 import { classify, nextSequence, restamp, type ProducerIdAndEpoch } from './idempotence.js';
 
+/** Above Kafka's highest error code (136 in 4.4) with room for new ones: a higher code is a spoiled answer. */
+const MAX_KAFKA_ERROR_CODE = 199;
+
 /** At most this many batches of one partition in flight with idempotence (Kafka keeps 5 per producer and partition). */
 export const MAX_IN_FLIGHT_PER_PARTITION_IDEMPOTENT = 5;
 
@@ -223,13 +226,27 @@ export class Sender {
       return;
     }
     const answers = new Map<string, ProduceResponse['responses'][number]['partitionResponses'][number]>();
+    const asked = new Set(batches.map((b) => `${b.topic}\u0000${b.partition}`));
+    let wrong: string | null = null;
     for (const t of res.responses) {
       const name = t.name || [...this.#ctx.client.topics.values()].find((x) => x.topicId === t.topicId)?.name || '';
-      for (const p of t.partitionResponses) answers.set(`${name}\u0000${p.index}`, p);
+      for (const p of t.partitionResponses) {
+        const key = `${name}\u0000${p.index}`;
+        if (!asked.has(key) || answers.has(key)) wrong ??= `an answer for ${name || t.topicId}/${p.index}, which was not asked (or twice)`;
+        answers.set(key, p);
+      }
+    }
+    // Produce answers carry no checksum: one that cannot be this request's is refused whole, and
+    // its batches sent again (idempotence answers a batch already written with its first offset).
+    if (wrong !== null) {
+      for (const b of batches) this.#retry(b, `UNEXPECTED_RESPONSE: ${wrong}`, false);
+      return;
     }
     for (const b of batches) {
       const p = answers.get(`${b.topic}\u0000${b.partition}`);
       if (p === undefined) { this.#retry(b, 'no answer for the partition', false); continue; }
+      const implausible = this.#implausible(b, p);
+      if (implausible !== null) { this.#retry(b, `UNEXPECTED_RESPONSE: ${implausible}`, false); continue; }
       const state = b.partitionState;
       // An earlier batch of the partition is being sent again: out-of-order answers follow from it.
       const earlierFailed = state.retrying || state.queue[0] !== b;
@@ -272,6 +289,27 @@ export class Sender {
   }
 
   /**
+   * Why the answer for `b` cannot be true, or null: an error code Kafka does not have; a success
+   * without an offset, below the partition's log start, or below the offsets this producer's
+   * earlier batches of the partition took (an idempotent producer's batches are written in order).
+   */
+  #implausible(b: ProducerBatch, p: ProduceResponse['responses'][number]['partitionResponses'][number]): string | null {
+    if (p.errorCode < -1 || p.errorCode > MAX_KAFKA_ERROR_CODE) return `error code ${p.errorCode}, which Kafka does not have`;
+    if (p.errorCode !== ErrorCode.NONE) return null;
+    if (p.baseOffset < 0n) return `success without an offset (${p.baseOffset})`;
+    if (p.logStartOffset >= 0n && p.logStartOffset > p.baseOffset) return `base offset ${p.baseOffset} below the log start offset ${p.logStartOffset}`;
+    if (this.#options.idempotent) {
+      const state = b.partitionState;
+      let floor = state.ackedEnd;
+      if (floor >= 0n) {
+        for (const earlier of state.queue) { if (earlier === b) break; floor += BigInt(earlier.count); }
+        if (p.baseOffset < floor) return `base offset ${p.baseOffset} below ${floor}, where the partition's earlier batches end`;
+      }
+    }
+    return null;
+  }
+
+  /**
    * A batch too large for the broker, of several records: its halves take its place in the queue
    * (and its sequence numbers, so the batches after it keep theirs), sent again in order once the
    * partition's in-flight requests settle, as the Java client's split and re-enqueue does.
@@ -296,6 +334,8 @@ export class Sender {
   }
 
   #done(b: ProducerBatch, baseOffset: bigint, requestMs: number): void {
+    const state = b.partitionState;
+    if (baseOffset >= 0n && baseOffset + BigInt(b.count) > state.ackedEnd) state.ackedEnd = baseOffset + BigInt(b.count);
     this.#remove(b);
     this.#ctx.acked(b, baseOffset, requestMs);
   }

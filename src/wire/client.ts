@@ -2,14 +2,26 @@
 // Enough for the CLI's metadata / produce / consume; not a consumer-group client.
 
 import { connect, type Connection, type ConnectOptions } from './connection.js';
-import { ConnectionError, kafkaErrorName, KafkaErrorCode } from './errors.js';
+import { ConnectionError, kafkaErrorName, KafkaErrorCode, isTransient } from './errors.js';
 import type { MetadataResponse } from '../generated/types.js';
 import { ZERO_UUID } from './versions.js';
 
 export interface ClientOptions extends Omit<ConnectOptions, 'host' | 'port'> {
   /** "host:port[,host:port...]" or a list of "host:port". */
   bootstrap: string | string[];
+  /**
+   * How long reaching a bootstrap server (one that refuses, or an answer lost on the way) and a
+   * Metadata lookup are retried, with backoff, before their error is given; default 30 000 ms,
+   * 0: one try. Each wait is told to `debug`.
+   */
+  retryTimeoutMs?: number;
+  /** Debug lines: what the client waits for (a bootstrap server that refuses, a retried lookup). */
+  debug?: (message: string) => void;
 }
+
+/** First wait before a retry of a lookup, doubling up to RETRY_BACKOFF_MAX_MS. */
+const RETRY_BACKOFF_MS = 100;
+const RETRY_BACKOFF_MAX_MS = 1000;
 
 export interface BrokerAddress { nodeId: number; host: string; port: number }
 
@@ -32,6 +44,11 @@ export class KafkaClient {
   readonly options: ClientOptions;
   readonly #bootstrap: { host: string; port: number }[];
   #bootstrapConn: Connection | null = null;
+  /** The bootstrap connection being made: concurrent callers share it (no connection storm). */
+  #bootstrapping: Promise<Connection> | null = null;
+  #closed = false;
+  /** Retry waits in progress: close() ends them. */
+  readonly #sleeps = new Set<() => void>();
   readonly #byNode = new Map<number, Promise<Connection>>();
   #brokers = new Map<number, BrokerAddress>();
   #topics = new Map<string, TopicInfo>();
@@ -50,30 +67,78 @@ export class KafkaClient {
   get clusterId(): string | null { return this.#clusterId; }
   get controllerId(): number { return this.#controllerId; }
 
-  /** A connection to any bootstrap server (the first that answers). */
+  /**
+   * A connection to any bootstrap server (the first that answers), shared by concurrent callers;
+   * retried with backoff for up to retryTimeoutMs while they refuse or fail on the way.
+   */
   async anyConnection(): Promise<Connection> {
+    if (this.#closed) throw this.#closedError();
     if (this.#bootstrapConn && !this.#bootstrapConn.closed) return this.#bootstrapConn;
-    let last: unknown;
-    for (const { host, port } of this.#bootstrap) {
-      try {
-        this.#bootstrapConn = await connect({ ...this.options, host, port });
-        return this.#bootstrapConn;
-      } catch (err) {
-        last = err;
+    this.#bootstrapping ??= this.#connectBootstrap().finally(() => { this.#bootstrapping = null; });
+    return this.#bootstrapping;
+  }
+
+  async #connectBootstrap(): Promise<Connection> {
+    const deadline = Date.now() + (this.options.retryTimeoutMs ?? 30_000);
+    for (let attempt = 0; ; attempt++) {
+      let last: unknown;
+      let transient = false;
+      for (const { host, port } of this.#bootstrap) {
+        try {
+          const conn = await connect({ ...this.options, host, port });
+          if (this.#closed) { conn.destroy(); throw this.#closedError(); }
+          this.#bootstrapConn = conn;
+          return conn;
+        } catch (err) {
+          if (this.#closed) throw this.#closedError();
+          last = err;
+          transient ||= isTransient(err);
+        }
       }
+      const error = last instanceof Error ? last : new ConnectionError('CONNECT', 'no bootstrap server reachable');
+      if (!transient) throw error;
+      await this.#backoff(attempt, deadline, `bootstrap ${this.#bootstrap.map((b) => `${b.host}:${b.port}`).join(',')}`, error);
     }
-    throw last instanceof Error ? last : new ConnectionError('CONNECT', 'no bootstrap server reachable');
+  }
+
+  /** Waits before retry `attempt` (from 0), or throws `error` when that would pass `deadline` or the client closed. */
+  async #backoff(attempt: number, deadline: number, what: string, error: Error): Promise<void> {
+    const wait = Math.min(RETRY_BACKOFF_MS * 2 ** attempt, RETRY_BACKOFF_MAX_MS);
+    if (this.#closed) throw this.#closedError();
+    if (Date.now() + wait > deadline) throw error;
+    this.options.debug?.(`${what}: ${error.message}; retrying in ${wait} ms (for up to ${Math.max(0, deadline - Date.now())} ms more)`);
+    await new Promise<void>((resolve) => {
+      const done = () => { clearTimeout(timer); this.#sleeps.delete(done); resolve(); };
+      const timer = setTimeout(done, wait);
+      this.#sleeps.add(done);
+    });
+    if (this.#closed) throw this.#closedError();
+  }
+
+  #closedError(): ConnectionError {
+    return new ConnectionError('CLOSED', 'the client is closed');
   }
 
   /** Fetches metadata for `topics` (null: all topics) and updates the cached view. */
   async metadata(topics: string[] | null = null, allowAutoTopicCreation = false): Promise<MetadataResponse> {
-    const conn = await this.anyConnection();
-    const version = conn.versionFor(3);
-    const res: MetadataResponse = await conn.request(3, version, {
-      topics: topics === null ? (version === 0 ? [] : null) : topics.map((name) => ({ name, topicId: ZERO_UUID })),
-      // The field exists from v4; older versions always allow auto-creation.
-      ...(version !== undefined && version >= 4 ? { allowAutoTopicCreation } : {}),
-    });
+    const deadline = Date.now() + (this.options.retryTimeoutMs ?? 30_000);
+    let res: MetadataResponse;
+    for (let attempt = 0; ; attempt++) {
+      const conn = await this.anyConnection();
+      const version = conn.versionFor(3);
+      try {
+        res = await conn.request(3, version, {
+          topics: topics === null ? (version === 0 ? [] : null) : topics.map((name) => ({ name, topicId: ZERO_UUID })),
+          // The field exists from v4; older versions always allow auto-creation.
+          ...(version !== undefined && version >= 4 ? { allowAutoTopicCreation } : {}),
+        });
+        break;
+      } catch (err) {
+        // The answer was lost on the way (the connection is closed now): ask again on a fresh one.
+        if (!isTransient(err)) throw err;
+        await this.#backoff(attempt, deadline, `Metadata ${topics === null ? '(all topics)' : topics.join(',')}`, err as Error);
+      }
+    }
     for (const b of res.brokers) this.#brokers.set(b.nodeId, { nodeId: b.nodeId, host: b.host, port: b.port });
     this.#clusterId = res.clusterId;
     this.#controllerId = res.controllerId;
@@ -122,13 +187,19 @@ export class KafkaClient {
     if (existing) {
       return existing.then((c) => {
         if (!c.closed) return c;
-        this.#byNode.delete(nodeId);
+        // Callers who find it closed share the one new connection (requests of a partition stay
+        // on one connection, in order).
+        if (this.#byNode.get(nodeId) === existing) this.#byNode.delete(nodeId);
         return this.broker(nodeId);
       });
     }
+    if (this.#closed) return Promise.reject(this.#closedError());
     const addr = this.#brokers.get(nodeId);
     if (!addr) return Promise.reject(new Error(`broker ${nodeId} is not in metadata`));
-    const p = connect({ ...this.options, host: addr.host, port: addr.port });
+    const p = connect({ ...this.options, host: addr.host, port: addr.port }).then((c) => {
+      if (this.#closed) { c.destroy(); throw this.#closedError(); } // made while the client closed
+      return c;
+    });
     this.#byNode.set(nodeId, p);
     p.catch(() => { if (this.#byNode.get(nodeId) === p) this.#byNode.delete(nodeId); });
     return p;
@@ -143,7 +214,11 @@ export class KafkaClient {
     return this.broker(p.leader);
   }
 
+  /** Closes every connection; a connection being made is closed once made, retry waits end. */
   async close(): Promise<void> {
+    this.#closed = true;
+    for (const wake of [...this.#sleeps]) wake();
+    await this.#bootstrapping?.catch(() => undefined);
     const conns = await Promise.allSettled([...this.#byNode.values()]);
     const all = new Set<Connection>();
     for (const c of conns) if (c.status === 'fulfilled') all.add(c.value);

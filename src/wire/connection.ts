@@ -6,8 +6,10 @@
 //   await conn.close();
 //
 // Every request is either answered, or rejected with a ConnectionError: a socket that closes,
-// a frame that cannot be split or decoded, or an unexpected correlation id fails every pending
-// request at once (and closes the connection); a timeout fails that request alone.
+// a frame that cannot be split or decoded, an answer out of order (Kafka answers a connection's
+// requests in the order sent) or a request that times out fails every pending request at once
+// and closes the connection: after any of them the stream is out of step, and the next attempt
+// needs a fresh connection (as Kafka's own clients do).
 
 import { EventEmitter } from 'node:events';
 import * as net from 'node:net';
@@ -119,7 +121,10 @@ function openSocket(options: ConnectOptions): Promise<net.Socket> {
     const onError = (err: Error) => {
       cleanup();
       socket.destroy();
-      reject(new ConnectionError('CONNECT', `cannot connect to ${host}:${port}: ${err.message}`, { host, port, cause: err }));
+      // A plaintext listener (or an HTTP server) answers a TLS hello with a close or with bytes that are no TLS.
+      const hint = options.tls && (err as NodeJS.ErrnoException).code !== 'ECONNREFUSED' && !/certificate|self.signed|altnames|CERT/i.test(`${err.message} ${(err as NodeJS.ErrnoException).code ?? ''}`)
+        ? ' (the TLS handshake failed: is it a plaintext listener?)' : '';
+      reject(new ConnectionError('CONNECT', `cannot connect to ${host}:${port}: ${err.message}${hint}`, { host, port, cause: err }));
     };
     const onReady = () => {
       cleanup();
@@ -151,9 +156,11 @@ export class Connection extends EventEmitter<ConnectionEvents> {
   readonly #splitter: FrameSplitter;
   readonly #clientSoftware: [name: string, version: string];
   readonly #maxVersions: Readonly<Record<number, number>>;
+  /** Requests waiting for an answer, in the order sent (the order answers must come in). */
   readonly #pending = new Map<number, Pending>();
-  /** Correlation ids whose requests timed out: their late responses are dropped. */
-  readonly #abandoned = new Set<number>();
+  /** Bytes received so far (the first ones tell a Kafka broker from an HTTP or TLS server). */
+  #received = 0;
+  readonly #tls: boolean;
   #nextCorrelationId = 0;
   #versions: Map<number, NegotiatedVersion> | null = null;
   #apiVersionsVersion = -1;
@@ -178,6 +185,7 @@ export class Connection extends EventEmitter<ConnectionEvents> {
     this.#splitter = new FrameSplitter({ maxFrameSize: options.maxFrameSize, onFrame: (frame) => this.#onFrame(frame) });
     this.#clientSoftware = [options.clientSoftwareName ?? 'kafka-wire', options.clientSoftwareVersion ?? '0.1.0'];
     this.#maxVersions = options.maxVersions ?? {};
+    this.#tls = options.tls !== undefined && options.tls !== false;
     socket.on('data', (chunk: Buffer) => this.#onData(chunk));
     socket.on('end', () => this.#onEnd());
     socket.on('error', (err) => { this.#socketError ??= err; });
@@ -265,10 +273,9 @@ export class Connection extends EventEmitter<ConnectionEvents> {
       if (timeoutMs > 0) {
         pending.timer = setTimeout(() => {
           if (this.#pending.get(correlationId) !== pending) return;
-          this.#pending.delete(correlationId);
-          this.#abandoned.add(correlationId);
-          reject(new ConnectionError('TIMEOUT',
-            `${apiName(apiKey)} v${apiVersion} (correlation id ${correlationId}) to ${this.host}:${this.port} timed out after ${timeoutMs} ms`,
+          // Its answer may still come, ahead of the others': the connection cannot be trusted now.
+          this.#fail(new ConnectionError('TIMEOUT',
+            `${apiName(apiKey)} v${apiVersion} (correlation id ${correlationId}) to ${this.host}:${this.port} timed out after ${timeoutMs} ms; connection closed`,
             { host: this.host, port: this.port, apiKey, apiVersion, correlationId }));
         }, timeoutMs);
       }
@@ -382,6 +389,14 @@ export class Connection extends EventEmitter<ConnectionEvents> {
 
   #onData(chunk: Buffer): void {
     if (this.#closedError) return;
+    if (this.#received === 0) {
+      const notKafka = notKafkaHint(chunk, this.#tls);
+      if (notKafka !== null) {
+        this.#fail(new ConnectionError('NOT_KAFKA', `${this.host}:${this.port} does not answer as a Kafka broker: ${notKafka}`, { host: this.host, port: this.port }));
+        return;
+      }
+    }
+    this.#received += chunk.length;
     try {
       this.#splitter.push(chunk);
     } catch (err) {
@@ -400,9 +415,16 @@ export class Connection extends EventEmitter<ConnectionEvents> {
     const correlationId = view.getInt32(4, false);
     const pending = this.#pending.get(correlationId);
     if (!pending) {
-      if (this.#abandoned.delete(correlationId)) return; // the late answer to a timed-out request
       this.#fail(new ConnectionError('UNEXPECTED_RESPONSE',
         `response from ${this.host}:${this.port} with correlation id ${correlationId}, which no request is waiting for`,
+        { host: this.host, port: this.port, correlationId }));
+      return;
+    }
+    const oldest = this.#pending.keys().next().value!;
+    if (oldest !== correlationId) {
+      // Kafka answers in order: an answer that overtakes an older request's is not to be trusted.
+      this.#fail(new ConnectionError('UNEXPECTED_RESPONSE',
+        `response from ${this.host}:${this.port} with correlation id ${correlationId} before the answer to ${oldest}, sent earlier`,
         { host: this.host, port: this.port, correlationId }));
       return;
     }
@@ -452,13 +474,18 @@ export class Connection extends EventEmitter<ConnectionEvents> {
         { host: this.host, port: this.port, cause: err }));
       return;
     }
-    if (!this.#closing) this.#fail(new ConnectionError('CLOSED', `${this.host}:${this.port} closed the connection`, { host: this.host, port: this.port }));
+    if (!this.#closing) this.#fail(new ConnectionError('CLOSED', `${this.host}:${this.port} closed the connection${this.#silentCloseHint()}`, { host: this.host, port: this.port }));
   }
 
   #onClose(): void {
     const cause = this.#socketError;
     this.#fail(new ConnectionError('CLOSED',
-      `connection to ${this.host}:${this.port} closed${cause ? `: ${cause.message}` : ''}`, { host: this.host, port: this.port, cause: cause ?? undefined }));
+      `connection to ${this.host}:${this.port} closed${this.#silentCloseHint()}${cause ? `: ${cause.message}` : ''}`, { host: this.host, port: this.port, cause: cause ?? undefined }));
+  }
+
+  /** A TLS listener given plaintext often closes without a word: say what it may be. */
+  #silentCloseHint(): string {
+    return this.#received === 0 && !this.#tls && this.#pending.size > 0 && !this.#closing ? ' before answering anything (a TLS listener? set tls)' : '';
   }
 
   #errorFor(base: ConnectionError, apiKey: number, apiVersion?: number, correlationId?: number): ConnectionError {
@@ -477,7 +504,6 @@ export class Connection extends EventEmitter<ConnectionEvents> {
     this.logger[error.code === 'CLOSED' ? 'debug' : 'warn'](error.message, { code: error.code, pending: this.#pending.size });
     const pending = [...this.#pending.values()];
     this.#pending.clear();
-    this.#abandoned.clear();
     for (const p of pending) {
       if (p.timer) clearTimeout(p.timer);
       p.reject(this.#errorFor(error, p.apiKey, p.apiVersion, p.correlationId));
@@ -485,4 +511,18 @@ export class Connection extends EventEmitter<ConnectionEvents> {
     if (destroy && !this.#socket.destroyed) this.#socket.destroy();
     this.emit('close', error);
   }
+}
+
+/**
+ * Why the first bytes from a server are not a Kafka answer, or null: an HTTP server ("HTTP/"), a
+ * TLS server answering plaintext with a TLS record (alert or handshake, version 3.x).
+ */
+function notKafkaHint(chunk: Uint8Array, tls: boolean): string | null {
+  if (chunk.length >= 5 && chunk[0] === 0x48 && chunk[1] === 0x54 && chunk[2] === 0x54 && chunk[3] === 0x50 && chunk[4] === 0x2f) {
+    return 'this looks like an HTTP server (it answered "HTTP/...")';
+  }
+  if (!tls && chunk.length >= 3 && (chunk[0] === 0x15 || chunk[0] === 0x16) && chunk[1] === 0x03 && chunk[2]! <= 0x04) {
+    return 'this looks like a TLS listener (it answered with a TLS record): set tls';
+  }
+  return null;
 }

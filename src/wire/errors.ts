@@ -12,9 +12,11 @@ export type ConnectionErrorCode =
   | 'FRAME'
   /** A response frame could not be decoded (cause: KafkaWireError). */
   | 'DECODE'
-  /** A response carried a correlation id with no request waiting for it. */
+  /** A response carried a correlation id with no request waiting for it, or came out of order. */
   | 'UNEXPECTED_RESPONSE'
-  /** No response within the request timeout (or no connection within the connect timeout). */
+  /** The server does not speak Kafka: an HTTP server, or a TLS listener where plaintext was used. */
+  | 'NOT_KAFKA'
+  /** No response within the request timeout (the connection is closed), or no connection within the connect timeout. */
   | 'TIMEOUT'
   /** The broker and this library share no version of the API. */
   | 'UNSUPPORTED_VERSION'
@@ -53,6 +55,27 @@ export class ConnectionError extends Error {
     this.apiVersion = details.apiVersion;
     this.correlationId = details.correlationId;
     this.errorCode = details.errorCode;
+  }
+}
+
+/**
+ * True for a failure a fresh connection may not repeat: the server refused or reset, an answer
+ * was lost, cut, spoiled or late (the connection is closed after each). False for what a retry
+ * cannot fix: SASL, TLS certificates, an unknown host, a server that is not Kafka, versions.
+ */
+export function isTransient(error: unknown): boolean {
+  if (!(error instanceof ConnectionError)) return false;
+  switch (error.code) {
+    case 'CLOSED': case 'TRUNCATED': case 'FRAME': case 'DECODE': case 'UNEXPECTED_RESPONSE': case 'TIMEOUT':
+      return true;
+    case 'CONNECT': {
+      const cause = error.cause as NodeJS.ErrnoException | undefined;
+      const code = cause?.code ?? '';
+      if (code === 'ENOTFOUND' || /CERT|SELF_SIGNED|ALTNAME|ERR_TLS/.test(code)) return false;
+      return !(cause instanceof Error && /certificate|altnames/i.test(cause.message));
+    }
+    default:
+      return false;
   }
 }
 

@@ -4,6 +4,10 @@
 import { describe, it, expect, afterEach } from 'vitest';
 import fc from 'fast-check';
 import * as net from 'node:net';
+import * as http from 'node:http';
+import * as tls from 'node:tls';
+import { readFileSync, rmSync } from 'node:fs';
+import { makeCert } from './tls-cert.js';
 import { connect, type Connection } from '../../src/wire/connection.js';
 import { ConnectionError } from '../../src/wire/errors.js';
 import { encodeResponse, newMessage } from '../../src/codec/by-key.js';
@@ -82,11 +86,11 @@ describe('Connection faults', () => {
 
   it('a complete but truncated body fails every pending request with DECODE', async () => {
     const c = await open((f, socket, i) => {
-      if (i === 1) socket.write(frame([...int32(correlationIdOf(f)), 0, 0, 0, 1])); // brokers array count 1, then nothing
+      if (i === 0) socket.write(frame([...int32(correlationIdOf(f)), 0, 0, 0, 1])); // brokers array count 1, then nothing
     });
     const results = await fire(c, 4);
     expectAllFailed(results, 'DECODE');
-    const cause = ((results[1] as PromiseRejectedResult).reason as Error).cause as { name: string; code: string };
+    const cause = ((results[0] as PromiseRejectedResult).reason as Error).cause as { name: string; code: string };
     expect(cause.name).toBe('KafkaWireError');
   });
 
@@ -104,11 +108,52 @@ describe('Connection faults', () => {
     expectAllFailed(results.slice(1), 'FRAME');
   });
 
-  it('garbage text (an HTTP answer) fails everything with FRAME (size over the limit)', async () => {
+  it('an HTTP answer fails everything with NOT_KAFKA, saying it looks like HTTP', async () => {
     const c = await open((_f, socket) => socket.end('HTTP/1.1 400 Bad Request\r\n\r\n'));
     const results = await fire(c, 2);
-    expectAllFailed(results, 'FRAME');
-    expect(((results[0] as PromiseRejectedResult).reason.cause as { code: string }).code).toBe('FRAME_TOO_LARGE');
+    expectAllFailed(results, 'NOT_KAFKA');
+    expect((results[0] as PromiseRejectedResult).reason.message).toContain('looks like an HTTP server');
+  });
+
+  it('an HTTP server at the bootstrap address: connect() rejects with NOT_KAFKA, not a frame size', async () => {
+    const server = http.createServer((_req, res) => res.end('hello'));
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    try {
+      const port = (server.address() as net.AddressInfo).port;
+      const err = await connect({ host: '127.0.0.1', port, requestTimeoutMs: 5000 }).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(ConnectionError);
+      expect(err).toMatchObject({ code: 'NOT_KAFKA', message: expect.stringContaining('HTTP') });
+      expect((err as Error).message).not.toMatch(/maxFrameSize/);
+    } finally {
+      server.closeAllConnections();
+      await new Promise((r) => server.close(r));
+    }
+  });
+
+  it('a TLS listener spoken to in plaintext, and a plaintext one spoken to in TLS, say so', async () => {
+    const cert = makeCert();
+    if (cert === null) return;
+    const key = readFileSync(cert.key);
+    const crt = readFileSync(cert.cert);
+    const tlsServer = tls.createServer({ key, cert: crt }, (s) => s.end());
+    tlsServer.on('tlsClientError', () => undefined);
+    await new Promise<void>((r) => tlsServer.listen(0, '127.0.0.1', r));
+    const plain = net.createServer((s) => s.on('data', () => s.destroy()));
+    await new Promise<void>((r) => plain.listen(0, '127.0.0.1', r));
+    try {
+      const tlsPort = (tlsServer.address() as net.AddressInfo).port;
+      const toTls = await connect({ host: '127.0.0.1', port: tlsPort, requestTimeoutMs: 5000 }).catch((e: unknown) => e);
+      expect(toTls).toBeInstanceOf(ConnectionError);
+      expect((toTls as Error).message).toMatch(/TLS/);
+      const plainPort = (plain.address() as net.AddressInfo).port;
+      const toPlain = await connect({ host: '127.0.0.1', port: plainPort, tls: { ca: crt }, requestTimeoutMs: 5000 }).catch((e: unknown) => e);
+      expect(toPlain).toMatchObject({ name: 'ConnectionError', code: 'CONNECT' });
+      expect((toPlain as Error).message).toContain('plaintext listener');
+    } finally {
+      await new Promise((r) => tlsServer.close(r));
+      await new Promise((r) => plain.close(r));
+      rmSync(cert.dir, { recursive: true, force: true });
+    }
   });
 
   it('an unknown correlation id fails everything with UNEXPECTED_RESPONSE', async () => {
@@ -121,17 +166,25 @@ describe('Connection faults', () => {
     expectAllFailed(await fire(c, 2), 'DECODE');
   });
 
-  it('times out a request the broker never answers, drops its late answer, keeps the connection', async () => {
+  it('a request that times out closes its connection: every pending request fails, its late answer is never taken', async () => {
     const held: Uint8Array[] = [];
     const c = await open((f, socket, i) => {
       if (i === 0) { held.push(f); return; }
-      socket.write(metadataResponse(correlationIdOf(f)));
-      if (i === 1) socket.write(metadataResponse(correlationIdOf(held[0]!))); // the late one
+      if (i === 1) return; // waits behind the first; the broker would answer it after
     }, 150);
-    await expect(c.request(METADATA, 1, {})).rejects.toMatchObject({ code: 'TIMEOUT', apiKey: METADATA });
-    await expect(c.request(METADATA, 1, {})).resolves.toMatchObject({ brokers: [] });
-    await expect(c.request(METADATA, 1, {})).resolves.toMatchObject({ topics: [] });
-    expect(c.closed).toBe(false);
+    const results = await Promise.allSettled([c.request(METADATA, 1, {}), c.request(METADATA, 1, {})]);
+    expectAllFailed(results, 'TIMEOUT');
+    expect(c.closed).toBe(true);
+    await expect(c.request(METADATA, 1, {})).rejects.toMatchObject({ code: 'TIMEOUT' });
+  });
+
+  it('an answer that overtakes an earlier request fails everything with UNEXPECTED_RESPONSE', async () => {
+    const c = await open((f, socket, i) => {
+      if (i === 0) { held.push(f); return; }
+      socket.write(metadataResponse(correlationIdOf(f))); // the second answered first
+    });
+    const held: Uint8Array[] = [];
+    expectAllFailed(await fire(c, 2), 'UNEXPECTED_RESPONSE');
   });
 
   it('a per-request timeout overrides the connection default', async () => {
