@@ -89,13 +89,17 @@ export class KafkaJSProducer implements Producer {
 
   get #transactional(): boolean { return this.#config.transactionalId !== undefined; }
 
-  /** The kafka-wire producer for acks and a codec (made and connected on first use). */
-  #producer(acks: number, compression: number): Promise<WireProducer> {
+  /**
+   * The kafka-wire producer for acks and a codec (made and connected on first use); with
+   * `inTransaction`, the transactional one. (kafkajs lets a transactional producer send outside
+   * a transaction too: those records go through a plain idempotent producer.)
+   */
+  #producer(acks: number, compression: number, inTransaction = false): Promise<WireProducer> {
     const codec = COMPRESSION_NAME[compression];
     if (codec === undefined) throw new KafkaJSNonRetriableError(`Unsupported compression codec ${compression}`);
     if (acks !== -1 && acks !== 0 && acks !== 1) throw new KafkaJSNonRetriableError(`Invalid acks ${acks}: kafka-wire takes -1, 0 or 1`);
     // A transaction has one producer id: its records all go through the one producer (and acks -1).
-    const key = this.#transactional ? 'tx' : `${acks}/${codec}`;
+    const key = inTransaction ? 'tx' : `${acks}/${codec}`;
     let p = this.#producers.get(key);
     if (p === undefined) {
       p = (async () => {
@@ -103,10 +107,10 @@ export class KafkaJSProducer implements Producer {
         const base = await this.#context.options();
         const producer = new WireProducer({
           ...base,
-          acks: this.#transactional ? 'all' : (acks as -1 | 0 | 1),
-          compression: this.#transactional ? 'none' : codec,
-          idempotent: this.#transactional ? true : (c.idempotent ?? acks === -1),
-          transactionalId: c.transactionalId,
+          acks: inTransaction ? 'all' : (acks as -1 | 0 | 1),
+          compression: inTransaction ? 'none' : codec,
+          idempotent: inTransaction ? true : (c.idempotent ?? acks === -1),
+          transactionalId: inTransaction ? c.transactionalId : undefined,
           transactionTimeoutMs: c.transactionTimeout,
           allowAutoTopicCreation: c.allowAutoTopicCreation ?? true,
           maxInFlight: c.maxInFlightRequests,
@@ -129,7 +133,7 @@ export class KafkaJSProducer implements Producer {
 
   async connect(): Promise<void> {
     // kafkajs connects to the cluster here; so does this (the default producer, or the transactional one).
-    await this.#producer(-1, CompressionTypes.None);
+    await this.#producer(-1, CompressionTypes.None, this.#transactional);
     if (!this.#connected) {
       this.#connected = true;
       this.#instrumentation.emit(PRODUCER_EVENTS.CONNECT, null);
@@ -155,27 +159,21 @@ export class KafkaJSProducer implements Producer {
   logger(): Logger { return this.#log; }
 
   async send(record: ProducerRecord): Promise<RecordMetadata[]> {
-    if (this.#transactional && this.#transaction === null) {
-      throw new KafkaJSNonRetriableError('Transactional producer: send within a transaction (producer.transaction())');
-    }
     return this.sendBatch({ acks: record.acks, timeout: record.timeout, compression: record.compression, topicMessages: [{ topic: record.topic, messages: record.messages }] });
   }
 
   async sendBatch(batch: ProducerBatch): Promise<RecordMetadata[]> {
-    if (this.#transactional && this.#transaction === null) {
-      throw new KafkaJSNonRetriableError('Transactional producer: send within a transaction (producer.transaction())');
-    }
-    return this.sendNow(batch);
+    return this.sendNow(batch, false);
   }
 
-  /** Sends a batch of topics' messages (the transaction's sends come here too). */
-  async sendNow(batch: ProducerBatch): Promise<RecordMetadata[]> {
+  /** Sends a batch of topics' messages (the transaction's sends come here too, `inTransaction`). */
+  async sendNow(batch: ProducerBatch, inTransaction: boolean): Promise<RecordMetadata[]> {
     const topicMessages = batch.topicMessages ?? [];
     for (const { topic, messages } of topicMessages) {
       if (typeof topic !== 'string' || topic === '') throw new KafkaJSNonRetriableError(`Invalid topic ${String(topic)}`);
       if (!Array.isArray(messages)) throw new KafkaJSNonRetriableError(`Invalid messages array [${String(messages)}] for topic "${topic}"`);
     }
-    const producer = await this.#producer(batch.acks ?? -1, batch.compression ?? CompressionTypes.None);
+    const producer = await this.#producer(batch.acks ?? -1, batch.compression ?? CompressionTypes.None, inTransaction);
     try {
       const sends: Promise<WireMetadata[]>[] = [];
       for (const { topic, messages } of topicMessages) {
@@ -202,7 +200,7 @@ export class KafkaJSProducer implements Producer {
   async transaction(): Promise<Transaction> {
     if (!this.#transactional) throw new KafkaJSNonRetriableError('Must provide transactional id for transactional producer');
     if (this.#transaction !== null) throw new KafkaJSNonRetriableError('There is already an ongoing transaction for this producer. Please end the transaction before beginning another.');
-    const producer = await this.#producer(-1, CompressionTypes.None);
+    const producer = await this.#producer(-1, CompressionTypes.None, true);
     try {
       producer.beginTransaction();
     } catch (error) {
@@ -234,12 +232,12 @@ export class KafkaJSTransaction implements Transaction {
 
   async send(record: ProducerRecord): Promise<RecordMetadata[]> {
     this.#check();
-    return this.#owner.sendNow({ acks: record.acks, compression: record.compression, topicMessages: [{ topic: record.topic, messages: record.messages }] });
+    return this.#owner.sendNow({ acks: record.acks, compression: record.compression, topicMessages: [{ topic: record.topic, messages: record.messages }] }, true);
   }
 
   async sendBatch(batch: ProducerBatch): Promise<RecordMetadata[]> {
     this.#check();
-    return this.#owner.sendNow(batch);
+    return this.#owner.sendNow(batch, true);
   }
 
   async sendOffsets({ consumerGroupId, topics }: Offsets & { consumerGroupId: string }): Promise<void> {
