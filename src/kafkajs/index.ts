@@ -12,7 +12,7 @@ import { KafkaJSConsumer } from './consumer.js';
 import { KafkaJSNonRetriableError, KafkaJSNotImplemented } from './errors.js';
 import { createLogger, logLevel, type Logger } from './logger.js';
 import { KafkaJSProducer } from './producer.js';
-import type { AdminConfig, Consumer, ConsumerConfig, KafkaConfig, Mechanism, Producer, ProducerConfig, SASLOptions } from './types.js';
+import type { Admin, AdminConfig, Consumer, ConsumerConfig, KafkaConfig, Mechanism, Producer, ProducerConfig, SASLOptions } from './types.js';
 
 export { KafkaJSConsumer } from './consumer.js';
 export { KafkaJSProducer, KafkaJSTransaction } from './producer.js';
@@ -80,7 +80,7 @@ export class Kafka {
   }
 
   /** Not in this version: kafka-wire's own admin client is being written; docs/kafkajs.md says what to use meanwhile. */
-  admin(config?: AdminConfig): never {
+  admin(config?: AdminConfig): Admin {
     void config;
     throw new KafkaJSNotImplemented('kafka-wire/kafkajs: kafka.admin() is not available yet (use kafka-wire\'s CLI or the wire client meanwhile)');
   }

@@ -6,7 +6,10 @@
 import type * as tls from 'node:tls';
 import type * as net from 'node:net';
 import type { Logger, logCreator, logLevel } from './logger.js';
-import type { CompressionTypes } from './constants.js';
+import type {
+  AclOperationTypes, AclPermissionTypes, AclResourceTypes, CompressionTypes, ConfigResourceTypes, ConfigSource, ResourcePatternTypes,
+} from './constants.js';
+import type { KafkaJSProtocolError } from './errors.js';
 import type { ICustomPartitioner } from './partitioners.js';
 
 type Without<T, U> = { [P in Exclude<keyof T, keyof U>]?: never };
@@ -354,3 +357,95 @@ export type MemberMetadata = { version: number; topics: string[]; userData: Buff
 export type MemberAssignment = { version: number; assignment: Assignment; userData: Buffer };
 
 export type { XOR };
+
+// ---- the admin client's types (kafka.admin() is declared with them; see index.ts) ----
+
+export interface ITopicConfig {
+  topic: string;
+  numPartitions?: number;
+  replicationFactor?: number;
+  replicaAssignment?: ReplicaAssignment[];
+  configEntries?: IResourceConfigEntry[];
+}
+export interface ITopicPartitionConfig { topic: string; count: number; assignments?: Array<Array<number>> }
+export interface ITopicMetadata { name: string; partitions: PartitionMetadata[] }
+export interface ReplicaAssignment { partition: number; replicas: Array<number> }
+export interface PartitionReassignment { topic: string; partitionAssignment: Array<ReplicaAssignment> }
+export interface ResourceConfigQuery { type: ConfigResourceTypes; name: string; configNames?: string[] }
+export interface ConfigSynonyms { configName: string; configValue: string; configSource: ConfigSource }
+export interface ConfigEntries {
+  configName: string; configValue: string; isDefault: boolean; configSource: ConfigSource; isSensitive: boolean; readOnly: boolean;
+  configSynonyms: ConfigSynonyms[];
+}
+export interface DescribeConfigResponse {
+  resources: { configEntries: ConfigEntries[]; errorCode: number; errorMessage: string; resourceName: string; resourceType: ConfigResourceTypes }[];
+  throttleTime: number;
+}
+export interface IResourceConfigEntry { name: string; value: string }
+export interface IResourceConfig { type: ConfigResourceTypes; name: string; configEntries: IResourceConfigEntry[] }
+export type FetchOffsetsPartition = PartitionOffset & { metadata: string | null };
+export interface Acl { principal: string; host: string; operation: AclOperationTypes; permissionType: AclPermissionTypes }
+export interface AclResource { resourceType: AclResourceTypes; resourceName: string; resourcePatternType: ResourcePatternTypes }
+export type AclEntry = Acl & AclResource;
+export type DescribeAclResource = AclResource & { acls: Acl[] };
+export interface DescribeAclResponse { throttleTime: number; errorCode: number; errorMessage?: string; resources: DescribeAclResource[] }
+export interface AclFilter {
+  resourceType: AclResourceTypes; resourceName?: string; resourcePatternType: ResourcePatternTypes; principal?: string; host?: string;
+  operation: AclOperationTypes; permissionType: AclPermissionTypes;
+}
+export interface MatchingAcl {
+  errorCode: number; errorMessage?: string; resourceType: AclResourceTypes; resourceName: string; resourcePatternType: ResourcePatternTypes;
+  principal: string; host: string; operation: AclOperationTypes; permissionType: AclPermissionTypes;
+}
+export interface DeleteAclFilterResponses { errorCode: number; errorMessage?: string; matchingAcls: MatchingAcl[] }
+export interface DeleteAclResponse { throttleTime: number; filterResponses: DeleteAclFilterResponses[] }
+export interface OngoingPartitionReassignment { partitionIndex: number; replicas: number[]; addingReplicas?: number[]; removingReplicas?: number[] }
+export interface OngoingTopicReassignment { topic: string; partitions: OngoingPartitionReassignment[] }
+export interface ListPartitionReassignmentsResponse { topics: OngoingTopicReassignment[] }
+export type GroupOverview = { groupId: string; protocolType: string };
+export type DeleteGroupsResult = { groupId: string; errorCode?: number; error?: KafkaJSProtocolError };
+
+export type AdminEvents = {
+  CONNECT: 'admin.connect';
+  DISCONNECT: 'admin.disconnect';
+  REQUEST: 'admin.network.request';
+  REQUEST_TIMEOUT: 'admin.network.request_timeout';
+  REQUEST_QUEUE_SIZE: 'admin.network.request_queue_size';
+};
+
+export type Admin = {
+  connect(): Promise<void>;
+  disconnect(): Promise<void>;
+  listTopics(): Promise<string[]>;
+  createTopics(options: { validateOnly?: boolean; waitForLeaders?: boolean; timeout?: number; topics: ITopicConfig[] }): Promise<boolean>;
+  deleteTopics(options: { topics: string[]; timeout?: number }): Promise<void>;
+  createPartitions(options: { validateOnly?: boolean; timeout?: number; topicPartitions: ITopicPartitionConfig[] }): Promise<boolean>;
+  fetchTopicMetadata(options?: { topics: string[] }): Promise<{ topics: Array<ITopicMetadata> }>;
+  fetchOffsets(options: { groupId: string; topics?: string[]; resolveOffsets?: boolean }): Promise<Array<{ topic: string; partitions: FetchOffsetsPartition[] }>>;
+  fetchTopicOffsets(topic: string): Promise<Array<SeekEntry & { high: string; low: string }>>;
+  fetchTopicOffsetsByTimestamp(topic: string, timestamp?: number): Promise<Array<SeekEntry>>;
+  describeCluster(): Promise<{ brokers: Array<{ nodeId: number; host: string; port: number }>; controller: number | null; clusterId: string }>;
+  setOffsets(options: { groupId: string; topic: string; partitions: SeekEntry[] }): Promise<void>;
+  resetOffsets(options: { groupId: string; topic: string; earliest: boolean }): Promise<void>;
+  describeConfigs(configs: { resources: ResourceConfigQuery[]; includeSynonyms: boolean }): Promise<DescribeConfigResponse>;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- kafkajs's declared result
+  alterConfigs(configs: { validateOnly: boolean; resources: IResourceConfig[] }): Promise<any>;
+  listGroups(): Promise<{ groups: GroupOverview[] }>;
+  deleteGroups(groupIds: string[]): Promise<DeleteGroupsResult[]>;
+  describeGroups(groupIds: string[]): Promise<GroupDescriptions>;
+  describeAcls(options: AclFilter): Promise<DescribeAclResponse>;
+  deleteAcls(options: { filters: AclFilter[] }): Promise<DeleteAclResponse>;
+  createAcls(options: { acl: AclEntry[] }): Promise<boolean>;
+  deleteTopicRecords(options: { topic: string; partitions: SeekEntry[] }): Promise<void>;
+  alterPartitionReassignments(request: { topics: PartitionReassignment[]; timeout?: number }): Promise<void>;
+  listPartitionReassignments(request: { topics?: TopicPartitions[]; timeout?: number }): Promise<ListPartitionReassignmentsResponse>;
+  logger(): Logger;
+  on: Listen<AdminEvents['CONNECT'], AdminEvents['CONNECT'], ConnectEvent>
+    & Listen<AdminEvents['DISCONNECT'], AdminEvents['DISCONNECT'], DisconnectEvent>
+    & Listen<AdminEvents['REQUEST'], AdminEvents['REQUEST'], RequestEvent>
+    & Listen<AdminEvents['REQUEST_QUEUE_SIZE'], AdminEvents['REQUEST_QUEUE_SIZE'], RequestQueueSizeEvent>
+    & Listen<AdminEvents['REQUEST_TIMEOUT'], AdminEvents['REQUEST_TIMEOUT'], RequestTimeoutEvent>
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- kafkajs's catch-all listener
+    & Listen<ValueOf<AdminEvents>, ValueOf<AdminEvents>, InstrumentationEvent<any>>;
+  readonly events: AdminEvents;
+};
