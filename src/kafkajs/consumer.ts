@@ -90,21 +90,31 @@ function nextRetryTime(retry: Required<Omit<RetryOptions, 'restartOnFailure'>>, 
   return Math.min(Math.round(randomized * retry.multiplier), retry.maxRetryTime);
 }
 
-/** A kafka-wire batch's records from its first offset on, as kafkajs's messages. */
+/**
+ * A kafka-wire batch's records from its first offset on, as kafkajs's messages: read through the
+ * columnar accessors (no record object), keys and values as Buffers over the fetched bytes.
+ */
 function messagesOf(batch: PartitionBatch): KafkaMessage[] {
   const out: KafkaMessage[] = [];
   for (const b of batch.batches) {
     if (b.isControl) continue;
-    const logAppend = b.timestampType === 'logAppend';
+    const logAppend = b.timestampType === 'logAppend' && b.magic === 2;
     const batchContext = {
       firstOffset: String(b.baseOffset), firstTimestamp: String(b.baseTimestamp), partitionLeaderEpoch: b.partitionLeaderEpoch,
       inTransaction: b.isTransactional, isControlBatch: b.isControl, lastOffsetDelta: b.lastOffsetDelta,
       producerId: String(b.producerId), producerEpoch: b.producerEpoch, firstSequence: b.baseSequence,
       maxTimestamp: String(b.maxTimestamp), timestampType: logAppend ? 1 : 0, magicByte: b.magic,
     };
+    const data = b.data;
+    const bytes = data.buffer;
+    const at = data.byteOffset;
+    // Offsets and timestamps as numbers where exact (every real one), as strings once per record.
+    const exact = Number.isSafeInteger(b.baseOffsetNumber + b.lastOffsetDelta);
+    const skip = batch.firstOffset > b.baseOffset ? Number(batch.firstOffset - b.baseOffset) : 0;
+    const appendTime = logAppend ? String(b.maxTimestamp) : '';
     for (let i = 0; i < b.recordCount; i++) {
-      const offset = b.offsetAt(i);
-      if (offset < batch.firstOffset) continue;
+      const delta = b.offsetDeltaAt(i);
+      if (delta < skip) continue;
       const headers: IHeaders = {};
       if (b.headerCountAt(i) > 0) {
         for (const h of b.headersAt(i)) {
@@ -115,18 +125,19 @@ function messagesOf(batch: PartitionBatch): KafkaMessage[] {
           else headers[h.key] = [have, value];
         }
       }
-      const message = {
+      const keySize = b.keySizeAt(i);
+      const valueSize = b.valueSizeAt(i);
+      out.push({
         magicByte: b.magic,
         attributes: 0,
-        timestamp: String(logAppend && b.magic === 2 ? b.maxTimestamp : b.timestampAt(i)),
-        offset: String(offset),
-        key: asBuffer(b.keyAt(i)),
-        value: asBuffer(b.valueAt(i)),
+        timestamp: logAppend ? appendTime : String(b.baseTimestampNumber + b.timestampDeltaAt(i)),
+        offset: exact ? String(b.baseOffsetNumber + delta) : String(b.offsetAt(i)),
+        key: keySize < 0 ? null : Buffer.from(bytes, at + b.keyOffsetAt(i), keySize),
+        value: valueSize < 0 ? null : Buffer.from(bytes, at + b.valueOffsetAt(i), valueSize),
         headers,
         isControlRecord: false,
         batchContext,
-      };
-      out.push(message);
+      } as KafkaMessage);
     }
   }
   return out;
@@ -459,19 +470,29 @@ export class KafkaJSConsumer implements Consumer {
       const { eachMessage, eachBatch } = run.config;
       try {
         if (eachMessage !== undefined) {
-          for (const message of messages) {
-            if (!this.#running || this.#stale.has(key)) break;
-            const offset = BigInt(message.offset);
-            try {
-              await eachMessage({ topic, partition, message, heartbeat, pause });
-            } catch (error) {
-              if (!(error instanceof KafkaJSError)) this.#log.error('Error when calling eachMessage', { topic, partition, offset: message.offset, stack: (error as Error)?.stack, error });
-              this.#failedAt = { topic, partition, offset };
-              throw error;
+          // Resolved as an index while the loop runs (no offset arithmetic per record), as offsets when they are needed.
+          const commitsInBatch = run.autoCommit && (run.config.autoCommitInterval != null || run.config.autoCommitThreshold != null);
+          let last = -1;
+          try {
+            for (let i = 0; i < messages.length; i++) {
+              if (!this.#running || this.#stale.has(key)) break;
+              const message = messages[i]!;
+              try {
+                await eachMessage({ topic, partition, message, heartbeat, pause });
+              } catch (error) {
+                if (!(error instanceof KafkaJSError)) this.#log.error('Error when calling eachMessage', { topic, partition, offset: message.offset, stack: (error as Error)?.stack, error });
+                this.#failedAt = { topic, partition, offset: BigInt(message.offset) };
+                throw error;
+              }
+              last = i;
+              if (commitsInBatch) {
+                resolve(BigInt(message.offset) + 1n);
+                await this.#commitIfNecessary(wire);
+              }
+              if (this.#pausedTopics.size > 0 && this.#isPaused(topic, partition)) break;
             }
-            resolve(offset + 1n);
-            await this.#commitIfNecessary(wire);
-            if (this.#isPaused(topic, partition)) break;
+          } finally {
+            if (last >= 0) resolve(BigInt(messages[last]!.offset) + 1n);
           }
         } else {
           const payload: EachBatchPayload = {
@@ -506,7 +527,9 @@ export class KafkaJSConsumer implements Consumer {
     run.retryCount = 0;
     run.retryTime = run.retry.initialRetryTime;
     if (run.autoCommit) {
-      await wire.commit();
+      // kafkajs commits after every batch; here the commit goes out as the next batch starts (one
+      // OffsetCommit at a time, later calls sharing it), not awaited: at least once either way.
+      wire.commit().catch((error) => this.#log.warn(`commit failed: ${(error as Error).message}`, { groupId: this.#config.groupId }));
       run.lastCommit = Date.now();
       run.resolvedSinceCommit = 0;
     }
