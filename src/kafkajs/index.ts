@@ -14,9 +14,16 @@ import { createLogger, logLevel, type Logger } from './logger.js';
 import { KafkaJSProducer } from './producer.js';
 import type { Admin, AdminConfig, Consumer, ConsumerConfig, KafkaConfig, Mechanism, Producer, ProducerConfig, SASLOptions } from './types.js';
 
-export { KafkaJSConsumer } from './consumer.js';
-export { KafkaJSProducer, KafkaJSTransaction } from './producer.js';
-export * from './errors.js';
+export {
+  KafkaJSError, KafkaJSNonRetriableError, KafkaJSPartialMessageError, KafkaJSBrokerNotFound, KafkaJSProtocolError,
+  KafkaJSConnectionError, KafkaJSConnectionClosedError, KafkaJSRequestTimeoutError, KafkaJSSASLAuthenticationError,
+  KafkaJSNumberOfRetriesExceeded, KafkaJSOffsetOutOfRange, KafkaJSMemberIdRequired, KafkaJSGroupCoordinatorNotFound,
+  KafkaJSNotImplemented, KafkaJSMetadataNotLoaded, KafkaJSTopicMetadataNotLoaded, KafkaJSStaleTopicMetadataAssignment,
+  KafkaJSDeleteGroupsError, KafkaJSTimeout, KafkaJSLockTimeout, KafkaJSServerDoesNotSupportApiKey,
+  KafkaJSUnsupportedMagicByteInMessageSet, KafkaJSDeleteTopicRecordsError, KafkaJSInvariantViolation, KafkaJSInvalidVarIntError,
+  KafkaJSInvalidLongError, KafkaJSCreateTopicError, KafkaJSAggregateError, KafkaJSFetcherRebalanceError, KafkaJSNoBrokerAvailableError,
+  KafkaJSAlterPartitionReassignmentsError, isKafkaJSError, isRebalancing, type KafkaJSErrorMetadata,
+} from './errors.js';
 export { logLevel, type Logger, type LogEntry, type LoggerEntryContent, type logCreator } from './logger.js';
 export {
   CompressionTypes, CompressionCodecs, ConfigResourceTypes, ConfigSource, AclResourceTypes, ResourceTypes, AclOperationTypes,

@@ -5,6 +5,7 @@ import { createRequire } from 'node:module';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import * as ours from '../../src/kafkajs/index.js';
+import { FIRST_CODE_AFTER_KAFKAJS } from '../../src/kafkajs/errors.js';
 
 const require = createRequire(import.meta.url);
 const kafkajs = require('kafkajs') as typeof import('kafkajs');
@@ -158,7 +159,7 @@ describe('the error classes', () => {
   it('Kafka error codes get kafkajs\'s type names and retriable flags', () => {
     /** Where kafkajs marks a code retriable and Kafka does not, or the other way round (Kafka's RetriableException is the reference). */
     const KAFKAJS_DIFFERS: number[] = [];
-    for (let code = -1; code < ours.FIRST_CODE_AFTER_KAFKAJS; code++) {
+    for (let code = -1; code < FIRST_CODE_AFTER_KAFKAJS; code++) {
       const mine = new ours.KafkaJSProtocolError(code);
       const theirs = createErrorFromCode(code);
       expect(mine.type, `code ${code}`).toBe(theirs.type);
