@@ -56,13 +56,16 @@ export function partitionMetadataOf(info: TopicInfo): PartitionMetadata[] {
   return info.partitions.map((p) => ({ partitionErrorCode: p.errorCode, partitionId: p.partition, leader: p.leader, replicas: p.replicas, isr: p.isr }));
 }
 
-/** kafka-wire's per-record results as kafkajs's: one entry per topic-partition, with its base offset. */
+/**
+ * kafka-wire's per-record results as kafkajs's: one entry per topic-partition, with its base
+ * offset. kafka-wire's producer does not hand on the log start offset or append time: -1, unknown.
+ */
 function perPartition(results: WireMetadata[]): RecordMetadata[] {
   const first = new Map<string, RecordMetadata>();
   for (const r of results) {
     const k = `${r.topic}\u0000${r.partition}`;
     const have = first.get(k);
-    if (have === undefined) first.set(k, { topicName: r.topic, partition: r.partition, errorCode: 0, baseOffset: String(r.offset), logAppendTime: '-1', logStartOffset: '0' });
+    if (have === undefined) first.set(k, { topicName: r.topic, partition: r.partition, errorCode: 0, baseOffset: String(r.offset), logAppendTime: '-1', logStartOffset: '-1' });
     else if (r.offset >= 0n && BigInt(have.baseOffset!) > r.offset) have.baseOffset = String(r.offset);
   }
   return [...first.values()];
