@@ -212,8 +212,15 @@ export class KafkaJSConsumer implements Consumer {
   }
 
   async connect(): Promise<void> {
-    // Fails here, as kafkajs does, when the brokers cannot be resolved (an async brokers function).
-    await this.#context.options();
+    // Fails here, as kafkajs's does, when no broker answers: one connection to a bootstrap broker.
+    const client = new KafkaClient(await this.#context.options());
+    try {
+      await client.anyConnection();
+    } catch (error) {
+      throw fromWire(error);
+    } finally {
+      await client.close().catch(() => undefined);
+    }
     if (!this.#connected) {
       this.#connected = true;
       this.#instrumentation.emit(CONSUMER_EVENTS.CONNECT, null);

@@ -492,6 +492,18 @@ describe.skipIf(!ok)('kafkajs\'s API, run with kafkajs and with kafka-wire/kafka
     expect(r.ours).toEqual(r.kafkajs);
   }, 90_000);
 
+  it('connect() fails when no broker answers, with a KafkaJSConnectionError (or kafkajs\'s retries giving up on one)', async () => {
+    const r = await both(async (mod, _kafka, name) => {
+      void name;
+      const kafka = new mod.Kafka({ brokers: ['127.0.0.1:1'], connectionTimeout: 200, retry: { retries: 0 }, logLevel: mod.logLevel.NOTHING });
+      const outcome = async (connect: () => Promise<void>) => connect().then(() => 'connected', (e: Error & { cause?: Error }) =>
+        (e instanceof mod.KafkaJSConnectionError || e.cause instanceof mod.KafkaJSConnectionError ? 'KafkaJSConnectionError' : e.name));
+      return { producer: await outcome(() => kafka.producer().connect()), consumer: await outcome(() => kafka.consumer({ groupId: 'g' }).connect()) };
+    });
+    expect(r.ours).toEqual({ producer: 'KafkaJSConnectionError', consumer: 'KafkaJSConnectionError' });
+    expect(r.ours).toEqual(r.kafkajs);
+  }, 60_000);
+
   it('kafka-wire only: a KIP-848 group (groupProtocol: \'consumer\') reads the same way', async () => {
     const topic = `kip848-${++serial}`;
     await cluster().createTopic(topic, { partitions: 2 });
