@@ -12,6 +12,8 @@ Promise.withResolvers ??= function withResolvers() {
   const promise = new this((a, b) => { resolve = a; reject = b; });
   return { promise, resolve, reject };
 };
+// BENCH_MODULES_DIR: another folder holding @platformatic/kafka (when bench/node_modules is not installed).
+const modules = process.env.BENCH_MODULES_DIR ?? BENCH_MODULES;
 const [library, workload, size, bootstrap, topic, countText] = process.argv.slice(2);
 const count = Number(countText);
 const value = Buffer.alloc(Number(size), 'x');
@@ -51,7 +53,7 @@ if (library === 'kafka-wire-own' && producing) {
   if (bytes < count) throw new Error('values not read');
   await consumer.close();
 } else if (library === 'platformatic' && producing) {
-  const { Producer } = await import(join(BENCH_MODULES, '@platformatic/kafka', 'dist/index.js'));
+  const { Producer } = await import(join(modules, '@platformatic/kafka', 'dist/index.js'));
   const producer = new Producer({ clientId: 'bench', bootstrapBrokers: [bootstrap], acks: -1, autocreateTopics: false });
   await producer.send({ messages: [{ topic, value }] });
   const started = performance.now();
@@ -63,7 +65,7 @@ if (library === 'kafka-wire-own' && producing) {
   done(performance.now() - started, count);
   await producer.close();
 } else if (library === 'platformatic') {
-  const { Consumer } = await import(join(BENCH_MODULES, '@platformatic/kafka', 'dist/index.js'));
+  const { Consumer } = await import(join(modules, '@platformatic/kafka', 'dist/index.js'));
   const consumer = new Consumer({ clientId: 'bench', groupId: `bench-${process.pid}-${Date.now()}`, bootstrapBrokers: [bootstrap], maxWaitTime: 100 });
   const stream = await consumer.consume({ topics: [topic], mode: 'earliest', autocommit: true });
   let seen = 0;
