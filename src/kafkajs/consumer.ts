@@ -620,8 +620,8 @@ export class KafkaJSConsumer implements Consumer {
     const k = keyOf(topic, partition);
     this.#stale.add(k);
     const run = this.#run!;
-    // kafkajs commits a seek with autoCommit on, so the group moves with it.
-    if (run.autoCommit) this.#resolved.set(k, { topic, partition, offset: at });
+    // As kafkajs: the sought offset counts as resolved, and with autoCommit it is committed at once.
+    this.#resolved.set(k, { topic, partition, offset: at });
     try {
       wire.seek(topic, partition, at);
       if (run.autoCommit) void this.#commitExplicit([{ topic, partition, offset: String(at) }]).catch(() => undefined);
