@@ -524,4 +524,34 @@ describe.skipIf(!ok)('kafkajs\'s API, run with kafkajs and with kafka-wire/kafka
     const offsets = await committed(`${topic}-g`, topic);
     expect(Number(offsets[0]) + Number(offsets[1])).toBe(8);
   }, 60_000);
+  // Last in the file: it restarts the file's broker.
+  it('kafka-wire only: a broker restart during send and during run is survived, nothing skipped', async () => {
+    const topic = `restart-broker-${++serial}`;
+    await cluster().createTopic(topic, { partitions: 1 });
+    const kafka = new ours.Kafka({ brokers: [cluster().bootstrap], logLevel: ours.logLevel.NOTHING });
+    const producer = kafka.producer();
+    await producer.connect();
+    const consumer = kafka.consumer({ groupId: `${topic}-g`, maxWaitTimeInMs: 100 });
+    const crashes: boolean[] = [];
+    consumer.on(consumer.events.CRASH, (e) => crashes.push(e.payload.restart));
+    await consumer.connect();
+    await consumer.subscribe({ topic, fromBeginning: true });
+    const values: string[] = [];
+    await consumer.run({ eachMessage: async ({ message }) => { values.push(String(message.value)); } });
+    await producer.send({ topic, messages: Array.from({ length: 3 }, (_, i) => ({ value: `before-${i}` })) });
+    await waitFor('the first three', () => values.length === 3);
+    const node = cluster().nodes[0]!.nodeId;
+    await cluster().stopNode(node);
+    const during = producer.send({ topic, messages: [{ value: 'during' }] });
+    await sleep(500);
+    await cluster().startNode(node);
+    await during;
+    await producer.send({ topic, messages: [{ value: 'after' }] });
+    await waitFor('every value', () => values.includes('after'), 90_000);
+    await consumer.disconnect();
+    await producer.disconnect();
+    // At least once: each value at least once, in order of first delivery; none skipped.
+    expect([...new Set(values)]).toEqual(['before-0', 'before-1', 'before-2', 'during', 'after']);
+    expect(crashes.every((restart) => restart)).toBe(true);
+  }, 180_000);
 });
