@@ -14,6 +14,7 @@ const FLOORS: ReadonlyArray<ReadonlyArray<{ name: string; paths: readonly string
   [{ name: 'cli', paths: ['cli/'] }], // the commands: options, input, output, every command's loop
   [{ name: 'perf', paths: ['perf/'] }], // kafka-wire perf's histogram, rates and report
   [{ name: 'site', paths: ['site/'] }], // the explorer site and its browser scripts
+  [{ name: 'kafkajs', paths: ['kafkajs/'] }], // kafkajs's API over the producer and consumer
   [{ name: 'capture', paths: ['capture/'] }, { name: 'producer', paths: ['producer/'] }, { name: 'consumer', paths: ['consumer/'] }], // captures and the recording proxy; the producer; the consumer
   [{ name: 'wire', paths: ['wire/'] }, { name: 'explain', paths: ['explain/'] }], // the network; seeing the bytes
   [{ name: 'codec', paths: ['codec/'] }], // messages to and from bytes

@@ -1,0 +1,724 @@
+// kafkajs's consumer over kafka-wire's own (src/consumer/): subscribe() then run() with
+// eachMessage or eachBatch, kafkajs's commit points (after each batch, and on the interval or
+// threshold asked), its retries of a failing handler (the record is fetched again, never
+// committed past) and crash-and-restart, and its instrumentation events.
+//
+// How offsets stay honest: the kafka-wire consumer counts a batch done when the handler given to
+// its run() resolves. This handler resolves only when every record of the batch was resolved
+// (and, without autoCommit, never: kafkajs then commits nothing itself); otherwise it marks what
+// was resolved, seeks the partition back to the first record not resolved, and throws
+// INCOMPLETE, which the loop here takes as "go on", not as a failure.
+import { Consumer as WireConsumer, ConsumerError, commitOffsets as commitWire, type PartitionBatch, type TopicPartitions as WireTopicPartitions } from '../consumer/index.js';
+import { findCoordinator } from '../consumer/classic.js';
+import { ApiKey } from '../generated/types.js';
+import { KafkaClient } from '../wire/client.js';
+import type { ProducerOptions } from '../producer/index.js';
+import { roundRobinAssignor, ROUND_ROBIN } from './assigners.js';
+import {
+  fromWire, KafkaJSError, KafkaJSNonRetriableError, KafkaJSNotImplemented, KafkaJSNumberOfRetriesExceeded, KafkaJSProtocolError,
+} from './errors.js';
+import { Instrumentation } from './instrumentation.js';
+import type { Logger } from './logger.js';
+import type {
+  Batch, Consumer, ConsumerConfig, ConsumerEvents, ConsumerRunConfig, ConsumerSubscribeTopic, ConsumerSubscribeTopics,
+  EachBatchPayload, GroupDescription, IHeaders, KafkaMessage, Offsets, OffsetsByTopicPartition, RetryOptions,
+  TopicPartitionOffset, TopicPartitionOffsetAndMetadata, TopicPartitions,
+} from './types.js';
+
+export interface ConsumerContext {
+  options(): Promise<Omit<ProducerOptions, 'acks'>>;
+  logger: Logger;
+}
+
+export const CONSUMER_EVENTS: ConsumerEvents = {
+  HEARTBEAT: 'consumer.heartbeat',
+  COMMIT_OFFSETS: 'consumer.commit_offsets',
+  GROUP_JOIN: 'consumer.group_join',
+  FETCH_START: 'consumer.fetch_start',
+  FETCH: 'consumer.fetch',
+  START_BATCH_PROCESS: 'consumer.start_batch_process',
+  END_BATCH_PROCESS: 'consumer.end_batch_process',
+  CONNECT: 'consumer.connect',
+  DISCONNECT: 'consumer.disconnect',
+  STOP: 'consumer.stop',
+  CRASH: 'consumer.crash',
+  REBALANCING: 'consumer.rebalancing',
+  RECEIVED_UNSUBSCRIBED_TOPICS: 'consumer.received_unsubscribed_topics',
+  REQUEST: 'consumer.network.request',
+  REQUEST_TIMEOUT: 'consumer.network.request_timeout',
+  REQUEST_QUEUE_SIZE: 'consumer.network.request_queue_size',
+};
+
+/** kafkajs's defaults for its consumer (its docs' values). */
+const DEFAULTS = {
+  sessionTimeout: 30_000, rebalanceTimeout: 60_000, heartbeatInterval: 3_000, maxWaitTimeInMs: 5_000,
+  maxBytesPerPartition: 1_048_576, maxBytes: 10_485_760, metadataMaxAge: 300_000,
+} as const;
+const RETRY_DEFAULTS = { initialRetryTime: 300, maxRetryTime: 30_000, factor: 0.2, multiplier: 2, retries: 5 } as const;
+
+/** Thrown out of the kafka-wire run() handler: the batch is not done (see the top of the file). */
+const INCOMPLETE = Symbol('incomplete batch');
+
+const keyOf = (topic: string, partition: number) => `${topic}\u0000${partition}`;
+const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+const asBuffer = (b: Uint8Array | null): Buffer | null => (b === null ? null : Buffer.from(b.buffer, b.byteOffset, b.byteLength));
+
+function parseOffset(offset: unknown, what = 'offset'): bigint {
+  let n: bigint;
+  try {
+    n = BigInt(offset as string);
+  } catch {
+    throw new KafkaJSNonRetriableError(`Invalid ${what}, expected a long received ${String(offset)}`);
+  }
+  if (n < 0n) throw new KafkaJSNonRetriableError('Offset must not be a negative number');
+  return n;
+}
+
+function checkTopicPartitions(list: Array<{ topic: string; partitions?: number[] }>, verb: string): void {
+  for (const tp of list) {
+    if (!tp || !tp.topic) throw new KafkaJSNonRetriableError(`Invalid topic ${String(tp?.topic ?? tp)}`);
+    if (tp.partitions !== undefined && (!Array.isArray(tp.partitions) || tp.partitions.some((p) => Number.isNaN(Number(p))))) {
+      throw new KafkaJSNonRetriableError(`Array of valid partitions required to ${verb} specific partitions instead of ${String(tp.partitions)}`);
+    }
+  }
+}
+
+/** kafkajs's backoff: each wait the last times `multiplier`, give or take `factor`, at most maxRetryTime. */
+function nextRetryTime(retry: Required<Omit<RetryOptions, 'restartOnFailure'>>, last: number): number {
+  const jitter = last * retry.factor;
+  const randomized = last - jitter + Math.random() * 2 * jitter;
+  return Math.min(Math.round(randomized * retry.multiplier), retry.maxRetryTime);
+}
+
+/**
+ * A kafka-wire batch's records from its first offset on, as kafkajs's messages: read through the
+ * columnar accessors (no record object), keys and values as Buffers over the fetched bytes.
+ */
+function messagesOf(batch: PartitionBatch): KafkaMessage[] {
+  const out: KafkaMessage[] = [];
+  for (const b of batch.batches) {
+    if (b.isControl) continue;
+    const logAppend = b.timestampType === 'logAppend' && b.magic === 2;
+    const batchContext = {
+      firstOffset: String(b.baseOffset), firstTimestamp: String(b.baseTimestamp), partitionLeaderEpoch: b.partitionLeaderEpoch,
+      inTransaction: b.isTransactional, isControlBatch: b.isControl, lastOffsetDelta: b.lastOffsetDelta,
+      producerId: String(b.producerId), producerEpoch: b.producerEpoch, firstSequence: b.baseSequence,
+      maxTimestamp: String(b.maxTimestamp), timestampType: logAppend ? 1 : 0, magicByte: b.magic,
+    };
+    const data = b.data;
+    const bytes = data.buffer;
+    const at = data.byteOffset;
+    // Offsets and timestamps as numbers where exact (every real one), as strings once per record.
+    const exact = Number.isSafeInteger(b.baseOffsetNumber + b.lastOffsetDelta);
+    const skip = batch.firstOffset > b.baseOffset ? Number(batch.firstOffset - b.baseOffset) : 0;
+    const appendTime = logAppend ? String(b.maxTimestamp) : '';
+    for (let i = 0; i < b.recordCount; i++) {
+      const delta = b.offsetDeltaAt(i);
+      if (delta < skip) continue;
+      const headers: IHeaders = {};
+      if (b.headerCountAt(i) > 0) {
+        for (const h of b.headersAt(i)) {
+          const value = asBuffer(h.value) ?? Buffer.alloc(0);
+          const have = headers[h.key];
+          if (have === undefined) headers[h.key] = value;
+          else if (Array.isArray(have)) have.push(value);
+          else headers[h.key] = [have, value];
+        }
+      }
+      const keySize = b.keySizeAt(i);
+      const valueSize = b.valueSizeAt(i);
+      out.push({
+        magicByte: b.magic,
+        attributes: 0,
+        timestamp: logAppend ? appendTime : String(b.baseTimestampNumber + b.timestampDeltaAt(i)),
+        offset: exact ? String(b.baseOffsetNumber + delta) : String(b.offsetAt(i)),
+        key: keySize < 0 ? null : Buffer.from(bytes, at + b.keyOffsetAt(i), keySize),
+        value: valueSize < 0 ? null : Buffer.from(bytes, at + b.valueOffsetAt(i), valueSize),
+        headers,
+        isControlRecord: false,
+        batchContext,
+      } as KafkaMessage);
+    }
+  }
+  return out;
+}
+
+function batchOf(batch: PartitionBatch, messages: KafkaMessage[]): Batch {
+  const hw = batch.highWatermark;
+  const last = messages.length > 0 ? BigInt(messages[messages.length - 1]!.offset) : batch.nextOffset - 1n;
+  const first = messages.length > 0 ? BigInt(messages[0]!.offset) : null;
+  return {
+    topic: batch.topic,
+    partition: batch.partition,
+    highWatermark: String(hw),
+    messages,
+    isEmpty: () => messages.length === 0,
+    firstOffset: () => (first === null ? null : String(first)),
+    lastOffset: () => String(last),
+    offsetLag: () => String(hw - 1n - last < 0n ? 0n : hw - 1n - last),
+    offsetLagLow: () => String(first === null ? 0n : hw - 1n - first < 0n ? 0n : hw - 1n - first),
+  };
+}
+
+interface RunState {
+  config: ConsumerRunConfig;
+  autoCommit: boolean;
+  retry: Required<Omit<RetryOptions, 'restartOnFailure'>> & { restartOnFailure?: (e: Error) => Promise<boolean> };
+  retryCount: number;
+  retryTime: number;
+  lastCommit: number;
+  resolvedSinceCommit: number;
+}
+
+export class KafkaJSConsumer implements Consumer {
+  readonly events = CONSUMER_EVENTS;
+  readonly #context: ConsumerContext;
+  readonly #config: ConsumerConfig;
+  readonly #instrumentation = new Instrumentation();
+  readonly #log: Logger;
+  readonly #subscriptions: (string | RegExp)[] = [];
+  #fromBeginning: boolean | undefined;
+  #wire: WireConsumer | null = null;
+  #run: RunState | null = null;
+  #running = false;
+  #connected = false;
+  #loop: Promise<void> | null = null;
+  #restartTimer: ReturnType<typeof setTimeout> | null = null;
+  /** Where a handler failed (the record to fetch again). */
+  #failedAt: { topic: string; partition: number; offset: bigint } | null = null;
+  /** Partitions seeked (or revoked) while their batch was being handled: isStale(). */
+  readonly #stale = new Set<string>();
+  /** Seeks asked for partitions not assigned yet: applied when they are. */
+  readonly #pendingSeeks = new Map<string, { topic: string; partition: number; offset: bigint }>();
+  /** Paused partitions (null: the whole topic), kept across rebalances as kafkajs does. */
+  readonly #pausedTopics = new Map<string, Set<number> | null>();
+  /** Next offset to commit per partition: what the handlers resolved, and what the group has. */
+  readonly #resolved = new Map<string, { topic: string; partition: number; offset: bigint }>();
+  readonly #committed = new Map<string, bigint>();
+
+  constructor(context: ConsumerContext, config: ConsumerConfig) {
+    if (config === undefined || typeof config.groupId !== 'string' || config.groupId === '') {
+      throw new KafkaJSNonRetriableError('Consumer groupId must be a non-empty string.');
+    }
+    this.#context = context;
+    this.#config = config;
+    this.#log = context.logger.namespace('Consumer');
+  }
+
+  logger(): Logger { return this.#log; }
+
+  on(eventName: string, listener: (event: never) => void): () => void {
+    return this.#instrumentation.on(eventName, Object.values(CONSUMER_EVENTS), listener);
+  }
+
+  async connect(): Promise<void> {
+    // Fails here, as kafkajs's does, when no broker answers: one connection to a bootstrap broker.
+    const client = new KafkaClient(await this.#context.options());
+    try {
+      await client.anyConnection();
+    } catch (error) {
+      throw fromWire(error);
+    } finally {
+      await client.close().catch(() => undefined);
+    }
+    if (!this.#connected) {
+      this.#connected = true;
+      this.#instrumentation.emit(CONSUMER_EVENTS.CONNECT, null);
+    }
+  }
+
+  async disconnect(): Promise<void> {
+    await this.stop();
+    if (this.#connected) {
+      this.#connected = false;
+      this.#instrumentation.emit(CONSUMER_EVENTS.DISCONNECT, null);
+    }
+  }
+
+  async subscribe(subscription: ConsumerSubscribeTopics | ConsumerSubscribeTopic): Promise<void> {
+    if (this.#running) throw new KafkaJSNonRetriableError('Cannot subscribe to topic while consumer is running');
+    const s = subscription as Partial<ConsumerSubscribeTopics & ConsumerSubscribeTopic>;
+    const topics = s.topics ?? (s.topic === undefined ? undefined : [s.topic]);
+    if (topics === undefined) throw new KafkaJSNonRetriableError('Missing required argument "topics"');
+    if (!Array.isArray(topics)) throw new KafkaJSNonRetriableError('Argument "topics" must be an array');
+    for (const t of topics) {
+      if (typeof t !== 'string' && !(t instanceof RegExp)) {
+        throw new KafkaJSNonRetriableError(`Invalid topic ${String(t)} (${typeof t}), the topic name has to be a String or a RegExp`);
+      }
+    }
+    const fromBeginning = s.fromBeginning ?? false;
+    if (this.#fromBeginning !== undefined && this.#fromBeginning !== fromBeginning) {
+      throw new KafkaJSNotImplemented('kafka-wire/kafkajs: every subscribe() of a consumer must ask the same fromBeginning (the reset policy is the consumer\'s)');
+    }
+    this.#fromBeginning = fromBeginning;
+    this.#subscriptions.push(...topics);
+  }
+
+  async run(config: ConsumerRunConfig = {}): Promise<void> {
+    if (this.#running) {
+      this.#log.warn('consumer#run was called, but the consumer is already running', { groupId: this.#config.groupId });
+      return;
+    }
+    if (config.eachMessage === undefined && config.eachBatch === undefined) {
+      throw new KafkaJSNonRetriableError('Consumer#run needs eachMessage or eachBatch');
+    }
+    if (this.#subscriptions.length === 0) throw new KafkaJSNonRetriableError('Consumer#run: subscribe to a topic first');
+    const r = this.#config.retry ?? {};
+    this.#run = {
+      config,
+      autoCommit: config.autoCommit ?? true,
+      retry: {
+        initialRetryTime: r.initialRetryTime ?? RETRY_DEFAULTS.initialRetryTime, maxRetryTime: r.maxRetryTime ?? RETRY_DEFAULTS.maxRetryTime,
+        factor: r.factor ?? RETRY_DEFAULTS.factor, multiplier: r.multiplier ?? RETRY_DEFAULTS.multiplier, retries: r.retries ?? RETRY_DEFAULTS.retries,
+        restartOnFailure: r.restartOnFailure,
+      },
+      retryCount: 0,
+      retryTime: r.initialRetryTime ?? RETRY_DEFAULTS.initialRetryTime,
+      lastCommit: Date.now(),
+      resolvedSinceCommit: 0,
+    };
+    this.#running = true;
+    try {
+      await this.#start();
+    } catch (error) {
+      this.#running = false;
+      await this.#closeWire();
+      throw fromWire(error);
+    }
+  }
+
+  /** A kafka-wire consumer joins; resolves once it has its first assignment, as kafkajs's run() does. */
+  async #start(): Promise<void> {
+    const c = this.#config;
+    if (c.partitionAssigners !== undefined && c.partitionAssigners.some((a) => a({ cluster: { findTopicPartitionMetadata: () => [] }, groupId: c.groupId, logger: this.#log }).name !== ROUND_ROBIN)) {
+      throw new KafkaJSNotImplemented('kafka-wire/kafkajs runs only PartitionAssigners.roundRobin (kafkajs\'s default); a custom assigner is not supported');
+    }
+    const base = await this.#context.options();
+    const wire = new WireConsumer({
+      ...base,
+      groupId: c.groupId,
+      topics: this.#subscriptions,
+      groupProtocol: c.groupProtocol ?? 'classic',
+      assignors: [roundRobinAssignor],
+      sessionTimeoutMs: c.sessionTimeout ?? DEFAULTS.sessionTimeout,
+      rebalanceTimeoutMs: c.rebalanceTimeout ?? DEFAULTS.rebalanceTimeout,
+      heartbeatIntervalMs: c.heartbeatInterval ?? DEFAULTS.heartbeatInterval,
+      resetPolicy: this.#fromBeginning === true ? 'earliest' : 'latest',
+      isolationLevel: c.readUncommitted === true ? 'read_uncommitted' : 'read_committed',
+      maxWaitMs: c.maxWaitTimeInMs ?? DEFAULTS.maxWaitTimeInMs,
+      fetchMaxBytes: c.maxBytes ?? DEFAULTS.maxBytes,
+      partitionMaxBytes: c.maxBytesPerPartition ?? DEFAULTS.maxBytesPerPartition,
+      metadataRefreshMs: c.metadataMaxAge ?? DEFAULTS.metadataMaxAge,
+      autoCommit: 'manual',
+      lazy: true,
+      debug: (message) => this.#log.debug(message, { groupId: c.groupId }),
+    });
+    this.#wire = wire;
+    const started = Date.now();
+    // Joined: the first assignment (or a stable membership with nothing assigned), a failure, or stop().
+    let assignedOnce = false;
+    wire.once('assigned', () => { assignedOnce = true; });
+    const firstAssignment = (async () => {
+      while (!assignedOnce && this.#running && this.#wire === wire && wire.membership?.state !== 'stable' && wire.membership?.state !== 'failed') await sleep(20);
+    })();
+    wire.on('assigned', (tps) => this.#assigned(wire, tps, started));
+    wire.on('revoked', (tps) => this.#revoked(tps));
+    wire.on('lost', (tps) => this.#revoked(tps));
+    wire.on('committed', (offsets) => this.#onCommitted(wire, offsets));
+    wire.on('error', (error) => { this.#log.error(error.message, { groupId: c.groupId }); });
+    await wire.start();
+    this.#loop = this.#consume(wire);
+    await firstAssignment;
+  }
+
+  #assigned(wire: WireConsumer, tps: WireTopicPartitions[], started: number): void {
+    for (const tp of tps) {
+      for (const p of tp.partitions) {
+        const k = keyOf(tp.topic, p);
+        this.#resolved.delete(k);
+        const seek = this.#pendingSeeks.get(k);
+        if (seek !== undefined) {
+          this.#pendingSeeks.delete(k);
+          wire.seek(tp.topic, p, seek.offset);
+        }
+        const paused = this.#pausedTopics.get(tp.topic);
+        if (paused === null || paused?.has(p)) wire.pause([{ topic: tp.topic, partitions: [p] }]);
+      }
+    }
+    if (!this.#instrumentation.has(CONSUMER_EVENTS.GROUP_JOIN)) return;
+    const m = wire.membership as { memberId?: string; generationId?: number; protocolName?: string | null } | null;
+    const memberAssignment: Record<string, number[]> = {};
+    for (const tp of wire.assignment()) memberAssignment[tp.topic] = tp.partitions;
+    this.#instrumentation.emit(CONSUMER_EVENTS.GROUP_JOIN, {
+      groupId: this.#config.groupId, memberId: m?.memberId ?? '', leaderId: '', isLeader: false,
+      memberAssignment, groupProtocol: m?.protocolName ?? ROUND_ROBIN, duration: Date.now() - started,
+    });
+  }
+
+  #revoked(tps: WireTopicPartitions[]): void {
+    for (const tp of tps) for (const p of tp.partitions) this.#stale.add(keyOf(tp.topic, p));
+    const m = this.#wire?.membership;
+    this.#instrumentation.emit(CONSUMER_EVENTS.REBALANCING, { groupId: this.#config.groupId, memberId: m?.memberId ?? '' });
+  }
+
+  #onCommitted(wire: WireConsumer, offsets: { topic: string; partition: number; offset: bigint }[]): void {
+    for (const o of offsets) this.#committed.set(keyOf(o.topic, o.partition), o.offset);
+    if (!this.#instrumentation.has(CONSUMER_EVENTS.COMMIT_OFFSETS)) return;
+    const m = wire.membership as { memberId?: string; generationId?: number } | null;
+    const byTopic = new Map<string, { partition: number; offset: string }[]>();
+    for (const o of offsets) {
+      const list = byTopic.get(o.topic) ?? byTopic.set(o.topic, []).get(o.topic)!;
+      list.push({ partition: o.partition, offset: String(o.offset) });
+    }
+    this.#instrumentation.emit(CONSUMER_EVENTS.COMMIT_OFFSETS, {
+      groupId: this.#config.groupId, memberId: m?.memberId ?? '', groupGenerationId: m?.generationId ?? -1,
+      topics: [...byTopic].map(([topic, partitions]) => ({ topic, partitions })),
+    });
+  }
+
+  /** Hands batches to the app until stopped: a failing handler is retried, then the consumer crashes (and restarts). */
+  async #consume(wire: WireConsumer): Promise<void> {
+    const run = this.#run!;
+    for (;;) {
+      try {
+        await wire.run((batch) => this.#handle(wire, batch));
+        return;
+      } catch (error) {
+        if (!this.#running || this.#wire !== wire) return;
+        if (error === INCOMPLETE) continue;
+        const failed = this.#failedAt;
+        this.#failedAt = null;
+        const retriable = failed !== null && !(error instanceof KafkaJSError && !error.retriable);
+        if (failed !== null) {
+          // Fetch the record again (what was fetched past it is dropped), whatever happens next.
+          try { wire.seek(failed.topic, failed.partition, failed.offset); } catch { /* revoked meanwhile */ }
+        }
+        if (retriable && run.retryCount < run.retry.retries) {
+          const wait = run.retryTime;
+          run.retryCount++;
+          run.retryTime = nextRetryTime(run.retry, wait);
+          await sleep(wait);
+          if (!this.#running || this.#wire !== wire) return;
+          continue;
+        }
+        const crash = retriable
+          ? new KafkaJSNumberOfRetriesExceeded(error as Error, { retryCount: run.retryCount, retryTime: run.retryTime })
+          : (fromWire(error) as Error);
+        await this.#crash(wire, crash);
+        return;
+      }
+    }
+  }
+
+  async #crash(wire: WireConsumer, error: Error): Promise<void> {
+    const run = this.#run!;
+    this.#log.error(`Crash: ${error.name}: ${error.message}`, { groupId: this.#config.groupId, retryCount: run.retryCount });
+    await this.#closeWire();
+    const original = (e: unknown): unknown => (e instanceof Error && e.cause !== undefined ? original(e.cause) : e);
+    const retriable = error instanceof KafkaJSNumberOfRetriesExceeded || (original(error) as { retriable?: boolean })?.retriable === true;
+    let restart = retriable;
+    if (restart && run.retry.restartOnFailure !== undefined) {
+      restart = await run.retry.restartOnFailure(error).catch(() => true);
+    }
+    this.#instrumentation.emit(CONSUMER_EVENTS.CRASH, { error, groupId: this.#config.groupId, restart });
+    if (!restart || !this.#running || this.#wire !== null) {
+      if (!restart) this.#running = false;
+      return;
+    }
+    const wait = run.retryTime;
+    run.retryCount = 0;
+    run.retryTime = run.retry.initialRetryTime;
+    this.#restartTimer = setTimeout(() => {
+      this.#restartTimer = null;
+      if (!this.#running) return;
+      this.#start().catch((e) => {
+        void this.#crash(this.#wire ?? wire, fromWire(e) as Error);
+      });
+    }, wait);
+  }
+
+  /** One partition's batch through the app's handler; resolves only when all of it was resolved. */
+  async #handle(wire: WireConsumer, batch: PartitionBatch): Promise<void> {
+    const run = this.#run!;
+    const { topic, partition } = batch;
+    const key = keyOf(topic, partition);
+    this.#stale.delete(key);
+    const messages = messagesOf(batch);
+    const kbatch = batchOf(batch, messages);
+    const lastOffset = messages.length > 0 ? BigInt(messages[messages.length - 1]!.offset) : null;
+    /** Next offset this batch resolved so far (null: nothing). */
+    let resolved: bigint | null = null;
+    const resolve = (next: bigint) => {
+      if (resolved !== null && next <= resolved) return;
+      // The last record resolved: the batch is (control records after it included).
+      const upTo = lastOffset !== null && next > lastOffset ? batch.nextOffset : next;
+      run.resolvedSinceCommit += Number(upTo - (resolved ?? batch.firstOffset));
+      resolved = upTo;
+      this.#resolved.set(key, { topic, partition, offset: upTo });
+      if (run.autoCommit) wire.markOffset(topic, partition, upTo);
+    };
+    if (messages.length === 0) {
+      // Only control records or aborted transactions' records: resolved without the app, as kafkajs does.
+      resolve(batch.nextOffset);
+    } else {
+      const started = Date.now();
+      const payload = this.#instrumentation.has(CONSUMER_EVENTS.START_BATCH_PROCESS) || this.#instrumentation.has(CONSUMER_EVENTS.END_BATCH_PROCESS)
+        ? {
+          topic, partition, highWatermark: kbatch.highWatermark, offsetLag: kbatch.offsetLag(), offsetLagLow: kbatch.offsetLagLow(),
+          batchSize: messages.length, firstOffset: kbatch.firstOffset()!, lastOffset: kbatch.lastOffset(),
+        }
+        : null;
+      if (payload !== null) this.#instrumentation.emit(CONSUMER_EVENTS.START_BATCH_PROCESS, payload);
+      const pause = () => {
+        this.pause([{ topic, partitions: [partition] }]);
+        return () => this.resume([{ topic, partitions: [partition] }]);
+      };
+      const heartbeat = async () => undefined; // the kafka-wire member heartbeats on its own schedule
+      const { eachMessage, eachBatch } = run.config;
+      try {
+        if (eachMessage !== undefined) {
+          // Resolved as an index while the loop runs (no offset arithmetic per record), as offsets when they are needed.
+          const commitsInBatch = run.autoCommit && (run.config.autoCommitInterval != null || run.config.autoCommitThreshold != null);
+          let last = -1;
+          try {
+            for (let i = 0; i < messages.length; i++) {
+              if (!this.#running || this.#stale.has(key)) break;
+              const message = messages[i]!;
+              try {
+                await eachMessage({ topic, partition, message, heartbeat, pause });
+              } catch (error) {
+                if (!(error instanceof KafkaJSError)) this.#log.error('Error when calling eachMessage', { topic, partition, offset: message.offset, stack: (error as Error)?.stack, error });
+                this.#failedAt = { topic, partition, offset: BigInt(message.offset) };
+                throw error;
+              }
+              last = i;
+              if (commitsInBatch) {
+                resolve(BigInt(message.offset) + 1n);
+                await this.#commitIfNecessary(wire);
+              }
+              if (this.#pausedTopics.size > 0 && this.#isPaused(topic, partition)) break;
+            }
+          } finally {
+            if (last >= 0) resolve(BigInt(messages[last]!.offset) + 1n);
+          }
+        } else {
+          const payload: EachBatchPayload = {
+            batch: kbatch,
+            resolveOffset: (offset) => resolve(parseOffset(offset) + 1n),
+            heartbeat,
+            pause,
+            commitOffsetsIfNecessary: async (offsets?: Offsets) => {
+              if (offsets !== undefined) await this.#commitExplicit(offsets.topics.flatMap((t) => t.partitions.map((p) => ({ topic: t.topic, partition: p.partition, offset: p.offset }))));
+              else await this.#commitIfNecessary(wire);
+            },
+            uncommittedOffsets: () => this.#uncommittedOffsets(),
+            isRunning: () => this.#running,
+            isStale: () => this.#stale.has(key),
+          };
+          try {
+            await eachBatch!(payload);
+          } catch (error) {
+            if (!(error instanceof KafkaJSError)) this.#log.error('Error when calling eachBatch', { topic, partition, offset: kbatch.firstOffset(), stack: (error as Error)?.stack, error });
+            this.#failedAt = { topic, partition, offset: resolved ?? batch.firstOffset };
+            throw error;
+          }
+          if ((run.config.eachBatchAutoResolve ?? true) && !this.#stale.has(key)) resolve(lastOffset! + 1n);
+        }
+      } catch (error) {
+        // kafkajs commits what was resolved before the failure (with autoCommit).
+        if (run.autoCommit) await wire.commit().catch(() => undefined);
+        throw error;
+      }
+      if (payload !== null) this.#instrumentation.emit(CONSUMER_EVENTS.END_BATCH_PROCESS, { ...payload, duration: Date.now() - started });
+    }
+    run.retryCount = 0;
+    run.retryTime = run.retry.initialRetryTime;
+    if (run.autoCommit) {
+      // kafkajs commits after every batch; here the commit goes out as the next batch starts (one
+      // OffsetCommit at a time, later calls sharing it), not awaited: at least once either way.
+      wire.commit().catch((error) => this.#log.warn(`commit failed: ${(error as Error).message}`, { groupId: this.#config.groupId }));
+      run.lastCommit = Date.now();
+      run.resolvedSinceCommit = 0;
+    }
+    const done = resolved !== null && resolved >= batch.nextOffset;
+    if (done && run.autoCommit) return;
+    // Not all resolved (paused, seeked, stopped, eachBatch left some), or no autoCommit: read it
+    // again from the first record not resolved, unless the app seeked it elsewhere.
+    if (!this.#stale.has(key)) {
+      try { wire.seek(topic, partition, resolved ?? batch.firstOffset); } catch { /* revoked meanwhile */ }
+    }
+    throw INCOMPLETE;
+  }
+
+  async #commitIfNecessary(wire: WireConsumer): Promise<void> {
+    const run = this.#run!;
+    if (!run.autoCommit) return;
+    const interval = run.config.autoCommitInterval;
+    const threshold = run.config.autoCommitThreshold;
+    const timeUp = interval !== undefined && interval !== null && Date.now() >= run.lastCommit + interval;
+    const enough = threshold !== undefined && threshold !== null && run.resolvedSinceCommit >= threshold;
+    if (!timeUp && !enough) return;
+    await wire.commit();
+    run.lastCommit = Date.now();
+    run.resolvedSinceCommit = 0;
+  }
+
+  #uncommittedOffsets(): OffsetsByTopicPartition {
+    const byTopic = new Map<string, { partition: number; offset: string }[]>();
+    for (const [k, r] of this.#resolved) {
+      if (this.#committed.get(k) === r.offset) continue;
+      const list = byTopic.get(r.topic) ?? byTopic.set(r.topic, []).get(r.topic)!;
+      list.push({ partition: r.partition, offset: String(r.offset) });
+    }
+    return { topics: [...byTopic].map(([topic, partitions]) => ({ topic, partitions })) };
+  }
+
+  #isPaused(topic: string, partition: number): boolean {
+    const p = this.#pausedTopics.get(topic);
+    return p === null || (p !== undefined && p.has(partition));
+  }
+
+  #requireRun(): WireConsumer {
+    if (this.#wire === null || !this.#running) throw new KafkaJSNonRetriableError('Consumer group was not initialized, consumer#run must be called first');
+    return this.#wire;
+  }
+
+  async commitOffsets(topicPartitions: Array<TopicPartitionOffsetAndMetadata>): Promise<void> {
+    for (const { topic, partition, offset, metadata } of topicPartitions) {
+      if (!topic) throw new KafkaJSNonRetriableError(`Invalid topic ${String(topic)}`);
+      if (Number.isNaN(Number(partition))) throw new KafkaJSNonRetriableError(`Invalid partition, expected a number received ${String(partition)}`);
+      parseOffset(offset);
+      if (metadata !== undefined && metadata !== null && typeof metadata !== 'string') throw new KafkaJSNonRetriableError(`Invalid offset metadata, expected string or null, received ${String(metadata)}`);
+    }
+    this.#requireRun();
+    await this.#commitExplicit(topicPartitions);
+  }
+
+  /** Commits the offsets given (the app's own, which may go back), as this member of the group. */
+  async #commitExplicit(list: Array<{ topic: string; partition: number; offset: string }>): Promise<void> {
+    const wire = this.#requireRun();
+    const m = wire.membership;
+    const who = m?.commitIdentity();
+    if (!m || !who) throw new KafkaJSProtocolError('The group is rebalancing, so a rejoin is needed', { code: 27 });
+    const offsets = new Map<string, Map<number, bigint>>();
+    for (const { topic, partition, offset } of list) (offsets.get(topic) ?? offsets.set(topic, new Map()).get(topic)!).set(Number(partition), parseOffset(offset));
+    try {
+      await commitWire(await m.coordinator(), who, offsets);
+    } catch (error) {
+      throw fromWire(error);
+    }
+    const committed: { topic: string; partition: number; offset: bigint }[] = [];
+    for (const [topic, ps] of offsets) for (const [partition, offset] of ps) committed.push({ topic, partition, offset });
+    this.#onCommitted(wire, committed);
+  }
+
+  seek({ topic, partition, offset }: TopicPartitionOffset): void {
+    if (!topic) throw new KafkaJSNonRetriableError(`Invalid topic ${String(topic)}`);
+    if (Number.isNaN(Number(partition))) throw new KafkaJSNonRetriableError(`Invalid partition, expected a number received ${String(partition)}`);
+    const at = parseOffset(offset);
+    const wire = this.#requireRun();
+    const k = keyOf(topic, partition);
+    this.#stale.add(k);
+    const run = this.#run!;
+    // As kafkajs: the sought offset counts as resolved, and with autoCommit it is committed at once.
+    this.#resolved.set(k, { topic, partition, offset: at });
+    try {
+      wire.seek(topic, partition, at);
+      if (run.autoCommit) void this.#commitExplicit([{ topic, partition, offset: String(at) }]).catch(() => undefined);
+    } catch (error) {
+      if (!(error instanceof ConsumerError)) throw error;
+      this.#pendingSeeks.set(k, { topic, partition, offset: at }); // not assigned yet: when it is
+    }
+  }
+
+  pause(topics: Array<{ topic: string; partitions?: number[] }>): void {
+    checkTopicPartitions(topics, 'pause');
+    const wire = this.#requireRun();
+    for (const { topic, partitions } of topics) {
+      if (partitions === undefined) this.#pausedTopics.set(topic, null);
+      else {
+        const have = this.#pausedTopics.get(topic);
+        if (have === null) continue;
+        const set = have ?? new Set<number>();
+        for (const p of partitions) set.add(p);
+        this.#pausedTopics.set(topic, set);
+      }
+      const owned = wire.assignment().find((tp) => tp.topic === topic)?.partitions ?? [];
+      const these = partitions === undefined ? owned : partitions.filter((p) => owned.includes(p));
+      if (these.length > 0) wire.pause([{ topic, partitions: these }]);
+    }
+  }
+
+  resume(topics: Array<{ topic: string; partitions?: number[] }>): void {
+    checkTopicPartitions(topics, 'resume');
+    const wire = this.#requireRun();
+    for (const { topic, partitions } of topics) {
+      const owned = wire.assignment().find((tp) => tp.topic === topic)?.partitions ?? [];
+      if (partitions === undefined) this.#pausedTopics.delete(topic);
+      else {
+        const have = this.#pausedTopics.get(topic);
+        const set = have === null ? new Set(owned) : (have ?? new Set<number>());
+        for (const p of partitions) set.delete(p);
+        if (set.size === 0) this.#pausedTopics.delete(topic); else this.#pausedTopics.set(topic, set);
+      }
+      const these = partitions === undefined ? owned : partitions.filter((p) => owned.includes(p));
+      if (these.length > 0) wire.resume([{ topic, partitions: these }]);
+    }
+  }
+
+  paused(): TopicPartitions[] {
+    if (this.#wire === null) return [];
+    const out: TopicPartitions[] = [];
+    for (const [topic, set] of this.#pausedTopics) {
+      const partitions = set === null ? (this.#wire.assignment().find((tp) => tp.topic === topic)?.partitions ?? []) : [...set].sort((a, b) => a - b);
+      if (partitions.length > 0) out.push({ topic, partitions });
+    }
+    return out;
+  }
+
+  async describeGroup(): Promise<GroupDescription> {
+    const own = this.#wire === null;
+    const client = this.#wire?.client ?? new KafkaClient(await this.#context.options());
+    try {
+      const conn = await findCoordinator(client, this.#config.groupId);
+      const res = await conn.request(ApiKey.DescribeGroups, undefined, { groups: [this.#config.groupId], includeAuthorizedOperations: false });
+      const g = res.groups.find((x) => x.groupId === this.#config.groupId) ?? res.groups[0]!;
+      if (g.errorCode !== 0) throw new KafkaJSProtocolError(g.errorCode);
+      const description = {
+        errorCode: g.errorCode,
+        groupId: g.groupId,
+        state: g.groupState as GroupDescription['state'],
+        protocolType: g.protocolType,
+        protocol: g.protocolData,
+        members: g.members.map((m) => ({
+          memberId: m.memberId, clientId: m.clientId, clientHost: m.clientHost,
+          memberMetadata: asBuffer(m.memberMetadata)!, memberAssignment: asBuffer(m.memberAssignment)!,
+        })),
+      };
+      return description;
+    } catch (error) {
+      throw fromWire(error);
+    } finally {
+      if (own) await client.close().catch(() => undefined);
+    }
+  }
+
+  async #closeWire(): Promise<void> {
+    const wire = this.#wire;
+    this.#wire = null;
+    if (wire === null) return;
+    await wire.close().catch((error) => { this.#log.warn(`closing: ${(error as Error).message}`, { groupId: this.#config.groupId }); });
+  }
+
+  async stop(): Promise<void> {
+    if (this.#restartTimer !== null) clearTimeout(this.#restartTimer);
+    this.#restartTimer = null;
+    const wasRunning = this.#running;
+    this.#running = false;
+    await this.#closeWire();
+    await this.#loop?.catch(() => undefined);
+    this.#loop = null;
+    this.#stale.clear();
+    if (wasRunning) this.#instrumentation.emit(CONSUMER_EVENTS.STOP, null);
+  }
+}
