@@ -246,7 +246,7 @@ export async function startBridge(options: BridgeOptions): Promise<KafkaBridge> 
       }
     });
     broker.on('end', () => finish(CloseCode.GOING_AWAY, 'the broker closed the connection'));
-    broker.on('error', (error) => finish(CloseCode.INTERNAL_ERROR, `the broker connection: ${error.message}`, error));
+    broker.on('error', (error) => finish(CloseCode.GOING_AWAY, `the broker connection: ${error.message}`, error));
     broker.on('close', () => finish(CloseCode.GOING_AWAY, 'the broker closed the connection'));
     page.on('data', onPageBytes);
     page.on('end', () => finish(CloseCode.NORMAL, 'the page went away'));

@@ -15,15 +15,26 @@ export { readCommitted, IsolationLevel, ISOLATION_NAMES, type IsolationName, typ
 export { ScramClient, ScramError, SCRAM_MECHANISMS, type ScramMechanism } from './scram.js';
 export * from './sasl/index.js';
 
+// Connectors that need no node:net: a WebSocket to kafka-wire bridge, workerd's sockets.
+export { webSocketConnector, bridgeUrlFor, type WebSocketConnectorOptions } from './sockets/websocket.js';
+export { cloudflareConnector } from './sockets/cloudflare.js';
+export type { ByteSocket, ByteSocketEvents, SocketConnector, SocketTarget } from './sockets/socket.js';
+
 const TCP = 'TCP sockets (node:net)';
 function refuse(feature: string): never {
   throw new UnsupportedRuntimeError(runtimeName(), feature, 'kafka-wire/wire connects from Node, Bun and Deno; the codec and records entries work here');
 }
 export function connect(..._: unknown[]): never { return refuse(TCP); }
 export function startServer(..._: unknown[]): never { return refuse(TCP); }
+export function startBridge(..._: unknown[]): never { return refuse(TCP); }
+export class BridgeRefusal extends Error {}
 export function startMemoryBroker(..._: unknown[]): never { return refuse(TCP); }
 export function apiVersionsResponse(..._: unknown[]): never { return refuse(TCP); }
 export function parseHostPort(..._: unknown[]): never { return refuse(TCP); }
 export function createFrameSplitterTransform(..._: unknown[]): never { return refuse('Node streams (node:stream)'); }
 export class Connection { constructor() { refuse(TCP); } }
 export class KafkaClient { constructor(..._: unknown[]) { refuse(TCP); } }
+export {
+  createLogger, consoleSink, silentLogger, redact, redactText, isSecretName, withDebugCallback, LOG_LEVELS,
+  type Logger, type LoggerOptions, type LoggerOption, type LogEntry, type LogSink, type LogLevel,
+} from '../logger.js';

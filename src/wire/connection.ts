@@ -1,5 +1,7 @@
 // One client connection to one Kafka broker: framing, correlation, version negotiation,
-// timeouts and SASL (the mechanisms are in ./sasl/), over node:net (or node:tls).
+// timeouts and SASL (the mechanisms are in ./sasl/), over a socket of ./sockets/: node:net or
+// node:tls by default, workerd's cloudflare:sockets there, a WebSocket to kafka-wire bridge when
+// asked. No transport is imported statically, so the module loads in every runtime.
 //
 //   const conn = await connect({ host: '127.0.0.1', port: 9092, clientId: 'me' });
 //   const md = await conn.request(ApiKey.Metadata, undefined, { topics: null });
@@ -12,8 +14,7 @@
 // needs a fresh connection (as Kafka's own clients do).
 
 import { EventEmitter } from 'node:events';
-import * as net from 'node:net';
-import * as tls from 'node:tls';
+import type * as tls from 'node:tls';
 import { encodeRequest, encodeRequestParts, decodeResponse, newMessage } from '../codec/by-key.js';
 import type { ApiVersionsResponse, RequestBodies, ResponseBodies } from '../generated/types.js';
 import { FrameSplitter, FrameError } from './frame-splitter.js';
@@ -22,6 +23,8 @@ import { apiName, supportedVersions, usableVersion, type VersionRange } from './
 import { ApiKey } from '../generated/types.js';
 import { SASL_MECHANISMS, saslMechanism, authenticateSasl, defaultReauthenticateAfterMs, SaslError, type SaslOptions, type SaslMechanism } from './sasl/index.js';
 import { createLogger, type Logger, type LoggerOption } from '../logger.js';
+import type { ByteSocket, SocketConnector } from './sockets/socket.js';
+import { cloudflareConnector } from './sockets/cloudflare.js';
 
 
 export type { SaslPlainOptions, SaslScramOptions, SaslOptions } from './sasl/index.js';
@@ -34,6 +37,12 @@ export interface ConnectOptions {
   clientId?: string | null;
   /** true for TLS with Node's defaults, or tls.connect() options (ca, cert, servername, ...). */
   tls?: boolean | tls.ConnectionOptions;
+  /**
+   * How to reach the broker: node:net / node:tls where they exist (Node, Bun, Deno), workerd's
+   * cloudflare:sockets in workerd, or a connector of ./sockets/ (webSocketConnector({ url }) for
+   * a page through `kafka-wire bridge`).
+   */
+  socket?: SocketConnector;
   sasl?: SaslOptions;
   /** Per-request timeout; default 30 000 ms. 0 disables. */
   requestTimeoutMs?: number;
@@ -101,44 +110,29 @@ export async function connect(options: ConnectOptions): Promise<Connection> {
   return conn;
 }
 
-function openSocket(options: ConnectOptions): Promise<net.Socket> {
+/** The runtime's own transport: workerd's sockets there, node:net elsewhere (loaded on first use). */
+async function defaultConnector(): Promise<SocketConnector> {
+  if ((globalThis as { navigator?: { userAgent?: string } }).navigator?.userAgent === 'Cloudflare-Workers') return cloudflareConnector();
+  return (await import('./sockets/node.js')).nodeConnector;
+}
+
+async function openSocket(options: ConnectOptions): Promise<ByteSocket> {
   const { host, port } = options;
   const timeoutMs = options.connectTimeoutMs ?? 10_000;
-  return new Promise((resolve, reject) => {
-    let socket: net.Socket;
-    const ready = options.tls ? 'secureConnect' : 'connect';
-    if (options.tls) {
-      const extra = options.tls === true ? {} : options.tls;
-      socket = tls.connect({ host, port, servername: net.isIP(host) ? undefined : host, ...extra });
-    } else {
-      socket = net.connect({ host, port });
+  const connector = options.socket ?? await defaultConnector();
+  try {
+    return await connector({ host, port, tls: options.tls, timeoutMs });
+  } catch (cause) {
+    const err = cause instanceof Error ? cause : new Error(String(cause));
+    const code = (err as { code?: string }).code;
+    if (code === 'ETIMEDOUT' && /^timed out after/.test(err.message)) {
+      throw new ConnectionError('TIMEOUT', `connecting to ${host}:${port} timed out after ${timeoutMs} ms`, { host, port });
     }
-    const timer = timeoutMs > 0 ? setTimeout(() => {
-      cleanup();
-      socket.destroy();
-      reject(new ConnectionError('TIMEOUT', `connecting to ${host}:${port} timed out after ${timeoutMs} ms`, { host, port }));
-    }, timeoutMs) : undefined;
-    const onError = (err: Error) => {
-      cleanup();
-      socket.destroy();
-      // A plaintext listener (or an HTTP server) answers a TLS hello with a close or with bytes that are no TLS.
-      const hint = options.tls && (err as NodeJS.ErrnoException).code !== 'ECONNREFUSED' && !/certificate|self.signed|altnames|CERT/i.test(`${err.message} ${(err as NodeJS.ErrnoException).code ?? ''}`)
-        ? ' (the TLS handshake failed: is it a plaintext listener?)' : '';
-      reject(new ConnectionError('CONNECT', `cannot connect to ${host}:${port}: ${err.message}${hint}`, { host, port, cause: err }));
-    };
-    const onReady = () => {
-      cleanup();
-      socket.setNoDelay(true);
-      resolve(socket);
-    };
-    const cleanup = () => {
-      if (timer) clearTimeout(timer);
-      socket.off('error', onError);
-      socket.off(ready, onReady);
-    };
-    socket.once('error', onError);
-    socket.once(ready, onReady);
-  });
+    // A plaintext listener (or an HTTP server) answers a TLS hello with a close or with bytes that are no TLS.
+    const hint = options.tls && code !== 'ECONNREFUSED' && !/certificate|self.signed|altnames|CERT/i.test(`${err.message} ${code ?? ''}`)
+      ? ' (the TLS handshake failed: is it a plaintext listener?)' : '';
+    throw new ConnectionError('CONNECT', `cannot connect to ${host}:${port}: ${err.message}${hint}`, { host, port, cause: err });
+  }
 }
 
 export interface ConnectionEvents {
@@ -152,7 +146,7 @@ export class Connection extends EventEmitter<ConnectionEvents> {
   readonly clientId: string | null;
   readonly requestTimeoutMs: number;
   readonly logger: Logger;
-  readonly #socket: net.Socket;
+  readonly #socket: ByteSocket;
   readonly #splitter: FrameSplitter;
   readonly #clientSoftware: [name: string, version: string];
   readonly #maxVersions: Readonly<Record<number, number>>;
@@ -173,7 +167,7 @@ export class Connection extends EventEmitter<ConnectionEvents> {
   #reauthentications = 0;
 
   /** Wraps an already-connected socket; most callers want connect(). */
-  constructor(socket: net.Socket, options: Omit<ConnectOptions, 'host' | 'port'> & { host?: string; port?: number }) {
+  constructor(socket: ByteSocket, options: Omit<ConnectOptions, 'host' | 'port'> & { host?: string; port?: number }) {
     super();
     this.#socket = socket;
     this.host = options.host ?? socket.remoteAddress ?? '';
@@ -186,7 +180,7 @@ export class Connection extends EventEmitter<ConnectionEvents> {
     this.#clientSoftware = [options.clientSoftwareName ?? 'kafka-wire', options.clientSoftwareVersion ?? '0.1.0'];
     this.#maxVersions = options.maxVersions ?? {};
     this.#tls = options.tls !== undefined && options.tls !== false;
-    socket.on('data', (chunk: Buffer) => this.#onData(chunk));
+    socket.on('data', (chunk) => this.#onData(chunk));
     socket.on('end', () => this.#onEnd());
     socket.on('error', (err) => { this.#socketError ??= err; });
     socket.on('close', () => this.#onClose());
@@ -387,7 +381,7 @@ export class Connection extends EventEmitter<ConnectionEvents> {
     this.#fail(new ConnectionError('CLOSED', `connection to ${this.host}:${this.port} destroyed by the client`, { host: this.host, port: this.port }));
   }
 
-  #onData(chunk: Buffer): void {
+  #onData(chunk: Uint8Array): void {
     if (this.#closedError) return;
     if (this.#received === 0) {
       const notKafka = notKafkaHint(chunk, this.#tls);

@@ -26,3 +26,7 @@ export {
   createLogger, consoleSink, silentLogger, redact, redactText, isSecretName, withDebugCallback, LOG_LEVELS,
   type Logger, type LoggerOptions, type LoggerOption, type LogEntry, type LogSink, type LogLevel,
 } from '../logger.js';
+export { webSocketConnector, bridgeUrlFor, type WebSocketConnectorOptions } from './sockets/websocket.js';
+export { cloudflareConnector } from './sockets/cloudflare.js';
+export type { ByteSocket, ByteSocketEvents, SocketConnector, SocketTarget } from './sockets/socket.js';
+export { startBridge, BridgeRefusal, type BridgeOptions, type KafkaBridge } from './bridge.js';

@@ -323,6 +323,12 @@ const CALLS: Record<string, string> = {
   awsCredentialsFromEnvironment: `m.awsCredentialsFromEnvironment({ AWS_ACCESS_KEY_ID: 'A', AWS_SECRET_ACCESS_KEY: 'S' })`,
   awsCredentialsFromProfile: `m.awsCredentialsFromProfile('[default]\\naws_access_key_id = A\\naws_secret_access_key = S\\n')`,
   errorName: `if (typeof m.errorName(36) !== 'string') throw new Error('no name for 36')`,
+  // wire: sockets and the bridge
+  webSocketConnector: `try { await m.webSocketConnector({ url: 'ws://127.0.0.1:9/' })({ host: 'h', port: 1, timeoutMs: 500 }); throw new Error('connected to nothing'); } catch (e) { if (!/WebSocket|bridge/.test(e.message)) throw e; }`,
+  bridgeUrlFor: `const u = m.bridgeUrlFor('ws://b:1/', { host: 'kafka-1.bridge.invalid', port: 1 }); if (u !== 'ws://b:1/?broker=kafka-1.bridge.invalid%3A1') throw new Error(u)`,
+  cloudflareConnector: `const s = await m.cloudflareConnector(() => ({ readable: new ReadableStream(), writable: new WritableStream(), opened: Promise.resolve(), closed: new Promise(() => {}), close: async () => {} }))({ host: 'h', port: 1, timeoutMs: 500 }); s.destroy()`,
+  startBridge: `const b = await m.startMemoryBroker({}); try { const bridge = await m.startBridge({ listen: { host: '127.0.0.1', port: 0 }, bootstrap: [{ host: b.host, port: b.port }] }); await bridge.close(); } finally { await b.close(); }`,
+  BridgeRefusal: `new m.BridgeRefusal(403, 'x')`,
 };
 
 describe.skipIf(!built)('every export of every entry, as the first call of a fresh process', async () => {

@@ -1,0 +1,40 @@
+// node:net and node:tls as a ByteSocket (a node:net Socket is one as it is): Node, Bun and Deno.
+// SNI takes host names only; an IP address there is a Node deprecation (DEP0123).
+import * as net from 'node:net';
+import * as tls from 'node:tls';
+import type { ByteSocket, SocketConnector, SocketTarget } from './socket.js';
+
+/** The default ConnectOptions.socket where node:net exists. */
+export const nodeConnector: SocketConnector = (target: SocketTarget) => new Promise<ByteSocket>((resolve, reject) => {
+  const { host, port } = target;
+  let socket: net.Socket;
+  const ready = target.tls ? 'secureConnect' : 'connect';
+  if (target.tls) {
+    const extra = target.tls === true ? {} : target.tls as tls.ConnectionOptions;
+    socket = tls.connect({ host, port, servername: net.isIP(host) ? undefined : host, ...extra });
+  } else {
+    socket = net.connect({ host, port });
+  }
+  const timer = target.timeoutMs > 0 ? setTimeout(() => {
+    cleanup();
+    socket.destroy();
+    reject(Object.assign(new Error(`timed out after ${target.timeoutMs} ms`), { code: 'ETIMEDOUT' }));
+  }, target.timeoutMs) : undefined;
+  const onError = (err: Error) => {
+    cleanup();
+    socket.destroy();
+    reject(err);
+  };
+  const onReady = () => {
+    cleanup();
+    socket.setNoDelay(true);
+    resolve(socket);
+  };
+  const cleanup = () => {
+    if (timer) clearTimeout(timer);
+    socket.off('error', onError);
+    socket.off(ready, onReady);
+  };
+  socket.once('error', onError);
+  socket.once(ready, onReady);
+});
