@@ -65,8 +65,10 @@ export interface ProduceTrace {
   records: number;
   /** The batch's encoded size. */
   bytes: number;
-  /** Set at the end: where the broker put the batch. */
+  /** Where the broker put the batch. */
   baseOffset?: bigint;
+  /** From the batch's sealing to its acknowledgement. */
+  latencyMs?: number;
 }
 
 export interface FetchTrace {

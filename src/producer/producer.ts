@@ -25,6 +25,8 @@ import { StickyPartitions, keyedPartition, partitionForKey, type Partitioner } f
 import { Sender, type BatchAck } from './sender.js';
 import { Transactions, TRANSACTIONAL_MAX_PRODUCE_VERSION, type GroupMetadata, type OffsetToCommit } from './transactions.js';
 import { createLogger, type Logger } from '../logger.js';
+import { ProducerMetrics } from './metrics.js';
+import type { MetricValue } from '../observe/metrics.js';
 
 /** K, V: what keySerializer / valueSerializer take (without them: bytes or strings). */
 export interface ProducerOptions<K = RawField, V = RawField> extends ClientOptions, SerializerOptions<K, V> {
@@ -108,6 +110,7 @@ export class Producer<K = RawField, V = RawField> {
   readonly stats: ProducerStats = { recordsAppended: 0, recordsAcked: 0, batchesAcked: 0, bytesAcked: 0, recordsFailed: 0, retries: 0, requests: 0, maxInFlightRequests: 0 };
   readonly #accumulator: Accumulator;
   readonly #sender: Sender;
+  readonly #metrics: ProducerMetrics;
   readonly #sticky: StickyPartitions;
   readonly #transactions: Transactions | null;
   #id: ProducerIdAndEpoch = NO_ID;
@@ -151,6 +154,9 @@ export class Producer<K = RawField, V = RawField> {
       identity: () => this.#id,
       added: () => this.#sender.schedule(),
     }) : null;
+    this.#metrics = new ProducerMetrics(this.client.options.clientId ?? 'kafka-wire-producer', {
+      inFlight: () => this.#sender.inFlight, bufferTotal: this.#accumulator.options.bufferBytes, buffered: () => this.#accumulator.buffered,
+    });
     this.#sender = new Sender({
       client: this.client,
       accumulator: this.#accumulator,
@@ -161,7 +167,8 @@ export class Producer<K = RawField, V = RawField> {
       },
       canSend: (state) => this.#transactions === null || this.#transactions.canSend(state),
       acked: (batch, baseOffset, requestMs) => this.#acked(batch, baseOffset, requestMs),
-      sent: (inFlight) => {
+      sent: (inFlight, records) => {
+        this.#metrics.sent(records);
         this.stats.requests++;
         if (inFlight > this.stats.maxInFlightRequests) this.stats.maxInFlightRequests = inFlight;
       },
@@ -184,6 +191,12 @@ export class Producer<K = RawField, V = RawField> {
 
   /** True when write() would say false: await ready() before writing more. */
   get full(): boolean { return this.#accumulator.full; }
+
+  /** The Java producer's metrics (producer-metrics: record-send-rate, request-latency-avg, buffer-available-bytes, ...) now. */
+  metrics(): MetricValue[] { return this.#metrics.snapshot(); }
+
+  /** Every metric name metrics() gives (for the prom-client and OpenTelemetry adapters). */
+  metricNames(): { group: string; name: string }[] { return this.#metrics.metrics.names(); }
 
   /** Bytes of records held: appended, not yet acknowledged. */
   get bufferedBytes(): number { return this.#accumulator.buffered; }
@@ -600,10 +613,12 @@ export class Producer<K = RawField, V = RawField> {
         this.#settleOp(op, null);
       }
     }
-    this.options.onBatchAcked?.({
+    const ack = {
       topic: batch.topic, partition: batch.partition, baseOffset, records: batch.count, bytes: batch.bytes.length,
       latencyMs: Date.now() - batch.sealedAt, requestMs, attempts: batch.attempts,
-    });
+    };
+    this.#metrics.acked(ack);
+    this.options.onBatchAcked?.(ack);
     // Written and answered: nothing reads its bytes again (writeDelimited's batches reuse them).
     this.#split.get(batch.topic)?.recycle(batch.bytes);
     this.#released(batch);
@@ -611,6 +626,7 @@ export class Producer<K = RawField, V = RawField> {
 
   #failed(batch: ProducerBatch, error: ProducerError, report = true): void {
     this.stats.recordsFailed += batch.count;
+    this.#metrics.failed(batch.count);
     let owned = false;
     if (batch.waiters !== null) {
       for (const w of batch.waiters) { this.#settleOp(w.op, error); owned = true; }

@@ -55,8 +55,8 @@ export interface SenderContext {
   /** False while the partition is not yet part of the running transaction. */
   canSend(state: PartitionState): boolean;
   acked(batch: ProducerBatch, baseOffset: bigint, requestMs: number): void;
-  /** A Produce request went out; `inFlight` requests (this one included) now wait for answers. */
-  sent(inFlight: number): void;
+  /** A Produce request of `records` records went out; `inFlight` requests (this one included) now wait for answers. */
+  sent(inFlight: number, records: number): void;
   failed(batch: ProducerBatch, error: ProducerError): void;
   /**
    * The batch split in two (same producer id, epoch and sequence range, records renumbered in
@@ -171,7 +171,9 @@ export class Sender {
   #request(node: number, batches: ProducerBatch[]): void {
     this.#nodeInFlight.set(node, (this.#nodeInFlight.get(node) ?? 0) + 1);
     this.#inFlight++;
-    this.#ctx.sent(this.#inFlight);
+    let records = 0;
+    for (const b of batches) records += b.count;
+    this.#ctx.sent(this.#inFlight, records);
     const sentAt = Date.now();
     for (const b of batches) { b.attempts++; b.sentAt = sentAt; }
     const settle = () => {

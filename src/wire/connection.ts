@@ -24,6 +24,7 @@ import { ApiKey } from '../generated/types.js';
 import { SASL_MECHANISMS, saslMechanism, authenticateSasl, defaultReauthenticateAfterMs, SaslError, type SaslOptions, type SaslMechanism } from './sasl/index.js';
 import { createLogger, type Logger, type LoggerOption } from '../logger.js';
 import type { ByteSocket, SocketConnector } from './sockets/socket.js';
+import { requestChannel, type RequestTrace } from '../observe/channels.js';
 import { cloudflareConnector } from './sockets/cloudflare.js';
 
 
@@ -89,6 +90,8 @@ interface Pending {
   resolve(body: unknown): void;
   reject(err: unknown): void;
   timer: ReturnType<typeof setTimeout> | undefined;
+  /** The diagnostics channel's context, when someone listens (its responseBytes set on the answer). */
+  trace: RequestTrace | undefined;
 }
 
 
@@ -253,17 +256,29 @@ export class Connection extends EventEmitter<ConnectionEvents> {
     } catch (err) {
       return Promise.reject(err);
     }
-    if (apiKey === ApiKey.Produce && ((body as { acks?: number }).acks ?? 0) === 0) {
+    const timeoutMs = options.timeoutMs ?? this.requestTimeoutMs;
+    const acksZero = apiKey === ApiKey.Produce && ((body as { acks?: number }).acks ?? 0) === 0;
+    // The channel's context is made only when someone listens (see observe/channels.ts).
+    if (!requestChannel.active) return this.#send(apiKey, apiVersion, correlationId, frame, timeoutMs, acksZero, undefined);
+    return requestChannel.tracePromise(() => ({
+      apiKey, apiName: apiName(apiKey), apiVersion, broker: `${this.host}:${this.port}`, correlationId, clientId: this.clientId,
+      requestBytes: Array.isArray(frame) ? frame.reduce((n, piece) => n + piece.length, 0) : frame.length,
+    }), (trace) => this.#send(apiKey, apiVersion, correlationId, frame, timeoutMs, acksZero, trace));
+  }
+
+  /** Writes an encoded request and waits for its answer (acks=0 Produce: for the write). */
+  #send(apiKey: number, apiVersion: number, correlationId: number, frame: Uint8Array | Uint8Array[], timeoutMs: number,
+    acksZero: boolean, trace: RequestTrace | undefined): Promise<unknown> {
+    if (acksZero) {
       return new Promise((resolve, reject) => {
         this.#write(frame, (err) => {
           if (err) reject(this.#errorFor(this.#closedError ?? new ConnectionError('CLOSED', `write failed: ${err.message}`, { cause: err }), apiKey, apiVersion, correlationId));
-          else resolve(null);
+          else { if (trace !== undefined) trace.responseBytes = 0; resolve(null); }
         });
       });
     }
     return new Promise((resolve, reject) => {
-      const pending: Pending = { apiKey, apiVersion, correlationId, resolve, reject, timer: undefined };
-      const timeoutMs = options.timeoutMs ?? this.requestTimeoutMs;
+      const pending: Pending = { apiKey, apiVersion, correlationId, resolve, reject, timer: undefined, trace };
       if (timeoutMs > 0) {
         pending.timer = setTimeout(() => {
           if (this.#pending.get(correlationId) !== pending) return;
@@ -424,6 +439,7 @@ export class Connection extends EventEmitter<ConnectionEvents> {
     }
     this.#pending.delete(correlationId);
     if (pending.timer) clearTimeout(pending.timer);
+    if (pending.trace !== undefined) pending.trace.responseBytes = frame.length;
     const version = pending.apiVersion;
     // The splitter already held the frame to its limit; the codec takes the same one.
     const limits = { maxFrameSize: this.#splitter.maxFrameSize };

@@ -46,3 +46,43 @@ describe('kafka-wire diagnostics channels', () => {
     expect(events).toEqual(['start 7', 'asyncEnd 7 ok', 'start 8', 'error TIMEOUT', 'asyncEnd 8  TIMEOUT']);
   });
 });
+
+describe('the clients publish on the channels', () => {
+  it('gives every request of a run start and asyncEnd with its bytes, a timed-out one error, and none once unsubscribed', async () => {
+    const { startMemoryBroker } = await import('../../src/wire/memory-broker.js');
+    const { connect } = await import('../../src/wire/connection.js');
+    const { createServer } = await import('node:net');
+    const broker = await startMemoryBroker({ host: '127.0.0.1', port: 0, topics: { t: 1 } });
+    const seen: string[] = [];
+    const handlers = {
+      start: (m: RequestTrace) => seen.push(`start ${m.apiName} v${m.apiVersion} #${m.correlationId} ${m.requestBytes > 0}`),
+      asyncEnd: (m: RequestTrace & { error?: unknown }) => seen.push(`end ${m.apiName} #${m.correlationId}${m.error ? ' error' : ` ${(m.responseBytes ?? 0) > 0}`}`),
+      error: (m: RequestTrace & { error?: unknown }) => seen.push(`error ${m.apiName} ${(m.error as Error).message.includes('timed out')}`),
+    };
+    const stop = requestChannel.subscribe(handlers);
+    // A server that accepts and never answers: the request times out.
+    const silent = createServer(() => {});
+    await new Promise<void>((r) => silent.listen(0, '127.0.0.1', () => r()));
+    try {
+      const conn = await connect({ host: broker.host, port: broker.port, clientId: 'traced' });
+      await conn.request(3, undefined, { topics: null });
+      await conn.close();
+      const mute = await connect({ host: '127.0.0.1', port: (silent.address() as { port: number }).port, negotiateVersions: false });
+      await expect(mute.request(3, 12, { topics: null }, { timeoutMs: 200 })).rejects.toThrow(/timed out/);
+      mute.destroy();
+      stop();
+      const quiet = await connect({ host: broker.host, port: broker.port });
+      await quiet.request(3, undefined, { topics: null });
+      await quiet.close();
+    } finally {
+      stop();
+      silent.close();
+      await broker.close();
+    }
+    expect(seen).toEqual([
+      expect.stringMatching(/^start ApiVersions v\d+ #0 true$/), 'end ApiVersions #0 true',
+      expect.stringMatching(/^start Metadata v\d+ #1 true$/), 'end Metadata #1 true',
+      'start Metadata v12 #0 true', 'error Metadata true', 'end Metadata #0 error',
+    ]);
+  });
+});

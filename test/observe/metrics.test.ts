@@ -131,3 +131,38 @@ describe('the OpenTelemetry metrics adapter', () => {
     await provider.shutdown();
   });
 });
+
+describe('the producer\'s metrics', () => {
+  it('count what was sent: records, requests, batch sizes and latency, buffer room back to whole after close', async () => {
+    const { startMemoryBroker } = await import('../../src/wire/memory-broker.js');
+    const { Producer } = await import('../../src/producer/index.js');
+    const broker = await startMemoryBroker({ host: '127.0.0.1', port: 0, topics: { counted: 3 } });
+    const producer = new Producer({ bootstrap: broker.bootstrap, clientId: 'counter', lingerMs: 0, bufferBytes: 1 << 20 });
+    let records = 0;
+    try {
+      for (let i = 0; i < 25; i++) {
+        const batch = Array.from({ length: i + 1 }, (_, j) => ({ key: `k${j}`, value: `value ${i}/${j}` }));
+        records += batch.length;
+        await producer.send('counted', batch);
+      }
+      await producer.flush();
+    } finally {
+      await producer.close();
+      await broker.close();
+    }
+    const values = producer.metrics();
+    const by = metricsByName(values);
+    expect(values.every((v) => v.group === 'producer-metrics' && v.tags['client-id'] === 'counter')).toBe(true);
+    expect(by['record-send-total']).toBe(records);
+    expect(by['record-send-total']).toBe(producer.stats.recordsAcked);
+    expect(by['request-total']).toBe(producer.stats.requests);
+    expect(by['outgoing-byte-total']).toBe(producer.stats.bytesAcked);
+    expect(by['record-error-total']).toBe(0);
+    expect(by['batch-size-max']).toBeGreaterThanOrEqual(by['batch-size-avg']!);
+    expect(by['request-latency-avg']).toBeGreaterThanOrEqual(0);
+    expect(by['requests-in-flight']).toBe(0);
+    expect(by['buffer-total-bytes']).toBe(1 << 20);
+    expect(by['buffer-available-bytes']).toBe(1 << 20);
+    expect(producer.metricNames().map((n) => n.name)).toEqual(expect.arrayContaining(['record-send-rate', 'request-latency-max', 'buffer-available-bytes']));
+  });
+});
