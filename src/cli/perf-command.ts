@@ -224,7 +224,7 @@ async function runPerfProduce(values: OptionValues, io: Io): Promise<number> {
       kind: 'produce', topic, title: `kafka-wire perf produce: ${topic}`,
       settings: settingsText(values, ['records', 'num-records', 'record-size', 'payload-file', 'throughput', 'acks', 'compression', 'property']),
       summaryLines: [produceSummaryLine(summary)],
-      timeline: stats!.timeline.points, targetRate: throughput > 0 ? throughput : undefined,
+      timeline: stats!.timeline.points, elapsedMs: summary.elapsedMs, targetRate: throughput > 0 ? throughput : undefined,
       histogram: stats!.histogram,
       figures: [
         ['records', summary.records.toLocaleString('en-US')], ['records/s', Math.round(summary.recordsPerSec).toLocaleString('en-US')],
@@ -359,7 +359,7 @@ async function runPerfConsume(values: OptionValues, io: Io): Promise<number> {
       kind: 'consume', topic, title: `kafka-wire perf consume: ${topic}`,
       settings: settingsText(values, ['records', 'messages', 'group', 'from-latest']),
       summaryLines: [CONSUME_HEADER, consumeSummaryLine(summary, kafkaDate(startWall), kafkaDate(endWall))],
-      timeline: stats.timeline.points, histogram: null,
+      timeline: stats.timeline.points, elapsedMs: summary.elapsedMs, histogram: null,
       figures: [
         ['records', summary.records.toLocaleString('en-US')], ['records/s', Math.round(summary.recordsPerSec).toLocaleString('en-US')],
         ['MB/s', summary.mbPerSec.toFixed(2)], ['rebalance', `${Math.round(summary.rebalanceMs)} ms`],
