@@ -56,7 +56,15 @@ async function runGroup({ options: values, positionals }: ParsedArgs, io: Io): P
   const client = clientFrom(values);
   try {
     if (action === 'list') io.stdout.write(json(await listGroups(client)));
-    else if (action === 'describe') io.stdout.write(json(await describeGroup(client, groupId!)));
+    else if (action === 'describe') {
+      const described = await describeGroup(client, groupId!);
+      // The coordinator answers "Dead" for a group it has never heard of: as Kafka's tool, say so.
+      if (described.state === 'Dead' && described.members.length === 0 && described.offsets.length === 0) {
+        io.stderr.write(`kafka-wire group: Error: Consumer group '${groupId}' does not exist.\n`);
+        return 1;
+      }
+      io.stdout.write(json(described));
+    }
     else {
       const execute = values.execute === true;
       const plan = await resetOffsets(client, groupId!, target!, { topics: values.topic as string[] | undefined, execute });

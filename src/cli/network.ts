@@ -264,7 +264,9 @@ async function runConsume({ options: values, positionals }: ParsedArgs, io: Io):
   const exitAtEnd = values.exit === true;
   const signal = io.signal;
   if (group !== undefined) {
-    return runGroupConsume({ group, topics: positionals, values, client: clientOptionsFrom(values), exitAtEnd, limit, encoding }, io);
+    const output = outputOptions(values, encoding);
+    return runGroupConsume({ group, topics: positionals, values, client: clientOptionsFrom(values), exitAtEnd, limit, encoding,
+      writerFor: (name) => recordWriter(name, output) }, io);
   }
 
   const client = clientFrom(values);

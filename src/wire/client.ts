@@ -28,6 +28,20 @@ export function parseHostPort(text: string, defaultPort = 9092): { host: string;
   return { host: t.slice(0, i), port };
 }
 
+/**
+ * Metadata's answer about a topic that cannot be read or written as asked: it does not exist
+ * (UNKNOWN_TOPIC_OR_PARTITION), it has an error of its own, or some partition has no leader.
+ */
+export class TopicError extends Error {
+  override readonly name = 'TopicError';
+  constructor(readonly topic: string, readonly errorCode: number, message: string) {
+    super(message);
+  }
+}
+
+/** "Unknown topic or partition" for UNKNOWN_TOPIC_OR_PARTITION: Kafka's words, as kcat prints them. */
+const TOPIC_WORDS: Record<number, string> = { [KafkaErrorCode.UNKNOWN_TOPIC_OR_PARTITION]: 'Unknown topic or partition', [KafkaErrorCode.LEADER_NOT_AVAILABLE]: 'Leader not available' };
+
 export class KafkaClient {
   readonly options: ClientOptions;
   readonly #bootstrap: { host: string; port: number }[];
@@ -111,9 +125,20 @@ export class KafkaClient {
       if (info && info.errorCode !== 0 && !retriable) break;
       await new Promise((r) => setTimeout(r, Math.min(50 * 2 ** i, 500)));
     }
-    if (!info) throw new Error(`topic ${name}: not in metadata`);
-    if (info.errorCode !== 0) throw new Error(`topic ${name}: ${kafkaErrorName(info.errorCode)}`);
-    throw new Error(`topic ${name}: some partitions have no leader`);
+    if (!info) throw new TopicError(name, KafkaErrorCode.UNKNOWN_TOPIC_OR_PARTITION, `topic ${name}: not in metadata`);
+    if (info.errorCode !== 0) throw topicError(name, info.errorCode);
+    throw new TopicError(name, KafkaErrorCode.LEADER_NOT_AVAILABLE, `topic ${name}: some partitions have no leader`);
+  }
+
+  /**
+   * Of these topic names, the ones Metadata says do not exist (asked without auto-creation): for
+   * saying so at once rather than waiting for partitions that will not come.
+   */
+  async missingTopics(names: readonly string[]): Promise<TopicError[]> {
+    if (names.length === 0) return [];
+    const md = await this.metadata([...names], false);
+    return md.topics.filter((t) => t.name !== null && t.errorCode === KafkaErrorCode.UNKNOWN_TOPIC_OR_PARTITION)
+      .map((t) => topicError(t.name!, t.errorCode));
   }
 
   /** The (shared) connection to broker `nodeId`, as found in metadata. */
@@ -152,4 +177,9 @@ export class KafkaClient {
     this.#bootstrapConn = null;
     await Promise.all([...all].map((c) => c.close()));
   }
+}
+
+function topicError(topic: string, errorCode: number): TopicError {
+  const words = TOPIC_WORDS[errorCode];
+  return new TopicError(topic, errorCode, `topic ${topic}: ${kafkaErrorName(errorCode)}${words ? ` (${words})` : ''}`);
 }

@@ -9,6 +9,7 @@ import { encodeRecordBatch } from '../../src/records/index.js';
 import { runCli, jsonLines, type CliProgress } from '../wire/cli-io.js';
 import { waitUntil } from '../helpers/wait.js';
 import { ApiKey } from '../../src/index.js';
+import { KafkaClient, TopicError } from '../../src/wire/client.js';
 
 function written(fill: (w: JsonLinesWriter) => void): string {
   let text = '';
@@ -57,6 +58,25 @@ describe('JsonLinesWriter', () => {
 });
 
 describe('kafka-wire consume', () => {
+  it('says at once that a topic does not exist, with a typed error (kcat\'s words)', async () => {
+    const broker = await startMemoryBroker({ topics: { here: 1 }, autoCreateTopics: false });
+    const client = new KafkaClient({ bootstrap: broker.bootstrap });
+    try {
+      const started = Date.now();
+      const r = await runCli('consume', ['-b', broker.bootstrap, '-t', 'not-here', '-e']);
+      expect(r.code).toBe(1);
+      expect(r.stderr).toMatch(/topic not-here: UNKNOWN_TOPIC_OR_PARTITION \(3\) \(Unknown topic or partition\)/);
+      expect(Date.now() - started).toBeLessThan(3000);
+      const error = await client.topic('not-here').catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(TopicError);
+      expect(error).toMatchObject({ name: 'TopicError', topic: 'not-here', errorCode: 3 });
+      expect((await client.missingTopics(['here', 'not-here'])).map((e) => e.topic)).toEqual(['not-here']);
+    } finally {
+      await client.close();
+      await broker.close();
+    }
+  });
+
   it('--isolation read_committed reads a log without transactions whole (the memory broker\'s last stable offset is its end); bad values are usage errors', async () => {
     const broker = await startMemoryBroker({ topics: { plain: 2 } });
     try {
