@@ -6,7 +6,7 @@
 import { describeGroup, listGroups, resetOffsets, type ResetTarget } from '../consumer/admin.js';
 import { UsageError } from '../errors.js';
 import type { Command, Io } from './command.js';
-import { clientFrom, NETWORK_OPTIONS } from './network.js';
+import { clientFrom, NETWORK_OPTIONS } from './client-options.js';
 import { stringOption, type ParsedArgs } from './options.js';
 
 const json = (value: unknown) => JSON.stringify(value, (_, v) => (typeof v === 'bigint' ? String(v) : v), 2) + '\n';

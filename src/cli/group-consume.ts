@@ -5,7 +5,7 @@
 
 import { Consumer, type ConsumerOptions, type PartitionBatch } from '../consumer/consumer.js';
 import type { ResetPolicy } from '../consumer/offsets.js';
-import { JsonLinesWriter, type Encoding, type RecordWriter } from './consume.js';
+import { JsonLinesWriter, type Encoding, type RecordWriter } from './consume-output.js';
 import type { ClientOptions } from '../wire/client.js';
 import { UsageError } from '../errors.js';
 import type { Io } from './command.js';

@@ -15,7 +15,7 @@ import {
 import { writeReport } from '../perf/report.js';
 import { ProgressBar } from '../perf/progress.js';
 import type { Command, Io } from './command.js';
-import { clientOptionsFrom, requiredTopic, NETWORK_OPTIONS, TOPIC_OPTION } from './network.js';
+import { clientOptionsFrom, requiredTopic, NETWORK_OPTIONS, TOPIC_OPTION } from './client-options.js';
 import { COMPRESSION_NAMES } from '../records/index.js';
 import { producerOptions, delimiterArg } from './produce-command.js';
 import { integerArg, stringOption, type OptionValues, type ParsedArgs } from './options.js';
