@@ -1,8 +1,7 @@
 // The options every network command shares: -b, --client-id, --timeout, TLS and SASL (and kcat's
 // -X names for them), -t and -p, and the KafkaClient options they make.
 import { readFileSync } from 'node:fs';
-import { KafkaClient, type ClientOptions } from '../wire/client.js';
-import { SASL_MECHANISMS, type ConnectOptions, type SaslOptions } from '../wire/connection.js';
+import { KafkaClient, SASL_MECHANISMS, type ClientOptions, type ConnectOptions, type SaslOptions } from '../wire/client.js';
 import { UsageError } from '../errors.js';
 import { integerArg, stringOption, type OptionSpec, type OptionValues } from './options.js';
 

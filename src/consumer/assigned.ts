@@ -120,15 +120,15 @@ export async function readAssigned(client: KafkaClient, info: TopicInfo, options
       inflight?.catch(() => {});
     }
   };
-  await Promise.all(byLeader(info, [...state.keys()]).map(leaderLoop));
+  await Promise.all(byLeader(client, info.name, [...state.keys()]).map(leaderLoop));
   return handed;
 }
 
 /** The partitions grouped by their leader, one list per leader. */
-export function byLeader(info: TopicInfo, partitions: readonly number[]): number[][] {
+export function byLeader(client: KafkaClient, topic: string, partitions: readonly number[]): number[][] {
   const groups = new Map<number, number[]>();
   for (const p of partitions) {
-    const leader = info.partitions.find((x) => x.partition === p)!.leader;
+    const leader = client.leaderOf(topic, p);
     groups.set(leader, [...(groups.get(leader) ?? []), p]);
   }
   return [...groups.values()];

@@ -192,7 +192,7 @@ export class Fetcher {
   }
 
   #leaderOf(p: Position): number {
-    return this.client.topics.get(p.topic)?.partitions.find((x) => x.partition === p.partition)?.leader ?? -1;
+    return this.client.leaderOf(p.topic, p.partition);
   }
 
   #fetchable(p: Position): boolean {

@@ -107,9 +107,8 @@ export async function listOffsets(client: KafkaClient, partitions: readonly Topi
   for (let attempt = 0; todo.length > 0; attempt++) {
     const byLeader = new Map<number, [string, number][]>();
     for (const [topic, p] of todo) {
-      let info = client.topics.get(topic);
-      if (!info || !info.partitions.some((x) => x.partition === p && x.leader >= 0)) info = await client.topic(topic);
-      const leader = info.partitions.find((x) => x.partition === p)?.leader ?? -1;
+      if (client.leaderOf(topic, p) < 0) await client.topic(topic);
+      const leader = client.leaderOf(topic, p);
       if (leader < 0) throw new ConsumerError('FETCH', `ListOffsets ${topic}/${p}: no such partition`);
       byLeader.set(leader, [...(byLeader.get(leader) ?? []), [topic, p]]);
     }

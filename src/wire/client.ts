@@ -2,6 +2,8 @@
 // Enough for the CLI's metadata / produce / consume; not a consumer-group client.
 
 import { connect, type Connection, type ConnectOptions } from './connection.js';
+// What a face over the client (the CLI) needs of the connection's options, so it need not open a connection's module itself.
+export { SASL_MECHANISMS, type ConnectOptions, type SaslOptions } from './connection.js';
 import { ConnectionError, kafkaErrorName, KafkaErrorCode } from './errors.js';
 import type { MetadataResponse } from '../generated/types.js';
 import { ZERO_UUID } from './versions.js';
@@ -159,13 +161,20 @@ export class KafkaClient {
     return p;
   }
 
+  /** The leader's node id of topic/partition in the metadata known now; -1 when unknown (no metadata, no leader). */
+  leaderOf(topic: string, partition: number): number {
+    return this.#topics.get(topic)?.partitions.find((x) => x.partition === partition)?.leader ?? -1;
+  }
+
   /** The connection to the leader of topic/partition (metadata fetched if not cached). */
   async leader(topic: string, partition: number): Promise<Connection> {
-    let info = this.#topics.get(topic);
-    if (!info || !info.partitions[partition] || info.partitions[partition]!.leader < 0) info = await this.topic(topic);
-    const p = info.partitions.find((x) => x.partition === partition);
-    if (!p) throw new Error(`topic ${topic} has no partition ${partition} (it has ${info.partitions.length})`);
-    return this.broker(p.leader);
+    if (this.leaderOf(topic, partition) < 0) {
+      const info = await this.topic(topic);
+      if (!info.partitions.some((x) => x.partition === partition)) {
+        throw new TopicError(topic, KafkaErrorCode.UNKNOWN_TOPIC_OR_PARTITION, `topic ${topic} has no partition ${partition} (it has ${info.partitions.length})`);
+      }
+    }
+    return this.broker(this.leaderOf(topic, partition));
   }
 
   async close(): Promise<void> {
