@@ -34,7 +34,7 @@ describe('readAssigned', () => {
           answered: () => { answers++; },
         });
         expect(n).toBe([...got.values()].reduce((s, l) => s + l.length, 0));
-        expect(answers).toBeGreaterThan(0);
+        if (n > 0) expect(answers).toBeGreaterThan(0);
         return { start, got };
       };
       const range = (from: number, to: number) => Array.from({ length: to - from }, (_, i) => from + i);
