@@ -162,18 +162,18 @@ const ascii = (text: string) => Buffer.from(text, 'latin1');
 const NULL = ascii('null');
 
 /** Writes record `i` of `batch` (at `offset` of `partition`) into the output buffer. */
-export type RecordWriter = (out: JsonLinesWriter, partition: number, batch: RecordBatch, i: number, offset: number | bigint) => void;
+export type RecordWriter = (partition: number, batch: RecordBatch, i: number, offset: number | bigint) => void;
 
 /**
  * Writes one record as a JSON line {topic, partition, offset, timestamp, key, value, headers}
  * (the shape `kafka-wire broker --load` reads), straight from the batch's positions.
  */
-export function jsonRecordWriter(topic: string, encoding: Encoding): RecordWriter {
+export function jsonRecordWriter(topic: string, encoding: Encoding, out: JsonLinesWriter): RecordWriter {
   const head = Buffer.from(`{"topic":${JSON.stringify(topic)},"partition":`, 'utf8');
   const [offsetKey, timestampKey, keyKey, valueKey, headersKey, end] = [',"offset":', ',"timestamp":', ',"key":', ',"value":', ',"headers":', '}\n'].map(ascii);
   const [noHeaders, open, headerKey, headerValue, headerEnd, comma, close] = ['[]', '[', '{"key":', ',"value":', '}', ',', ']'].map(ascii);
   const fieldBytes = (out: JsonLinesWriter, b: Uint8Array | null) => (b === null ? out.raw(NULL) : out.bytes(b, 0, b.length, encoding));
-  return (out, partition, batch, i, offset) => {
+  return (partition, batch, i, offset) => {
     out.raw(head);
     out.int(partition);
     out.raw(offsetKey);
@@ -233,13 +233,13 @@ type Piece = Buffer | ((out: JsonLinesWriter, topic: string, partition: number, 
 const NULL_TEXT = Buffer.from('NULL');
 
 /** The writer for the options: JSON lines unless -f or -K asks for text. */
-export function recordWriter(topic: string, options: OutputOptions): RecordWriter {
-  if (options.format === undefined && options.keyDelimiter === undefined) return jsonRecordWriter(topic, options.encoding);
+export function recordWriter(topic: string, options: OutputOptions, out: JsonLinesWriter): RecordWriter {
+  if (options.format === undefined && options.keyDelimiter === undefined) return jsonRecordWriter(topic, options.encoding, out);
   const tokens = formatTokens(options.nullAsText === true);
   // kcat's -K form: the key, the delimiter, the value, the record delimiter (-D, a newline).
   const pieces = options.format !== undefined ? parseFormat(options.format, tokens)
     : [tokens.k!, unescapeKcat(options.keyDelimiter!), tokens.s!, unescapeKcat(options.delimiter ?? '\\n')];
-  return (out, partition, batch, i, offset) => {
+  return (partition, batch, i, offset) => {
     for (const piece of pieces) {
       if (typeof piece === 'function') piece(out, topic, partition, batch, i, offset);
       else out.raw(piece);

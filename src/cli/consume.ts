@@ -49,7 +49,7 @@ async function runConsume({ options: values, positionals }: ParsedArgs, io: Io):
   const output = outputOptions(values, encoding);
   if (group !== undefined) {
     return runGroupConsume({ group, topics: positionals, values, client: clientOptionsFrom(values), exitAtEnd, limit, encoding,
-      writerFor: (name) => recordWriter(name, output) }, io);
+      writerFor: (name, out) => recordWriter(name, output, out) }, io);
   }
 
   const client = clientFrom(values);
@@ -62,13 +62,13 @@ async function runConsume({ options: values, positionals }: ParsedArgs, io: Io):
     const start = await startOffsets(client, topic, partitions, startAt, isolationLevel);
     // One write per answer and partition (-u: per record), the bytes built in place.
     const out = new JsonLinesWriter((bytes) => io.stdout.write(bytes));
-    const format = recordWriter(topic, output);
+    const format = recordWriter(topic, output, out);
     const unbuffered = values.unbuffered === true;
     const printed = await readAssigned(client, info, {
       start, exitAtEnd, limit, isolationLevel, signal, stopAtTimestamp: stopAt,
       record: unbuffered
-        ? (partition, batch, i, offset) => { format(out, partition, batch, i, offset); out.flush(); }
-        : (partition, batch, i, offset) => format(out, partition, batch, i, offset),
+        ? (partition, batch, i, offset) => { format(partition, batch, i, offset); out.flush(); }
+        : format,
       answered: () => out.flush(),
     });
     out.flush();

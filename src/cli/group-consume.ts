@@ -56,7 +56,7 @@ export interface GroupConsumeOptions {
   limit: number;
   encoding: Encoding;
   /** How a topic's records are printed: JSON lines, or -K's or -f's text. */
-  writerFor(topic: string): RecordWriter;
+  writerFor(topic: string, out: JsonLinesWriter): RecordWriter;
 }
 
 /** Writes to stdout and resolves once the bytes are handed to the system (not merely queued). */
@@ -153,7 +153,7 @@ export async function runGroupConsume(o: GroupConsumeOptions, io: Io): Promise<n
 
   async function printBatch(batch: PartitionBatch): Promise<void> {
     let format = formatters.get(batch.topic);
-    if (!format) formatters.set(batch.topic, format = o.writerFor(batch.topic));
+    if (!format) formatters.set(batch.topic, format = o.writerFor(batch.topic, out));
     let lastPrinted = -1n;
     for (const rb of batch.batches) {
       const skip = batch.firstOffset - rb.baseOffset;
@@ -169,7 +169,7 @@ export async function runGroupConsume(o: GroupConsumeOptions, io: Io): Promise<n
           if (lastPrinted >= 0n) consumer.markOffset(batch.topic, batch.partition, lastPrinted + 1n);
           throw STOP;
         }
-        format(out, batch.partition, rb, i, safe ? base + delta : rb.offsetAt(i));
+        format(batch.partition, rb, i, safe ? base + delta : rb.offsetAt(i));
         lastPrinted = rb.baseOffset + BigInt(delta);
         printed++;
       }
