@@ -48,7 +48,7 @@ async function runConsume({ options: values, positionals }: ParsedArgs, io: Io):
   const signal = io.signal;
   const output = outputOptions(values, encoding);
   if (group !== undefined) {
-    return runGroupConsume({ group, topics: positionals, values, client: clientOptionsFrom(values), exitAtEnd, limit, encoding,
+    return runGroupConsume({ group, topics: positionals, values, client: clientOptionsFrom(values), exitAtEnd, limit,
       writerFor: (name, out) => recordWriter(name, output, out) }, io);
   }
 

@@ -1,11 +1,12 @@
 // `kafka-wire consume -G GROUP TOPIC...`: the import as a consumer group member, as kcat -G has
 // it. Topics are arguments (`^regex` for patterns); -o is the reset policy for partitions the
-// group has no committed offset for; each batch's JSON lines are written and flushed before its
-// offsets are committed, so a crash repeats at most what was written since the last commit.
+// group has no committed offset for; each batch is written (JSON lines, -K or -f) and flushed
+// before its offsets are committed, so a crash repeats at most what was written since the last
+// commit; -e ends once every assigned partition is printed, not merely fetched, to its end.
 
 import { Consumer, type ConsumerOptions, type PartitionBatch } from '../consumer/consumer.js';
 import type { ResetPolicy } from '../consumer/offsets.js';
-import { JsonLinesWriter, type Encoding, type RecordWriter } from './consume-output.js';
+import { JsonLinesWriter, type RecordWriter } from './consume-output.js';
 import type { ClientOptions } from '../wire/client.js';
 import { UsageError } from '../errors.js';
 import type { Io } from './command.js';
@@ -54,7 +55,6 @@ export interface GroupConsumeOptions {
   client: ClientOptions;
   exitAtEnd: boolean;
   limit: number;
-  encoding: Encoding;
   /** How a topic's records are printed: JSON lines, or -K's or -f's text. */
   writerFor(topic: string, out: JsonLinesWriter): RecordWriter;
 }
