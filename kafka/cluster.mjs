@@ -135,6 +135,15 @@ export async function kafkaJava(mainClass, args = [], options = {}) {
 // ---------------------------------------------------------------------------------------------
 // Ports, configuration, certificates
 
+/** Refuses a port something already listens on (Kafka would only say so in its log). */
+function portIsFree(port) {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', (err) => reject(new Error(`kafka: port ${port} on 127.0.0.1 is not free (${err.code ?? err.message})`)));
+    server.listen(port, '127.0.0.1', () => server.close(() => resolve(port)));
+  });
+}
+
 function freePort() {
   return new Promise((resolve, reject) => {
     const server = createServer();
@@ -199,6 +208,7 @@ process.once('exit', () => {
  *   ssl        true: an SSL listener with a certificate made here (kafka.ssl has it)
  *   config     broker settings laid over the defaults (strings)
  *   heap       the JVM's -Xmx (default '768m')
+ *   port       the first node's PLAINTEXT port (default: a free one), e.g. 9092 for examples that assume it
  */
 export async function startKafka(options = {}) {
   const count = options.nodes ?? 1;
@@ -212,7 +222,7 @@ export async function startKafka(options = {}) {
 
   const nodes = [];
   for (let i = 0; i < count; i++) {
-    const ports = { PLAINTEXT: await freePort(), CONTROLLER: await freePort() };
+    const ports = { PLAINTEXT: i === 0 && options.port !== undefined ? await portIsFree(options.port) : await freePort(), CONTROLLER: await freePort() };
     if (options.sasl) ports.SASL_PLAINTEXT = await freePort();
     if (ssl) ports.SSL = await freePort();
     nodes.push({ nodeId: i + 1, ports, dir: join(dir, `node-${i + 1}`), log: join(dir, `node-${i + 1}.log`), child: undefined });
@@ -439,16 +449,35 @@ function stopProcess(child, signal) {
 // ---------------------------------------------------------------------------------------------
 // npm run kafka
 
-if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
-  const args = process.argv.slice(2);
+/** `npm run kafka -- ...`'s arguments as startKafka's options (throws on a bad --nodes or --port). */
+export function launcherOptions(args) {
   const flag = (name) => args.includes(name);
   const value = (name, fallback) => {
     const i = args.indexOf(name);
     return i >= 0 && i + 1 < args.length ? args[i + 1] : fallback;
   };
+  const nodes = Number(value('--nodes', '1'));
+  if (!Number.isInteger(nodes) || nodes < 1) throw new Error(`kafka: --nodes must be a whole number from 1, not ${value('--nodes')}`);
+  const portText = value('--port', undefined);
+  const port = portText === undefined ? undefined : Number(portText);
+  if (args.includes('--port') && (portText === undefined || !Number.isInteger(port) || port < 1 || port > 65535)) {
+    throw new Error(`kafka: --port must be a port number (1-65535), not ${portText ?? 'nothing'}`);
+  }
+  return {
+    nodes,
+    sasl: flag('--sasl') ? { users: { 'kafka-wire': 'kafka-wire' } } : undefined,
+    ssl: flag('--ssl'),
+    ...(port !== undefined ? { port } : {}),
+  };
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  const args = process.argv.slice(2);
+  const flag = (name) => args.includes(name);
   if (flag('--help') || flag('-h')) {
-    console.log('usage: npm run kafka [-- --nodes N] [--sasl] [--ssl]  |  npm run kafka -- --prepare\n'
+    console.log('usage: npm run kafka [-- --nodes N] [--port PORT] [--sasl] [--ssl]  |  npm run kafka -- --prepare\n'
       + `Starts Apache Kafka ${KAFKA_VERSION} (KRaft, each node broker+controller) on 127.0.0.1 until Ctrl-C.\n`
+      + 'It prints the bootstrap address (HOST:PORT) on stdout; --port 9092 puts the first node there (default: a free port).\n'
       + '--sasl adds a SASL_PLAINTEXT listener (PLAIN, SCRAM-SHA-256/512) with user kafka-wire, password kafka-wire.\n'
       + '--ssl adds an SSL listener with a self-signed certificate for 127.0.0.1 (its PEM path is printed).\n'
       + '--prepare only resolves Kafka with Maven and compiles the Java programs (CI runs it before the tests).');
@@ -459,16 +488,20 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
     console.error(`kafka: Apache Kafka ${KAFKA_VERSION} resolved (${cp.split(':').length} classpath entries)`);
     process.exit(0);
   }
+  let options;
+  try {
+    options = launcherOptions(args);
+    if (options.port !== undefined) await portIsFree(options.port);
+  } catch (error) {
+    console.error(error.message);
+    process.exit(2);
+  }
   const why = await kafkaAvailable();
   if (why) {
     console.error(`kafka: cannot start: ${why}`);
     process.exit(1);
   }
-  const kafka = await startKafka({
-    nodes: Number(value('--nodes', '1')),
-    sasl: flag('--sasl') ? { users: { 'kafka-wire': 'kafka-wire' } } : undefined,
-    ssl: flag('--ssl'),
-  });
+  const kafka = await startKafka(options);
   console.log(kafka.bootstrap);
   for (const [name, address] of Object.entries(kafka.listeners)) console.error(`kafka: ${name.padEnd(15)} ${address}`);
   if (kafka.ssl) console.error(`kafka: certificate      ${kafka.ssl.caPemFile}`);

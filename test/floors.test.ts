@@ -11,11 +11,12 @@ const SRC = join(ROOT, 'src');
 /** Highest floor first; each entry is one unit: a folder (ending in /) or files taken together. */
 const FLOORS: ReadonlyArray<ReadonlyArray<{ name: string; paths: readonly string[] }>> = [
   [{ name: 'entries', paths: ['index.ts', 'browser.ts'] }], // the package's front doors
-  [{ name: 'cli', paths: ['cli/'] }], // the commands: options, input, output, every command's loop
-  [{ name: 'perf', paths: ['perf/'] }], // kafka-wire perf's histogram, rates and report
+  [{ name: 'cli', paths: ['cli/'] }], // the commands: a thin face (options, output) over the library
+  [{ name: 'kafkajs', paths: ['kafkajs/'] }], // the KafkaJS API over the producer, the consumer and the admin client
+  [{ name: 'perf', paths: ['perf/'] }], // kafka-wire perf's payloads, histogram, rates and report
   [{ name: 'site', paths: ['site/'] }], // the explorer site and its browser scripts
-  [{ name: 'kafkajs', paths: ['kafkajs/'] }], // kafkajs's API over the producer and consumer
-  [{ name: 'capture', paths: ['capture/'] }, { name: 'producer', paths: ['producer/'] }, { name: 'consumer', paths: ['consumer/'] }], // captures and the recording proxy; the producer; the consumer
+  [{ name: 'admin', paths: ['admin/'] }], // the admin client: topics, configs, groups, ACLs, ... each to the broker that must answer
+  [{ name: 'capture', paths: ['capture/'] }, { name: 'producer', paths: ['producer/'] }, { name: 'consumer', paths: ['consumer/'] }], // captures and the recording proxy; the producer; the consumer (groups, share groups, assigned partitions)
   [{ name: 'wire', paths: ['wire/'] }, { name: 'explain', paths: ['explain/'] }], // the network; seeing the bytes
   [{ name: 'codec', paths: ['codec/'] }], // messages to and from bytes
   [{ name: 'records', paths: ['records/'] }], // record batches
@@ -90,6 +91,16 @@ describe('the floors of src/', () => {
       .filter(({ from, to }) => to.startsWith('codec/') && !from.startsWith('codec/') && unitOf(from)?.name !== 'entries' && !CODEC_DOORS.includes(to))
       .map(({ from, to }) => `${from} -> ${to}`);
     expect(wrong).toEqual([]);
+  });
+
+  it('keeps the CLI a face over the library: no connection of its own, no request sent itself', () => {
+    // The commands speak to brokers through the library (the client, the consumer, the producer,
+    // the admin client): a request built in a command is a lookup the library should have once.
+    const cli = files.filter((f) => f.startsWith('cli/'));
+    expect(cli.length).toBeGreaterThan(10);
+    expect(edges.filter(({ from, to }) => from.startsWith('cli/') && to === 'wire/connection.ts').map(({ from }) => from)).toEqual([]);
+    const sending = cli.filter((f) => /\.request\s*\(/.test(readFileSync(join(SRC, f), 'utf8')));
+    expect(sending).toEqual([]);
   });
 
   it('keeps each WebAssembly engine and its memory to its own folder', () => {

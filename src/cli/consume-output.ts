@@ -1,10 +1,206 @@
-// How `kafka-wire consume` prints records, kcat's ways included: JSON lines (the default, also
-// -J), kcat -K DELIM's "key DELIM value", and -f FORMAT with kcat's tokens (%s %S %R %k %K %T %h
-// %t %p %o, \n \r \t \xXX); -Z prints null (as kcat, also empty) keys and values as NULL. Each form is a RecordWriter
-// the consume loop calls per record, writing into its byte buffer.
+// How `kafka-wire consume` (and `consume -G`) prints records: JSON lines (the default, also -J),
+// built as UTF-8 bytes straight from the batches; kcat -K DELIM's "key DELIM value"; and
+// -f FORMAT with kcat's tokens (%s %S %R %k %K %T %h %t %p %o, \n \r \t \xXX); -Z prints null
+// (as kcat, also empty) keys and values as NULL. Each form is a RecordWriter called per record,
+// writing into one byte buffer; the options that choose the form are here too.
 import { UsageError } from '../errors.js';
 import type { RecordBatch } from '../records/index.js';
-import { jsonRecordWriter, type Encoding, type JsonLinesWriter, type RecordWriter } from './consume.js';
+import { stringOption, type OptionSpec, type OptionValues } from './options.js';
+
+export type Encoding = 'utf8' | 'base64' | 'hex';
+export const ENCODINGS: readonly Encoding[] = ['utf8', 'base64', 'hex'];
+
+/** consume's output forms, kcat's flags: -J (JSON lines, the default), -K, -D, -f, -Z, -u. */
+export const CONSUME_OUTPUT_OPTIONS: readonly OptionSpec[] = [
+  { name: 'json', short: 'J', help: 'JSON lines (the default; kcat -J\'s habit)' },
+  { name: 'key-delimiter', short: 'K', value: 'DELIM', help: 'print "key DELIM value" per record instead of JSON (kcat -K; \\t \\n \\xNN escapes)' },
+  { name: 'delimiter', short: 'D', value: 'DELIM', help: 'what ends each record with -K (default \\n)' },
+  { name: 'format', short: 'f', value: 'FORMAT', help: 'print records in kcat\'s -f format: %s value, %k key, %S %K their lengths (-1 for null), %R value length as 4 bytes, %T timestamp, %h headers, %t topic, %p partition, %o offset' },
+  { name: 'null', short: 'Z', help: 'print null keys and values as NULL in -K and -f output (JSON prints null)' },
+  { name: 'unbuffered', short: 'u', help: 'write each record as soon as it is read' },
+];
+
+/** The output options, checked: -J, -K and -f are three forms, one at a time. */
+export function outputOptions(values: OptionValues, encoding: Encoding): OutputOptions {
+  const forms = ['json', 'key-delimiter', 'format'].filter((name) => values[name] !== undefined);
+  if (forms.length > 1) throw new UsageError(`give one of -J, -K and -f, not ${forms.map((f) => `--${f}`).join(' and ')}`);
+  if (values.delimiter !== undefined && values['key-delimiter'] === undefined) throw new UsageError('-D goes with -K (with -f, end the format with \\n)');
+  return {
+    format: stringOption(values, 'format'), keyDelimiter: stringOption(values, 'key-delimiter'),
+    delimiter: stringOption(values, 'delimiter'), nullAsText: values.null === true, encoding,
+  };
+}
+
+const WRITER_BUFFER_BYTES = 1 << 20;
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const HEX = '0123456789abcdef';
+
+/**
+ * Builds JSON lines as UTF-8 bytes in a buffer and hands each full buffer on (then starts a new
+ * one): no string or view per field, so a million records make little garbage. Keys and
+ * values are escaped byte by byte while they are ASCII; any other byte sends that field through
+ * TextDecoder-equivalent decoding and JSON.stringify (invalid UTF-8 becomes U+FFFD, as before).
+ */
+export class JsonLinesWriter {
+  private buf = Buffer.allocUnsafe(WRITER_BUFFER_BYTES);
+  private pos = 0;
+
+  constructor(private readonly sink: (bytes: Uint8Array) => unknown) {}
+
+  /** Hands on what is buffered (the sink keeps it: the writer continues in a new buffer). */
+  flush(): void {
+    if (this.pos === 0) return;
+    this.sink(this.buf.subarray(0, this.pos));
+    // What is left of this buffer is still free to use; a new one once little is.
+    this.buf = this.buf.length - this.pos >= WRITER_BUFFER_BYTES / 8 ? this.buf.subarray(this.pos) : Buffer.allocUnsafe(WRITER_BUFFER_BYTES);
+    this.pos = 0;
+  }
+
+  private room(n: number): void {
+    if (this.pos + n <= this.buf.length) return;
+    this.flush();
+    if (n > this.buf.length) this.buf = Buffer.allocUnsafe(n);
+  }
+
+  /** Bytes copied as they are (JSON syntax and text already escaped). */
+  raw(bytes: Uint8Array): void {
+    const n = bytes.length;
+    this.room(n);
+    if (n > 32) this.buf.set(bytes, this.pos); // short ones: a loop beats set()'s call cost
+    else for (let i = 0, buf = this.buf, p = this.pos; i < n; i++) buf[p + i] = bytes[i]!;
+    this.pos += n;
+  }
+
+  /** A JavaScript string as a JSON string. */
+  string(text: string): void {
+    const json = JSON.stringify(text);
+    this.room(json.length * 3);
+    this.pos += this.buf.write(json, this.pos, 'utf8');
+  }
+
+  /**
+   * An integer (a safe Number) in decimal. Done in int32 pieces (a division by 10 of an int32
+   * compiles to a multiply; of a double it does not): a timestamp's 13 digits as its part above
+   * 10^8 and exactly 8 digits below.
+   */
+  int(n: number): void {
+    this.room(24);
+    const buf = this.buf;
+    let p = this.pos;
+    if (n < 0) { buf[p++] = 0x2d; n = -n; }
+    if (n < 1e8) {
+      p = smallInt(buf, p, n | 0);
+    } else {
+      const high = Math.floor(n / 1e8); // below 2^53 / 10^8 < 2^31
+      p = smallInt(buf, p, high);
+      let low = (n - high * 1e8) | 0;
+      for (let k = p + 7; k >= p; k--) { const q = (low / 10) | 0; buf[k] = 0x30 + low - q * 10; low = q; }
+      p += 8;
+    }
+    this.pos = p;
+  }
+
+  /** data[offset, offset + size) as a JSON string of its UTF-8 text, or null when size < 0. */
+  utf8(data: Uint8Array, offset: number, size: number): void {
+    if (size < 0) { this.raw(NULL); return; }
+    this.room(2 + 6 * size);
+    const buf = this.buf;
+    const start = this.pos;
+    let p = start;
+    buf[p++] = QUOTE;
+    // Most fields are plain ASCII with nothing to escape: found so by one scan, copied by set().
+    let plain = offset;
+    const stop = offset + size;
+    while (plain < stop) { const c = data[plain]!; if (c < 0x20 || c >= 0x80 || c === QUOTE || c === BACKSLASH) break; plain++; }
+    if (plain - offset > 32) {
+      buf.set(data.subarray(offset, plain), p);
+      p += plain - offset;
+    } else {
+      for (let i = offset; i < plain; i++) buf[p++] = data[i]!;
+    }
+    for (let i = plain, end = stop; i < end; i++) {
+      const c = data[i]!;
+      if (c >= 0x20 && c !== QUOTE && c !== BACKSLASH) {
+        if (c >= 0x80) { this.pos = start; this.string(Buffer.from(data.buffer, data.byteOffset + offset, size).toString('utf8')); return; }
+        buf[p++] = c;
+      } else if (c === QUOTE || c === BACKSLASH) {
+        buf[p++] = BACKSLASH;
+        buf[p++] = c;
+      } else {
+        const short = c === 0x0a ? 0x6e : c === 0x0d ? 0x72 : c === 0x09 ? 0x74 : c === 0x08 ? 0x62 : c === 0x0c ? 0x66 : 0;
+        buf[p++] = BACKSLASH;
+        if (short !== 0) buf[p++] = short;
+        else { buf[p++] = 0x75; buf[p++] = 0x30; buf[p++] = 0x30; buf[p++] = HEX.charCodeAt(c >> 4); buf[p++] = HEX.charCodeAt(c & 15); }
+      }
+    }
+    buf[p++] = QUOTE;
+    this.pos = p;
+  }
+
+  /** Bytes as a JSON string in the given encoding (or null when size < 0). */
+  bytes(data: Uint8Array, offset: number, size: number, encoding: Encoding): void {
+    if (encoding === 'utf8' || size < 0) { this.utf8(data, offset, size); return; }
+    const text = Buffer.from(data.buffer, data.byteOffset + offset, size).toString(encoding);
+    this.room(text.length + 2);
+    this.buf[this.pos++] = QUOTE;
+    this.pos += this.buf.write(text, this.pos, 'latin1');
+    this.buf[this.pos++] = QUOTE;
+  }
+}
+
+/** Writes x (0 <= x < 2^31) in decimal at buf[p]; returns the end. */
+function smallInt(buf: Uint8Array, p: number, x: number): number {
+  const digits = x < 10 ? 1 : x < 100 ? 2 : x < 1000 ? 3 : x < 10000 ? 4 : x < 100000 ? 5 : x < 1000000 ? 6
+    : x < 10000000 ? 7 : x < 100000000 ? 8 : x < 1000000000 ? 9 : 10;
+  const end = p + digits;
+  for (let k = end - 1; k >= p; k--) { const q = (x / 10) | 0; buf[k] = 0x30 + x - q * 10; x = q; }
+  return end;
+}
+
+const ascii = (text: string) => Buffer.from(text, 'latin1');
+const NULL = ascii('null');
+
+/** Writes record `i` of `batch` (at `offset` of `partition`) into the output buffer. */
+export type RecordWriter = (partition: number, batch: RecordBatch, i: number, offset: number | bigint) => void;
+
+/**
+ * Writes one record as a JSON line {topic, partition, offset, timestamp, key, value, headers}
+ * (the shape `kafka-wire broker --load` reads), straight from the batch's positions.
+ */
+export function jsonRecordWriter(topic: string, encoding: Encoding, out: JsonLinesWriter): RecordWriter {
+  const head = Buffer.from(`{"topic":${JSON.stringify(topic)},"partition":`, 'utf8');
+  const [offsetKey, timestampKey, keyKey, valueKey, headersKey, end] = [',"offset":', ',"timestamp":', ',"key":', ',"value":', ',"headers":', '}\n'].map(ascii);
+  const [noHeaders, open, headerKey, headerValue, headerEnd, comma, close] = ['[]', '[', '{"key":', ',"value":', '}', ',', ']'].map(ascii);
+  const fieldBytes = (out: JsonLinesWriter, b: Uint8Array | null) => (b === null ? out.raw(NULL) : out.bytes(b, 0, b.length, encoding));
+  return (partition, batch, i, offset) => {
+    out.raw(head);
+    out.int(partition);
+    out.raw(offsetKey);
+    if (typeof offset === 'number') out.int(offset); else out.string(String(offset));
+    out.raw(timestampKey);
+    out.int(Number(batch.timestampAt(i)));
+    const data = batch.data;
+    out.raw(keyKey);
+    out.bytes(data, batch.keyOffsetAt(i), batch.keySizeAt(i), encoding);
+    out.raw(valueKey);
+    out.bytes(data, batch.valueOffsetAt(i), batch.valueSizeAt(i), encoding);
+    out.raw(headersKey);
+    if (batch.headerCountAt(i) === 0) out.raw(noHeaders);
+    else {
+      batch.headersAt(i).forEach((h, n) => {
+        out.raw(n === 0 ? open : comma);
+        out.raw(headerKey);
+        out.string(h.key);
+        out.raw(headerValue);
+        fieldBytes(out, h.value);
+        out.raw(headerEnd);
+      });
+      out.raw(close);
+    }
+    out.raw(end);
+  };
+}
 
 export interface OutputOptions {
   /** -f: kcat's format string. */
@@ -37,13 +233,13 @@ type Piece = Buffer | ((out: JsonLinesWriter, topic: string, partition: number, 
 const NULL_TEXT = Buffer.from('NULL');
 
 /** The writer for the options: JSON lines unless -f or -K asks for text. */
-export function recordWriter(topic: string, options: OutputOptions): RecordWriter {
-  if (options.format === undefined && options.keyDelimiter === undefined) return jsonRecordWriter(topic, options.encoding);
+export function recordWriter(topic: string, options: OutputOptions, out: JsonLinesWriter): RecordWriter {
+  if (options.format === undefined && options.keyDelimiter === undefined) return jsonRecordWriter(topic, options.encoding, out);
   const tokens = formatTokens(options.nullAsText === true);
   // kcat's -K form: the key, the delimiter, the value, the record delimiter (-D, a newline).
   const pieces = options.format !== undefined ? parseFormat(options.format, tokens)
     : [tokens.k!, unescapeKcat(options.keyDelimiter!), tokens.s!, unescapeKcat(options.delimiter ?? '\\n')];
-  return (out, partition, batch, i, offset) => {
+  return (partition, batch, i, offset) => {
     for (const piece of pieces) {
       if (typeof piece === 'function') piece(out, topic, partition, batch, i, offset);
       else out.raw(piece);

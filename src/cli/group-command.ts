@@ -6,7 +6,7 @@
 import { describeGroup, listGroups, resetOffsets, type ResetTarget } from '../consumer/admin.js';
 import { UsageError } from '../errors.js';
 import type { Command, Io } from './command.js';
-import { clientFrom, NETWORK_OPTIONS } from './network.js';
+import { clientFrom, NETWORK_OPTIONS } from './client-options.js';
 import { stringOption, type ParsedArgs } from './options.js';
 
 const json = (value: unknown) => JSON.stringify(value, (_, v) => (typeof v === 'bigint' ? String(v) : v), 2) + '\n';
@@ -56,7 +56,15 @@ async function runGroup({ options: values, positionals }: ParsedArgs, io: Io): P
   const client = clientFrom(values);
   try {
     if (action === 'list') io.stdout.write(json(await listGroups(client)));
-    else if (action === 'describe') io.stdout.write(json(await describeGroup(client, groupId!)));
+    else if (action === 'describe') {
+      const described = await describeGroup(client, groupId!);
+      // The coordinator answers "Dead" for a group it has never heard of: as Kafka's tool, say so.
+      if (described.state === 'Dead' && described.members.length === 0 && described.offsets.length === 0) {
+        io.stderr.write(`kafka-wire group: Error: Consumer group '${groupId}' does not exist.\n`);
+        return 1;
+      }
+      io.stdout.write(json(described));
+    }
     else {
       const execute = values.execute === true;
       const plan = await resetOffsets(client, groupId!, target!, { topics: values.topic as string[] | undefined, execute });

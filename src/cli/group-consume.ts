@@ -1,11 +1,12 @@
 // `kafka-wire consume -G GROUP TOPIC...`: the import as a consumer group member, as kcat -G has
 // it. Topics are arguments (`^regex` for patterns); -o is the reset policy for partitions the
-// group has no committed offset for; each batch's JSON lines are written and flushed before its
-// offsets are committed, so a crash repeats at most what was written since the last commit.
+// group has no committed offset for; each batch is written (JSON lines, -K or -f) and flushed
+// before its offsets are committed, so a crash repeats at most what was written since the last
+// commit; -e ends once every assigned partition is printed, not merely fetched, to its end.
 
-import { Consumer, type ConsumerOptions } from '../consumer/consumer.js';
+import { Consumer, type ConsumerOptions, type PartitionBatch } from '../consumer/consumer.js';
 import type { ResetPolicy } from '../consumer/offsets.js';
-import { JsonLinesWriter, jsonRecordWriter, type Encoding, type RecordWriter } from './consume.js';
+import { JsonLinesWriter, type RecordWriter } from './consume-output.js';
 import type { ClientOptions } from '../wire/client.js';
 import { UsageError } from '../errors.js';
 import type { Io } from './command.js';
@@ -54,7 +55,8 @@ export interface GroupConsumeOptions {
   client: ClientOptions;
   exitAtEnd: boolean;
   limit: number;
-  encoding: Encoding;
+  /** How a topic's records are printed: JSON lines, or -K's or -f's text. */
+  writerFor(topic: string, out: JsonLinesWriter): RecordWriter;
 }
 
 /** Writes to stdout and resolves once the bytes are handed to the system (not merely queued). */
@@ -104,47 +106,41 @@ export async function runGroupConsume(o: GroupConsumeOptions, io: Io): Promise<n
   io.signal?.addEventListener('abort', onAbort, { once: true });
   if (io.signal?.aborted) onAbort();
 
+  // A topic named that does not exist is said at once (kcat's words); with -e it is the end.
+  const missing = await consumer.client.missingTopics(o.topics.filter((t) => !t.startsWith('^'))).catch(() => []);
+  for (const m of missing) io.stderr.write(`kafka-wire consume: Subscribed topic not available: ${m.topic}: Unknown topic or partition\n`);
+  if (o.exitAtEnd && missing.length > 0) {
+    io.signal?.removeEventListener('abort', onAbort);
+    await consumer.close();
+    throw missing[0]!;
+  }
+
   const writer = flushedWriter(io.stdout);
   const out = new JsonLinesWriter((bytes) => writer.write(bytes));
   const formatters = new Map<string, RecordWriter>();
   const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
   let printed = 0;
+  /** A batch is being printed (its records are out of the consumer's buffer but not yet on stdout). */
+  let printing = false;
   let endCheck: ReturnType<typeof setInterval> | undefined;
   if (o.exitAtEnd) {
-    // kcat -G -e: done once every partition this member owns has been read to its end.
+    // kcat -G -e: done once every partition this member owns has been read to its end AND
+    // printed: the fetch position runs ahead of stdout (a slow reader), so nothing may be
+    // waiting in the consumer's buffer or in the handler either.
     endCheck = setInterval(() => {
       const positions = consumer.positions();
-      if (consumer.membership?.state !== 'stable' || positions.length === 0) return;
+      if (consumer.membership?.state !== 'stable' || positions.length === 0 || printing || consumer.bufferedBytes > 0) return;
       if (positions.every((p) => p.highWatermark >= 0n && p.offset >= p.highWatermark)) void consumer.close();
     }, 100);
   }
   try {
     await consumer.run(async (batch) => {
-      let format = formatters.get(batch.topic);
-      if (!format) formatters.set(batch.topic, format = jsonRecordWriter(batch.topic, o.encoding));
-      let lastPrinted = -1n;
-      for (const rb of batch.batches) {
-        const skip = batch.firstOffset - rb.baseOffset;
-        const safe = rb.baseOffset + BigInt(rb.lastOffsetDelta) <= MAX_SAFE;
-        const base = Number(rb.baseOffset);
-        for (let i = 0; i < rb.recordCount; i++) {
-          const delta = rb.offsetDeltaAt(i);
-          if (delta < skip) continue;
-          if (printed >= o.limit) {
-            // -c reached inside this batch: commit exactly what was printed, then stop.
-            out.flush();
-            await writer.flushed();
-            if (lastPrinted >= 0n) consumer.markOffset(batch.topic, batch.partition, lastPrinted + 1n);
-            throw STOP;
-          }
-          format(out, batch.partition, rb, i, safe ? base + delta : rb.offsetAt(i));
-          lastPrinted = rb.baseOffset + BigInt(delta);
-          printed++;
-        }
+      printing = true;
+      try {
+        await printBatch(batch);
+      } finally {
+        printing = false;
       }
-      out.flush();
-      await writer.flushed();
-      if (printed >= o.limit) setImmediate(() => { void consumer.close(); });
     });
   } catch (err) {
     if (err !== STOP) throw err;
@@ -154,4 +150,32 @@ export async function runGroupConsume(o: GroupConsumeOptions, io: Io): Promise<n
     await consumer.close();
   }
   return 0;
+
+  async function printBatch(batch: PartitionBatch): Promise<void> {
+    let format = formatters.get(batch.topic);
+    if (!format) formatters.set(batch.topic, format = o.writerFor(batch.topic, out));
+    let lastPrinted = -1n;
+    for (const rb of batch.batches) {
+      const skip = batch.firstOffset - rb.baseOffset;
+      const safe = rb.baseOffset + BigInt(rb.lastOffsetDelta) <= MAX_SAFE;
+      const base = Number(rb.baseOffset);
+      for (let i = 0; i < rb.recordCount; i++) {
+        const delta = rb.offsetDeltaAt(i);
+        if (delta < skip) continue;
+        if (printed >= o.limit) {
+          // -c reached inside this batch: commit exactly what was printed, then stop.
+          out.flush();
+          await writer.flushed();
+          if (lastPrinted >= 0n) consumer.markOffset(batch.topic, batch.partition, lastPrinted + 1n);
+          throw STOP;
+        }
+        format(batch.partition, rb, i, safe ? base + delta : rb.offsetAt(i));
+        lastPrinted = rb.baseOffset + BigInt(delta);
+        printed++;
+      }
+    }
+    out.flush();
+    await writer.flushed();
+    if (printed >= o.limit) setImmediate(() => { void consumer.close(); });
+  }
 }

@@ -10,12 +10,13 @@ import { UsageError } from '../errors.js';
 import { Throttle } from '../perf/throttle.js';
 import {
   CONSUME_DETAILED_HEADER, CONSUME_HEADER, ConsumeStats, ProduceStats, REPORT_INTERVAL_MS, consumeSummaryLine, kafkaDate,
-  produceProgressLine, produceSummaryLine,
+  produceProgressLine, produceSummaryLine, progressJson, roundTo,
 } from '../perf/stats.js';
 import { writeReport } from '../perf/report.js';
+import { filePayloads, randomPayloads, type Payloads } from '../perf/payloads.js';
 import { ProgressBar } from '../perf/progress.js';
 import type { Command, Io } from './command.js';
-import { clientOptionsFrom, requiredTopic, NETWORK_OPTIONS, TOPIC_OPTION } from './network.js';
+import { clientOptionsFrom, requiredTopic, NETWORK_OPTIONS, TOPIC_OPTION } from './client-options.js';
 import { COMPRESSION_NAMES } from '../records/index.js';
 import { producerOptions, delimiterArg } from './produce-command.js';
 import { integerArg, stringOption, type OptionValues, type ParsedArgs } from './options.js';
@@ -23,8 +24,6 @@ import { withoutSecret } from './sasl-properties.js';
 
 /** Records written between yields to the event loop, so acknowledgements and timers run during a run. */
 const YIELD_EVERY = 4_096;
-/** Random payload bytes the records are cut from (Kafka's tool: random upper-case letters). */
-const PAYLOAD_POOL_BYTES = 1 << 20;
 
 export const perf: Command = {
   name: 'perf',
@@ -102,11 +101,8 @@ function intervalArg(values: OptionValues): number {
   return text === undefined ? REPORT_INTERVAL_MS : integerArg(text, '--reporting-interval', 1)!;
 }
 
-const round = (n: number, digits = 3) => Number(n.toFixed(digits));
 
-/** The payloads: slices of one random pool (--record-size) or the file's records (--payload-file). */
-interface Payloads { pool: Uint8Array; starts: Int32Array; ends: Int32Array; averageBytes: number; pickAtRandom: boolean }
-
+/** The payloads the options ask for: --record-size B random letters, or --payload-file F's records. */
 function payloadsFrom(values: OptionValues): Payloads {
   const sizeText = stringOption(values, 'record-size');
   const file = stringOption(values, 'payload-file');
@@ -114,30 +110,13 @@ function payloadsFrom(values: OptionValues): Payloads {
   if (sizeText !== undefined) {
     const size = integerArg(sizeText, '--record-size', 1)!;
     if (size < 1) throw new UsageError('--record-size must be at least 1');
-    const pool = new Uint8Array(Math.max(PAYLOAD_POOL_BYTES, size * 2));
-    for (let i = 0; i < pool.length; i++) pool[i] = 65 + Math.floor(Math.random() * 26);
-    // Records start at varied offsets of the pool, so no two neighbours are the same bytes.
-    const slots = 1024;
-    const starts = new Int32Array(slots);
-    const ends = new Int32Array(slots);
-    for (let i = 0; i < slots; i++) { starts[i] = Math.floor(Math.random() * (pool.length - size)); ends[i] = starts[i]! + size; }
-    return { pool, starts, ends, averageBytes: size, pickAtRandom: false };
+    return randomPayloads(size);
   }
-  const bytes = readFileSync(file!);
   const delim = delimiterArg(stringOption(values, 'payload-delimiter') ?? '\\n', '--payload-delimiter');
   if (delim.length === 0) throw new UsageError('--payload-delimiter cannot be empty');
-  const starts: number[] = [];
-  const ends: number[] = [];
-  let at = 0;
-  while (at <= bytes.length) {
-    let end = bytes.indexOf(delim, at);
-    if (end < 0) end = bytes.length;
-    if (end > at) { starts.push(at); ends.push(end); }
-    at = end + delim.length;
-  }
-  if (starts.length === 0) throw new UsageError(`--payload-file ${file}: no records in it`);
-  const total = ends.reduce((s, e, i) => s + e - starts[i]!, 0);
-  return { pool: bytes, starts: Int32Array.from(starts), ends: Int32Array.from(ends), averageBytes: total / starts.length, pickAtRandom: true };
+  const payloads = filePayloads(readFileSync(file!), delim);
+  if (payloads === null) throw new UsageError(`--payload-file ${file}: no records in it`);
+  return payloads;
 }
 
 async function runPerfProduce(values: OptionValues, io: Io): Promise<number> {
@@ -214,7 +193,7 @@ async function runPerfProduce(values: OptionValues, io: Io): Promise<number> {
   };
   out.line(produceSummaryLine(summary), { type: 'summary', ...progressJson(summary), batches: summary.batches,
     p50Ms: summary.p50Ms, p95Ms: summary.p95Ms, p99Ms: summary.p99Ms, p999Ms: summary.p999Ms,
-    producer: { ...own, recordsPerBatch: round(own.recordsPerBatch, 1), batchBytes: Math.round(own.batchBytes), compressionRatio: round(own.compressionRatio) } });
+    producer: { ...own, recordsPerBatch: roundTo(own.recordsPerBatch, 1), batchBytes: Math.round(own.batchBytes), compressionRatio: roundTo(own.compressionRatio) } });
   if (!out.json) {
     io.stdout.write(`producer: ${own.batches} batches (${own.recordsPerBatch.toFixed(1)} records, ${Math.round(own.batchBytes)} bytes on average), ` +
       `${own.requests} requests (at most ${own.maxRequestsInFlight} in flight), compression ratio ${own.compressionRatio.toFixed(2)} ` +
@@ -225,7 +204,7 @@ async function runPerfProduce(values: OptionValues, io: Io): Promise<number> {
       kind: 'produce', topic, title: `kafka-wire perf produce: ${topic}`,
       settings: settingsText(values, ['records', 'num-records', 'record-size', 'payload-file', 'throughput', 'acks', 'compression', 'property']),
       summaryLines: [produceSummaryLine(summary)],
-      timeline: stats!.timeline.points, targetRate: throughput > 0 ? throughput : undefined,
+      timeline: stats!.timeline.points, elapsedMs: summary.elapsedMs, targetRate: throughput > 0 ? throughput : undefined,
       histogram: stats!.histogram,
       figures: [
         ['records', summary.records.toLocaleString('en-US')], ['records/s', Math.round(summary.recordsPerSec).toLocaleString('en-US')],
@@ -237,13 +216,6 @@ async function runPerfProduce(values: OptionValues, io: Io): Promise<number> {
     });
   }
   return 0;
-}
-
-function progressJson(p: { records: number; bytes: number; elapsedMs: number; recordsPerSec: number; mbPerSec: number; avgLatencyMs: number; maxLatencyMs: number }) {
-  return {
-    records: p.records, bytes: Math.round(p.bytes), elapsedMs: round(p.elapsedMs, 1), recordsPerSec: round(p.recordsPerSec, 1),
-    mbPerSec: round(p.mbPerSec), avgLatencyMs: round(p.avgLatencyMs), maxLatencyMs: p.maxLatencyMs,
-  };
 }
 
 /** The run's settings as given, for the report's header. */
@@ -305,7 +277,7 @@ async function runPerfConsume(values: OptionValues, io: Io): Promise<number> {
       timer = setInterval(() => {
         const { line, progress } = stats.windowLine(kafkaDate, Date.now());
         bar?.clear();
-        if (out.json) out.line('', { type: 'progress', ...progress, elapsedMs: round(progress.elapsedMs, 1), recordsPerSec: round(progress.recordsPerSec, 1), mbPerSec: round(progress.mbPerSec) });
+        if (out.json) out.line('', { type: 'progress', ...progress, elapsedMs: roundTo(progress.elapsedMs, 1), recordsPerSec: roundTo(progress.recordsPerSec, 1), mbPerSec: roundTo(progress.mbPerSec) });
         else io.stdout.write(line + '\n');
       }, interval);
     }
@@ -349,9 +321,9 @@ async function runPerfConsume(values: OptionValues, io: Io): Promise<number> {
     io.stdout.write(`WARNING: Exiting before consuming the expected number of messages: timeout (${idleMs} ms) exceeded. You can use the --idle-timeout option to increase the timeout.\n`);
   }
   if (out.json) {
-    out.line('', { type: 'summary', ...summary, elapsedMs: round(summary.elapsedMs, 1), fetchMs: round(summary.fetchMs, 1), rebalanceMs: round(summary.rebalanceMs, 1),
-      mbPerSec: round(summary.mbPerSec, 4), recordsPerSec: round(summary.recordsPerSec, 1), fetchMbPerSec: round(summary.fetchMbPerSec, 4),
-      fetchRecordsPerSec: round(summary.fetchRecordsPerSec, 1), expected: target, timedOut });
+    out.line('', { type: 'summary', ...summary, elapsedMs: roundTo(summary.elapsedMs, 1), fetchMs: roundTo(summary.fetchMs, 1), rebalanceMs: roundTo(summary.rebalanceMs, 1),
+      mbPerSec: roundTo(summary.mbPerSec, 4), recordsPerSec: roundTo(summary.recordsPerSec, 1), fetchMbPerSec: roundTo(summary.fetchMbPerSec, 4),
+      fetchRecordsPerSec: roundTo(summary.fetchRecordsPerSec, 1), expected: target, timedOut });
   } else if (!detailed) {
     io.stdout.write(consumeSummaryLine(summary, kafkaDate(startWall), kafkaDate(endWall)) + '\n');
   }
@@ -360,7 +332,7 @@ async function runPerfConsume(values: OptionValues, io: Io): Promise<number> {
       kind: 'consume', topic, title: `kafka-wire perf consume: ${topic}`,
       settings: settingsText(values, ['records', 'messages', 'group', 'from-latest']),
       summaryLines: [CONSUME_HEADER, consumeSummaryLine(summary, kafkaDate(startWall), kafkaDate(endWall))],
-      timeline: stats.timeline.points, histogram: null,
+      timeline: stats.timeline.points, elapsedMs: summary.elapsedMs, histogram: null,
       figures: [
         ['records', summary.records.toLocaleString('en-US')], ['records/s', Math.round(summary.recordsPerSec).toLocaleString('en-US')],
         ['MB/s', summary.mbPerSec.toFixed(2)], ['rebalance', `${Math.round(summary.rebalanceMs)} ms`],

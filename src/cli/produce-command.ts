@@ -11,7 +11,7 @@ import type { Command, Io } from './command.js';
 import { stringOption, type OptionValues, type ParsedArgs } from './options.js';
 import {
   clientOptionsFrom, noPositionals, partitionArg, requiredTopic, NETWORK_OPTIONS, PARTITION_OPTION, SECURITY_PROPERTIES, TOPIC_OPTION,
-} from './network.js';
+} from './client-options.js';
 import { NO_CREATE_HELP, topicForProduce } from './produce-topic.js';
 
 const utf8 = new TextEncoder();

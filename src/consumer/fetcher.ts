@@ -8,12 +8,12 @@
 import type { KafkaClient } from '../wire/client.js';
 import type { Connection } from '../wire/connection.js';
 import { kafkaErrorName } from '../wire/errors.js';
-import { ApiKey } from '../generated/types.js';
 import { decodeRecordBatches, type KafkaRecord, type RecordBatch } from '../records/index.js';
 import { FETCH_MAX_BYTES, FETCH_PARTITION_MAX_BYTES } from '../limits.js';
 import { readCommitted } from '../wire/isolation.js';
 import { ConsumerError, GroupErrorCode, RETRIABLE_PARTITION_ERRORS } from './errors.js';
 import { listOffsets, policyTimestamp, type ResetPolicy } from './offsets.js';
+import { fetchOnce, type FetchAnswer } from './assigned.js';
 import { RecordDeserializer, type ConsumerRecord } from '../serde.js';
 
 const NO_DESERIALIZER = new RecordDeserializer<Uint8Array, Uint8Array>({});
@@ -216,7 +216,7 @@ export class Fetcher {
   }
 
   #leaderOf(p: Position): number {
-    return this.client.topics.get(p.topic)?.partitions.find((x) => x.partition === p.partition)?.leader ?? -1;
+    return this.client.leaderOf(p.topic, p.partition);
   }
 
   #fetchable(p: Position): boolean {
@@ -329,48 +329,8 @@ export class Fetcher {
     }
   }
 
-  async #fetch(conn: Connection, wanted: readonly (readonly [string, number, bigint])[]): Promise<FetchAnswer[]> {
-    const version = conn.versionFor(ApiKey.Fetch);
-    if (version === undefined || version < 4) throw new ConsumerError('FETCH', `broker ${conn.host}:${conn.port} lacks Fetch v4+ (record batches v2)`);
-    const byTopic = new Map<string, { partition: number; fetchOffset: bigint; partitionMaxBytes: number }[]>();
-    for (const [topic, partition, fetchOffset] of wanted) {
-      const list = byTopic.get(topic) ?? [];
-      list.push({ partition, fetchOffset, partitionMaxBytes: this.options.partitionMaxBytes });
-      byTopic.set(topic, list);
-    }
-    const byId = new Map<string, string>();
-    const topics = [...byTopic].map(([name, partitions]) => {
-      if (version < 13) return { topic: name, partitions };
-      const topicId = this.client.topics.get(name)?.topicId;
-      if (!topicId) throw new Error(`no topic id known for ${name}`);
-      byId.set(topicId, name);
-      return { topicId, partitions };
-    });
-    const { maxWaitMs } = this.options;
-    const res = await conn.request(ApiKey.Fetch, version, {
-      replicaId: -1, maxWaitMs, minBytes: 1, maxBytes: this.options.maxBytes, isolationLevel: this.options.isolationLevel, topics,
-    }, { timeoutMs: Math.max(conn.requestTimeoutMs, maxWaitMs + 10_000) });
-    if (res.errorCode) throw new Error(`Fetch: ${kafkaErrorName(res.errorCode)}`);
-    const out: FetchAnswer[] = [];
-    for (const t of res.responses) {
-      const topic = version >= 13 ? byId.get(t.topicId) : t.topic;
-      if (topic === undefined) continue;
-      for (const p of t.partitions) {
-        out.push({
-          topic, partition: p.partitionIndex, errorCode: p.errorCode, highWatermark: p.highWatermark, records: p.records,
-          abortedTransactions: p.abortedTransactions?.map((x: { producerId: bigint; firstOffset: bigint }) => ({ producerId: x.producerId, firstOffset: x.firstOffset })) ?? null,
-        });
-      }
-    }
-    return out;
+  /** The one Fetch (assigned.ts), with this fetcher's sizes and isolation level. */
+  #fetch(conn: Connection, wanted: readonly (readonly [string, number, bigint])[]): Promise<FetchAnswer[]> {
+    return fetchOnce(this.client, conn, wanted, this.options);
   }
-}
-
-interface FetchAnswer {
-  topic: string;
-  partition: number;
-  errorCode: number;
-  highWatermark: bigint;
-  records: Uint8Array | null;
-  abortedTransactions: { producerId: bigint; firstOffset: bigint }[] | null;
 }

@@ -1,6 +1,7 @@
 // Public API of the consumer (`kafka-wire/consumer`): a group or partition consumer on the wire
-// layer, the group protocol's pieces (assignors, subscription/assignment bytes, offsets) for
-// tools that speak to groups themselves, and the admin requests `kafka-wire group` uses.
+// layer, the fast read of given partitions from a start to their end (readAssigned: what
+// `kafka-wire consume` runs), the group protocol's pieces (assignors, subscription/assignment
+// bytes, offsets) for tools that speak to groups themselves, and the admin requests `kafka-wire group` uses.
 export { Consumer, PartitionBatch, type ConsumerOptions, type ConsumerEvents, type RunHandlers, type PartitionOffset } from './consumer.js';
 export {
   serdes, jsonSafe, SerdeError, type Serde, type Serializer, type Deserializer, type SerializeFn, type DeserializeFn,
@@ -12,7 +13,11 @@ export {
   encodeSubscription, decodeSubscription, encodeAssignment, decodeAssignment, CONSUMER_PROTOCOL_TYPE,
   type Subscription, type Assignment, type TopicPartitions,
 } from './protocol.js';
-export { fetchCommitted, commitOffsets, listOffsets, PartitionErrors, type ResetPolicy, type OffsetMap, type CommitIdentity } from './offsets.js';
+export {
+  fetchCommitted, commitOffsets, listOffsets, startOffsets, PartitionErrors,
+  type ResetPolicy, type OffsetMap, type CommitIdentity, type StartAt, type PartitionStart,
+} from './offsets.js';
+export { readAssigned, type ReadAssignedOptions } from './assigned.js';
 export { readCommitted, type AbortedTransaction } from '../wire/isolation.js';
 export { ClassicMembership, type Membership, type MembershipHooks, type MemberState } from './group.js';
 export { NextGenMembership } from './next-gen.js';

@@ -107,9 +107,8 @@ export async function listOffsets(client: KafkaClient, partitions: readonly Topi
   for (let attempt = 0; todo.length > 0; attempt++) {
     const byLeader = new Map<number, [string, number][]>();
     for (const [topic, p] of todo) {
-      let info = client.topics.get(topic);
-      if (!info || !info.partitions.some((x) => x.partition === p && x.leader >= 0)) info = await client.topic(topic);
-      const leader = info.partitions.find((x) => x.partition === p)?.leader ?? -1;
+      if (client.leaderOf(topic, p) < 0) await client.topic(topic);
+      const leader = client.leaderOf(topic, p);
       if (leader < 0) throw new ConsumerError('FETCH', `ListOffsets ${topic}/${p}: no such partition`);
       byLeader.set(leader, [...(byLeader.get(leader) ?? []), [topic, p]]);
     }
@@ -120,6 +119,7 @@ export async function listOffsets(client: KafkaClient, partitions: readonly Topi
         const conn = await client.broker(leader);
         const version = conn.versionFor(ApiKey.ListOffsets);
         if (version === undefined) throw new ConsumerError('FETCH', `broker ${conn.host}:${conn.port} lacks ListOffsets`);
+        if (isolationLevel !== 0 && version < 2) throw new ConsumerError('FETCH', `broker ${conn.host}:${conn.port} lacks ListOffsets v2+ (isolation levels)`);
         const topics = new Map<string, number[]>();
         for (const [t, p] of list) topics.set(t, [...(topics.get(t) ?? []), p]);
         res = await conn.request(ApiKey.ListOffsets, version, {
@@ -151,6 +151,42 @@ export async function listOffsets(client: KafkaClient, partitions: readonly Topi
       await client.metadata([...new Set(retry.map(([t]) => t))]).catch(() => {});
     }
     todo = retry;
+  }
+  return out;
+}
+
+/** Where a read of assigned partitions starts: the log's start or end, an offset, N records before the end, or the first record at or after a time (ms). */
+export type StartAt = 'earliest' | 'latest' | { offset: bigint } | { beforeEnd: bigint } | { timestamp: bigint };
+
+/** A partition's first offset to read and its end when asked (the last stable offset under read_committed). */
+export interface PartitionStart { offset: bigint; end: bigint }
+
+/**
+ * Where each of `partitions` of `topic` starts under `at`, and where its end is now. An answer
+ * that cannot be true (a negative offset, the log's start past its end: a corrupted or confused
+ * ListOffsets) is a ConsumerError, not a start that quietly reads nothing.
+ */
+export async function startOffsets(client: KafkaClient, topic: string, partitions: readonly number[], at: StartAt, isolationLevel = 0): Promise<Map<number, PartitionStart>> {
+  const tps = [{ topic, partitions: [...partitions] }];
+  const [earliest, latest, byTime] = await Promise.all([
+    listOffsets(client, tps, -2n, isolationLevel), listOffsets(client, tps, -1n, isolationLevel),
+    typeof at === 'object' && 'timestamp' in at ? listOffsets(client, tps, at.timestamp, isolationLevel) : null,
+  ]);
+  const out = new Map<number, PartitionStart>();
+  for (const p of partitions) {
+    const lo = earliest.get(topic)?.get(p);
+    const hi = latest.get(topic)?.get(p);
+    if (lo === undefined || hi === undefined) throw new ConsumerError('FETCH', `ListOffsets ${topic}/${p}: no answer`);
+    if (lo < 0n || hi < 0n || lo > hi) {
+      throw new ConsumerError('FETCH', `ListOffsets ${topic}/${p}: the log starts at ${lo} and ends at ${hi}, which cannot be (a corrupted or confused answer)`);
+    }
+    let offset: bigint;
+    if (at === 'earliest') offset = lo;
+    else if (at === 'latest') offset = hi;
+    else if ('timestamp' in at) offset = byTime!.get(topic)?.get(p) ?? hi;
+    else if ('beforeEnd' in at) offset = hi - at.beforeEnd < lo ? lo : hi - at.beforeEnd;
+    else offset = at.offset;
+    out.set(p, { offset, end: hi });
   }
   return out;
 }

@@ -13,6 +13,8 @@ export interface ReportData {
   settings: string;
   summaryLines: string[];
   timeline: readonly TimelinePoint[];
+  /** How long the run took (ms since the timeline's zero): the last point covers only up to it. */
+  elapsedMs: number;
   /** --throughput, drawn as a dashed line. */
   targetRate?: number;
   /** Ack latency in microseconds (produce), or null. */
@@ -68,8 +70,10 @@ function lineChart(series: Series[], xLabel: string, yLabel: string,
   }
   const xt = xTicks ?? (() => {
     const step = niceStep(xMax - xMin, 8);
+    // As many decimals as the step has (a 25 ms run has ticks 5 ms apart).
+    const decimals = Math.max(0, -Math.floor(Math.log10(step) + 1e-9));
     const out: { at: number; label: string }[] = [];
-    for (let v = Math.ceil(xMin / step) * step; v <= xMax + 1e-9; v += step) out.push({ at: v, label: fmt(v) });
+    for (let i = Math.ceil(xMin / step - 1e-9); i * step <= xMax + step * 1e-6; i++) out.push({ at: i * step, label: (i * step).toFixed(decimals) });
     return out;
   })();
   for (const t of xt) {
@@ -144,9 +148,28 @@ function histogramBars(h: Histogram): string {
   return `<svg viewBox="0 0 ${W} ${H}" width="${W}" height="${H}" role="img">${parts.join('')}</svg>`;
 }
 
+/** A timeline point over the time it really covers: the last one ends with the run, not a second later. */
+export interface Step { fromS: number; toS: number; point: TimelinePoint }
+
+/** The timeline as steps, each cut at the run's end (a partial last second is no fall in the rate). */
+export function timelineSteps(timeline: readonly TimelinePoint[], elapsedMs: number): Step[] {
+  return timeline.map((point) => {
+    const spanMs = Math.max(1, Math.min(point.spanMs, elapsedMs - point.atMs));
+    return { fromS: point.atMs / 1000, toS: (point.atMs + spanMs) / 1000, point };
+  });
+}
+
+/** Each step drawn flat over its interval, so even a single point (a sub-second run) is a line. */
+const stepLine = (steps: readonly Step[], value: (s: Step) => number): [number, number][] =>
+  steps.flatMap((s) => [[s.fromS, value(s)], [s.toS, value(s)]] as [number, number][]);
+
+/** Records per second over a step. */
+export const stepRate = (s: Step) => s.point.records / (s.toS - s.fromS);
+
 export function renderReport(data: ReportData): string {
   const t = data.timeline;
-  const rate = t.map((p) => [(p.atMs + p.spanMs / 2) / 1000, (p.records * 1000) / p.spanMs] as [number, number]);
+  const steps = timelineSteps(t, data.elapsedMs);
+  const rate = stepLine(steps, stepRate);
   const series: Series[] = [{ points: rate, color: '#2a7ab0', label: 'records/s', area: true }];
   if (data.targetRate !== undefined && rate.length > 0) {
     series.push({ points: [[rate[0]![0], data.targetRate], [rate[rate.length - 1]![0], data.targetRate]], color: '#c0392b', label: `--throughput ${fmt(data.targetRate)}`, dashed: true });
@@ -154,10 +177,10 @@ export function renderReport(data: ReportData): string {
   const sections: string[] = [];
   sections.push(`<h2>Throughput over time</h2>${lineChart(series, 'seconds since the start', 'records per second')}`);
   if (data.histogram !== null) {
-    const withLatency = t.filter((p) => p.records > 0);
+    const withLatency = steps.filter((s) => s.point.records > 0);
     sections.push(`<h2>Ack latency over time</h2>${lineChart([
-      { points: withLatency.map((p) => [(p.atMs + p.spanMs / 2) / 1000, p.latencySumMs / p.records]), color: '#27ae60', label: 'average' },
-      { points: withLatency.map((p) => [(p.atMs + p.spanMs / 2) / 1000, p.latencyMaxMs]), color: '#e67e22', label: 'maximum' },
+      { points: stepLine(withLatency, (s) => s.point.latencySumMs / s.point.records), color: '#27ae60', label: 'average' },
+      { points: stepLine(withLatency, (s) => s.point.latencyMaxMs), color: '#e67e22', label: 'maximum' },
     ], 'seconds since the start', 'ack latency, ms')}`);
     sections.push(`<h2>Latency by percentile</h2>${percentileChart(data.histogram)}`);
     sections.push(`<h2>Latency distribution</h2>${histogramBars(data.histogram)}`);

@@ -238,3 +238,14 @@ export function kafkaDate(ms: number): string {
   const p = (n: number, w = 2) => String(n).padStart(w, '0');
   return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())} ${p(d.getHours())}:${p(d.getMinutes())}:${p(d.getSeconds())}:${p(d.getMilliseconds(), 3)}`;
 }
+
+/** A figure rounded to `digits` decimals, for JSON lines (no 0.30000000000000004). */
+export const roundTo = (n: number, digits = 3) => Number(n.toFixed(digits));
+
+/** A produce progress window or summary as --json prints it. */
+export function progressJson(p: { records: number; bytes: number; elapsedMs: number; recordsPerSec: number; mbPerSec: number; avgLatencyMs: number; maxLatencyMs: number }) {
+  return {
+    records: p.records, bytes: Math.round(p.bytes), elapsedMs: roundTo(p.elapsedMs, 1), recordsPerSec: roundTo(p.recordsPerSec, 1),
+    mbPerSec: roundTo(p.mbPerSec), avgLatencyMs: roundTo(p.avgLatencyMs), maxLatencyMs: p.maxLatencyMs,
+  };
+}

@@ -2,6 +2,8 @@
 // Enough for the CLI's metadata / produce / consume; not a consumer-group client.
 
 import { connect, type Connection, type ConnectOptions } from './connection.js';
+// What a face over the client (the CLI) needs of the connection's options, so it need not open a connection's module itself.
+export { SASL_MECHANISMS, type ConnectOptions, type SaslOptions } from './connection.js';
 import { ConnectionError, kafkaErrorName, KafkaErrorCode, isTransient } from './errors.js';
 import type { MetadataResponse } from '../generated/types.js';
 import { ZERO_UUID } from './versions.js';
@@ -39,6 +41,20 @@ export function parseHostPort(text: string, defaultPort = 9092): { host: string;
   if (!Number.isInteger(port) || port <= 0 || port > 65535) throw new RangeError(`bad port in "${text}"`);
   return { host: t.slice(0, i), port };
 }
+
+/**
+ * Metadata's answer about a topic that cannot be read or written as asked: it does not exist
+ * (UNKNOWN_TOPIC_OR_PARTITION), it has an error of its own, or some partition has no leader.
+ */
+export class TopicError extends Error {
+  override readonly name = 'TopicError';
+  constructor(readonly topic: string, readonly errorCode: number, message: string) {
+    super(message);
+  }
+}
+
+/** "Unknown topic or partition" for UNKNOWN_TOPIC_OR_PARTITION: Kafka's words, as kcat prints them. */
+const TOPIC_WORDS: Record<number, string> = { [KafkaErrorCode.UNKNOWN_TOPIC_OR_PARTITION]: 'Unknown topic or partition', [KafkaErrorCode.LEADER_NOT_AVAILABLE]: 'Leader not available' };
 
 export class KafkaClient {
   readonly options: ClientOptions;
@@ -176,9 +192,20 @@ export class KafkaClient {
       if (info && info.errorCode !== 0 && !retriable) break;
       await new Promise((r) => setTimeout(r, Math.min(50 * 2 ** i, 500)));
     }
-    if (!info) throw new Error(`topic ${name}: not in metadata`);
-    if (info.errorCode !== 0) throw new Error(`topic ${name}: ${kafkaErrorName(info.errorCode)}`);
-    throw new Error(`topic ${name}: some partitions have no leader`);
+    if (!info) throw new TopicError(name, KafkaErrorCode.UNKNOWN_TOPIC_OR_PARTITION, `topic ${name}: not in metadata`);
+    if (info.errorCode !== 0) throw topicError(name, info.errorCode);
+    throw new TopicError(name, KafkaErrorCode.LEADER_NOT_AVAILABLE, `topic ${name}: some partitions have no leader`);
+  }
+
+  /**
+   * Of these topic names, the ones Metadata says do not exist (asked without auto-creation): for
+   * saying so at once rather than waiting for partitions that will not come.
+   */
+  async missingTopics(names: readonly string[]): Promise<TopicError[]> {
+    if (names.length === 0) return [];
+    const md = await this.metadata([...names], false);
+    return md.topics.filter((t) => t.name !== null && t.errorCode === KafkaErrorCode.UNKNOWN_TOPIC_OR_PARTITION)
+      .map((t) => topicError(t.name!, t.errorCode));
   }
 
   /** The (shared) connection to broker `nodeId`, as found in metadata. */
@@ -205,13 +232,20 @@ export class KafkaClient {
     return p;
   }
 
+  /** The leader's node id of topic/partition in the metadata known now; -1 when unknown (no metadata, no leader). */
+  leaderOf(topic: string, partition: number): number {
+    return this.#topics.get(topic)?.partitions.find((x) => x.partition === partition)?.leader ?? -1;
+  }
+
   /** The connection to the leader of topic/partition (metadata fetched if not cached). */
   async leader(topic: string, partition: number): Promise<Connection> {
-    let info = this.#topics.get(topic);
-    if (!info || !info.partitions[partition] || info.partitions[partition]!.leader < 0) info = await this.topic(topic);
-    const p = info.partitions.find((x) => x.partition === partition);
-    if (!p) throw new Error(`topic ${topic} has no partition ${partition} (it has ${info.partitions.length})`);
-    return this.broker(p.leader);
+    if (this.leaderOf(topic, partition) < 0) {
+      const info = await this.topic(topic);
+      if (!info.partitions.some((x) => x.partition === partition)) {
+        throw new TopicError(topic, KafkaErrorCode.UNKNOWN_TOPIC_OR_PARTITION, `topic ${topic} has no partition ${partition} (it has ${info.partitions.length})`);
+      }
+    }
+    return this.broker(this.leaderOf(topic, partition));
   }
 
   /** Closes every connection; a connection being made is closed once made, retry waits end. */
@@ -227,4 +261,9 @@ export class KafkaClient {
     this.#bootstrapConn = null;
     await Promise.all([...all].map((c) => c.close()));
   }
+}
+
+function topicError(topic: string, errorCode: number): TopicError {
+  const words = TOPIC_WORDS[errorCode];
+  return new TopicError(topic, errorCode, `topic ${topic}: ${kafkaErrorName(errorCode)}${words ? ` (${words})` : ''}`);
 }

@@ -16,7 +16,7 @@ export {
   type ServerOptions, type KafkaServer, type IncomingRequest, type RequestHandler, type ClientInfo,
 } from './server.js';
 export { startMemoryBroker, type MemoryBroker, type MemoryBrokerOptions, type MemoryTopic, type PartitionLog, type StoredBatch } from './memory-broker.js';
-export { KafkaClient, parseHostPort, type ClientOptions, type BrokerAddress, type TopicInfo, type PartitionInfo } from './client.js';
+export { KafkaClient, TopicError, parseHostPort, type ClientOptions, type BrokerAddress, type TopicInfo, type PartitionInfo } from './client.js';
 export { supportedVersions, allSupportedVersions, usableVersion, apiName, ZERO_UUID, type VersionRange } from './versions.js';
 export { readCommitted, IsolationLevel, ISOLATION_NAMES, type IsolationName, type AbortedTransaction, type IsolationBatch } from './isolation.js';
 export { ScramClient, ScramError, SCRAM_MECHANISMS, type ScramMechanism } from './scram.js';

@@ -175,7 +175,10 @@ describe('framing the proxy cannot lose', () => {
 
 describe('TLS to the upstream', () => {
   const pem = makeCert();
-  it.skipIf(pem === null)('a plain client reaches a TLS broker through the proxy, whose address it is given', async () => {
+  it.skipIf(pem === null)('a plain client reaches a TLS broker through the proxy, whose address it is given (an IP: no server name, no DEP0123)', async () => {
+    const warnings: string[] = [];
+    const onWarning = (w: Error & { code?: string }) => { warnings.push(w.code ?? w.message); };
+    process.on('warning', onWarning);
     const cert = readFileSync(pem!.cert);
     const broker = await startMemoryBroker({ topics: { secure: 2 }, tls: { key: readFileSync(pem!.key), cert } });
     const proxy = await startProxy({ listen: { host: '127.0.0.1', port: 0 }, upstream: { host: '127.0.0.1', port: broker.port }, upstreamTls: { ca: cert } });
@@ -184,7 +187,10 @@ describe('TLS to the upstream', () => {
       const metadata: any = await connection.request(3, undefined, { topics: null });
       expect(metadata.topics.map((t: any) => [t.name, t.partitions.length])).toEqual([['secure', 2]]);
       expect(metadata.brokers.map((b: any) => [b.host, b.port])).toEqual([[proxy.address.host, proxy.address.port]]);
+      await new Promise((r) => setImmediate(r)); // warnings are emitted on the next tick
+      expect(warnings.filter((w) => w === 'DEP0123')).toEqual([]);
     } finally {
+      process.off('warning', onWarning);
       connection.close();
       await proxy.close();
       await broker.close();

@@ -3,12 +3,14 @@
 // stopping at every partition's end, -c stopping mid-response.
 import { describe, it, expect } from 'vitest';
 import fc from 'fast-check';
-import { JsonLinesWriter } from '../../src/cli/consume.js';
+import { JsonLinesWriter } from '../../src/cli/consume-output.js';
 import { startMemoryBroker } from '../../src/wire/memory-broker.js';
 import { encodeRecordBatch } from '../../src/records/index.js';
 import { runCli, jsonLines, type CliProgress } from '../wire/cli-io.js';
 import { waitUntil } from '../helpers/wait.js';
+import { startDelayProxy } from '../helpers/delay-proxy.js';
 import { ApiKey } from '../../src/index.js';
+import { KafkaClient, TopicError } from '../../src/wire/client.js';
 
 function written(fill: (w: JsonLinesWriter) => void): string {
   let text = '';
@@ -57,6 +59,25 @@ describe('JsonLinesWriter', () => {
 });
 
 describe('kafka-wire consume', () => {
+  it('says at once that a topic does not exist, with a typed error (kcat\'s words)', async () => {
+    const broker = await startMemoryBroker({ topics: { here: 1 }, autoCreateTopics: false });
+    const client = new KafkaClient({ bootstrap: broker.bootstrap });
+    try {
+      const started = Date.now();
+      const r = await runCli('consume', ['-b', broker.bootstrap, '-t', 'not-here', '-e']);
+      expect(r.code).toBe(1);
+      expect(r.stderr).toMatch(/topic not-here: UNKNOWN_TOPIC_OR_PARTITION \(3\) \(Unknown topic or partition\)/);
+      expect(Date.now() - started).toBeLessThan(3000);
+      const error = await client.topic('not-here').catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(TopicError);
+      expect(error).toMatchObject({ name: 'TopicError', topic: 'not-here', errorCode: 3 });
+      expect((await client.missingTopics(['here', 'not-here'])).map((e) => e.topic)).toEqual(['not-here']);
+    } finally {
+      await client.close();
+      await broker.close();
+    }
+  });
+
   it('--isolation read_committed reads a log without transactions whole (the memory broker\'s last stable offset is its end); bad values are usage errors', async () => {
     const broker = await startMemoryBroker({ topics: { plain: 2 } });
     try {
@@ -70,6 +91,26 @@ describe('kafka-wire consume', () => {
         expect(r.code, args.join(' ')).toBe(2);
       }
     } finally {
+      await broker.close();
+    }
+  });
+
+  it('-e after a ListOffsets answer that cannot be true (the log\'s start past its end) fails, typed, instead of a quiet exit 0', async () => {
+    const broker = await startMemoryBroker({ topics: { bent: 1 } });
+    // Every earliest offset (0 here) answered as 4950: past the log's end, 100.
+    const proxy = await startDelayProxy({ host: broker.host, port: broker.port }, 0, {
+      [ApiKey.ListOffsets]: (body) => { for (const t of body.topics) for (const p of t.partitions) if (p.offset === 0n) p.offset = 4950n; },
+    });
+    try {
+      broker.append('bent', 0, encodeRecordBatch({ records: Array.from({ length: 100 }, (_, i) => ({ value: `v${i}` })) }));
+      const r = await runCli('consume', ['-b', proxy.bootstrap, '-t', 'bent', '-e']);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toMatch(/ListOffsets bent\/0: the log starts at 4950 and ends at 100, which cannot be/);
+      expect(r.code).toBe(1);
+      // Straight to the broker, the same command reads the 100 records.
+      expect(jsonLines((await runCli('consume', ['-b', broker.bootstrap, '-t', 'bent', '-e'])).stdout)).toHaveLength(100);
+    } finally {
+      await proxy.close();
       await broker.close();
     }
   });

@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { clientOptionsFrom } from '../../src/cli/network.js';
+import { clientOptionsFrom } from '../../src/cli/client-options.js';
 import { withoutSecret } from '../../src/cli/sasl-properties.js';
 import { runCli } from '../wire/cli-io.js';
 

@@ -117,6 +117,7 @@ const CASES: Record<string, string | (() => Promise<void> | void)> = {
     }
   },
   proxy: 'forwards and records frames as they are: it never compresses or decompresses',
+  bridge: 'carries frames between WebSockets and brokers as they are: it never compresses or decompresses',
   group: 'lists, describes and moves committed offsets: it reads no records',
   perf: async () => {
     const r = await run(['perf', 'produce', '-b', bootstrap(), '-t', 'pz', '--records', '2000', '--record-size', '100', '-z', 'zstd']);

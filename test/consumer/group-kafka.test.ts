@@ -15,6 +15,8 @@ import { runCli } from '../wire/cli-io.js';
 import { parseHostPort } from '../../src/wire/client.js';
 import { ApiKey } from '../../src/generated/types.js';
 import { firstN, startCuttingProxy } from './cut-proxy.js';
+import { Readable, Writable } from 'node:stream';
+import { main } from '../../src/cli/main.js';
 import { account, bin, printed, produceNumbered, produceTransactions, sleep, startJavaMember, startKcatMember, startMember, until, type Member } from './group-helpers.js';
 
 const ok = await kafkaPeer();
@@ -66,6 +68,19 @@ async function killTest(bootstrap: string, topic: string, protocol: string, dir:
   } finally {
     for (const m of group) if (m.child.exitCode === null && m.child.signalCode === null) m.child.kill('SIGKILL');
   }
+}
+
+/** `kafka-wire consume` in process, its stdout a stream whose reader starts `lateMs` late (a pipe not read yet). */
+async function consumeWithLateReader(args: string[], lateMs: number): Promise<{ code: number; stdout: string; stderr: string }> {
+  const chunks: Buffer[] = [];
+  const readFrom = Date.now() + lateMs;
+  const stdout = new Writable({
+    highWaterMark: 16 * 1024,
+    write(chunk: Buffer, _encoding, done) { chunks.push(Buffer.from(chunk)); setTimeout(done, Math.max(0, readFrom - Date.now())); },
+  });
+  let stderr = '';
+  const code = await main(['consume', ...args], { stdin: Readable.from([]), stdout, stderr: { write: (t: string) => { stderr += t; return true; } } });
+  return { code, stdout: Buffer.concat(chunks).toString(), stderr };
 }
 
 describe.skipIf(!ok)('consumer groups on real Kafka, one node', () => {
@@ -139,6 +154,41 @@ describe.skipIf(!ok)('consumer groups on real Kafka, one node', () => {
       await next.close();
       expect([...firstOffsets.values()]).toEqual([7n, 7n, 7n, 7n]);
     }, 120_000);
+
+    it(`${protocol}: consume -G -e ends at the true end (a reader 2 s late); -K and -f print as kcat's; a missing topic or group is said at once`, async () => {
+      const k = kafka();
+      const topic = `cli-e-${protocol}`;
+      await k.createTopic(topic, { partitions: 4 });
+      await produceNumbered(k.bootstrap, topic, 4, 0, 20_000);
+      const base = ['-b', k.bootstrap, '--group-protocol', protocol, '--session-timeout', '6000'];
+      const late = await consumeWithLateReader([...base, '-G', `${topic}-late`, topic, '-e', '-o', 'beginning'], 2000);
+      expect(late.code, late.stderr).toBe(0);
+      const lines = late.stdout.trim().split('\n');
+      expect(new Set(lines.map((l) => JSON.parse(l).value)).size).toBe(20_000);
+      expect(lines).toHaveLength(20_000);
+
+      const keyed = await runCli('consume', [...base, '-G', `${topic}-k`, topic, '-e', '-c', '5', '-K', '\\t']);
+      expect(keyed.code, keyed.stderr).toBe(0);
+      const pairs = keyed.stdout.trim().split('\n');
+      expect(pairs).toHaveLength(5);
+      for (const l of pairs) expect(l).toMatch(/^(r\d+)\t\1$/); // key TAB value, no JSON
+      const formatted = await runCli('consume', [...base, '-G', `${topic}-f`, topic, '-e', '-c', '5', '-f', '%t/%p@%o %k=%s\\n']);
+      expect(formatted.code, formatted.stderr).toBe(0);
+      const shown = formatted.stdout.trim().split('\n');
+      expect(shown).toHaveLength(5);
+      for (const l of shown) expect(l).toMatch(new RegExp(`^${topic}/[0-3]@\\d+ (r\\d+)=\\1$`));
+
+      const started = Date.now();
+      const missing = await runCli('consume', [...base, '-G', `${topic}-missing`, `no-such-${protocol}`, '-e']);
+      expect(missing.stderr).toContain(`Subscribed topic not available: no-such-${protocol}: Unknown topic or partition`);
+      expect(missing.code).toBe(1);
+      expect(Date.now() - started).toBeLessThan(15_000);
+
+      const nogroup = await runCli('group', ['describe', '-b', k.bootstrap, `no-such-group-${protocol}`]);
+      expect(nogroup.stderr).toContain(`Consumer group 'no-such-group-${protocol}' does not exist`);
+      expect(nogroup.code).toBe(1);
+      expect(nogroup.stdout).toBe('');
+    }, 180_000);
 
     it(`${protocol}: a topic created later that matches the pattern is joined and read`, async () => {
       const k = kafka();

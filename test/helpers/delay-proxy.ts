@@ -1,5 +1,5 @@
 // A proxy in front of one broker that holds every Produce response for a set time before passing
-// it on, so a test knows the ack latency it should measure (perf's percentiles against a known
+// it on (and, when asked, rewrites the responses of an API: a broker answering what cannot be), so a test knows the ack latency it should measure (perf's percentiles against a known
 // delay). It keeps the client on itself: broker addresses in Metadata and FindCoordinator
 // responses become its own. Responses keep their order on a connection (a later one never
 // overtakes a held one). Single broker only (every address maps to this one listener).
@@ -23,7 +23,10 @@ function framer(onFrame: (frame: Buffer) => void): (chunk: Buffer) => void {
   };
 }
 
-export async function startDelayProxy(upstream: { host: string; port: number }, produceDelayMs: number): Promise<DelayProxy> {
+/** Changes made to responses of an API on their way to the client (a broker that answers wrongly). */
+export type ResponseRewrites = Partial<Record<number, (body: any) => void>>;
+
+export async function startDelayProxy(upstream: { host: string; port: number }, produceDelayMs: number, rewrites: ResponseRewrites = {}): Promise<DelayProxy> {
   const sockets = new Set<Socket>();
   let self = { host: '127.0.0.1', port: 0 };
   const server: Server = createServer((client) => {
@@ -42,8 +45,10 @@ export async function startDelayProxy(upstream: { host: string; port: number }, 
       const request = requests.get(frame.readInt32BE(4));
       requests.delete(frame.readInt32BE(4));
       let out: Uint8Array = frame;
-      if (request && (request.apiKey === ApiKey.Metadata || request.apiKey === ApiKey.FindCoordinator)) {
+      const rewrite = request ? rewrites[request.apiKey] : undefined;
+      if (request && (request.apiKey === ApiKey.Metadata || request.apiKey === ApiKey.FindCoordinator || rewrite)) {
         const decoded = decodeResponse(frame, request.apiKey, request.apiVersion) as { header: never; body: Record<string, unknown> };
+        rewrite?.(decoded.body);
         const body = decoded.body as { brokers?: { host: string; port: number }[]; host?: string; port?: number; coordinators?: { host: string; port: number }[] };
         for (const b of [...(body.brokers ?? []), ...(body.coordinators ?? [])]) { b.host = self.host; b.port = self.port; }
         if (typeof body.host === 'string' && body.host !== '') { body.host = self.host; body.port = self.port; }

@@ -38,11 +38,14 @@ export interface StartOptions {
   ssl?: boolean;
   config?: Record<string, string>;
   heap?: string;
+  /** The first node's PLAINTEXT port (default: a free one). */
+  port?: number;
 }
 export interface JavaResult { code: number | null; signal: string | null; stdout: string; stderr: string; stdoutBytes: Buffer }
 
 export const startKafka: (options?: StartOptions) => Promise<RealKafka> = cluster.startKafka;
 export const kafkaJava: (mainClass: string, args?: string[], options?: { input?: string | Uint8Array; timeoutMs?: number; jvmArgs?: string[] }) => Promise<JavaResult> = cluster.kafkaJava;
+export const launcherOptions: (args: string[]) => StartOptions = cluster.launcherOptions;
 export const kafkaClasspath: () => Promise<string> = cluster.kafkaClasspath;
 export const KAFKA_VERSION: string = cluster.KAFKA_VERSION;
 

@@ -189,6 +189,7 @@ const CALLS: Record<string, string> = {
   FrameError: `new m.FrameError('TRUNCATED', 'x', 0)`,
   createFrameSplitterTransform: `m.createFrameSplitterTransform()`,
   ConnectionError: `new m.ConnectionError('CLOSED', 'x')`,
+  TopicError: `new m.TopicError('t', 3, 'x')`,
   kafkaErrorName: `m.kafkaErrorName(3)`,
   connect: WITH_BROKER(`const c = await m.connect({ host: b.host, port: b.port }); await c.close();`),
   Connection: '- instances come from connect()',
@@ -228,6 +229,9 @@ const CALLS: Record<string, string> = {
   commitOffsets: TYPED_REFUSAL(`m.commitOffsets(await client.anyConnection(), { groupId: 'g', generationIdOrMemberEpoch: -1, memberId: '', groupInstanceId: null }, new Map([['t', new Map([[0, 1n]])]]))`),
   listOffsets: WITH_WIRE_BROKER(`const client = new w.KafkaClient({ bootstrap }); try { await m.listOffsets(client, [{ topic: 't', partitions: [0] }], -1n); } finally { await client.close(); }`),
   PartitionErrors: `new m.PartitionErrors('x', [])`,
+  startOffsets: WITH_WIRE_BROKER(`const client = new w.KafkaClient({ bootstrap }); try { await m.startOffsets(client, 't', [0], 'earliest'); } finally { await client.close(); }`),
+  readAssigned: WITH_WIRE_BROKER(`const client = new w.KafkaClient({ bootstrap }); try { const info = await client.topic('t'); `
+    + `await m.readAssigned(client, info, { start: await m.startOffsets(client, 't', [0], 'earliest'), exitAtEnd: true, record() {} }); } finally { await client.close(); }`),
   ClassicMembership: '- driven by a Consumer with a group id (test/consumer/membership.test.ts)',
   NextGenMembership: '- driven by a Consumer with a group id (test/consumer/group-kafka.test.ts)',
   listGroups: TYPED_REFUSAL(`m.listGroups(client)`),

@@ -9,6 +9,7 @@ import { perf, PRODUCE_FINAL, PRODUCE_PROGRESS, CONSUME_FINAL } from './run-perf
 import { startMemoryBroker, type MemoryBroker } from '../../src/wire/memory-broker.js';
 import { decodeRecordBatches } from '../../src/records/index.js';
 import { startDelayProxy } from '../helpers/delay-proxy.js';
+import { renderReport } from '../../src/perf/report.js';
 
 function stored(b: MemoryBroker, topic: string): { records: number; valueBytes: number; values: Set<string> } {
   let records = 0;
@@ -202,5 +203,36 @@ describe('--report', () => {
     expect(html.match(/<svg /g)?.length).toBe(4);
     expect(html).not.toMatch(/<script|<link|src=|url\(|https?:\/\//);
     expect(html).toContain(stdout.split('\n').find((l) => PRODUCE_FINAL.test(l))!);
+  });
+
+  /** The first chart's x tick labels and its plotted path's points (SVG coordinates). */
+  const firstChart = (html: string) => {
+    const svg = /<svg [^]*?<\/svg>/.exec(html)![0];
+    const ticks = [...svg.matchAll(/<text x="[\d.]+" y="\d+" text-anchor="middle">([^<]*)<\/text>/g)].map((m) => m[1]!);
+    const d = /<path d="(M[^"]+)" fill="none"/.exec(svg)?.[1] ?? '';
+    const points = [...d.matchAll(/[ML]([\d.]+),([\d.]+)/g)].map((m) => [Number(m[1]), Number(m[2])]);
+    return { ticks, points };
+  };
+
+  it('perf consume --report of a sub-second run draws its throughput with distinct x ticks', async () => {
+    const file = join(dir, 'consume-report.html');
+    await perf(['produce', '-b', broker.bootstrap, '-t', 'p3', '--records', '2000', '--record-size', '50', '--throughput', '-1']);
+    const { code } = await perf(['consume', '-b', broker.bootstrap, '-t', 'p3', '--records', '2000', '--report', file]);
+    expect(code).toBe(0);
+    const { ticks, points } = firstChart(readFileSync(file, 'utf8'));
+    expect(points.length).toBeGreaterThanOrEqual(2); // a line, not one point that draws nothing
+    expect(new Set(points.map(([x]) => x)).size).toBeGreaterThan(1);
+    expect(ticks.length).toBeGreaterThan(1);
+    expect(new Set(ticks).size, ticks.join(" ")).toBe(ticks.length); // not "0.5" eight times
+  });
+
+  it('plots a partial last second at its rate, not as a fall', () => {
+    const point = (atMs: number, records: number) => ({ atMs, spanMs: 1000, records, bytes: records * 100, latencySumMs: records, latencyMaxMs: 1 });
+    // 1,000 records/s throughout; the run ended 200 ms into its second second.
+    const html = renderReport({ kind: 'consume', title: 't', topic: 't', settings: '', summaryLines: [], histogram: null, figures: [],
+      timeline: [point(0, 1000), point(1000, 200)], elapsedMs: 1200 });
+    const { points } = firstChart(html);
+    expect(points.length).toBeGreaterThanOrEqual(2);
+    expect(new Set(points.map(([, y]) => y.toFixed(1))).size).toBe(1);
   });
 });
