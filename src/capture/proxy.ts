@@ -3,7 +3,7 @@
 // FindCoordinator's coordinators, DescribeCluster's brokers, the node endpoints of Produce and
 // Fetch, ...), which become local listeners it opens, one per upstream broker. It can record
 // what the client saw as capture packets. Node only (node:net, node:tls).
-import { createServer, connect as connectTcp, type Server, type Socket, type AddressInfo } from 'node:net';
+import { createServer, connect as connectTcp, isIP, type Server, type Socket, type AddressInfo } from 'node:net';
 import { connect as connectTls, type ConnectionOptions } from 'node:tls';
 import { decodeResponse, encodeResponse, findApi, planFor, ARRAY, STRUCT, type CompiledStruct } from '../codec/by-key.js';
 import { KafkaWireError } from '../errors.js';
@@ -170,7 +170,7 @@ export async function startProxy(options: ProxyOptions): Promise<KafkaProxy> {
     };
     let readBuffer = Buffer.allocUnsafeSlow(READ_BUFFER);
     const upstream = options.upstreamTls !== undefined
-      ? connectTls({ ...options.upstreamTls, host: upstreamAddress.host, port: upstreamAddress.port, servername: options.upstreamTls.servername ?? upstreamAddress.host })
+      ? connectTls({ ...options.upstreamTls, host: upstreamAddress.host, port: upstreamAddress.port, servername: options.upstreamTls.servername ?? (isIP(upstreamAddress.host) ? undefined : upstreamAddress.host) })
       : connectTcp({
         host: upstreamAddress.host, port: upstreamAddress.port,
         onread: {
