@@ -378,7 +378,8 @@ export class Sender {
     if (this.#resetting !== null) return;
     this.#resetting = (async () => {
       await this.idle();
-      for (;;) {
+      // A closed producer asks for no new epoch (its client refuses: that loop would never end).
+      while (!this.#stopped) {
         try {
           const id = await this.#ctx.bumpEpoch();
           for (const state of this.#ctx.accumulator.states()) {

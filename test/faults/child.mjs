@@ -39,7 +39,7 @@ if (args.component === 'producer') {
 } else {
   const consumer = new Consumer({
     ...common, maxWaitMs: 100, partitionMaxBytes: 4096, resetPolicy: 'earliest',
-    ...(args.component === 'group' ? { groupId: args.group, topics: [args.topic], sessionTimeoutMs: 6000, heartbeatIntervalMs: 500, groupProtocol: 'classic' } : { assign: [{ topic: args.topic }] }),
+    ...(args.component === 'group' ? { groupId: args.group, topics: [args.topic], sessionTimeoutMs: 6000, rebalanceTimeoutMs: 8000, heartbeatIntervalMs: 500, groupProtocol: 'classic' } : { assign: [{ topic: args.topic }] }),
   });
   consumer.on('error', (e) => errors.push(describe(e)));
   const records = [];

@@ -163,6 +163,24 @@ describe('a hostile network', () => {
     expect(await Promise.race([closed, new Promise((r) => setTimeout(() => r('hung'), 3000))])).toBe('closed');
   });
 
+  it('a producer closed while it renumbers after a refused batch stops asking for a new epoch (the process can exit)', async () => {
+    const broker = await startMemoryBroker({ topics: { t: 1 }, maxMessageBytes: 500 });
+    cleanups.push(() => broker.close());
+    const p = await createProducer({ bootstrap: broker.bootstrap, retryBackoffMs: 20 });
+    await expect(p.send('t', { value: 'x'.repeat(2000) })).rejects.toMatchObject({ code: 'RECORD_TOO_LARGE' });
+    await p.close();
+    const before = broker.requestCounts.get(ApiKey.InitProducerId) ?? 0;
+    let asked = 0;
+    const any = p.client.anyConnection.bind(p.client);
+    p.client.anyConnection = () => { asked++; return any(); };
+    await new Promise((r) => setTimeout(r, 400));
+    expect(asked).toBeLessThanOrEqual(1); // a renumbering under way learns the client is closed, and ends
+    const settled = asked;
+    await new Promise((r) => setTimeout(r, 300));
+    expect(asked).toBe(settled);
+    expect(broker.requestCounts.get(ApiKey.InitProducerId) ?? 0).toBe(before);
+  });
+
   it('kafka-wire/producer exports errorName at run time, as its types declare (36 #6)', () => {
     expect(typeof producerEntry.errorName).toBe('function');
     expect(producerEntry.errorName(6)).toBe('NOT_LEADER_OR_FOLLOWER (6)');

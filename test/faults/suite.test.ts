@@ -1,6 +1,6 @@
 // The fault suite (test/faults/suite.ts) at CI size: one seed per fault kind and component. `npm
 // run faults -- --seeds N` (scripts/faults.mjs) runs it with N seeds and prints the table;
-// FAULT_ONLY=stall:producer,... runs only those cells.
+// FAULT_ONLY=stall:producer,... runs only those cells, FAULT_FIRST_SEED=S from seed S.
 // Cells waiting for another branch's fix are listed in WAITING with the defect they wait for;
 // they run (and report) in the large run, and are kept out of the CI-size verdict.
 import { describe, it, expect } from 'vitest';
@@ -28,7 +28,7 @@ describe.skipIf(!built)('fault suite', () => {
     // FAULT_ONLY=kind:component,... runs those cells alone.
     const only = process.env.FAULT_ONLY?.split(',').map((c) => c.trim());
     for (const kind of FAULT_KINDS) for (const component of components) {
-      if (only === undefined || only.includes(`${kind}:${component}`)) cells.push(await runCell(component, kind, seeds));
+      if (only === undefined || only.includes(`${kind}:${component}`)) cells.push(await runCell(component, kind, seeds, Number(process.env.FAULT_FIRST_SEED ?? 1)));
     }
     const table = formatTable(cells);
     if (process.env.FAULT_TABLE) writeFileSync(process.env.FAULT_TABLE, JSON.stringify({ table, cells }, null, 1));

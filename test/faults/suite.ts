@@ -207,6 +207,7 @@ export async function runOnce(component: Component, kind: FaultKind, seedNumber:
     }
   } finally {
     v.faults = proxy.faults.length;
+    if (!clean(v)) v.notes.push(`faults: ${proxy.faults.map((f) => `${f.kind} on answer ${f.nth} of API ${f.apiKey}`).join(', ')}`);
     await proxy.close();
     await broker?.close();
     await stopCluster?.();
