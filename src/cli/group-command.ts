@@ -3,7 +3,7 @@
 // prints its plan unless --execute, and only runs while the group has no members). JSON out;
 // offsets as decimal strings.
 
-import { describeGroup, listGroups, resetOffsets, type ResetTarget } from '../consumer/admin.js';
+import { describeGroup, listGroups, resetOffsets, type ResetTarget } from '../admin/groups.js';
 import { UsageError } from '../errors.js';
 import type { Command, Io } from './command.js';
 import { clientFrom, NETWORK_OPTIONS } from './network.js';

@@ -1,6 +1,6 @@
 // Public API of the consumer (`kafka-wire/consumer`): a group or partition consumer on the wire
 // layer, the group protocol's pieces (assignors, subscription/assignment bytes, offsets) for
-// tools that speak to groups themselves, and the admin requests `kafka-wire group` uses.
+// tools that speak to groups themselves. The group admin functions moved to kafka-wire/admin.
 export { Consumer, PartitionBatch, type ConsumerOptions, type ConsumerEvents } from './consumer.js';
 export { ConsumerError, GroupErrorCode, type ConsumerErrorCode, type ConsumerErrorDetails } from './errors.js';
 export { rangeAssignor, cooperativeStickyAssignor, ASSIGNORS, type Assignor, type AssignorMember, type GroupAssignment } from './assignors.js';
@@ -12,7 +12,11 @@ export { fetchCommitted, commitOffsets, listOffsets, PartitionErrors, type Reset
 export { readCommitted, type AbortedTransaction } from '../wire/isolation.js';
 export { ClassicMembership, type Membership, type MembershipHooks, type MemberState } from './group.js';
 export { NextGenMembership } from './next-gen.js';
+/**
+ * @deprecated Moved to `kafka-wire/admin` (an Admin's listGroups, describeGroups, fetchOffsets,
+ * alterOffsets; these functions too): re-exported here for code written against earlier releases.
+ */
 export {
   listGroups, describeGroup, resetOffsets,
   type GroupListing, type GroupDescription, type GroupMemberDescription, type PartitionOffsets, type ResetTarget, type ResetPlanRow,
-} from './admin.js';
+} from '../admin/groups.js';

@@ -1,0 +1,21 @@
+// Public API of the admin client (`kafka-wire/admin`): topics, configs, offsets and records,
+// groups and the cluster, each call sent to the broker that must answer it, with per-resource
+// results and errors (AdminError).
+export {
+  Admin, createAdmin,
+  type AdminOptions, type NewTopic, type CreatedTopic, type TopicRef, type TopicListing, type TopicDescription, type PartitionDescription,
+  type NewPartitions, type ConfigResource, type ConfigEntry, type ConfigSynonym, type ConfigDescription, type ConfigChange, type ConfigAlteration,
+  type OffsetSpec, type OffsetQuery, type ListedOffset, type RecordsToDelete, type DeletedRecords,
+  type GroupType, type GroupListing, type GroupMember, type GroupDescriptionResult, type CommittedOffset, type OffsetToCommit,
+  type ClusterDescription, type FeatureDescription,
+} from './admin.js';
+export { AdminError, type AdminErrorCode, type AdminErrorDetails } from './errors.js';
+export { RETRIABLE as RETRIABLE_ERROR_CODES, type Route } from './router.js';
+export {
+  CONFIG_SOURCES, CONFIG_TYPES, CONFIG_OPERATIONS, RESOURCE_TYPE_CODES, ACL_OPERATIONS,
+  type ConfigSource, type ConfigType, type ConfigOperation, type ConfigResourceType, type AclOperation,
+} from './codes.js';
+export {
+  listGroups, describeGroup, resetOffsets,
+  type GroupDescription, type GroupMemberDescription, type PartitionOffsets, type ResetTarget, type ResetPlanRow,
+} from './groups.js';
