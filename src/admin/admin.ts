@@ -124,6 +124,7 @@ export interface ConfigEntry {
   documentation: string | null;
 }
 
+/** A resource's configs, in the order the broker gave them. */
 export interface ConfigDescription extends ConfigResource { entries: ConfigEntry[] }
 
 export interface ConfigChange {
@@ -234,8 +235,40 @@ export class Admin {
   // ---------------------------------------------------------------------------------------------
   // Topics
 
-  /** Creates topics (on the controller); `validateOnly` checks them without creating anything. */
-  async createTopics(topics: readonly NewTopic[], options: { validateOnly?: boolean } = {}): Promise<CreatedTopic[]> {
+  /**
+   * Creates topics (on the controller); `validateOnly` checks them without creating anything.
+   * Resolves once the brokers' metadata shows each created topic with a leader for every partition
+   * (`waitForLeaders: false` returns as soon as the controller has them), so a describe or a
+   * produce right after it finds them.
+   */
+  async createTopics(topics: readonly NewTopic[], options: { validateOnly?: boolean; waitForLeaders?: boolean } = {}): Promise<CreatedTopic[]> {
+    let created: CreatedTopic[];
+    try {
+      created = await this.#createTopics(topics, options);
+    } catch (error) {
+      if (error instanceof AdminError && error.code === 'RESOURCES' && !options.validateOnly && options.waitForLeaders !== false) {
+        await this.#waitForLeaders((error.succeeded as CreatedTopic[]).map((t) => t.name));
+      }
+      throw error;
+    }
+    if (!options.validateOnly && options.waitForLeaders !== false) await this.#waitForLeaders(created.map((t) => t.name));
+    return created;
+  }
+
+  /** Until metadata shows every partition of these topics with a leader (at most timeoutMs). */
+  async #waitForLeaders(names: string[]): Promise<void> {
+    for (let i = 0, end = Date.now() + this.#timeoutMs; names.length > 0 && Date.now() < end; i++) {
+      await this.client.metadata(names);
+      const ready = names.every((n) => {
+        const t = this.client.topics.get(n);
+        return t !== undefined && t.errorCode === 0 && t.partitions.length > 0 && t.partitions.every((p) => p.leader >= 0);
+      });
+      if (ready) return;
+      await new Promise((r) => setTimeout(r, Math.min(20 * 2 ** i, 500)));
+    }
+  }
+
+  async #createTopics(topics: readonly NewTopic[], options: { validateOnly?: boolean }): Promise<CreatedTopic[]> {
     const wanted = nonEmpty(topics, 'createTopics\'s topics').map((t) => {
       const name = checkTopicName(t?.name);
       if (t.assignments !== undefined) {
@@ -442,7 +475,7 @@ export class Admin {
                 synonyms: c.synonyms.map((s) => ({ name: s.name, value: s.value, source: nameOf(CONFIG_SOURCES, s.source) as ConfigSource })),
                 documentation: version >= 3 ? c.documentation : null,
               };
-            }).sort((x, y) => (x.name < y.name ? -1 : x.name > y.name ? 1 : 0)),
+            }),
           });
         });
       },

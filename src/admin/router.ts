@@ -97,7 +97,9 @@ export class Router {
         if (typeof found === 'number') byNode.set(found, [...(byNode.get(found) ?? []), p]);
         else if (found instanceof AdminError && found.code === 'BROKER' && !RETRIABLE.has(found.errorCode!)) {
           failures.set(p.index, brokerError(call.resource(p.item), found.errorCode!, found.errorMessage));
-        } else retry.push({ ...p, last: found instanceof AdminError ? found : this.#lost(call, found) });
+        } else if (found instanceof AdminError && found.code !== 'BROKER') failures.set(p.index, found);
+        else if (found instanceof AdminError || found instanceof ConnectionError) retry.push({ ...p, last: found instanceof AdminError ? found : this.#lost(call, found) });
+        else throw found;
       }
       await Promise.all([...byNode].map(async ([nodeId, group]) => {
         let outcomes: Outcome<T>[];
@@ -126,7 +128,8 @@ export class Router {
           else {
             const failure = brokerError(call.resource(p.item), o.errorCode, 'errorMessage' in o ? o.errorMessage : null);
             if (RETRIABLE.has(o.errorCode)) {
-              this.#forget([call.route(p.item)]);
+              // A coordinator still loading is still the coordinator: ask it again.
+              if (o.errorCode !== 14) this.#forget([call.route(p.item)]);
               retry.push({ ...p, last: failure });
             } else failures.set(p.index, failure);
           }

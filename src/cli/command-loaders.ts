@@ -15,6 +15,8 @@ export const COMMAND_LOADERS: Readonly<Record<string, () => Promise<Command>>> =
   produce: async () => (await import('./produce-command.js')).produce,
   consume: async () => (await import('./network.js')).consume,
   group: async () => (await import('./group-command.js')).group,
+  topics: async () => (await import('./topics.js')).topics,
+  configs: async () => (await import('./configs.js')).configs,
   perf: async () => (await import('./perf-command.js')).perf,
   broker: async () => (await import('./broker.js')).broker,
   pcap: async () => (await import('./pcap.js')).pcap,

@@ -8,7 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Admin, AdminError, createAdmin } from '../../src/admin/index.js';
 import { createProducer } from '../../src/producer/index.js';
 import { Consumer } from '../../src/consumer/index.js';
-import { kafkaPeer, useKafka } from '../helpers/kafka.js';
+import { kafkaJava, kafkaPeer, useKafka } from '../helpers/kafka.js';
+import { jsonLines, runCli } from '../wire/cli-io.js';
 import { javaAdmin, javaAdminOne } from './java-admin.js';
 
 const ok = await kafkaPeer();
@@ -27,6 +28,13 @@ async function rejection(promise: Promise<unknown>): Promise<AdminError> {
 async function until(check: () => boolean | Promise<boolean>, ms = 30_000): Promise<boolean> {
   for (const end = Date.now() + ms; Date.now() < end; await new Promise((r) => setTimeout(r, 200))) if (await check()) return true;
   return false;
+}
+
+/** One of Kafka's own tools (kafka-topics.sh is org.apache.kafka.tools.TopicCommand): its stdout. */
+async function kafkaTool(tool: string, args: string[]): Promise<string> {
+  const r = await kafkaJava(`org.apache.kafka.tools.${tool}`, args, { timeoutMs: 120_000 });
+  if (r.code !== 0) throw new Error(`${tool} ${args.join(' ')} exited ${r.code}:\n${r.stderr.slice(-2000)}`);
+  return r.stdout;
 }
 
 describe.skipIf(!ok)('the admin client against Kafka 4.4, checked by Kafka\'s Java Admin', () => {
@@ -136,7 +144,7 @@ describe.skipIf(!ok)('the admin client against Kafka 4.4, checked by Kafka\'s Ja
     const java = await javaAdmin(bootstrap, resources.map(({ java: type, name }) => ({ op: 'describeConfigs', type, name })));
     ours.forEach((d, i) => {
       expect(d.entries.length, d.type).toBeGreaterThan(0);
-      expect(d.entries.map((e) => ({
+      expect(d.entries.slice().sort((x, y) => (x.name < y.name ? -1 : 1)).map((e) => ({
         name: e.name, value: e.value, source: e.source, isSensitive: e.isSensitive, isReadOnly: e.readOnly, isDefault: e.isDefault, type: e.type, synonyms: e.synonyms,
       })), d.type).toEqual(java[i]);
     });
@@ -277,5 +285,64 @@ describe.skipIf(!ok)('the admin client against Kafka 4.4, checked by Kafka\'s Ja
       finalizedEpoch: String(f.finalizedEpoch),
     }).toEqual(features);
     expect(f.finalized['metadata.version']).toBeDefined();
+  });
+
+  it('kafka-wire topics: create, list, describe (what kafka-topics.sh --describe prints), alter, delete; -J lines; failures named', async () => {
+    const b = ['--bootstrap-server', bootstrap];
+    const created = await runCli('topics', ['create', ...b, '--topic', 'h-cli', '--partitions', '3', '--config', 'retention.ms=1000', '--config', 'cleanup.policy=compact']);
+    expect(created).toMatchObject({ code: 0, stdout: 'Created topic h-cli.\n' });
+    expect((await runCli('topics', ['create', '-b', bootstrap, '--topic', 'h-assigned', '--replica-assignment', '1,1'])).code).toBe(0);
+    const again = await runCli('topics', ['create', ...b, '--topic', 'h-cli']);
+    expect(again.code).toBe(1);
+    expect(again.stderr).toMatch(/topic h-cli: TOPIC_ALREADY_EXISTS \(36\)/);
+    expect((await runCli('topics', ['create', ...b, '--topic', 'h-cli', '--if-not-exists'])).code).toBe(0);
+
+    const ours = await runCli('topics', ['describe', ...b, '--topic', 'h-cli', '--topic', 'h-assigned']);
+    expect(ours.code, ours.stderr).toBe(0);
+    expect(ours.stdout).toBe(await kafkaTool('TopicCommand', ['--bootstrap-server', bootstrap, '--describe', '--topic', 'h-cli|h-assigned']).then((text) => {
+      // kafka-topics.sh takes a pattern and prints in its own order: compare topic by topic.
+      const blocks = text.split(/(?=^Topic: )/m);
+      return ['h-cli', 'h-assigned'].map((t) => blocks.find((x) => x.startsWith(`Topic: ${t}\t`))).join('');
+    }));
+    expect(ours.stdout).toMatch(/^Topic: h-cli\tTopicId: \S{22}\tPartitionCount: 3\tReplicationFactor: 1\tConfigs: .*retention.ms=1000/);
+    const lines = jsonLines((await runCli('topics', ['describe', ...b, '--topic', 'h-cli', '-J'])).stdout);
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatchObject({ name: 'h-cli', configs: { 'retention.ms': '1000', 'cleanup.policy': 'compact' } });
+    expect(lines[0].partitions).toHaveLength(3);
+
+    const listed = (await runCli('topics', ['list', ...b])).stdout.trim().split('\n');
+    expect(listed).toEqual((await kafkaTool('TopicCommand', ['--bootstrap-server', bootstrap, '--list'])).trim().split('\n').sort());
+    expect((await runCli('topics', ['alter', ...b, '--topic', 'h-cli', '--partitions', '5'])).code).toBe(0);
+    expect((await javaAdminOne(bootstrap, { op: 'describeTopics', topics: ['h-cli'] }))[0].partitions).toHaveLength(5);
+
+    const bad = await runCli('topics', ['create', '-b', '127.0.0.1:1', '--topic', 'h-bad', '--partitions', '-2']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/partitions must be an integer of at least 1, not -2/);
+
+    const deleted = await runCli('topics', ['delete', ...b, '--topic', 'h-cli', '--topic', 'h-nope']);
+    expect(deleted.code).toBe(1);
+    expect(deleted.stdout).toBe('Deleted topic h-cli.\n');
+    expect(deleted.stderr).toMatch(/topic h-nope: UNKNOWN_TOPIC_OR_PARTITION \(3\)/);
+    expect((await runCli('topics', ['delete', ...b, '--topic', 'h-nope', '--if-exists'])).code).toBe(0);
+  });
+
+  it('kafka-wire configs: describe prints what kafka-configs.sh prints (dynamic and --all), alter adds, deletes, appends and subtracts', async () => {
+    await admin.createTopics([{ name: 'i-cli', configs: { 'retention.ms': '1000', 'cleanup.policy': 'compact' } }]);
+    const b = ['-b', bootstrap, '--entity-type', 'topics', '--entity-name', 'i-cli'];
+    const kafkaConfigs = (more: string[]) => kafkaTool('ConfigCommand', ['--bootstrap-server', bootstrap, '--entity-type', 'topics', '--entity-name', 'i-cli', ...more]);
+    expect((await runCli('configs', ['describe', ...b])).stdout).toBe(await kafkaConfigs(['--describe']));
+    expect((await runCli('configs', ['describe', ...b, '--all'])).stdout).toBe(await kafkaConfigs(['--describe', '--all']));
+    const altered = await runCli('configs', ['alter', ...b, '--add-config', 'retention.ms=2000,cleanup.policy=[delete,compact]', '--delete-config', 'segment.bytes']);
+    expect(altered).toMatchObject({ code: 0, stdout: 'Completed updating config for topic i-cli.\n' });
+    expect((await runCli('configs', ['describe', ...b])).stdout).toBe(await kafkaConfigs(['--describe']));
+    expect((await runCli('configs', ['alter', ...b, '--subtract-config', 'cleanup.policy=delete'])).code).toBe(0);
+    const [line] = jsonLines((await runCli('configs', ['describe', ...b, '-J'])).stdout);
+    expect(line.entries.map((e: { name: string; value: string }) => `${e.name}=${e.value}`)).toEqual(['cleanup.policy=compact', 'retention.ms=2000']);
+    const broker = await runCli('configs', ['describe', '-b', bootstrap, '--entity-type', 'brokers', '--entity-name', '1']);
+    expect(broker.stdout).toBe(await kafkaTool('ConfigCommand', ['--bootstrap-server', bootstrap, '--entity-type', 'brokers', '--entity-name', '1', '--describe']));
+    const refused = await runCli('configs', ['alter', ...b, '--add-config', 'retention.ms=soon']);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/topic i-cli: INVALID_CONFIG \(40\)/);
+    expect((await runCli('configs', ['alter', ...b, '--add-config', 'nonsense'])).code).toBe(2);
   });
 });

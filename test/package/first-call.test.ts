@@ -223,6 +223,10 @@ const CALLS: Record<string, string> = {
   listGroups: TYPED_REFUSAL(`m.listGroups(client)`),
   describeGroup: TYPED_REFUSAL(`m.describeGroup(client, 'g')`),
   resetOffsets: TYPED_REFUSAL(`m.resetOffsets(client, 'g', 'earliest')`),
+  // admin
+  Admin: WITH_WIRE_BROKER(`const a = new m.Admin({ bootstrap }); try { await a.listTopics(); } finally { await a.close(); }`),
+  createAdmin: WITH_WIRE_BROKER(`const a = await m.createAdmin({ bootstrap }); try { await a.describeTopics(['t']); } finally { await a.close(); }`),
+  AdminError: `new m.AdminError('BROKER', 'x', { errorCode: 36 })`,
   // capture
   CaptureFileReader: `new m.CaptureFileReader().push(I.pcapHex)`,
   capturedPackets: `[...m.capturedPackets(I.pcapHex)]`,
