@@ -15,10 +15,13 @@ import type { Connection } from '../wire/connection.js';
 import { ZERO_UUID } from '../wire/versions.js';
 import { ApiKey, type ResponseBodies } from '../generated/types.js';
 import { decodeAssignment, CONSUMER_PROTOCOL_TYPE, type TopicPartitions } from '../consumer/protocol.js';
-import { AdminError, invalid } from './errors.js';
+import { AdminError, brokerError, invalid } from './errors.js';
+import { KAFKA_ERROR_NAMES } from '../wire/error-names.js';
 import { ANY, CONTROLLER, ok, Router, type Call, type Outcome, type Route } from './router.js';
 import { checkCount, checkOffset, checkReplicas, checkTopicName, nonEmpty } from './validate.js';
 import {
+  ACL_OPERATIONS, ACL_PATTERN_TYPES, ACL_PERMISSIONS, ACL_RESOURCE_TYPES, codeOf,
+  type AclOperation, type AclPatternType, type AclPermission, type AclResourceType,
   CONFIG_OPERATIONS, CONFIG_SOURCES, CONFIG_TYPES, RESOURCE_TYPE_CODES, authorizedOperations, nameOf,
   type ConfigOperation, type ConfigResourceType, type ConfigSource, type ConfigType,
 } from './codes.js';
@@ -202,6 +205,57 @@ export interface FeatureDescription {
   /** -1 when the broker has no finalized features. */
   finalizedEpoch: bigint;
 }
+
+export interface LogDirDescription {
+  broker: number;
+  logDir: string;
+  /** Kafka's error name for the directory (KAFKA_STORAGE_ERROR: offline), null when it is fine. */
+  error: string | null;
+  totalBytes: bigint;
+  usableBytes: bigint;
+  partitions: { topic: string; partition: number; size: bigint; offsetLag: bigint; isFuture: boolean }[];
+}
+
+export interface PartitionReassignment { topic: string; partition: number; replicas: number[]; addingReplicas: number[]; removingReplicas: number[] }
+
+/** A client quota's entity: user, client-id and/or ip, each a name or null for the default. */
+export type QuotaEntity = Partial<Record<'user' | 'client-id' | 'ip', string | null>>;
+export interface ClientQuota { entity: QuotaEntity; values: Record<string, number> }
+/** Quota changes for one entity: a number sets a quota, null removes it. */
+export interface QuotaAlteration { entity: QuotaEntity; values: Record<string, number | null> }
+
+export type ScramMechanismName = 'SCRAM-SHA-256' | 'SCRAM-SHA-512';
+export interface ScramCredentials { user: string; credentials: { mechanism: ScramMechanismName; iterations: number }[] }
+export type ScramAlteration =
+  | { user: string; mechanism: ScramMechanismName; iterations?: number; password: string; salt?: Uint8Array }
+  | { user: string; mechanism: ScramMechanismName; delete: true };
+
+export interface AclBinding {
+  resourceType: AclResourceType;
+  resourceName: string;
+  patternType: AclPatternType;
+  /** "User:alice". */
+  principal: string;
+  /** "*" for every host. */
+  host: string;
+  operation: AclOperation;
+  permission: AclPermission;
+}
+/** What ACLs to match: every field left out matches anything (resource and pattern type ANY, the rest null). */
+export type AclFilter = Partial<AclBinding>;
+
+export interface TransactionListing { transactionalId: string; producerId: bigint; state: string }
+export interface TransactionDescription {
+  transactionalId: string;
+  state: string;
+  timeoutMs: number;
+  startTimeMs: bigint;
+  producerId: bigint;
+  producerEpoch: number;
+  coordinator: number;
+  partitions: TopicPartitions[];
+}
+export interface ProducerState { producerId: bigint; producerEpoch: number; lastSequence: number; lastTimestamp: bigint; coordinatorEpoch: number; currentTxnStartOffset: bigint }
 
 type Request<K extends keyof ResponseBodies> = Promise<ResponseBodies[K]>;
 
@@ -803,6 +857,294 @@ export class Admin {
     }, null);
   }
 
+  /** Each broker's log directories: sizes, free space, and the partitions in each (replica size and lag). */
+  async describeLogDirs(brokers?: readonly number[]): Promise<LogDirDescription[]> {
+    await this.client.metadata([]);
+    const nodes = brokers ? brokers.map((b) => checkCount(b, 'a broker id', 0, Number.NaN)) : [...this.client.brokers.keys()].sort((a, b) => a - b);
+    const per = await this.#router.each<number, LogDirDescription[]>({
+      op: 'describeLogDirs', apiKey: ApiKey.DescribeLogDirs, resource: (n) => `broker ${n}`, route: (nodeId) => ({ kind: 'node', nodeId }),
+      send: async (conn, version, _items, broker) => {
+        const res = await send(conn, ApiKey.DescribeLogDirs, version, { topics: null });
+        if (res.errorCode) return [{ errorCode: res.errorCode }];
+        return [ok(res.results.map((d) => ({
+          broker, logDir: d.logDir, error: d.errorCode ? (KAFKA_ERROR_NAMES.get(d.errorCode) ?? `error ${d.errorCode}`) : null,
+          totalBytes: version >= 4 ? d.totalBytes : -1n, usableBytes: version >= 4 ? d.usableBytes : -1n,
+          partitions: d.topics.flatMap((t) => t.partitions.map((p) => ({ topic: t.name, partition: p.partitionIndex, size: p.partitionSize, offsetLag: p.offsetLag, isFuture: p.isFutureKey }))),
+        })))];
+      },
+    }, nodes);
+    return per.flat();
+  }
+
+  /** Elects leaders: the preferred replica (the first of the assignment), or with `unclean` any live replica, even out of the ISR. */
+  async electLeaders(partitions: readonly { topic: string; partition: number }[], options: { unclean?: boolean } = {}): Promise<{ topic: string; partition: number }[]> {
+    const list = nonEmpty(partitions, 'electLeaders\'s partitions').map((p) => ({ topic: checkTopicName(p?.topic), partition: checkCount(p.partition, `${p.topic}: partition`, 0, Number.NaN) }));
+    const electionType = options.unclean ? 1 : 0;
+    return this.#router.each<(typeof list)[number], { topic: string; partition: number }>({
+      op: 'electLeaders', apiKey: ApiKey.ElectLeaders, minVersion: electionType ? 1 : 0, resource: (p) => `${p.topic}-${p.partition}`, route: () => CONTROLLER,
+      send: async (conn, version, items) => {
+        const topics = new Map<string, number[]>();
+        for (const p of items) topics.set(p.topic, [...(topics.get(p.topic) ?? []), p.partition]);
+        const res = await send(conn, ApiKey.ElectLeaders, version, { ...(version >= 1 ? { electionType } : {}), topicPartitions: [...topics].map(([topic, ps]) => ({ topic, partitions: ps })), timeoutMs: this.#timeoutMs });
+        if (res.errorCode) return items.map(() => ({ errorCode: res.errorCode }));
+        return items.map((p) => {
+          const a = res.replicaElectionResults.find((r) => r.topic === p.topic)?.partitionResult.find((r) => r.partitionId === p.partition);
+          if (!a) return { errorCode: -1, errorMessage: 'not in the response' };
+          return a.errorCode === 0 ? ok(p) : { errorCode: a.errorCode, errorMessage: a.errorMessage };
+        });
+      },
+    }, list);
+  }
+
+  /** Moves partitions to new replicas (the controller copies, then drops the old ones); `replicas: null` cancels a reassignment in progress. */
+  async alterPartitionReassignments(moves: readonly { topic: string; partition: number; replicas: number[] | null }[]): Promise<{ topic: string; partition: number }[]> {
+    const list = nonEmpty(moves, 'alterPartitionReassignments\'s moves').map((m) => ({
+      topic: checkTopicName(m?.topic), partition: checkCount(m.partition, `${m.topic}: partition`, 0, Number.NaN),
+      replicas: m.replicas === null ? null : checkReplicas(m.replicas, `${m.topic}-${m.partition}`),
+    }));
+    return this.#router.each<(typeof list)[number], { topic: string; partition: number }>({
+      op: 'alterPartitionReassignments', apiKey: ApiKey.AlterPartitionReassignments, resource: (p) => `${p.topic}-${p.partition}`, route: () => CONTROLLER,
+      send: async (conn, version, items) => {
+        const topics = new Map<string, typeof items>();
+        for (const p of items) topics.set(p.topic, [...(topics.get(p.topic) ?? []), p]);
+        const res = await send(conn, ApiKey.AlterPartitionReassignments, version, {
+          timeoutMs: this.#timeoutMs, topics: [...topics].map(([name, ps]) => ({ name, partitions: ps.map((p) => ({ partitionIndex: p.partition, replicas: p.replicas })) })),
+        });
+        if (res.errorCode) return items.map(() => ({ errorCode: res.errorCode, errorMessage: res.errorMessage }));
+        return items.map((p) => {
+          const a = res.responses.find((r) => r.name === p.topic)?.partitions.find((r) => r.partitionIndex === p.partition);
+          if (!a) return { errorCode: -1, errorMessage: 'not in the response' };
+          return a.errorCode === 0 ? ok({ topic: p.topic, partition: p.partition }) : { errorCode: a.errorCode, errorMessage: a.errorMessage };
+        });
+      },
+    }, list);
+  }
+
+  /** Cancels reassignments in progress (the partitions keep the replicas they had). */
+  cancelPartitionReassignments(partitions: readonly { topic: string; partition: number }[]): Promise<{ topic: string; partition: number }[]> {
+    return this.alterPartitionReassignments(nonEmpty(partitions, 'cancelPartitionReassignments\'s partitions').map((p) => ({ ...p, replicas: null })));
+  }
+
+  /** The reassignments in progress (of these partitions, or all). */
+  async listPartitionReassignments(partitions?: readonly { topic: string; partition: number }[]): Promise<PartitionReassignment[]> {
+    const topics = partitions === undefined ? null : [...partitions.reduce((m, p) => m.set(checkTopicName(p.topic), [...(m.get(p.topic) ?? []), p.partition]), new Map<string, number[]>())]
+      .map(([name, partitionIndexes]) => ({ name, partitionIndexes }));
+    return this.#router.one<null, PartitionReassignment[]>({
+      op: 'listPartitionReassignments', apiKey: ApiKey.ListPartitionReassignments, resource: () => 'the cluster', route: () => CONTROLLER,
+      send: async (conn, version) => {
+        const res = await send(conn, ApiKey.ListPartitionReassignments, version, { timeoutMs: this.#timeoutMs, topics });
+        if (res.errorCode) return [{ errorCode: res.errorCode, errorMessage: res.errorMessage }];
+        return [ok(res.topics.flatMap((t) => t.partitions.map((p) => ({ topic: t.name, partition: p.partitionIndex, replicas: p.replicas, addingReplicas: p.addingReplicas, removingReplicas: p.removingReplicas })))
+          .sort((a, b) => (a.topic < b.topic ? -1 : a.topic > b.topic ? 1 : a.partition - b.partition)))];
+      },
+    }, null);
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Client quotas, SCRAM credentials, ACLs
+
+  /** Client quotas: of the entities matching `filter` (an entity type given a name matches it exactly, null its default), or all. */
+  async describeClientQuotas(filter: QuotaEntity = {}, options: { strict?: boolean } = {}): Promise<ClientQuota[]> {
+    const components = Object.entries(filter).map(([entityType, match]) => ({ entityType: checkQuotaType(entityType), matchType: match === null ? 1 : 0, match: match ?? null }));
+    return this.#router.one<null, ClientQuota[]>({
+      op: 'describeClientQuotas', apiKey: ApiKey.DescribeClientQuotas, resource: () => 'client quotas', route: () => ANY,
+      send: async (conn, version) => {
+        const res = await send(conn, ApiKey.DescribeClientQuotas, version, { components, strict: options.strict ?? false });
+        if (res.errorCode) return [{ errorCode: res.errorCode, errorMessage: res.errorMessage }];
+        return [ok((res.entries ?? []).map((e) => ({
+          entity: Object.fromEntries(e.entity.map((x) => [x.entityType, x.entityName])) as QuotaEntity,
+          values: Object.fromEntries(e.values.map((v) => [v.key, v.value])),
+        })))];
+      },
+    }, null);
+  }
+
+  /** Sets (a number) or removes (null) client quotas, per entity; `validateOnly` changes nothing. */
+  async alterClientQuotas(alterations: readonly QuotaAlteration[], options: { validateOnly?: boolean } = {}): Promise<QuotaEntity[]> {
+    const list = nonEmpty(alterations, 'alterClientQuotas\'s alterations').map((a) => {
+      const entity = Object.entries(a?.entity ?? {}).map(([entityType, entityName]) => ({ entityType: checkQuotaType(entityType), entityName: entityName ?? null }));
+      if (entity.length === 0) throw invalid('a quota alteration needs an entity (user, client-id or ip)');
+      const ops = Object.entries(a.values ?? {}).map(([key, value]) => {
+        if (value !== null && (typeof value !== 'number' || !Number.isFinite(value) || value < 0)) throw invalid(`quota ${key} must be a number of at least 0 or null (remove), not ${String(value)}`);
+        return { key, value: value ?? 0, remove: value === null };
+      });
+      if (ops.length === 0) throw invalid('a quota alteration needs at least one quota value');
+      return { entity, ops, original: a.entity };
+    });
+    const label = (e: { entityType: string; entityName: string | null }[]) => e.map((x) => `${x.entityType} ${x.entityName ?? '<default>'}`).join(', ');
+    return this.#router.each<(typeof list)[number], QuotaEntity>({
+      op: 'alterClientQuotas', apiKey: ApiKey.AlterClientQuotas, resource: (a) => `quota of ${label(a.entity)}`, route: () => CONTROLLER,
+      send: async (conn, version, items) => {
+        const res = await send(conn, ApiKey.AlterClientQuotas, version, { entries: items.map(({ entity, ops }) => ({ entity, ops })), validateOnly: options.validateOnly ?? false });
+        // The answers name their entities (in an order of the broker's own).
+        const key = (e: readonly { entityType: string; entityName: string | null }[]) => JSON.stringify(e.map((x) => [x.entityType, x.entityName]).sort());
+        return items.map((a) => {
+          const r = res.entries.find((x) => key(x.entity) === key(a.entity));
+          if (!r) return { errorCode: -1, errorMessage: 'not in the response' };
+          return r.errorCode === 0 ? ok(a.original) : { errorCode: r.errorCode, errorMessage: r.errorMessage };
+        });
+      },
+    }, list);
+  }
+
+  /** Users' SCRAM credentials (mechanism and iterations; never a secret): of these users, or all. */
+  async describeScramCredentials(users?: readonly string[]): Promise<ScramCredentials[]> {
+    const names = users?.map((u) => checkUser(u)) ?? null;
+    const all = await this.#router.one<null, (ScramCredentials | { user: string; errorCode: number; errorMessage: string | null })[]>({
+      op: 'describeScramCredentials', apiKey: ApiKey.DescribeUserScramCredentials, resource: () => 'SCRAM credentials', route: () => ANY,
+      send: async (conn, version) => {
+        const res = await send(conn, ApiKey.DescribeUserScramCredentials, version, { users: names?.map((name) => ({ name })) ?? null });
+        if (res.errorCode) return [{ errorCode: res.errorCode, errorMessage: res.errorMessage }];
+        return [ok(res.results.map((r) => (r.errorCode ? { user: r.user, errorCode: r.errorCode, errorMessage: r.errorMessage }
+          : { user: r.user, credentials: r.credentialInfos.map((c) => ({ mechanism: SCRAM_NAMES[c.mechanism] ?? ('UNKNOWN' as ScramMechanismName), iterations: c.iterations })) })))];
+      },
+    }, null);
+    const failures = all.filter((r): r is { user: string; errorCode: number; errorMessage: string | null } => 'errorCode' in r).map((r) => brokerError(`user ${r.user}`, r.errorCode, r.errorMessage));
+    const found = all.filter((r): r is ScramCredentials => !('errorCode' in r)).sort((a, b) => (a.user < b.user ? -1 : a.user > b.user ? 1 : 0));
+    if (failures.length > 0) throw new AdminError('RESOURCES', `describeScramCredentials: ${failures.length} failed: ${failures.map((f) => f.message).join('; ')}`, { failures, succeeded: found });
+    return found;
+  }
+
+  /**
+   * Creates or replaces (a password; salted and hashed here, so it never crosses the wire) or
+   * deletes users' SCRAM credentials, on the controller.
+   */
+  async alterScramCredentials(alterations: readonly ScramAlteration[]): Promise<string[]> {
+    const list = await Promise.all(nonEmpty(alterations, 'alterScramCredentials\'s alterations').map(async (a) => {
+      const user = checkUser(a?.user);
+      const mechanism = SCRAM_NAMES.indexOf(a.mechanism);
+      if (mechanism <= 0) throw invalid(`user ${user}: the SCRAM mechanism is SCRAM-SHA-256 or SCRAM-SHA-512, not ${JSON.stringify(a.mechanism)}`, `user ${user}`);
+      if ('delete' in a) return { user, deletion: { name: user, mechanism }, upsertion: null };
+      if (typeof a.password !== 'string' || a.password === '') throw invalid(`user ${user}: a SCRAM credential needs a password`, `user ${user}`);
+      const iterations = checkCount(a.iterations, `user ${user}: iterations`, 4096, 4096);
+      const salt = a.salt ?? crypto.getRandomValues(new Uint8Array(32));
+      const saltedPassword = await saltPassword(a.mechanism, a.password, salt, iterations);
+      return { user, deletion: null, upsertion: { name: user, mechanism, iterations, salt, saltedPassword } };
+    }));
+    return this.#router.each<(typeof list)[number], string>({
+      op: 'alterScramCredentials', apiKey: ApiKey.AlterUserScramCredentials, resource: (a) => `user ${a.user}`, route: () => CONTROLLER,
+      send: async (conn, version, items) => {
+        const res = await send(conn, ApiKey.AlterUserScramCredentials, version, {
+          deletions: items.flatMap((a) => (a.deletion ? [a.deletion] : [])), upsertions: items.flatMap((a) => (a.upsertion ? [a.upsertion] : [])),
+        });
+        return items.map((a) => {
+          const r = res.results.find((x) => x.user === a.user);
+          if (!r) return { errorCode: -1, errorMessage: 'not in the response' };
+          return r.errorCode === 0 ? ok(a.user) : { errorCode: r.errorCode, errorMessage: r.errorMessage };
+        });
+      },
+    }, list);
+  }
+
+  /** The ACLs matching a filter (everything left out matches anything). */
+  async describeAcls(filter: AclFilter = {}): Promise<AclBinding[]> {
+    const f = aclFilter(filter);
+    return this.#router.one<null, AclBinding[]>({
+      op: 'describeAcls', apiKey: ApiKey.DescribeAcls, resource: () => 'ACLs', route: () => ANY,
+      send: async (conn, version) => {
+        const res = await send(conn, ApiKey.DescribeAcls, version, { ...f, patternTypeFilter: version >= 1 ? f.patternTypeFilter : 3 });
+        if (res.errorCode) return [{ errorCode: res.errorCode, errorMessage: res.errorMessage }];
+        return [ok(res.resources.flatMap((r) => r.acls.map((a) => aclBinding({ ...r, ...a }))).sort(aclOrder))];
+      },
+    }, null);
+  }
+
+  /** Creates ACLs (a literal or prefixed pattern each). */
+  async createAcls(acls: readonly AclBinding[]): Promise<AclBinding[]> {
+    const list = nonEmpty(acls, 'createAcls\'s ACLs').map((a) => {
+      const f = aclFilter(a);
+      for (const [k, v] of Object.entries(f)) if (v === null) throw invalid(`an ACL to create needs its ${k.replace(/Filter$/, '')}`);
+      if (f.resourceTypeFilter <= 1 || f.patternTypeFilter < 3 || f.operation <= 1 || f.permissionType <= 1) throw invalid(`an ACL to create names one resource type, a LITERAL or PREFIXED pattern, one operation and ALLOW or DENY: ${aclText(a)}`);
+      return { binding: a, creation: { resourceType: f.resourceTypeFilter, resourceName: f.resourceNameFilter, resourcePatternType: f.patternTypeFilter, principal: f.principalFilter, host: f.hostFilter, operation: f.operation, permissionType: f.permissionType } };
+    });
+    return this.#router.each<(typeof list)[number], AclBinding>({
+      op: 'createAcls', apiKey: ApiKey.CreateAcls, resource: (a) => `ACL ${aclText(a.binding)}`, route: () => CONTROLLER,
+      send: async (conn, version, items) => {
+        const res = await send(conn, ApiKey.CreateAcls, version, { creations: items.map((a) => a.creation) });
+        return items.map((a, i) => {
+          const r = res.results[i];
+          if (!r) return { errorCode: -1, errorMessage: 'not in the response' };
+          return r.errorCode === 0 ? ok(a.binding) : { errorCode: r.errorCode, errorMessage: r.errorMessage };
+        });
+      },
+    }, list);
+  }
+
+  /** Deletes the ACLs matching each filter; resolves with what each deleted. */
+  async deleteAcls(filters: readonly AclFilter[]): Promise<AclBinding[][]> {
+    const list = nonEmpty(filters, 'deleteAcls\'s filters').map((f) => ({ given: f, filter: aclFilter(f) }));
+    return this.#router.each<(typeof list)[number], AclBinding[]>({
+      op: 'deleteAcls', apiKey: ApiKey.DeleteAcls, resource: (f) => `ACL filter ${aclText(f.given)}`, route: () => CONTROLLER,
+      send: async (conn, version, items) => {
+        const res = await send(conn, ApiKey.DeleteAcls, version, { filters: items.map((f) => f.filter) });
+        return items.map((_, i) => {
+          const r = res.filterResults[i];
+          if (!r) return { errorCode: -1, errorMessage: 'not in the response' };
+          if (r.errorCode) return { errorCode: r.errorCode, errorMessage: r.errorMessage };
+          const bad = r.matchingAcls.find((m) => m.errorCode !== 0);
+          if (bad) return { errorCode: bad.errorCode, errorMessage: bad.errorMessage };
+          return ok(r.matchingAcls.map((m) => aclBinding(m)).sort(aclOrder));
+        });
+      },
+    }, list);
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Transactions
+
+  /** Every transactional id every broker coordinates, filtered by state (Ongoing, PrepareCommit, ...) and producer id. */
+  async listTransactions(options: { states?: readonly string[]; producerIds?: readonly bigint[] } = {}): Promise<TransactionListing[]> {
+    await this.client.metadata([]);
+    const nodes = [...this.client.brokers.keys()].sort((a, b) => a - b);
+    const per = await this.#router.each<number, TransactionListing[]>({
+      op: 'listTransactions', apiKey: ApiKey.ListTransactions, resource: (n) => `broker ${n}`, route: (nodeId) => ({ kind: 'node', nodeId }),
+      send: async (conn, version) => {
+        const res = await send(conn, ApiKey.ListTransactions, version, { stateFilters: options.states ?? [], producerIdFilters: options.producerIds ?? [] });
+        if (res.errorCode) return [{ errorCode: res.errorCode }];
+        return [ok(res.transactionStates.map((t) => ({ transactionalId: t.transactionalId, producerId: t.producerId, state: t.transactionState })))];
+      },
+    }, nodes);
+    return per.flat().sort((a, b) => (a.transactionalId < b.transactionalId ? -1 : a.transactionalId > b.transactionalId ? 1 : 0));
+  }
+
+  /** Transactions' state, producer, timeout and partitions, from each one's transaction coordinator. */
+  async describeTransactions(transactionalIds: readonly string[]): Promise<TransactionDescription[]> {
+    const ids = nonEmpty(transactionalIds, 'describeTransactions\'s ids').map((t) => checkGroupId(t));
+    return this.#router.each<string, TransactionDescription>({
+      op: 'describeTransactions', apiKey: ApiKey.DescribeTransactions, resource: (t) => `transactional id ${t}`, route: (key) => ({ kind: 'coordinator', keyType: 1, key }),
+      send: async (conn, version, items, coordinator) => {
+        const res = await send(conn, ApiKey.DescribeTransactions, version, { transactionalIds: items });
+        return items.map((id) => {
+          const t = res.transactionStates.find((x) => x.transactionalId === id);
+          if (!t) return { errorCode: -1, errorMessage: 'not in the response' };
+          if (t.errorCode) return { errorCode: t.errorCode };
+          return ok({
+            transactionalId: id, state: t.transactionState, timeoutMs: t.transactionTimeoutMs, startTimeMs: t.transactionStartTimeMs, producerId: t.producerId,
+            producerEpoch: t.producerEpoch, coordinator, partitions: t.topics.map((x) => ({ topic: x.topic, partitions: [...x.partitions].sort((a, b) => a - b) })),
+          });
+        });
+      },
+    }, ids);
+  }
+
+  /** The producers writing to partitions now (idempotent and transactional), from each partition's leader. */
+  async describeProducers(partitions: readonly { topic: string; partition: number }[]): Promise<{ topic: string; partition: number; producers: ProducerState[] }[]> {
+    const list = nonEmpty(partitions, 'describeProducers\'s partitions').map((p) => ({ topic: checkTopicName(p?.topic), partition: checkCount(p.partition, `${p.topic}: partition`, 0, Number.NaN) }));
+    return this.#router.each<(typeof list)[number], { topic: string; partition: number; producers: ProducerState[] }>({
+      op: 'describeProducers', apiKey: ApiKey.DescribeProducers, resource: (p) => `${p.topic}-${p.partition}`, route: (p) => ({ kind: 'leader', topic: p.topic, partition: p.partition }),
+      send: async (conn, version, items) => {
+        const topics = new Map<string, number[]>();
+        for (const p of items) topics.set(p.topic, [...(topics.get(p.topic) ?? []), p.partition]);
+        const res = await send(conn, ApiKey.DescribeProducers, version, { topics: [...topics].map(([name, partitionIndexes]) => ({ name, partitionIndexes })) });
+        return items.map((p) => {
+          const a = res.topics.find((t) => t.name === p.topic)?.partitions.find((x) => x.partitionIndex === p.partition);
+          if (!a) return { errorCode: -1, errorMessage: 'not in the response' };
+          return a.errorCode ? { errorCode: a.errorCode, errorMessage: a.errorMessage } : ok({ ...p, producers: a.activeProducers.map((s) => ({ ...s })) });
+        });
+      },
+    }, list);
+  }
+
   async close(): Promise<void> {
     this.#router.closed = true;
     if (this.#ownsClient) await this.client.close();
@@ -829,6 +1171,61 @@ function checkResource<R extends ConfigResource>(r: R): R {
   if ((r.type === 'broker' || r.type === 'broker-logger') && r.name !== '' && !/^\d+$/.test(r.name)) throw invalid(`a ${r.type} resource is named by the broker's id, not ${JSON.stringify(r.name)}`);
   return r;
 }
+
+const SCRAM_NAMES: readonly ScramMechanismName[] = ['UNKNOWN' as ScramMechanismName, 'SCRAM-SHA-256', 'SCRAM-SHA-512'];
+
+/** SCRAM's SaltedPassword (RFC 5802: PBKDF2 of the password), which Kafka stores instead of the password. */
+async function saltPassword(mechanism: ScramMechanismName, password: string, salt: Uint8Array, iterations: number): Promise<Uint8Array> {
+  const hash = mechanism === 'SCRAM-SHA-512' ? { name: 'SHA-512', bits: 512 } : { name: 'SHA-256', bits: 256 };
+  const key = await crypto.subtle.importKey('raw', new TextEncoder().encode(password), 'PBKDF2', false, ['deriveBits']);
+  return new Uint8Array(await crypto.subtle.deriveBits({ name: 'PBKDF2', hash: hash.name, salt: salt as Uint8Array<ArrayBuffer>, iterations }, key, hash.bits));
+}
+
+function checkUser(user: unknown): string {
+  if (typeof user !== 'string' || user === '') throw invalid(`a user name must be a non-empty string, not ${JSON.stringify(user)}`);
+  return user;
+}
+
+function checkQuotaType(type: string): string {
+  if (type !== 'user' && type !== 'client-id' && type !== 'ip') throw invalid(`a quota entity type is user, client-id or ip, not ${JSON.stringify(type)}`);
+  return type;
+}
+
+/** An ACL filter as the wire has it; names are checked against Kafka's lists. */
+function aclFilter(f: AclFilter) {
+  const code = (names: readonly string[], value: string | undefined, what: string, fallback: number) => {
+    if (value === undefined) return fallback;
+    const c = typeof value === 'string' ? codeOf(names, value) : -1;
+    if (c <= 0) throw invalid(`an ACL's ${what} is one of ${names.slice(1).join(', ')}, not ${JSON.stringify(value)}`);
+    return c;
+  };
+  return {
+    resourceTypeFilter: code(ACL_RESOURCE_TYPES, f.resourceType, 'resource type', 1),
+    resourceNameFilter: f.resourceName ?? null,
+    patternTypeFilter: code(ACL_PATTERN_TYPES, f.patternType, 'pattern type', f.resourceName === undefined ? 1 : 3),
+    principalFilter: f.principal ?? null,
+    hostFilter: f.host ?? null,
+    operation: code(ACL_OPERATIONS, f.operation, 'operation', 1),
+    permissionType: code(ACL_PERMISSIONS, f.permission, 'permission', 1),
+  };
+}
+
+function aclBinding(a: { resourceType: number; resourceName: string; patternType: number; principal: string; host: string; operation: number; permissionType: number }): AclBinding {
+  return {
+    resourceType: nameOf(ACL_RESOURCE_TYPES, a.resourceType) as AclResourceType, resourceName: a.resourceName, patternType: nameOf(ACL_PATTERN_TYPES, a.patternType) as AclPatternType,
+    principal: a.principal, host: a.host, operation: nameOf(ACL_OPERATIONS, a.operation) as AclOperation, permission: nameOf(ACL_PERMISSIONS, a.permissionType) as AclPermission,
+  };
+}
+
+export function aclText(a: AclFilter): string {
+  return `${a.permission ?? 'ANY'} ${a.principal ?? '*'} ${a.operation ?? 'ANY'} ${a.resourceType ?? 'ANY'}:${a.patternType ?? 'LITERAL'}:${a.resourceName ?? '*'} from ${a.host ?? '*'}`;
+}
+
+const aclOrder = (a: AclBinding, b: AclBinding) => {
+  const x = `${a.resourceType}|${a.resourceName}|${a.patternType}|${a.principal}|${a.host}|${a.operation}|${a.permission}`;
+  const y = `${b.resourceType}|${b.resourceName}|${b.patternType}|${b.principal}|${b.host}|${b.operation}|${b.permission}`;
+  return x < y ? -1 : x > y ? 1 : 0;
+};
 
 function specTimestamp(spec: OffsetSpec, what: string): bigint {
   switch (spec) {

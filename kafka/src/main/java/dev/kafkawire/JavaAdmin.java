@@ -11,6 +11,8 @@
 //             {"op":"describeCluster"}  {"op":"describeFeatures"}  {"op":"listGroups"}
 //             {"op":"describeConsumerGroups","groups":["g"]}  {"op":"listConsumerGroupOffsets","group":"g"}
 //             {"op":"describeAcls"}  {"op":"describeClientQuotas"}  {"op":"describeUserScramCredentials"}
+//             {"op":"describeLogDirs","brokers":[1]}  {"op":"listPartitionReassignments"}
+//             {"op":"listTransactions"}  {"op":"describeTransactions","ids":["t"]}  {"op":"describeProducers","topic":"t","partition":0}
 //     stdout: one line per call: its result, or {"error":"ExceptionClass: message"}
 package dev.kafkawire;
 
@@ -236,6 +238,61 @@ public final class JavaAdmin {
           ArrayNode cs = o.putArray("credentials");
           m.get(user).credentialInfos().forEach(ci -> cs.addObject().put("mechanism", ci.mechanism().mechanismName()).put("iterations", ci.iterations()));
         });
+        return out;
+      }
+      case "describeLogDirs": {
+        List<Integer> brokers = new ArrayList<>();
+        for (JsonNode n : call.get("brokers")) brokers.add(n.asInt());
+        var all = admin.describeLogDirs(brokers).allDescriptions().get();
+        ArrayNode out = JSON.createArrayNode();
+        for (Integer b : brokers) {
+          all.get(b).entrySet().stream().sorted(Map.Entry.comparingByKey()).forEach(e -> {
+            ObjectNode o = out.addObject().put("broker", b).put("logDir", e.getKey())
+                .put("error", e.getValue().error() == null ? null : Errors.forException(e.getValue().error()).name())
+                .put("totalBytes", String.valueOf(e.getValue().totalBytes().orElse(-1L))).put("usableBytes", String.valueOf(e.getValue().usableBytes().orElse(-1L)));
+            ArrayNode ps = o.putArray("partitions");
+            e.getValue().replicaInfos().entrySet().stream().sorted((x, y) -> x.getKey().toString().compareTo(y.getKey().toString())).forEach(r -> ps.addObject()
+                .put("topic", r.getKey().topic()).put("partition", r.getKey().partition()).put("size", String.valueOf(r.getValue().size()))
+                .put("offsetLag", String.valueOf(r.getValue().offsetLag())).put("isFuture", r.getValue().isFuture()));
+          });
+        }
+        return out;
+      }
+      case "listPartitionReassignments": {
+        ArrayNode out = JSON.createArrayNode();
+        admin.listPartitionReassignments().reassignments().get().entrySet().stream().sorted((x, y) -> x.getKey().toString().compareTo(y.getKey().toString())).forEach(e -> {
+          ObjectNode o = out.addObject().put("topic", e.getKey().topic()).put("partition", e.getKey().partition());
+          o.set("replicas", JSON.valueToTree(e.getValue().replicas()));
+          o.set("addingReplicas", JSON.valueToTree(e.getValue().addingReplicas()));
+          o.set("removingReplicas", JSON.valueToTree(e.getValue().removingReplicas()));
+        });
+        return out;
+      }
+      case "listTransactions": {
+        ArrayNode out = JSON.createArrayNode();
+        admin.listTransactions().all().get().stream().sorted((x, y) -> x.transactionalId().compareTo(y.transactionalId())).forEach(t -> out.addObject()
+            .put("transactionalId", t.transactionalId()).put("producerId", String.valueOf(t.producerId())).put("state", t.state().toString()));
+        return out;
+      }
+      case "describeTransactions": {
+        var all = admin.describeTransactions(strings(call.get("ids"))).all().get();
+        ArrayNode out = JSON.createArrayNode();
+        for (String id : strings(call.get("ids"))) {
+          var d = all.get(id);
+          ObjectNode o = out.addObject().put("transactionalId", id).put("state", d.state().toString()).put("timeoutMs", d.transactionTimeoutMs())
+              .put("producerId", String.valueOf(d.producerId())).put("producerEpoch", d.producerEpoch()).put("coordinator", d.coordinatorId());
+          ArrayNode ps = o.putArray("partitions");
+          d.topicPartitions().stream().map(Object::toString).sorted().forEach(ps::add);
+        }
+        return out;
+      }
+      case "describeProducers": {
+        TopicPartition tp = new TopicPartition(call.get("topic").asText(), call.get("partition").asInt());
+        ArrayNode out = JSON.createArrayNode();
+        admin.describeProducers(List.of(tp)).partitionResult(tp).get().activeProducers().forEach(p -> out.addObject()
+            .put("producerId", String.valueOf(p.producerId())).put("producerEpoch", p.producerEpoch()).put("lastSequence", p.lastSequence())
+            .put("lastTimestamp", String.valueOf(p.lastTimestamp())).put("coordinatorEpoch", p.coordinatorEpoch().orElse(-1))
+            .put("currentTxnStartOffset", String.valueOf(p.currentTransactionStartOffset().orElse(-1L))));
         return out;
       }
       default:
