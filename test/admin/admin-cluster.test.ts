@@ -10,6 +10,18 @@ import { createProducer } from '../../src/producer/index.js';
 import { KafkaClient } from '../../src/wire/client.js';
 import { kafkaPeer, useKafka } from '../helpers/kafka.js';
 import { javaAdmin, javaAdminOne } from './java-admin.js';
+import { kafkaJava } from '../helpers/kafka.js';
+import { jsonLines, runCli } from '../wire/cli-io.js';
+import { writeFileSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+/** One of Kafka's own tools (org.apache.kafka.tools.X): its stdout. */
+async function kafkaTool(tool: string, args: string[]): Promise<string> {
+  const r = await kafkaJava(`org.apache.kafka.tools.${tool}`, args, { timeoutMs: 120_000 });
+  if (r.code !== 0) throw new Error(`${tool} ${args.join(' ')} exited ${r.code}:\n${r.stderr.slice(-2000)}`);
+  return r.stdout;
+}
 
 const ok = await kafkaPeer();
 
@@ -176,5 +188,55 @@ describe.skipIf(!ok)('cluster and security operations against Kafka 4.4 with an 
     } finally {
       await producer.close();
     }
+  });
+
+  it('the CLI: acls (listed as kafka-acls.sh lists them), quotas and users scram (as kafka-configs.sh shows them), records delete, reassign, transactions, features, cluster', async () => {
+    const b = ['-b', bootstrap];
+    await admin.createTopics([{ name: 'n-cli', partitions: 2 }]);
+    const added = await runCli('acls', ['add', ...b, '--allow-principal', 'User:gina', '--operation', 'Read', '--operation', 'DescribeConfigs', '--topic', 'n-cli']);
+    expect(added.code, added.stderr).toBe(0);
+    expect(added.stdout).toContain('Added ACL (principal=User:gina, host=*, operation=DESCRIBE_CONFIGS, permissionType=ALLOW) for resource `ResourcePattern(resourceType=TOPIC, name=n-cli, patternType=LITERAL)`');
+    expect(await until(async () => (await admin.describeAcls({ principal: 'User:gina' })).length === 2)).toBe(true);
+    const listed = await runCli('acls', ['list', ...b, '--topic', 'n-cli']);
+    expect(listed.stdout).toBe(await kafkaTool('AclCommand', ['--bootstrap-server', bootstrap, '--list', '--topic', 'n-cli']));
+    expect(jsonLines((await runCli('acls', ['list', ...b, '--principal', 'User:gina', '-J'])).stdout).map((a) => a.operation)).toEqual(['DESCRIBE_CONFIGS', 'READ']);
+    const removed = await runCli('acls', ['remove', ...b, '--allow-principal', 'User:gina', '--operation', 'Read', '--topic', 'n-cli']);
+    expect(removed.stdout).toContain('Removed ACL (principal=User:gina, host=*, operation=READ, permissionType=ALLOW)');
+    expect((await runCli('acls', ['add', ...b, '--allow-principal', 'User:gina', '--topic', 'n-cli'])).code).toBe(2);
+
+    expect((await runCli('quotas', ['alter', ...b, '--entity-type', 'users', '--entity-name', 'hank', '--add-config', 'producer_byte_rate=1024,consumer_byte_rate=2048'])).code).toBe(0);
+    expect(await until(async () => (await admin.describeClientQuotas({ user: 'hank' })).length === 1)).toBe(true);
+    const quota = await runCli('quotas', ['describe', ...b, '--entity-type', 'users', '--entity-name', 'hank']);
+    expect(quota.stdout.trim()).toBe((await kafkaTool('ConfigCommand', ['--bootstrap-server', bootstrap, '--describe', '--entity-type', 'users', '--entity-name', 'hank'])).trim());
+
+    const scram = await runCli('users', ['scram', 'alter', ...b, '--user', 'ivy', '--add-config', 'SCRAM-SHA-256=[iterations=8192,password=ivy-secret]']);
+    expect(scram.code, scram.stderr).toBe(0);
+    expect(scram.stdout + scram.stderr).not.toContain('ivy-secret');
+    expect(await until(async () => (await admin.describeScramCredentials()).some((u) => u.user === 'ivy'))).toBe(true);
+    const users = await runCli('users', ['scram', 'describe', ...b, '--user', 'ivy']);
+    expect(users.stdout).toBe("SCRAM credential configs for user-principal 'ivy' are SCRAM-SHA-256=iterations=8192\n");
+
+    const producer = await createProducer({ bootstrap });
+    try {
+      await producer.send('n-cli', [{ value: 'a' }, { value: 'b' }, { value: 'c' }], { partition: 0 });
+    } finally {
+      await producer.close();
+    }
+    const dir = mkdtempSync(join(tmpdir(), 'kafka-wire-admin-'));
+    writeFileSync(join(dir, 'delete.json'), JSON.stringify({ partitions: [{ topic: 'n-cli', partition: 0, offset: 2 }], version: 1 }));
+    const deleted = await runCli('records', ['delete', ...b, '--offset-json-file', join(dir, 'delete.json')]);
+    expect(deleted.stdout).toBe('Executing records delete operation\nRecords delete operation completed:\npartition: n-cli-0\tlow_watermark: 2\n');
+
+    writeFileSync(join(dir, 'move.json'), JSON.stringify({ version: 1, partitions: [{ topic: 'n-cli', partition: 1, replicas: [1] }] }));
+    expect((await runCli('reassign', ['execute', ...b, '--reassignment-json-file', join(dir, 'move.json')])).code).toBe(0);
+    const verified = await runCli('reassign', ['verify', ...b, '--reassignment-json-file', join(dir, 'move.json')]);
+    expect(verified).toMatchObject({ code: 0, stdout: 'Status of partition reassignment:\nReassignment of partition n-cli-1 is completed.\n' });
+    expect((await kafkaTool('reassign.ReassignPartitionsCommand', ['--bootstrap-server', bootstrap, '--verify', '--reassignment-json-file', join(dir, 'move.json')]))).toContain('Reassignment of partition n-cli-1 is completed.');
+
+    const features = await runCli('features', ['describe', ...b]);
+    expect(features.stdout).toMatch(/^Feature: metadata.version\tSupportedMinVersion: \d+\tSupportedMaxVersion: \d+\tFinalizedVersionLevel: \d+\tEpoch: \d+$/m);
+    const cluster = await runCli('cluster', ['describe', ...b]);
+    expect(cluster.stdout).toMatch(new RegExp(`^Cluster ID: ${kafka().clusterId}\nController: 1\nBROKER +HOST +PORT +RACK +FENCED\n1 +127.0.0.1 +\\d+ +- +false\n$`));
+    expect(jsonLines((await runCli('transactions', ['list', ...b, '-J'])).stdout).every((t) => typeof t.producerId === 'string')).toBe(true);
   });
 });
