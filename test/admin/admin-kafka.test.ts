@@ -10,6 +10,8 @@ import { createProducer } from '../../src/producer/index.js';
 import { Consumer } from '../../src/consumer/index.js';
 import { kafkaJava, kafkaPeer, useKafka } from '../helpers/kafka.js';
 import { jsonLines, runCli } from '../wire/cli-io.js';
+import { KafkaClient } from '../../src/wire/client.js';
+import { encodeRecordBatch } from '../../src/records/index.js';
 import { javaAdmin, javaAdminOne } from './java-admin.js';
 
 const ok = await kafkaPeer();
@@ -344,5 +346,30 @@ describe.skipIf(!ok)('the admin client against Kafka 4.4, checked by Kafka\'s Ja
     expect(refused.code).toBe(1);
     expect(refused.stderr).toMatch(/topic i-cli: INVALID_CONFIG \(40\)/);
     expect((await runCli('configs', ['alter', ...b, '--add-config', 'nonsense'])).code).toBe(2);
+  });
+
+  it('a client quota set through kafka-wire throttles a producer: the Produce response\'s throttle time rises', async () => {
+    await admin.createTopics([{ name: 'j-throttled' }]);
+    const produce = async (clientId: string) => {
+      const client = new KafkaClient({ bootstrap, clientId });
+      try {
+        const info = await client.topic('j-throttled');
+        const conn = await client.leader('j-throttled', 0);
+        let throttled = 0;
+        // The broker answers a request over the quota at once, with the throttle time, then holds
+        // the connection's next request that long: stop at the first throttled answer.
+        for (let i = 0; i < 3 && throttled === 0; i++) {
+          const res = await conn.request(0, undefined, { acks: -1, timeoutMs: 10_000, topicData: [{ name: 'j-throttled', topicId: info.topicId, partitionData: [{ index: 0, records: encodeRecordBatch({ records: [{ value: new Uint8Array(16 << 10) }] }) }] }] });
+          throttled = res!.throttleTimeMs;
+        }
+        return throttled;
+      } finally {
+        await client.close();
+      }
+    };
+    expect(await produce('j-free')).toBe(0);
+    await admin.alterClientQuotas([{ entity: { 'client-id': 'j-slow' }, values: { producer_byte_rate: 4096 } }]);
+    await until(async () => (await admin.describeClientQuotas({ 'client-id': 'j-slow' })).length === 1);
+    expect(await produce('j-slow')).toBeGreaterThan(0);
   });
 });
