@@ -8,6 +8,7 @@ import { UsageError } from '../errors.js';
 import type { Command, Io } from './command.js';
 import { clientFrom, NETWORK_OPTIONS } from './network.js';
 import { stringOption, type ParsedArgs } from './options.js';
+import { groupDescribeTable, groupListTable } from './group-tables.js';
 
 const json = (value: unknown) => JSON.stringify(value, (_, v) => (typeof v === 'bigint' ? String(v) : v), 2) + '\n';
 
@@ -36,6 +37,7 @@ export const group: Command = {
     { name: 'to', value: 'WHERE', help: 'reset-offsets: earliest, latest, an offset, or the first offset at or after a time' },
     { name: 'topic', short: 't', value: 'TOPIC', multiple: true, help: 'reset-offsets: only these topics (default: every topic the group has committed)' },
     { name: 'execute', help: 'reset-offsets: commit the new offsets (without it, print the plan only)' },
+    { name: 'table', short: 'T', help: 'list, describe: the tables kafka-consumer-groups.sh prints instead of JSON' },
   ],
   notes: [
     'describe prints the group\'s state, protocol (classic or consumer, KIP-848), assignor, members with their assignments, and per partition the committed offset, the log end and the lag.',
@@ -55,8 +57,9 @@ async function runGroup({ options: values, positionals }: ParsedArgs, io: Io): P
   const target = action === 'reset-offsets' ? resetTargetArg(stringOption(values, 'to')) : undefined;
   const client = clientFrom(values);
   try {
-    if (action === 'list') io.stdout.write(json(await listGroups(client)));
-    else if (action === 'describe') io.stdout.write(json(await describeGroup(client, groupId!)));
+    const asTable = values.table === true;
+    if (action === 'list') { const groups = await listGroups(client); io.stdout.write(asTable ? groupListTable(groups) : json(groups)); }
+    else if (action === 'describe') { const d = await describeGroup(client, groupId!); io.stdout.write(asTable ? groupDescribeTable(d) : json(d)); }
     else {
       const execute = values.execute === true;
       const plan = await resetOffsets(client, groupId!, target!, { topics: values.topic as string[] | undefined, execute });

@@ -266,6 +266,12 @@ describe.skipIf(!ok)('the admin client against Kafka 4.4, checked by Kafka\'s Ja
     const fetched = await admin.fetchOffsets('g-offsets');
     expect(Object.fromEntries(fetched.map((o) => [`${o.topic}-${o.partition}`, String(o.offset)]))).toEqual(await javaAdminOne(bootstrap, { op: 'listConsumerGroupOffsets', group: 'g-offsets' }));
     expect(fetched[0]).toMatchObject({ metadata: 'm' });
+    // kafka-wire group's table form, kafka-consumer-groups.sh's columns.
+    const shown = await runCli('group', ['describe', '-b', bootstrap, 'g-offsets', '-T']);
+    expect(shown.stdout.split('\n').filter((l) => l.startsWith('g-offsets')).map((l) => l.split(/ +/))).toEqual([
+      ['g-offsets', 'g-topic', '0', '1', '0', '-1', '-', '-', '-'], ['g-offsets', 'g-topic', '1', '0', '0', '0', '-', '-', '-']]);
+    expect(shown.stdout).toMatch(/^\nConsumer group 'g-offsets' has no active members.\n\nGROUP +TOPIC +PARTITION +CURRENT-OFFSET +LOG-END-OFFSET +LAG +CONSUMER-ID +HOST +CLIENT-ID\n/);
+    expect((await runCli('group', ['list', '-b', bootstrap, '-T'])).stdout).toMatch(/^GROUP +TYPE +STATE +PROTOCOL-TYPE\n(.*\n)*g-offsets +classic +Empty +-\n/);
     expect(await admin.deleteOffsets('g-offsets', [{ topic: 'g-topic', partitions: [1] }])).toEqual([{ topic: 'g-topic', partition: 1 }]);
     expect(await javaAdminOne(bootstrap, { op: 'listConsumerGroupOffsets', group: 'g-offsets' })).toEqual({ 'g-topic-0': '1' });
     expect(await admin.deleteGroups(['g-offsets'])).toEqual(['g-offsets']);
