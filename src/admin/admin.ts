@@ -279,9 +279,11 @@ export class Admin {
 
   /** From options (the admin owns its client), or over a KafkaClient the caller keeps (and closes). */
   constructor(options: AdminOptions | KafkaClient) {
-    this.#ownsClient = !(options instanceof KafkaClient);
-    this.client = options instanceof KafkaClient ? options : new KafkaClient(options);
-    const o: AdminOptions | undefined = options instanceof KafkaClient ? undefined : options;
+    // A KafkaClient by its shape, not instanceof: the ESM and CommonJS builds each have the class.
+    const given = typeof (options as KafkaClient).anyConnection === 'function' ? (options as KafkaClient) : null;
+    this.#ownsClient = given === null;
+    this.client = given ?? new KafkaClient(options as AdminOptions);
+    const o: AdminOptions | undefined = given ? undefined : (options as AdminOptions);
     this.#router = new Router(this.client, { retries: o?.retries, retryBackoffMs: o?.retryBackoffMs });
     this.#timeoutMs = o?.timeoutMs ?? 30_000;
   }
