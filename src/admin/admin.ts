@@ -257,6 +257,26 @@ export interface TransactionDescription {
 }
 export interface ProducerState { producerId: bigint; producerEpoch: number; lastSequence: number; lastTimestamp: bigint; coordinatorEpoch: number; currentTxnStartOffset: bigint }
 
+export interface FeatureUpdate {
+  feature: string;
+  /** The new maximum level (0 with `downgrade: 'unsafe'` or 'safe' removes the feature). */
+  maxVersionLevel: number;
+  /** upgrade (the default), or a safe or unsafe downgrade. */
+  type?: 'upgrade' | 'safe-downgrade' | 'unsafe-downgrade';
+}
+
+export interface DelegationToken {
+  tokenId: string;
+  /** The token's secret (its password for SASL/SCRAM with tokenauth=true): handle it as a password. */
+  hmac: Uint8Array;
+  owner: string;
+  requester: string;
+  renewers: string[];
+  issueTimestampMs: bigint;
+  expiryTimestampMs: bigint;
+  maxTimestampMs: bigint;
+}
+
 type Request<K extends keyof ResponseBodies> = Promise<ResponseBodies[K]>;
 
 /** One request; the body may leave out fields, which take their defaults for the version. */
@@ -1147,6 +1167,104 @@ export class Admin {
     }, list);
   }
 
+  /** Finalizes feature levels (kafka-features.sh upgrade / downgrade), on the controller; `validateOnly` changes nothing. */
+  async updateFeatures(updates: readonly FeatureUpdate[], options: { validateOnly?: boolean } = {}): Promise<string[]> {
+    const types = { upgrade: 1, 'safe-downgrade': 2, 'unsafe-downgrade': 3 } as const;
+    const list = nonEmpty(updates, 'updateFeatures\'s updates').map((u) => {
+      if (typeof u?.feature !== 'string' || u.feature === '') throw invalid('a feature update needs the feature\'s name');
+      const upgradeType = types[u.type ?? 'upgrade'];
+      if (upgradeType === undefined) throw invalid(`feature ${u.feature}: the update type is upgrade, safe-downgrade or unsafe-downgrade, not ${JSON.stringify(u.type)}`);
+      return { feature: u.feature, maxVersionLevel: checkCount(u.maxVersionLevel, `feature ${u.feature}: maxVersionLevel`, 0, Number.NaN), upgradeType };
+    });
+    return this.#router.each<(typeof list)[number], string>({
+      op: 'updateFeatures', apiKey: ApiKey.UpdateFeatures, resource: (u) => `feature ${u.feature}`, route: () => CONTROLLER,
+      send: async (conn, version, items) => {
+        const res = await send(conn, ApiKey.UpdateFeatures, version, {
+          timeoutMs: this.#timeoutMs, validateOnly: options.validateOnly ?? false,
+          featureUpdates: items.map((u) => (version >= 1 ? u : { feature: u.feature, maxVersionLevel: u.maxVersionLevel, allowDowngrade: u.upgradeType !== 1 })),
+        });
+        if (res.errorCode) return items.map(() => ({ errorCode: res.errorCode, errorMessage: res.errorMessage }));
+        // From v2 the top-level error answers for every feature (the list stays empty).
+        if (res.results.length === 0) return items.map((u) => ok(u.feature));
+        return items.map((u) => {
+          const r = res.results.find((x) => x.feature === u.feature);
+          if (!r) return { errorCode: -1, errorMessage: 'not in the response' };
+          return r.errorCode === 0 ? ok(u.feature) : { errorCode: r.errorCode, errorMessage: r.errorMessage };
+        });
+      },
+    }, list);
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Delegation tokens (the connection must be SASL-authenticated, not by a token)
+
+  /** Creates a delegation token for this client's principal (or `owner`), renewable by `renewers` ("User:name"). */
+  async createDelegationToken(options: { renewers?: readonly string[]; owner?: string; maxLifetimeMs?: bigint | number } = {}): Promise<DelegationToken> {
+    const principal = (p: string) => {
+      const i = p.indexOf(':');
+      if (i <= 0) throw invalid(`a principal is TYPE:NAME (User:alice), not ${JSON.stringify(p)}`);
+      return { principalType: p.slice(0, i), principalName: p.slice(i + 1) };
+    };
+    const renewers = (options.renewers ?? []).map(principal);
+    const owner = options.owner === undefined ? null : principal(options.owner);
+    const maxLifetimeMs = options.maxLifetimeMs === undefined ? -1n : checkOffset(options.maxLifetimeMs, 'maxLifetimeMs', 1n);
+    return this.#router.one<null, DelegationToken>({
+      op: 'createDelegationToken', apiKey: ApiKey.CreateDelegationToken, minVersion: owner ? 3 : 0, resource: () => 'a delegation token', route: () => ANY,
+      send: async (conn, version) => {
+        const res = await send(conn, ApiKey.CreateDelegationToken, version, {
+          renewers, maxLifetimeMs, ...(version >= 3 ? { ownerPrincipalType: owner?.principalType ?? null, ownerPrincipalName: owner?.principalName ?? null } : {}),
+        });
+        if (res.errorCode) return [{ errorCode: res.errorCode }];
+        return [ok({
+          tokenId: res.tokenId, hmac: res.hmac, owner: `${res.principalType}:${res.principalName}`,
+          requester: version >= 3 ? `${res.tokenRequesterPrincipalType}:${res.tokenRequesterPrincipalName}` : `${res.principalType}:${res.principalName}`,
+          renewers: renewers.map((r) => `${r.principalType}:${r.principalName}`), issueTimestampMs: res.issueTimestampMs, expiryTimestampMs: res.expiryTimestampMs, maxTimestampMs: res.maxTimestampMs,
+        })];
+      },
+    }, null);
+  }
+
+  /** Extends a token's expiry by `periodMs` (-1: the broker's renewal period); resolves with the new expiry time. */
+  renewDelegationToken(hmac: Uint8Array, periodMs: bigint | number = -1n): Promise<bigint> {
+    return this.#tokenTime('renewDelegationToken', ApiKey.RenewDelegationToken, { hmac: checkHmac(hmac), renewPeriodMs: checkOffset(periodMs, 'periodMs', -1n) });
+  }
+
+  /** Expires a token after `periodMs` (-1: now); resolves with its expiry time. */
+  expireDelegationToken(hmac: Uint8Array, periodMs: bigint | number = -1n): Promise<bigint> {
+    return this.#tokenTime('expireDelegationToken', ApiKey.ExpireDelegationToken, { hmac: checkHmac(hmac), expiryTimePeriodMs: checkOffset(periodMs, 'periodMs', -1n) });
+  }
+
+  #tokenTime(op: string, apiKey: 39 | 40, body: object): Promise<bigint> {
+    return this.#router.one<null, bigint>({
+      op, apiKey, resource: () => 'the delegation token', route: () => ANY,
+      send: async (conn, version) => {
+        const res = await send(conn, apiKey, version, body);
+        return [res.errorCode ? { errorCode: res.errorCode } : ok(res.expiryTimestampMs)];
+      },
+    }, null);
+  }
+
+  /** Delegation tokens this client may see: of these owners ("User:name"), or all. */
+  async describeDelegationTokens(owners?: readonly string[]): Promise<DelegationToken[]> {
+    const list = owners?.map((p) => {
+      const i = p.indexOf(':');
+      if (i <= 0) throw invalid(`a principal is TYPE:NAME (User:alice), not ${JSON.stringify(p)}`);
+      return { principalType: p.slice(0, i), principalName: p.slice(i + 1) };
+    }) ?? null;
+    return this.#router.one<null, DelegationToken[]>({
+      op: 'describeDelegationTokens', apiKey: ApiKey.DescribeDelegationToken, resource: () => 'delegation tokens', route: () => ANY,
+      send: async (conn, version) => {
+        const res = await send(conn, ApiKey.DescribeDelegationToken, version, { owners: list });
+        if (res.errorCode) return [{ errorCode: res.errorCode }];
+        return [ok(res.tokens.map((t) => ({
+          tokenId: t.tokenId, hmac: t.hmac, owner: `${t.principalType}:${t.principalName}`,
+          requester: version >= 3 ? `${t.tokenRequesterPrincipalType}:${t.tokenRequesterPrincipalName}` : `${t.principalType}:${t.principalName}`,
+          renewers: t.renewers.map((r) => `${r.principalType}:${r.principalName}`), issueTimestampMs: t.issueTimestamp, expiryTimestampMs: t.expiryTimestamp, maxTimestampMs: t.maxTimestamp,
+        })).sort((a, b) => (a.tokenId < b.tokenId ? -1 : 1)))];
+      },
+    }, null);
+  }
+
   async close(): Promise<void> {
     this.#router.closed = true;
     if (this.#ownsClient) await this.client.close();
@@ -1181,6 +1299,11 @@ async function saltPassword(mechanism: ScramMechanismName, password: string, sal
   const hash = mechanism === 'SCRAM-SHA-512' ? { name: 'SHA-512', bits: 512 } : { name: 'SHA-256', bits: 256 };
   const key = await crypto.subtle.importKey('raw', new TextEncoder().encode(password), 'PBKDF2', false, ['deriveBits']);
   return new Uint8Array(await crypto.subtle.deriveBits({ name: 'PBKDF2', hash: hash.name, salt: salt as Uint8Array<ArrayBuffer>, iterations }, key, hash.bits));
+}
+
+function checkHmac(hmac: unknown): Uint8Array {
+  if (!(hmac instanceof Uint8Array) || hmac.length === 0) throw invalid('a delegation token is named by its hmac (the bytes createDelegationToken gave)');
+  return hmac;
 }
 
 function checkUser(user: unknown): string {

@@ -3,7 +3,8 @@
 // Admin: SCRAM credentials (a user created through kafka-wire then signs in with its password),
 // ACLs (created through kafka-wire, they refuse that SCRAM user when Kafka's own Java Admin asks
 // as it; described and deleted), client quotas, log dirs, leader election, partition
-// reassignments, and transactions (listed, described, their producers).
+// reassignments, transactions (listed, described, their producers), feature updates and
+// delegation tokens (created, renewed, expired).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Admin, AdminError, createAdmin } from '../../src/admin/index.js';
 import { createProducer } from '../../src/producer/index.js';
@@ -43,7 +44,10 @@ async function until(check: () => boolean | Promise<boolean>, ms = 20_000): Prom
 describe.skipIf(!ok)('cluster and security operations against Kafka 4.4 with an authorizer, checked by Kafka\'s Java Admin', () => {
   const kafka = useKafka({
     sasl: { users: { admin: 'admin-secret' } },
-    config: { 'authorizer.class.name': 'org.apache.kafka.metadata.authorizer.StandardAuthorizer', 'super.users': 'User:ANONYMOUS;User:admin' },
+    config: {
+      'authorizer.class.name': 'org.apache.kafka.metadata.authorizer.StandardAuthorizer', 'super.users': 'User:ANONYMOUS;User:admin',
+      'delegation.token.secret.key': 'kafka-wire-test-token-key',
+    },
   });
   let admin: Admin;
   let bootstrap: string;
@@ -146,6 +150,8 @@ describe.skipIf(!ok)('cluster and security operations against Kafka 4.4 with an 
 
   it('log dirs, leader election, partition reassignments: as the Java Admin reports them, the refusals named', async () => {
     await admin.createTopics([{ name: 'l-topic', partitions: 2 }]);
+    // A new partition's log appears on disk a moment after its leader is known.
+    expect(await until(async () => (await admin.describeLogDirs())[0]!.partitions.filter((p) => p.topic === 'l-topic').length === 2)).toBe(true);
     const ours = await admin.describeLogDirs();
     const java = await javaAdminOne(bootstrap, { op: 'describeLogDirs', brokers: [1] });
     expect(ours.map((d) => ({ ...d, totalBytes: String(d.totalBytes), usableBytes: String(d.usableBytes), partitions: d.partitions.map((p) => ({ ...p, size: String(p.size), offsetLag: String(p.offsetLag) })).sort((a, b) => (`${a.topic}-${a.partition}` < `${b.topic}-${b.partition}` ? -1 : 1)) }))
@@ -198,7 +204,10 @@ describe.skipIf(!ok)('cluster and security operations against Kafka 4.4 with an 
     expect(added.stdout).toContain('Added ACL (principal=User:gina, host=*, operation=DESCRIBE_CONFIGS, permissionType=ALLOW) for resource `ResourcePattern(resourceType=TOPIC, name=n-cli, patternType=LITERAL)`');
     expect(await until(async () => (await admin.describeAcls({ principal: 'User:gina' })).length === 2)).toBe(true);
     const listed = await runCli('acls', ['list', ...b, '--topic', 'n-cli']);
-    expect(listed.stdout).toBe(await kafkaTool('AclCommand', ['--bootstrap-server', bootstrap, '--list', '--topic', 'n-cli']));
+    // kafka-acls.sh lists a resource's entries in a hash set's order: the same lines, in any order.
+    const lines = (text: string) => text.split('\n').sort();
+    expect(lines(listed.stdout)).toEqual(lines(await kafkaTool('AclCommand', ['--bootstrap-server', bootstrap, '--list', '--topic', 'n-cli'])));
+    expect(listed.stdout).toMatch(/^Current ACLs for resource `ResourcePattern\(resourceType=TOPIC, name=n-cli, patternType=LITERAL\)`:\n\t\(principal=User:gina, host=\*, operation=DESCRIBE_CONFIGS, permissionType=ALLOW\)\n\t\(principal=User:gina, host=\*, operation=READ, permissionType=ALLOW\)\n\n$/);
     expect(jsonLines((await runCli('acls', ['list', ...b, '--principal', 'User:gina', '-J'])).stdout).map((a) => a.operation)).toEqual(['DESCRIBE_CONFIGS', 'READ']);
     const removed = await runCli('acls', ['remove', ...b, '--allow-principal', 'User:gina', '--operation', 'Read', '--topic', 'n-cli']);
     expect(removed.stdout).toContain('Removed ACL (principal=User:gina, host=*, operation=READ, permissionType=ALLOW)');
@@ -238,5 +247,31 @@ describe.skipIf(!ok)('cluster and security operations against Kafka 4.4 with an 
     const cluster = await runCli('cluster', ['describe', ...b]);
     expect(cluster.stdout).toMatch(new RegExp(`^Cluster ID: ${kafka().clusterId}\nController: 1\nBROKER +HOST +PORT +RACK +FENCED\n1 +127.0.0.1 +\\d+ +- +false\n$`));
     expect(jsonLines((await runCli('transactions', ['list', ...b, '-J'])).stdout).every((t) => typeof t.producerId === 'string')).toBe(true);
+  });
+
+  it('feature updates (validate-only) and delegation tokens: created over SASL, described as the Java Admin does, renewed, expired', async () => {
+    expect(await admin.updateFeatures([{ feature: 'group.version', maxVersionLevel: 1 }], { validateOnly: true })).toEqual(['group.version']);
+    const beyond = await rejection(admin.updateFeatures([{ feature: 'group.version', maxVersionLevel: 99 }], { validateOnly: true }));
+    expect(beyond.failures.map((f) => [f.resource, f.errorName])).toEqual([['feature group.version', 'INVALID_UPDATE_VERSION']]);
+
+    // Over PLAINTEXT no token: named.
+    expect((await rejection(admin.createDelegationToken())).errorName).toBe('DELEGATION_TOKEN_REQUEST_NOT_ALLOWED');
+    const sasl = await createAdmin({ bootstrap: kafka().listeners.SASL_PLAINTEXT!, sasl: { mechanism: 'SCRAM-SHA-256', username: 'admin', password: 'admin-secret' } });
+    try {
+      const token = await sasl.createDelegationToken({ renewers: ['User:carol'] });
+      expect(token).toMatchObject({ owner: 'User:admin', requester: 'User:admin', renewers: ['User:carol'] });
+      expect(token.hmac.length).toBeGreaterThan(0);
+      // The controller has it; the broker asked a moment later.
+      expect(await until(async () => (await sasl.describeDelegationTokens()).length === 1)).toBe(true);
+      const ours = await sasl.describeDelegationTokens();
+      const java = await javaAdminOne(kafka().listeners.SASL_PLAINTEXT!, { op: 'describeDelegationTokens' }, asUser('admin', 'admin-secret'));
+      expect(ours.map((t) => ({ tokenId: t.tokenId, owner: t.owner, requester: t.requester, expiryTimestampMs: String(t.expiryTimestampMs), maxTimestampMs: String(t.maxTimestampMs), renewers: t.renewers }))).toEqual(java);
+      expect(Buffer.from(ours[0]!.hmac).equals(Buffer.from(token.hmac))).toBe(true);
+      expect(await sasl.renewDelegationToken(token.hmac)).toBeGreaterThanOrEqual(token.expiryTimestampMs);
+      await sasl.expireDelegationToken(token.hmac);
+      expect(await until(async () => (await sasl.describeDelegationTokens()).length === 0)).toBe(true);
+    } finally {
+      await sasl.close();
+    }
   });
 });

@@ -12,6 +12,6 @@ export async function javaAdmin(bootstrap: string, calls: object[], properties: 
 }
 
 /** One call's answer. */
-export async function javaAdminOne(bootstrap: string, call: object): Promise<any> {
-  return (await javaAdmin(bootstrap, [call]))[0];
+export async function javaAdminOne(bootstrap: string, call: object, properties: string[] = []): Promise<any> {
+  return (await javaAdmin(bootstrap, [call], properties))[0];
 }

@@ -12,7 +12,7 @@
 //             {"op":"describeConsumerGroups","groups":["g"]}  {"op":"listConsumerGroupOffsets","group":"g"}
 //             {"op":"describeAcls"}  {"op":"describeClientQuotas"}  {"op":"describeUserScramCredentials"}
 //             {"op":"describeLogDirs","brokers":[1]}  {"op":"listPartitionReassignments"}
-//             {"op":"listTransactions"}  {"op":"describeTransactions","ids":["t"]}  {"op":"describeProducers","topic":"t","partition":0}
+//             {"op":"describeDelegationTokens"}  {"op":"listTransactions"}  {"op":"describeTransactions","ids":["t"]}  {"op":"describeProducers","topic":"t","partition":0}
 //     stdout: one line per call: its result, or {"error":"ExceptionClass: message"}
 package dev.kafkawire;
 
@@ -256,6 +256,17 @@ public final class JavaAdmin {
                 .put("offsetLag", String.valueOf(r.getValue().offsetLag())).put("isFuture", r.getValue().isFuture()));
           });
         }
+        return out;
+      }
+      case "describeDelegationTokens": {
+        ArrayNode out = JSON.createArrayNode();
+        admin.describeDelegationToken().delegationTokens().get().stream().sorted((x, y) -> x.tokenInfo().tokenId().compareTo(y.tokenInfo().tokenId())).forEach(t -> {
+          ObjectNode o = out.addObject().put("tokenId", t.tokenInfo().tokenId()).put("owner", t.tokenInfo().owner().toString())
+              .put("requester", t.tokenInfo().tokenRequester().toString()).put("expiryTimestampMs", String.valueOf(t.tokenInfo().expiryTimestamp()))
+              .put("maxTimestampMs", String.valueOf(t.tokenInfo().maxTimestamp()));
+          ArrayNode r = o.putArray("renewers");
+          t.tokenInfo().renewers().forEach(p -> r.add(p.toString()));
+        });
         return out;
       }
       case "listPartitionReassignments": {
