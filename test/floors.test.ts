@@ -32,6 +32,12 @@ const FLOORS: ReadonlyArray<ReadonlyArray<{ name: string; paths: readonly string
  */
 const CODEC_DOORS = ['codec/by-key.ts', 'codec/by-definition.ts', 'codec/json.ts'];
 
+/**
+ * Re-exports kept where code moved up a floor, for users of the old entry (deprecated there):
+ * kafka-wire/consumer still offers the group admin functions that moved to kafka-wire/admin.
+ */
+const DEPRECATED_REEXPORTS = [{ from: 'consumer/index.ts', to: 'admin/groups.ts' }];
+
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
     const path = join(dir, name);
@@ -81,6 +87,7 @@ describe('the floors of src/', () => {
       const a = unitOf(from)!;
       const b = unitOf(to)!;
       if (a.name === b.name || b.floor > a.floor) return [];
+      if (DEPRECATED_REEXPORTS.some((d) => d.from === from && d.to === to)) return [];
       return [`${from} (${a.name}) -> ${to} (${b.name}): ${b.floor === a.floor ? 'sideways' : 'up'}`];
     });
     expect(wrong).toEqual([]);

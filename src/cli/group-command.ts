@@ -3,11 +3,12 @@
 // prints its plan unless --execute, and only runs while the group has no members). JSON out;
 // offsets as decimal strings.
 
-import { describeGroup, listGroups, resetOffsets, type ResetTarget } from '../consumer/admin.js';
+import { describeGroup, listGroups, resetOffsets, type ResetTarget } from '../admin/groups.js';
 import { UsageError } from '../errors.js';
 import type { Command, Io } from './command.js';
 import { clientFrom, NETWORK_OPTIONS } from './client-options.js';
 import { stringOption, type ParsedArgs } from './options.js';
+import { groupDescribeTable, groupListTable } from './group-tables.js';
 
 const json = (value: unknown) => JSON.stringify(value, (_, v) => (typeof v === 'bigint' ? String(v) : v), 2) + '\n';
 
@@ -36,6 +37,7 @@ export const group: Command = {
     { name: 'to', value: 'WHERE', help: 'reset-offsets: earliest, latest, an offset, or the first offset at or after a time' },
     { name: 'topic', short: 't', value: 'TOPIC', multiple: true, help: 'reset-offsets: only these topics (default: every topic the group has committed)' },
     { name: 'execute', help: 'reset-offsets: commit the new offsets (without it, print the plan only)' },
+    { name: 'table', short: 'T', help: 'list, describe: the tables kafka-consumer-groups.sh prints instead of JSON' },
   ],
   notes: [
     'describe prints the group\'s state, protocol (classic or consumer, KIP-848), assignor, members with their assignments, and per partition the committed offset, the log end and the lag.',
@@ -55,7 +57,8 @@ async function runGroup({ options: values, positionals }: ParsedArgs, io: Io): P
   const target = action === 'reset-offsets' ? resetTargetArg(stringOption(values, 'to')) : undefined;
   const client = clientFrom(values);
   try {
-    if (action === 'list') io.stdout.write(json(await listGroups(client)));
+    const asTable = values.table === true;
+    if (action === 'list') { const groups = await listGroups(client); io.stdout.write(asTable ? groupListTable(groups) : json(groups)); }
     else if (action === 'describe') {
       const described = await describeGroup(client, groupId!);
       // The coordinator answers "Dead" for a group it has never heard of: as Kafka's tool, say so.
@@ -63,7 +66,7 @@ async function runGroup({ options: values, positionals }: ParsedArgs, io: Io): P
         io.stderr.write(`kafka-wire group: Error: Consumer group '${groupId}' does not exist.\n`);
         return 1;
       }
-      io.stdout.write(json(described));
+      io.stdout.write(asTable ? groupDescribeTable(described) : json(described));
     }
     else {
       const execute = values.execute === true;

@@ -1,5 +1,6 @@
 // Errors raised by the network layer (connection, server, CLI), as opposed to the codec's
 // KafkaWireError (which a ConnectionError carries as `cause` when decoding failed).
+import { KAFKA_ERROR_NAMES } from './error-names.js';
 
 export type ConnectionErrorCode =
   /** The TCP/TLS connection could not be established (cause: the socket error). */
@@ -79,23 +80,9 @@ export function isTransient(error: unknown): boolean {
   }
 }
 
-/** Names of the Kafka error codes this package reports on, for messages. */
-const KAFKA_ERRORS: Record<number, string> = {
-  [-1]: 'UNKNOWN_SERVER_ERROR', 0: 'NONE', 1: 'OFFSET_OUT_OF_RANGE', 2: 'CORRUPT_MESSAGE',
-  3: 'UNKNOWN_TOPIC_OR_PARTITION', 4: 'INVALID_FETCH_SIZE', 5: 'LEADER_NOT_AVAILABLE',
-  6: 'NOT_LEADER_OR_FOLLOWER', 7: 'REQUEST_TIMED_OUT', 8: 'BROKER_NOT_AVAILABLE', 9: 'REPLICA_NOT_AVAILABLE',
-  10: 'MESSAGE_TOO_LARGE', 13: 'NETWORK_EXCEPTION', 17: 'INVALID_TOPIC_EXCEPTION',
-  19: 'NOT_ENOUGH_REPLICAS', 29: 'TOPIC_AUTHORIZATION_FAILED', 33: 'UNSUPPORTED_SASL_MECHANISM',
-  34: 'ILLEGAL_SASL_STATE', 35: 'UNSUPPORTED_VERSION', 42: 'INVALID_REQUEST', 58: 'SASL_AUTHENTICATION_FAILED',
-  74: 'FENCED_LEADER_EPOCH', 75: 'UNKNOWN_LEADER_EPOCH', 76: 'UNSUPPORTED_COMPRESSION_TYPE',
-  87: 'INVALID_RECORD', 100: 'UNKNOWN_TOPIC_ID',
-  // New in Kafka 4.4: DeleteGroups v3, StreamsGroupTopologyDescriptionUpdate, UnregisterController.
-  134: 'GROUP_DELETION_FAILED', 135: 'STREAMS_TOPOLOGY_DESCRIPTION_UPDATE_FAILED', 136: 'CONTROLLER_ID_NOT_REGISTERED',
-};
-
-/** "UNKNOWN_TOPIC_OR_PARTITION (3)", or "error 123" for codes not in the short table. */
+/** "UNKNOWN_TOPIC_OR_PARTITION (3)", or "error 123" for a code Kafka does not define. */
 export function kafkaErrorName(code: number): string {
-  const name = KAFKA_ERRORS[code];
+  const name = KAFKA_ERROR_NAMES.get(code);
   return name ? `${name} (${code})` : `error ${code}`;
 }
 

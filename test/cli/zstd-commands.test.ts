@@ -119,6 +119,16 @@ const CASES: Record<string, string | (() => Promise<void> | void)> = {
   proxy: 'forwards and records frames as they are: it never compresses or decompresses',
   bridge: 'carries frames between WebSockets and brokers as they are: it never compresses or decompresses',
   group: 'lists, describes and moves committed offsets: it reads no records',
+  topics: 'creates, describes and deletes topics: it reads no records',
+  configs: 'describes and alters configs: it reads no records',
+  acls: 'lists, adds and removes ACLs: it reads no records',
+  quotas: 'describes and alters client quotas: it reads no records',
+  reassign: 'moves replicas between brokers: it reads no records',
+  records: 'deletes records by offset (DeleteRecords): it reads none',
+  users: 'describes and alters SCRAM credentials: it reads no records',
+  features: 'describes feature levels: it reads no records',
+  transactions: 'lists and describes transactions and producers: it reads no records',
+  cluster: 'describes the cluster: it reads no records',
   perf: async () => {
     const r = await run(['perf', 'produce', '-b', bootstrap(), '-t', 'pz', '--records', '2000', '--record-size', '100', '-z', 'zstd']);
     expect(r.stderr).not.toContain('NOT_INITIALIZED');

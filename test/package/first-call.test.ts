@@ -76,7 +76,8 @@ const WITH_WIRE_BROKER = (use: string) => `const w = await import(I.wireUrl); co
  * right first-call answer (it proves the call got as far as asking), anything else is not.
  */
 const TYPED_REFUSAL = (call: string) => WITH_WIRE_BROKER(`const client = new w.KafkaClient({ bootstrap, requestTimeoutMs: 2000 }); `
-  + `try { await ${call}; } catch (e) { if (!(e instanceof w.ConnectionError || e instanceof m.ConsumerError || e instanceof m.PartitionErrors || /lacks|not support|unsupported/i.test(e.message))) throw e; } finally { await client.close(); }`);
+  + `try { await ${call}; } catch (e) { const is = (C) => typeof C === 'function' && e instanceof C; `
+  + `if (!(is(w.ConnectionError) || is(m.ConsumerError) || is(m.PartitionErrors) || /lacks|not support|unsupported/i.test(e.message))) throw e; } finally { await client.close(); }`);
 
 /**
  * How to call each export as a user would (the source of an async function over the entry `m` and
@@ -272,6 +273,10 @@ const CALLS: Record<string, string> = {
   KafkaJSNoBrokerAvailableError: `new m.KafkaJSNoBrokerAvailableError()`,
   isKafkaJSError: `if (!m.isKafkaJSError(new m.KafkaJSError('x'))) throw new Error('not recognised')`,
   isRebalancing: `if (!m.isRebalancing(new m.KafkaJSProtocolError(27))) throw new Error('not recognised')`,
+  // admin
+  Admin: WITH_WIRE_BROKER(`const a = new m.Admin({ bootstrap }); try { await a.listTopics(); } finally { await a.close(); }`),
+  createAdmin: WITH_WIRE_BROKER(`const a = await m.createAdmin({ bootstrap }); try { await a.describeTopics(['t']); } finally { await a.close(); }`),
+  AdminError: `new m.AdminError('BROKER', 'x', { errorCode: 36 })`,
   // capture
   CaptureFileReader: `new m.CaptureFileReader().push(I.pcapHex)`,
   capturedPackets: `[...m.capturedPackets(I.pcapHex)]`,

@@ -8,6 +8,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { kafkaErrorName } from '../../src/wire/errors.js';
+import { KAFKA_ERROR_NAMES } from '../../src/wire/error-names.js';
+import { kafkaJava, kafkaPeer } from '../helpers/kafka.js';
 import { kafkaRelease } from '../../src/generated/catalogue.js';
 import { hasCommand, peer } from '../helpers/peer.js';
 import { repoRoot } from '../helpers/shared.js';
@@ -58,4 +60,27 @@ describe.runIf(ok)('Kafka error names', () => {
     const unknown = Math.max(...errors.keys()) + 1;
     expect(kafkaErrorName(unknown)).toBe(`error ${unknown}`);
   }, 300_000);
+});
+
+describe('kafkaErrorName, from the generated table', () => {
+  it('names the codes the old short table missed', () => {
+    expect(kafkaErrorName(36)).toBe('TOPIC_ALREADY_EXISTS (36)');
+    const missed = [15, 16, 25, 27, 30, 36, 37, 39, 41, 47, 69, 79];
+    expect(missed.map(kafkaErrorName).filter((n) => n.startsWith('error '))).toEqual([]);
+    expect(kafkaErrorName(41)).toBe('NOT_CONTROLLER (41)');
+    expect(kafkaErrorName(-1)).toBe('UNKNOWN_SERVER_ERROR (-1)');
+    expect(kafkaErrorName(9999)).toBe('error 9999');
+  });
+});
+
+const kafkaOk = await kafkaPeer();
+
+describe.skipIf(!kafkaOk)('the generated error table against the Errors enum of kafka/pom.xml\'s release', () => {
+  it('has every code Kafka defines, with Kafka\'s name, and nothing else', async () => {
+    const r = await kafkaJava('dev.kafkawire.JavaAdmin', ['errors'], { timeoutMs: 120_000 });
+    expect(r.code, r.stderr).toBe(0);
+    const kafka = r.stdout.trim().split('\n').map((line) => JSON.parse(line) as { code: number; name: string });
+    expect(kafka.length).toBeGreaterThan(130);
+    expect([...KAFKA_ERROR_NAMES].sort((a, b) => a[0] - b[0])).toEqual(kafka.map(({ code, name }) => [code, name]).sort((a, b) => (a[0] as number) - (b[0] as number)));
+  }, 150_000);
 });
