@@ -6,6 +6,8 @@
 //   1, 2 ... continue it (list only partitions added or acknowledged; forgotten ones removed)
 //   -1       closes it (acknowledgements allowed; what the member still holds is released)
 
+import { kafkaErrorName } from '../wire/errors.js';
+
 /** The acknowledgement types by name, with the ids the protocol carries. */
 export const AcknowledgeType = { GAP: 0, ACCEPT: 1, RELEASE: 2, REJECT: 3, RENEW: 4 } as const;
 export type AcknowledgeTypeName = 'accept' | 'release' | 'reject' | 'renew';
@@ -15,6 +17,15 @@ export const ACK_TYPE_ID: Readonly<Record<AcknowledgeTypeName | 'gap', number>> 
 
 /** The acknowledgement came after the acquisition lock had expired (or for a record not held). */
 export const INVALID_RECORD_STATE = 121;
+
+/** Names of the share errors (the wire layer's short table lacks them), else the wire layer's name. */
+const SHARE_ERROR_NAMES: Record<number, string> = {
+  121: 'INVALID_RECORD_STATE', 122: 'SHARE_SESSION_NOT_FOUND', 123: 'INVALID_SHARE_SESSION_EPOCH', 124: 'FENCED_STATE_EPOCH', 133: 'SHARE_SESSION_LIMIT_REACHED',
+};
+export function shareErrorName(code: number): string {
+  const name = SHARE_ERROR_NAMES[code];
+  return name ? `${name} (${code})` : kafkaErrorName(code);
+}
 
 export const OPEN_EPOCH = 0;
 export const CLOSE_EPOCH = -1;

@@ -18,7 +18,6 @@
 
 import { EventEmitter } from 'node:events';
 import { KafkaClient, type ClientOptions } from '../wire/client.js';
-import { kafkaErrorName } from '../wire/errors.js';
 import type { Connection } from '../wire/connection.js';
 import { ApiKey } from '../generated/types.js';
 import { decodeRecordBatches, type KafkaRecord, type RecordBatch, type RecordHeader } from '../records/index.js';
@@ -26,7 +25,7 @@ import { FETCH_MAX_BYTES } from '../limits.js';
 import { ConsumerError, RETRIABLE_PARTITION_ERRORS } from './errors.js';
 import { ShareMembership } from './share-membership.js';
 import {
-  ACK_TYPE_ID, AcknowledgeType, INVALID_RECORD_STATE, SESSION_ERRORS, ShareSession,
+  ACK_TYPE_ID, AcknowledgeType, INVALID_RECORD_STATE, SESSION_ERRORS, ShareSession, shareErrorName as kafkaErrorName,
   type AcknowledgeTypeName, type PendingAck, type SessionPartition, type SessionRequest,
 } from './share-session.js';
 import type { TopicPartitions } from './protocol.js';
@@ -133,6 +132,8 @@ export class ShareConsumer extends EventEmitter<ShareConsumerEvents> {
   #closed = false;
   #failure: Error | null = null;
   #refreshing: Promise<void> | null = null;
+  /** A poll() is waiting: only then do the loops fetch (records acquired are locked to this member, so none are taken ahead). */
+  #wanting = false;
 
   constructor(options: ShareConsumerOptions) {
     super();
@@ -255,10 +256,12 @@ export class ShareConsumer extends EventEmitter<ShareConsumerEvents> {
       const wanted = this.#wanted().filter((p) => p.leader === node.id);
       // A renewal goes at once (a ShareFetch carrying one would fetch nothing).
       const renew = node.session.hasPendingType(AcknowledgeType.RENEW);
-      // Records acquired are locked to this member: take no more before the caller has these.
-      if (!renew && (node.ready > 0 || (wanted.length === 0 && node.session.pendingCount === 0))) { await this.#idle(node, maxWaitMs); continue; }
+      // Records acquired are locked to this member: take them only for a poll() that waits (as
+      // Kafka's client), and no more before the caller has those taken already.
+      const fetch = this.#wanting && node.ready === 0 && wanted.length > 0;
+      if (!renew && !fetch && (wanted.length > 0 || node.session.pendingCount === 0)) { await this.#idle(node, maxWaitMs); continue; }
       try {
-        if (renew || wanted.length === 0) await this.#acknowledgeNode(node);
+        if (!fetch) await this.#acknowledgeNode(node);
         else await this.#serial(node, () => this.#shareFetch(node, wanted, maxWaitMs));
         failures = 0;
       } catch (err) {
@@ -423,6 +426,16 @@ export class ShareConsumer extends EventEmitter<ShareConsumerEvents> {
     await this.start();
     this.#settleHandedOut();
     const deadline = Date.now() + timeoutMs;
+    this.#wanting = true;
+    for (const n of this.#nodes.values()) n.wake();
+    try {
+      return await this.#take(deadline);
+    } finally {
+      this.#wanting = false;
+    }
+  }
+
+  async #take(deadline: number): Promise<ShareRecord[]> {
     for (;;) {
       if (this.#failure) throw this.#failure;
       if (this.#closing) return [];

@@ -3,11 +3,18 @@
 // holding records, the admin functions, and `consume --share` processes.
 
 import { describe, expect, it } from 'vitest';
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { kafkaPeer, useKafka } from '../helpers/kafka.js';
+import { peer } from '../helpers/peer.js';
+import { repoRoot } from '../helpers/shared.js';
 import { ShareConsumer, type AcknowledgementResult, type ShareRecord } from '../../src/consumer/share.js';
-import { alterShareGroupConfig } from '../../src/consumer/share-admin.js';
+import {
+  alterShareGroupConfig, alterShareGroupOffsets, deleteShareGroup, deleteShareGroupOffsets, describeShareGroup, listShareGroups, resetShareGroupOffsets,
+} from '../../src/consumer/share-admin.js';
 import { KafkaClient } from '../../src/wire/client.js';
-import { produceNumbered } from './group-helpers.js';
+import { produceNumbered, sleep, until } from './group-helpers.js';
 
 const ok = await kafkaPeer();
 
@@ -25,6 +32,22 @@ const SHARE_CONFIG = {
 };
 
 const text = (r: ShareRecord) => Buffer.from(r.value!).toString();
+const distShare = join(repoRoot, 'dist', 'src', 'consumer', 'share.js');
+const distOk = peer('the built library (dist/src/consumer/share.js)', existsSync(distShare), 'npm run build');
+
+async function untilAsync(done: () => Promise<boolean>, timeoutMs: number): Promise<boolean> {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    if (await done()) return true;
+    if (Date.now() > end) return false;
+    await sleep(250);
+  }
+}
+
+/** Offsets Kafka took as `type` (acknowledgements that succeeded), as "partition@offset". */
+function took(results: readonly AcknowledgementResult[], type: string): string[] {
+  return results.filter((r) => r.type === type && r.errorCode === 0).flatMap((r) => r.offsets.map((o) => `${r.partition}@${o}`));
+}
 
 describe.skipIf(!ok)('share groups against Kafka 4.4', () => {
   const kafka = useKafka({ config: SHARE_CONFIG });
@@ -61,6 +84,210 @@ describe.skipIf(!ok)('share groups against Kafka 4.4', () => {
       expect(results.filter((r) => r.type === 'accept' && r.errorCode === 0).flatMap((r) => r.offsets).sort((a, b) => Number(a - b))).toEqual(Array.from({ length: 10 }, (_, i) => BigInt(i)));
     } finally {
       await c.close();
+    }
+  }, 60_000);
+
+  it('shares one topic among three members: every record delivered, none accepted twice (implicit mode)', async () => {
+    const { topic, group } = await setup('three', 3);
+    const total = 3000;
+    const results: AcknowledgementResult[] = [];
+    const members = [0, 1, 2].map(() => new ShareConsumer({ bootstrap: kafka().bootstrap, groupId: group, topics: [topic], maxRecords: 50, onAcknowledgement: (r) => results.push(...r) }));
+    const delivered = members.map(() => 0);
+    try {
+      await Promise.all(members.map((m) => m.start()));
+      await produceNumbered(kafka().bootstrap, topic, 3, 0, total);
+      const accepted = () => new Set(took(results, 'accept')).size;
+      await Promise.all(members.map(async (m, i) => {
+        const deadline = Date.now() + 60_000;
+        while (accepted() < total && Date.now() < deadline) {
+          delivered[i]! += (await m.poll(500)).length;
+          await sleep(5); // let the others in
+        }
+        await m.commitSync();
+      }));
+      const all = took(results, 'accept');
+      console.log(`share group of 3 on ${total} records: delivered ${delivered.join(' + ')}; accepted ${all.length}`);
+      expect(new Set(all).size).toBe(total);
+      expect(all.length).toBe(total); // no record accepted twice
+      expect(delivered.filter((n) => n > 0).length).toBeGreaterThan(1);
+      const description = await (async () => { const c = new KafkaClient({ bootstrap: kafka().bootstrap }); try { return await describeShareGroup(c, group); } finally { await c.close(); } })();
+      expect(description.members.map((m) => m.memberId).sort()).toEqual(members.map((m) => m.memberId).sort());
+      expect(description.members.every((m) => m.assignment.length === 1 && m.assignment[0]!.topic === topic)).toBe(true);
+    } finally {
+      await Promise.all(members.map((m) => m.close()));
+    }
+  }, 120_000);
+
+  it('never hands out a REJECTed record again, and archives one released past the delivery count limit', async () => {
+    const { topic, group } = await setup('reject');
+    await produceNumbered(kafka().bootstrap, topic, 1, 0, 5);
+    const results: AcknowledgementResult[] = [];
+    const c = new ShareConsumer({ bootstrap: kafka().bootstrap, groupId: group, topics: [topic], acknowledgementMode: 'explicit', onAcknowledgement: (r) => results.push(...r) });
+    const deliveries = new Map<bigint, number[]>();
+    try {
+      const deadline = Date.now() + 30_000;
+      while (Date.now() < deadline) {
+        const got = await c.poll(1500);
+        if (got.length === 0 && deliveries.size === 5) break; // nothing more comes
+        for (const r of got) {
+          deliveries.set(r.offset, [...(deliveries.get(r.offset) ?? []), r.deliveryCount]);
+          // 1 is rejected; 0 released every time; the rest accepted.
+          c.acknowledge(r, r.offset === 1n ? 'reject' : r.offset === 0n ? 'release' : 'accept');
+        }
+      }
+      await c.commitSync();
+    } finally {
+      await c.close();
+    }
+    expect(deliveries.get(1n)).toEqual([1]);
+    expect(deliveries.get(0n)).toEqual(Array.from({ length: DELIVERY_LIMIT }, (_, i) => i + 1));
+    for (const o of [2n, 3n, 4n]) expect(deliveries.get(o)).toEqual([1]);
+    expect(took(results, 'reject')).toEqual(['0@1']);
+    expect(took(results, 'release')).toEqual(Array.from({ length: DELIVERY_LIMIT }, () => '0@0'));
+    // Everything is done with: nothing lags.
+    const client = new KafkaClient({ bootstrap: kafka().bootstrap });
+    try {
+      expect(await untilAsync(async () => (await describeShareGroup(client, group)).offsets[0]?.lag === 0n, 10_000)).toBe(true);
+    } finally {
+      await client.close();
+    }
+  }, 60_000);
+
+  it('reports an acknowledgement that came after the lock expired, and the record comes again', async () => {
+    const { topic, group } = await setup('late');
+    await produceNumbered(kafka().bootstrap, topic, 1, 0, 1);
+    const c = new ShareConsumer({ bootstrap: kafka().bootstrap, groupId: group, topics: [topic], acknowledgementMode: 'explicit' });
+    try {
+      const [first] = await c.poll(10_000);
+      expect(first!.deliveryCount).toBe(1);
+      expect(first!.lockExpiresAt).toBeLessThanOrEqual(Date.now() + LOCK_MS);
+      await sleep(LOCK_MS + 1500);
+      c.acknowledge(first!, 'accept');
+      const [late] = await c.commitSync();
+      expect(late).toMatchObject({ type: 'accept', offsets: [0n], errorCode: 121 });
+      expect(late!.error!.message).toMatch(/INVALID_RECORD_STATE.*lock had expired/);
+      const [again] = await c.poll(10_000);
+      expect([again!.offset, again!.deliveryCount]).toEqual([0n, 2]);
+      c.acknowledge(again!, 'accept');
+      expect((await c.commitSync()).map((r) => r.errorCode)).toEqual([0]);
+    } finally {
+      await c.close();
+    }
+  }, 60_000);
+
+  it('RENEW keeps the lock past its duration (KIP-1222)', async () => {
+    const { topic, group } = await setup('renew');
+    await produceNumbered(kafka().bootstrap, topic, 1, 0, 1);
+    const results: AcknowledgementResult[] = [];
+    const c = new ShareConsumer({ bootstrap: kafka().bootstrap, groupId: group, topics: [topic], acknowledgementMode: 'explicit', onAcknowledgement: (r) => results.push(...r) });
+    try {
+      const [r] = await c.poll(10_000);
+      const until = Date.now() + LOCK_MS * 2;
+      while (Date.now() < until) {
+        c.acknowledge(r!, 'renew');
+        await c.commitSync();
+        await sleep(LOCK_MS / 3);
+      }
+      expect(took(results, 'renew').length).toBeGreaterThan(3);
+      expect(results.filter((x) => x.errorCode !== 0)).toEqual([]);
+      c.acknowledge(r!, 'accept');
+      expect((await c.commitSync()).map((x) => [x.type, x.errorCode])).toEqual([['accept', 0]]);
+      expect(await c.poll(1500)).toEqual([]);
+    } finally {
+      await c.close();
+    }
+  }, 60_000);
+
+  it.skipIf(!distOk)('gives a SIGKILLed member\'s records to the others once its locks expire, and a closed member lets the process exit', async () => {
+    const { topic, group } = await setup('kill');
+    const total = 200;
+    await produceNumbered(kafka().bootstrap, topic, 1, 0, total);
+    // A member in a process of its own that takes records and never acknowledges them.
+    const script = `import { ShareConsumer } from ${JSON.stringify(distShare)};
+      const c = new ShareConsumer({ bootstrap: ${JSON.stringify(kafka().bootstrap)}, groupId: ${JSON.stringify(group)}, topics: [${JSON.stringify(topic)}], acknowledgementMode: 'explicit', maxRecords: 50 });
+      const got = await c.poll(20000);
+      process.stdout.write(got.map((r) => String(r.offset)).join(',') + '\\n');`;
+    const child = spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    child.stdout.on('data', (d) => { out += d; });
+    expect(await until(() => out.includes('\n'), 30_000)).toBe(true);
+    child.kill('SIGKILL');
+    const held = out.trim().split(',').map(BigInt);
+    expect(held.length).toBeGreaterThan(0);
+    const results: AcknowledgementResult[] = [];
+    const seen = new Map<bigint, number>();
+    const others = [0, 1].map(() => new ShareConsumer({ bootstrap: kafka().bootstrap, groupId: group, topics: [topic], onAcknowledgement: (r) => results.push(...r) }));
+    try {
+      await Promise.all(others.map(async (m) => {
+        const deadline = Date.now() + 40_000;
+        while (new Set(took(results, 'accept')).size < total && Date.now() < deadline) {
+          for (const r of await m.poll(500)) seen.set(r.offset, Math.max(seen.get(r.offset) ?? 0, r.deliveryCount));
+        }
+        await m.commitSync();
+      }));
+    } finally {
+      await Promise.all(others.map((m) => m.close()));
+    }
+    const accepted = took(results, 'accept');
+    expect(new Set(accepted).size).toBe(total);
+    expect(accepted.length).toBe(total);
+    // What the killed member held came again, counted as a second delivery.
+    for (const o of held) expect(seen.get(o)).toBe(2);
+    expect([...seen].filter(([o, n]) => n > 1 && !held.includes(o))).toEqual([]);
+
+    // A member that closes (acknowledging, leaving, closing its sessions) holds nothing open.
+    await produceNumbered(kafka().bootstrap, topic, 1, total, total + 10);
+    const tidy = spawn(process.execPath, ['--input-type=module', '-e', `import { ShareConsumer } from ${JSON.stringify(distShare)};
+      const c = new ShareConsumer({ bootstrap: ${JSON.stringify(kafka().bootstrap)}, groupId: ${JSON.stringify(group)}, topics: [${JSON.stringify(topic)}] });
+      const got = await c.poll(20000);
+      await c.close();
+      process.stdout.write(String(got.length));`], { stdio: ['ignore', 'pipe', 'inherit'] });
+    let tidyOut = '';
+    tidy.stdout.on('data', (d) => { tidyOut += d; });
+    const code = await new Promise<number | null>((resolve) => {
+      const t = setTimeout(() => { tidy.kill('SIGKILL'); resolve(null); }, 30_000);
+      tidy.once('exit', (c) => { clearTimeout(t); resolve(c); });
+    });
+    expect(code).toBe(0);
+    expect(Number(tidyOut)).toBeGreaterThan(0);
+    const client = new KafkaClient({ bootstrap: kafka().bootstrap });
+    try {
+      // It left the group (epoch -1): only the killed member may linger until its session times out.
+      expect((await describeShareGroup(client, group)).members.length).toBeLessThanOrEqual(1);
+    } finally {
+      await client.close();
+    }
+  }, 120_000);
+
+  it('lists, describes, alters, resets and deletes share groups and their offsets', async () => {
+    const { topic, group } = await setup('admin', 2);
+    await produceNumbered(kafka().bootstrap, topic, 2, 0, 20);
+    const client = new KafkaClient({ bootstrap: kafka().bootstrap });
+    const c = new ShareConsumer({ bootstrap: kafka().bootstrap, groupId: group, topics: [topic] });
+    try {
+      let n = 0;
+      while (n < 20) n += (await c.poll(10_000)).length;
+      await c.commitSync();
+      expect((await listShareGroups(client)).find((g) => g.groupId === group)).toEqual({ groupId: group, state: 'Stable' });
+      const d = await describeShareGroup(client, group);
+      expect(d.members).toHaveLength(1);
+      expect(d.members[0]).toMatchObject({ memberId: c.memberId, subscribedTopicNames: [topic], assignment: [{ topic, partitions: [0, 1] }] });
+      expect(await untilAsync(async () => (await describeShareGroup(client, group)).offsets.every((o) => o.lag === 0n), 10_000)).toBe(true);
+      await c.close();
+      // With no members, the start offsets can move: back to 0 (lag 10 each), then to the end.
+      await alterShareGroupOffsets(client, group, [{ topic, partition: 0, offset: 0n }, { topic, partition: 1, offset: 0n }]);
+      expect((await describeShareGroup(client, group)).offsets).toEqual([
+        { topic, partition: 0, startOffset: 0n, lag: 10n }, { topic, partition: 1, startOffset: 0n, lag: 10n },
+      ]);
+      expect(await resetShareGroupOffsets(client, group, [topic], 'latest')).toEqual([{ topic, partition: 0, offset: 10n }, { topic, partition: 1, offset: 10n }]);
+      expect((await describeShareGroup(client, group)).offsets.map((o) => o.startOffset)).toEqual([10n, 10n]);
+      await deleteShareGroupOffsets(client, group, [topic]);
+      expect((await describeShareGroup(client, group)).offsets).toEqual([]);
+      await deleteShareGroup(client, group);
+      expect((await listShareGroups(client)).some((g) => g.groupId === group)).toBe(false);
+    } finally {
+      await c.close();
+      await client.close();
     }
   }, 60_000);
 });
