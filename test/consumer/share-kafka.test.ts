@@ -14,7 +14,9 @@ import {
   alterShareGroupConfig, alterShareGroupOffsets, deleteShareGroup, deleteShareGroupOffsets, describeShareGroup, listShareGroups, resetShareGroupOffsets,
 } from '../../src/consumer/share-admin.js';
 import { KafkaClient } from '../../src/wire/client.js';
-import { produceNumbered, sleep, until } from './group-helpers.js';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { bin, produceNumbered, sleep, startMember, until } from './group-helpers.js';
 
 const ok = await kafkaPeer();
 
@@ -33,6 +35,7 @@ const SHARE_CONFIG = {
 
 const text = (r: ShareRecord) => Buffer.from(r.value!).toString();
 const distShare = join(repoRoot, 'dist', 'src', 'consumer', 'share.js');
+const binOk = peer('the built bin (dist/src/cli/main.js)', existsSync(bin), 'npm run build');
 const distOk = peer('the built library (dist/src/consumer/share.js)', existsSync(distShare), 'npm run build');
 
 async function untilAsync(done: () => Promise<boolean>, timeoutMs: number): Promise<boolean> {
@@ -289,5 +292,51 @@ describe.skipIf(!ok)('share groups against Kafka 4.4', () => {
       await c.close();
       await client.close();
     }
+  }, 60_000);
+
+  it.skipIf(!binOk)('two `consume --share` processes read a topic between them, every record written once', async () => {
+    const { topic, group } = await setup('cli', 4);
+    const total = 100_000;
+    const dir = mkdtempSync(join(tmpdir(), 'kafka-wire-share-'));
+    const members = ['a', 'b'].map((n) => startMember(dir, n, ['-b', kafka().bootstrap, '--share', group, topic]));
+    try {
+      await produceNumbered(kafka().bootstrap, topic, 4, 0, total);
+      const lines = () => members.flatMap((m) => readFileSync(m.out, 'utf8').split('\n').filter((l) => l.endsWith('}')));
+      expect(await until(() => lines().length >= total, 90_000, 250)).toBe(true);
+      await sleep(500); // anything written twice would show by now
+      for (const m of members) m.child.kill('SIGTERM');
+      expect(await Promise.all(members.map((m) => m.exited))).toEqual([0, 0]);
+      const written = members.map((m) => readFileSync(m.out, 'utf8').split('\n').filter((l) => l !== '').map((l) => JSON.parse(l) as { partition: number; offset: number; value: string; deliveryCount: number }));
+      const keys = written.flat().map((r) => `${r.partition}@${r.offset}`);
+      console.log(`consume --share x2 on ${total} records: ${written.map((w) => w.length).join(' + ')} lines`);
+      expect(keys.length).toBe(total);
+      expect(new Set(keys).size).toBe(total);
+      expect(new Set(written.flat().map((r) => r.value)).size).toBe(total);
+      expect(written.flat().every((r) => r.deliveryCount === 1)).toBe(true);
+      expect(written.every((w) => w.length > 0)).toBe(true);
+    } finally {
+      for (const m of members) m.child.kill('SIGKILL');
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 150_000);
+
+  it.skipIf(!binOk)('`consume --share -f` prints kcat formats, and -c stops after COUNT with the rest released', async () => {
+    const { topic, group } = await setup('cli-format');
+    await produceNumbered(kafka().bootstrap, topic, 1, 0, 10);
+    const run = (args: string[]) => new Promise<{ code: number | null; out: string; err: string }>((resolve) => {
+      const child = spawn(process.execPath, [bin, 'consume', '-b', kafka().bootstrap, '--share', group, ...args, topic], { stdio: ['ignore', 'pipe', 'pipe'] });
+      let out = ''; let err = '';
+      child.stdout.on('data', (d) => { out += d; });
+      child.stderr.on('data', (d) => { err += d; });
+      child.once('exit', (code) => resolve({ code, out, err }));
+    });
+    const first = await run(['-c', '4', '-f', '%p:%o:%s\\n']);
+    expect(first).toMatchObject({ code: 0, out: '0:0:r0\n0:1:r1\n0:2:r2\n0:3:r3\n' });
+    // The six past -c were released: the next member gets them at once, a second delivery each.
+    const second = await run(['-e']);
+    expect(second.code).toBe(0);
+    const rest = second.out.trim().split('\n').map((l) => JSON.parse(l) as { offset: string; deliveryCount: number });
+    expect(rest.map((r) => [r.offset, r.deliveryCount])).toEqual([4, 5, 6, 7, 8, 9].map((o) => [String(o), 2]));
+    expect((await run(['--reject', '--release-on-error'])).err).toMatch(/one of --release-on-error and --reject/);
   }, 60_000);
 });
