@@ -16,7 +16,7 @@ import {
 import { KafkaClient } from '../../src/wire/client.js';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { bin, produceNumbered, sleep, startMember, until } from './group-helpers.js';
+import { bin, produceNumbered, produceTransactions, sleep, startMember, until } from './group-helpers.js';
 
 const ok = await kafkaPeer();
 
@@ -31,6 +31,8 @@ const SHARE_CONFIG = {
   'group.share.min.heartbeat.interval.ms': '1000',
   'group.share.session.timeout.ms': '6000',
   'group.share.min.session.timeout.ms': '6000',
+  'transaction.state.log.replication.factor': '1',
+  'transaction.state.log.min.isr': '1',
 };
 
 const text = (r: ShareRecord) => Buffer.from(r.value!).toString();
@@ -56,12 +58,12 @@ describe.skipIf(!ok)('share groups against Kafka 4.4', () => {
   const kafka = useKafka({ config: SHARE_CONFIG });
 
   /** A new topic and a share group that starts at its beginning. */
-  async function setup(name: string, partitions = 1): Promise<{ topic: string; group: string }> {
+  async function setup(name: string, partitions = 1, configs: Record<string, string> = {}): Promise<{ topic: string; group: string }> {
     const topic = `share-${name}`;
     const group = `${topic}-g`;
     await kafka().createTopic(topic, { partitions });
     const client = new KafkaClient({ bootstrap: kafka().bootstrap });
-    try { await alterShareGroupConfig(client, group, { 'share.auto.offset.reset': 'earliest' }); } finally { await client.close(); }
+    try { await alterShareGroupConfig(client, group, { 'share.auto.offset.reset': 'earliest', ...configs }); } finally { await client.close(); }
     return { topic, group };
   }
 
@@ -261,6 +263,32 @@ describe.skipIf(!ok)('share groups against Kafka 4.4', () => {
       await client.close();
     }
   }, 120_000);
+
+  it('a read_committed share group (share.isolation.level) hands out only committed records; markers are acknowledged as gaps', async () => {
+    const { topic, group } = await setup('txn', 1, { 'share.isolation.level': 'read_committed' });
+    await produceTransactions(kafka().bootstrap, topic, 0, [
+      { commit: true, values: ['c1', 'c2'] },
+      { commit: false, values: ['a1', 'a2', 'a3'] },
+      { commit: true, values: ['c3'] },
+      { commit: false, values: ['a4'] },
+    ]);
+    await produceNumbered(kafka().bootstrap, topic, 1, 0, 1, 'plain');
+    const c = new ShareConsumer({ bootstrap: kafka().bootstrap, groupId: group, topics: [topic] });
+    const got: string[] = [];
+    const client = new KafkaClient({ bootstrap: kafka().bootstrap });
+    try {
+      const deadline = Date.now() + 30_000;
+      while (!got.includes('plain0') && Date.now() < deadline) got.push(...(await c.poll(1000)).map(text));
+      expect(await c.poll(1500)).toEqual([]);
+      await c.commitSync();
+      expect(got).toEqual(['c1', 'c2', 'c3', 'plain0']);
+      // Every offset is done with, the markers' and aborted records' too.
+      expect(await untilAsync(async () => (await describeShareGroup(client, group)).offsets[0]?.lag === 0n, 10_000)).toBe(true);
+    } finally {
+      await c.close();
+      await client.close();
+    }
+  }, 60_000);
 
   it('lists, describes, alters, resets and deletes share groups and their offsets', async () => {
     const { topic, group } = await setup('admin', 2);
