@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { kafkaPeer, useKafka } from '../helpers/kafka.js';
+import { kafkaClasspath, kafkaPeer, useKafka } from '../helpers/kafka.js';
 import { peer } from '../helpers/peer.js';
 import { repoRoot } from '../helpers/shared.js';
 import { ShareConsumer, type AcknowledgementResult, type ShareRecord } from '../../src/consumer/share.js';
@@ -122,6 +122,47 @@ describe.skipIf(!ok)('share groups against Kafka 4.4', () => {
       await Promise.all(members.map((m) => m.close()));
     }
   }, 120_000);
+
+  it('shares a topic between three kafka-wire members and Kafka\'s KafkaShareConsumer', async () => {
+    const { topic, group } = await setup('java', 3);
+    const total = 3000;
+    const results: AcknowledgementResult[] = [];
+    const java = spawn('java', ['-Xmx256m', '-cp', await kafkaClasspath(), 'dev.kafkawire.JavaClient', 'share', kafka().bootstrap, topic, `group.id=${group}`], { stdio: ['pipe', 'pipe', 'pipe'] });
+    let javaOut = '';
+    let javaErr = '';
+    java.stdout.on('data', (d) => { javaOut += d; });
+    java.stderr.on('data', (d) => { javaErr += d; });
+    const javaExited = new Promise<number | null>((resolve) => java.once('exit', resolve));
+    const members = [0, 1, 2].map(() => new ShareConsumer({ bootstrap: kafka().bootstrap, groupId: group, topics: [topic], maxRecords: 50, onAcknowledgement: (r) => results.push(...r) }));
+    const client = new KafkaClient({ bootstrap: kafka().bootstrap });
+    try {
+      await Promise.all(members.map((m) => m.start()));
+      expect(await untilAsync(async () => (await describeShareGroup(client, group)).members.length === 4, 60_000)).toBe(true);
+      await produceNumbered(kafka().bootstrap, topic, 3, 0, total);
+      const javaRecords = () => javaOut.split('\n').filter((l) => l.endsWith('}')).map((l) => JSON.parse(l) as { partition: number; offset: number; deliveryCount: number; value: string });
+      const done = () => new Set([...took(results, 'accept'), ...javaRecords().map((r) => `${r.partition}@${r.offset}`)]).size >= total;
+      await Promise.all(members.map(async (m) => {
+        const deadline = Date.now() + 60_000;
+        while (!done() && Date.now() < deadline) { await m.poll(300); await sleep(5); }
+        await m.commitSync();
+      }));
+      java.stdin.end();
+      expect(await javaExited, javaErr).toBe(0);
+      const ours = took(results, 'accept');
+      const theirs = javaRecords();
+      console.log(`share group of 3 kafka-wire members and KafkaShareConsumer on ${total} records: kafka-wire accepted ${ours.length}, Java got ${theirs.length}`);
+      expect(theirs.length).toBeGreaterThan(0);
+      expect(ours.length).toBeGreaterThan(0);
+      const all = [...ours, ...theirs.map((r) => `${r.partition}@${r.offset}`)];
+      expect(new Set(all).size).toBe(total);
+      expect(all.length).toBe(total); // no record accepted by two members
+      expect(theirs.every((r) => r.deliveryCount === 1)).toBe(true);
+    } finally {
+      java.kill('SIGKILL');
+      await Promise.all(members.map((m) => m.close()));
+      await client.close();
+    }
+  }, 150_000);
 
   it('never hands out a REJECTed record again, and archives one released past the delivery count limit', async () => {
     const { topic, group } = await setup('reject');
