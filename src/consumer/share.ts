@@ -19,7 +19,7 @@
 import { EventEmitter } from 'node:events';
 import { KafkaClient, type ClientOptions } from '../wire/client.js';
 import type { Connection } from '../wire/connection.js';
-import { ApiKey } from '../generated/types.js';
+import { ApiKey, type ShareFetchResponse } from '../generated/types.js';
 import { decodeRecordBatches, type KafkaRecord, type RecordBatch, type RecordHeader } from '../records/index.js';
 import { FETCH_MAX_BYTES } from '../limits.js';
 import { ConsumerError, RETRIABLE_PARTITION_ERRORS } from './errors.js';
@@ -322,6 +322,10 @@ export class ShareConsumer extends EventEmitter<ShareConsumerEvents> {
       const r = ackResults.get(keyOf(a.topic, a.partition));
       return r ?? { errorCode: 0, message: null };
     });
+    if (this.options.debug) {
+      const acquired = (res as ShareFetchResponse).responses.flatMap((t) => t.partitions.map((p) => `${names.get(t.topicId)}/${p.partitionIndex}:${p.acquiredRecords.map((r) => `${r.firstOffset}-${r.lastOffset}x${r.deliveryCount}`).join(',')}`)).join(' ');
+      this.options.debug(`ShareFetch broker ${node.id} epoch ${req.epoch}: ${req.acks.length} acks, ${req.topics.reduce((n, t) => n + t.partitions.length, 0)} partitions listed; acquired ${acquired || 'nothing'}`);
+    }
     if (records.length > 0) {
       node.ready++;
       this.#ready.push({ records, node: node.id, parts });
