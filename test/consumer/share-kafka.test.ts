@@ -199,15 +199,17 @@ describe.skipIf(!ok)('share groups against Kafka 4.4', () => {
     }
   }, 60_000);
 
-  it('reports an acknowledgement that came after the lock expired, and the record comes again', async () => {
-    const { topic, group } = await setup('late');
+  it('takes the group\'s share.record.lock.duration.ms, reports an acknowledgement that came after the lock expired, and the record comes again', async () => {
+    const groupLockMs = 2500;
+    const { topic, group } = await setup('late', 1, { 'share.record.lock.duration.ms': String(groupLockMs) });
     await produceNumbered(kafka().bootstrap, topic, 1, 0, 1);
     const c = new ShareConsumer({ bootstrap: kafka().bootstrap, groupId: group, topics: [topic], acknowledgementMode: 'explicit' });
     try {
       const [first] = await c.poll(10_000);
       expect(first!.deliveryCount).toBe(1);
-      expect(first!.lockExpiresAt).toBeLessThanOrEqual(Date.now() + LOCK_MS);
-      await sleep(LOCK_MS + 1500);
+      expect(c.acquisitionLockTimeoutMs).toBe(groupLockMs); // the group's, not the broker's LOCK_MS
+      expect(first!.lockExpiresAt).toBeLessThanOrEqual(Date.now() + groupLockMs);
+      await sleep(groupLockMs + 1500);
       c.acknowledge(first!, 'accept');
       const [late] = await c.commitSync();
       expect(late).toMatchObject({ type: 'accept', offsets: [0n], errorCode: 121 });

@@ -4,6 +4,8 @@
 
 import { describe, expect, it } from 'vitest';
 import { ackBatches, AcknowledgeType, CLOSE_EPOCH, OPEN_EPOCH, ShareSession } from '../../src/consumer/share-session.js';
+import { ShareConsumer, type ShareRecord } from '../../src/consumer/share.js';
+import { ConsumerError } from '../../src/consumer/errors.js';
 
 const A = { topic: 'a', topicId: 'AAAAAAAAAAAAAAAAAAAAAA', partition: 0 };
 const B = { topic: 'a', topicId: 'AAAAAAAAAAAAAAAAAAAAAA', partition: 1 };
@@ -90,5 +92,28 @@ describe('ShareSession', () => {
     expect(req.forgotten).toEqual([{ topicId: A.topicId, partitions: [1] }]);
     s.succeeded();
     expect(s.acknowledgeRequest()!.acks).toEqual([{ topic: 'a', partition: 1, offset: 9n, type: ACCEPT }]);
+  });
+});
+
+describe('ShareConsumer without a broker', () => {
+  it('refuses options that cannot work, with a typed error', () => {
+    const bad = [
+      { bootstrap: 'localhost:1', groupId: '', topics: ['t'] },
+      { bootstrap: 'localhost:1', groupId: 'g', topics: [] },
+      { bootstrap: 'localhost:1', groupId: 'g', topics: ['t'], acknowledgementMode: 'sometimes' as 'implicit' },
+      { bootstrap: 'localhost:1', groupId: 'g', topics: ['t'], maxRecords: 0 },
+    ];
+    for (const options of bad) {
+      expect(() => new ShareConsumer(options)).toThrow(ConsumerError);
+      try { new ShareConsumer(options); } catch (err) { expect((err as ConsumerError).code).toBe('USAGE'); }
+    }
+  });
+
+  it('refuses to acknowledge a record it does not hold, or an unknown type', async () => {
+    const c = new ShareConsumer({ bootstrap: 'localhost:1', groupId: 'g', topics: ['t'] });
+    const stranger = { topic: 't', partition: 0, offset: 5n } as ShareRecord;
+    expect(() => c.acknowledge(stranger)).toThrow(/not a record this consumer holds/);
+    expect(() => c.acknowledge(stranger, 'gap' as 'accept')).toThrow(/accept, release, reject or renew/);
+    await c.close(); // never started: nothing to leave, nothing left open
   });
 });
