@@ -22,6 +22,9 @@ const PAIRS = arg('pairs', 3);
 const VALUE_BYTES = arg('value-bytes', 100);
 const MAX_RECORDS = arg('max-records', 500);
 const PARTITIONS = 12;
+/** What is produced: a whole number of records per partition. */
+const PER_PARTITION = Math.floor(RECORDS / PARTITIONS);
+const TOTAL = PER_PARTITION * PARTITIONS;
 
 const { KafkaClient } = await import(join(ROOT, 'dist/src/wire/client.js'));
 const { encodeRecordBatch } = await import(join(ROOT, 'dist/src/records/index.js'));
@@ -46,7 +49,7 @@ async function produce(bootstrap, topic) {
   const client = new KafkaClient({ bootstrap });
   const info = await client.topic(topic);
   const value = 'v'.repeat(VALUE_BYTES);
-  const per = RECORDS / PARTITIONS;
+  const per = PER_PARTITION;
   await Promise.all(info.partitions.map(async ({ partition }) => {
     for (let done = 0; done < per; done += 2000) {
       const records = Array.from({ length: Math.min(2000, per - done) }, (_, i) => ({ key: `k${done + i}`, value }));
@@ -88,10 +91,10 @@ try {
     await c.close();
     if (n < Number(total)) { console.error('only ' + n + ' records of ' + total + ' came'); process.exit(3); }`;
   const runs = {
-    'kafka-wire ShareConsumer': async () => run(process.execPath, ['--input-type=module', '-e', library, kafka.bootstrap, await newGroup(), topic, String(RECORDS), String(MAX_RECORDS)]),
+    'kafka-wire ShareConsumer': async () => run(process.execPath, ['--input-type=module', '-e', library, kafka.bootstrap, await newGroup(), topic, String(TOTAL), String(MAX_RECORDS)]),
     'Kafka ShareConsumerPerformance': async () => run('java', ['-Xmx1g', '-cp', cp, 'org.apache.kafka.tools.ShareConsumerPerformance', '--bootstrap-server', kafka.bootstrap,
-      '--topic', topic, '--group', await newGroup(), '--num-records', String(RECORDS), '--threads', '1', '--timeout', '15000']),
-    'kafka-wire consume --share -e': async () => run(process.execPath, [BIN, 'consume', '-b', kafka.bootstrap, '--share', await newGroup(), '-c', String(RECORDS), topic]),
+      '--topic', topic, '--group', await newGroup(), '--num-records', String(TOTAL), '--threads', '1', '--timeout', '15000']),
+    'kafka-wire consume --share -e': async () => run(process.execPath, [BIN, 'consume', '-b', kafka.bootstrap, '--share', await newGroup(), '-c', String(TOTAL), topic]),
     'kafka-wire consume -e (plain)': async () => run(process.execPath, [BIN, 'consume', '-b', kafka.bootstrap, '-t', topic, '-e']),
   };
   // The cluster's first share group creates __share_group_state: not part of any timed run.
@@ -106,10 +109,10 @@ try {
   }
   await admin.close();
   const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-  console.log(`\nshare consume of ${RECORDS} records of ${VALUE_BYTES} B, ${PARTITIONS} partitions, one broker, ${PAIRS} interleaved rounds (${cpus().length} cores, load ${loadavg()[0].toFixed(1)})\n`);
+  console.log(`\nshare consume of ${TOTAL} records of ${VALUE_BYTES} B, ${PARTITIONS} partitions, one broker, ${PAIRS} interleaved rounds (${cpus().length} cores, load ${loadavg()[0].toFixed(1)})\n`);
   console.log('| run | median s | records/s |');
   console.log('|---|---|---|');
-  for (const [name, xs] of Object.entries(times)) console.log(`| ${name} | ${median(xs).toFixed(2)} | ${Math.round(RECORDS / median(xs)).toLocaleString('en')} |`);
+  for (const [name, xs] of Object.entries(times)) console.log(`| ${name} | ${median(xs).toFixed(2)} | ${Math.round(TOTAL / median(xs)).toLocaleString('en')} |`);
 } finally {
   await kafka.stop();
 }

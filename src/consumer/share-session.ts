@@ -48,9 +48,14 @@ export interface PendingAck { topic: string; partition: number; offset: bigint; 
  * whole range). Offsets acknowledged twice: the last word counts.
  */
 export function ackBatches(acks: readonly { offset: bigint; type: number }[]): AckBatch[] {
-  const byOffset = new Map<bigint, number>();
-  for (const a of acks) byOffset.set(a.offset, a.type);
-  const sorted = [...byOffset].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+  let inOrder = true;
+  for (let i = 1; i < acks.length && inOrder; i++) inOrder = acks[i - 1]!.offset < acks[i]!.offset;
+  // The common case (offsets handed out in order, each acknowledged once) needs no map or sort.
+  const sorted: (readonly [bigint, number])[] = inOrder ? acks.map((a) => [a.offset, a.type] as const) : (() => {
+    const byOffset = new Map<bigint, number>();
+    for (const a of acks) byOffset.set(a.offset, a.type);
+    return [...byOffset].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+  })();
   const out: AckBatch[] = [];
   for (const [offset, type] of sorted) {
     const last = out[out.length - 1];

@@ -341,11 +341,21 @@ export class ShareConsumer extends EventEmitter<ShareConsumerEvents> {
         throw new ConsumerError('FETCH', `ShareFetch ${part.topic}/${part.partition}: acquired range ${r.firstOffset}..${r.lastOffset} is not a range this consumer takes`);
       }
     }
-    const countAt = (offset: bigint): number => {
-      for (const r of ranges) if (offset >= r.firstOffset && offset <= r.lastOffset) return r.deliveryCount;
-      return 0;
+    // Ranges in offset order; records come in offset order too, so one walk finds each record's
+    // range (its delivery count) and the acquired offsets no record filled (gaps).
+    const sorted = [...ranges].sort((a, b) => (a.firstOffset < b.firstOffset ? -1 : a.firstOffset > b.firstOffset ? 1 : 0));
+    let ri = 0;
+    /** The next acquired offset not yet accounted for (a record or a gap). */
+    let expect = sorted.length > 0 ? sorted[0]!.firstOffset : 0n;
+    const gapsUpTo = (end: bigint) => { // acquired offsets from `expect` to before `end`, in ranges, are gaps
+      while (ri < sorted.length && expect < end) {
+        const r = sorted[ri]!;
+        if (expect < r.firstOffset) expect = r.firstOffset;
+        const stop = end <= r.lastOffset ? end : r.lastOffset + 1n;
+        for (; expect < stop; expect++) node.session.acknowledge(part, expect, AcknowledgeType.GAP);
+        if (expect > r.lastOffset) { ri++; if (ri < sorted.length) expect = sorted[ri]!.firstOffset; }
+      }
     };
-    const seen = new Set<bigint>();
     const batches = bytes === null || bytes.length === 0 ? [] : decodeRecordBatches(bytes).batches;
     for (const batch of batches) {
       if (batch.isControl) continue;
@@ -353,19 +363,19 @@ export class ShareConsumer extends EventEmitter<ShareConsumerEvents> {
       for (let index = 0; index < list.length; index++) {
         const record = list[index]!;
         const offset = record.offset;
-        const deliveryCount = countAt(offset);
-        if (deliveryCount === 0) continue; // in the batch but not acquired by this member
-        seen.add(offset);
+        gapsUpTo(offset);
+        while (ri < sorted.length && offset > sorted[ri]!.lastOffset) { ri++; if (ri < sorted.length) expect = sorted[ri]!.firstOffset; }
+        const r = sorted[ri];
+        if (r === undefined || offset < r.firstOffset || offset < expect) continue; // in the batch but not acquired by this member
+        expect = offset + 1n;
         out.push({
-          topic: part.topic, partition: part.partition, offset, deliveryCount,
+          topic: part.topic, partition: part.partition, offset, deliveryCount: r.deliveryCount,
           key: record.key, value: record.value, headers: record.headers, timestamp: record.timestamp,
           record, batch, index, lockExpiresAt,
         });
       }
     }
-    for (const r of ranges) {
-      for (let o = r.firstOffset; o <= r.lastOffset; o++) if (!seen.has(o)) node.session.acknowledge(part, o, AcknowledgeType.GAP);
-    }
+    gapsUpTo(sorted.length > 0 ? sorted[sorted.length - 1]!.lastOffset + 1n : 0n);
   }
 
   #topicNames(): Map<string, string> {

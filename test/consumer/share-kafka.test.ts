@@ -133,17 +133,22 @@ describe.skipIf(!ok)('share groups against Kafka 4.4', () => {
     java.stdout.on('data', (d) => { javaOut += d; });
     java.stderr.on('data', (d) => { javaErr += d; });
     const javaExited = new Promise<number | null>((resolve) => java.once('exit', resolve));
-    const members = [0, 1, 2].map(() => new ShareConsumer({ bootstrap: kafka().bootstrap, groupId: group, topics: [topic], maxRecords: 50, onAcknowledgement: (r) => results.push(...r) }));
+    // Small, paced takes, so that the Java member (which takes more per poll) gets its share too.
+    const members = [0, 1, 2].map(() => new ShareConsumer({ bootstrap: kafka().bootstrap, groupId: group, topics: [topic], maxRecords: 20, onAcknowledgement: (r) => results.push(...r) }));
     const client = new KafkaClient({ bootstrap: kafka().bootstrap });
     try {
       await Promise.all(members.map((m) => m.start()));
-      expect(await untilAsync(async () => (await describeShareGroup(client, group)).members.length === 4, 60_000)).toBe(true);
+      expect(await untilAsync(async () => {
+        const d = await describeShareGroup(client, group);
+        return d.members.length === 4 && d.members.every((m) => m.assignment.length > 0);
+      }, 60_000)).toBe(true);
+      await sleep(1500); // the Java member hears of its assignment at its next heartbeat
       await produceNumbered(kafka().bootstrap, topic, 3, 0, total);
       const javaRecords = () => javaOut.split('\n').filter((l) => l.endsWith('}')).map((l) => JSON.parse(l) as { partition: number; offset: number; deliveryCount: number; value: string });
       const done = () => new Set([...took(results, 'accept'), ...javaRecords().map((r) => `${r.partition}@${r.offset}`)]).size >= total;
       await Promise.all(members.map(async (m) => {
         const deadline = Date.now() + 60_000;
-        while (!done() && Date.now() < deadline) { await m.poll(300); await sleep(5); }
+        while (!done() && Date.now() < deadline) { await m.poll(300); await sleep(100); }
         await m.commitSync();
       }));
       java.stdin.end();
