@@ -1,6 +1,7 @@
-// Share groups (KIP-932) against real Apache Kafka 4.4: ShareConsumer members reading one topic
-// between them, every acknowledgement type, the delivery count limit, a member SIGKILLed while
-// holding records, the admin functions, and `consume --share` processes.
+// Share groups (KIP-932) against real Apache Kafka 4.4, one broker for the file: ShareConsumer
+// members reading one topic between them (with Kafka's KafkaShareConsumer too), every
+// acknowledgement type, the delivery count limit, a late acknowledgement, a member SIGKILLed
+// while holding records, read_committed, the admin functions, and `consume --share` processes.
 
 import { describe, expect, it } from 'vitest';
 import { spawn } from 'node:child_process';
@@ -235,6 +236,8 @@ describe.skipIf(!ok)('share groups against Kafka 4.4', () => {
     const c = new ShareConsumer({ bootstrap: kafka().bootstrap, groupId: group, topics: [topic], acknowledgementMode: 'explicit', onAcknowledgement: (r) => results.push(...r) });
     try {
       const [r] = await c.poll(10_000);
+      // Explicit mode: no more records while one handed out is not acknowledged.
+      await expect(c.poll(100)).rejects.toThrow(/not acknowledged yet/);
       const until = Date.now() + LOCK_MS * 2;
       while (Date.now() < until) {
         c.acknowledge(r!, 'renew');
@@ -346,13 +349,14 @@ describe.skipIf(!ok)('share groups against Kafka 4.4', () => {
     try {
       let n = 0;
       while (n < 20) n += (await c.poll(10_000)).length;
-      await c.commitSync();
       expect((await listShareGroups(client)).find((g) => g.groupId === group)).toEqual({ groupId: group, state: 'Stable' });
       const d = await describeShareGroup(client, group);
       expect(d.members).toHaveLength(1);
       expect(d.members[0]).toMatchObject({ memberId: c.memberId, subscribedTopicNames: [topic], assignment: [{ topic, partitions: [0, 1] }] });
-      expect(await untilAsync(async () => (await describeShareGroup(client, group)).offsets.every((o) => o.lag === 0n), 10_000)).toBe(true);
+      // Implicit mode: close accepts what was handed out (no commit before it) and leaves.
       await c.close();
+      expect(await untilAsync(async () => (await describeShareGroup(client, group)).offsets.every((o) => o.lag === 0n), 10_000)).toBe(true);
+      expect((await describeShareGroup(client, group)).members).toEqual([]);
       // With no members, the start offsets can move: back to 0 (lag 10 each), then to the end.
       await alterShareGroupOffsets(client, group, [{ topic, partition: 0, offset: 0n }, { topic, partition: 1, offset: 0n }]);
       expect((await describeShareGroup(client, group)).offsets).toEqual([
