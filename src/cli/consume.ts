@@ -10,6 +10,7 @@ import type { Command, Io } from './command.js';
 import { integerArg, stringOption, type OptionValues, type ParsedArgs } from './options.js';
 import { clientFrom, clientOptionsFrom, NETWORK_OPTIONS, noPositionals, PARTITION_OPTION, partitionArg, requiredTopic, TOPIC_OPTION } from './client-options.js';
 import { GROUP_CONSUME_OPTIONS, refuseGroupOptions, runGroupConsume } from './group-consume.js';
+import { SHARE_CONSUME_OPTIONS, refuseShareOptions, runShareConsume } from './share-consume.js';
 import { CONSUME_OUTPUT_OPTIONS, ENCODINGS, JsonLinesWriter, outputOptions, recordWriter, type Encoding } from './consume-output.js';
 
 export const consume: Command = {
@@ -18,6 +19,7 @@ export const consume: Command = {
   synopsis: [
     '-b HOST:PORT -t TOPIC [-p N] [-o beginning|end|N|-N|s@TS] [-o e@TS] [-e] [-c COUNT] [--encoding utf8|base64|hex] [--isolation read_committed] [-J | -K DELIM | -f FORMAT] [-Z] [-u]',
     '-b HOST:PORT -G GROUP TOPIC|^REGEX... [-o beginning|end|s@TIMESTAMP] [--isolation read_committed] [-e] [-c COUNT]',
+    '-b HOST:PORT --share GROUP TOPIC... [--release-on-error | --reject] [-e] [-c COUNT] [-J | -K DELIM | -f FORMAT]',
   ],
   options: [
     ...NETWORK_OPTIONS, TOPIC_OPTION, PARTITION_OPTION,
@@ -27,12 +29,21 @@ export const consume: Command = {
     { name: 'encoding', value: 'ENCODING', help: 'keys, values and headers as utf8 (default), base64 or hex' },
     { name: 'isolation', value: 'LEVEL', help: 'read_uncommitted (default) or read_committed (no aborted transactions; -e stops at the last stable offset)' },
     ...GROUP_CONSUME_OPTIONS,
+    ...SHARE_CONSUME_OPTIONS,
     ...CONSUME_OUTPUT_OPTIONS,
   ],
   run: runConsume,
 };
 
 async function runConsume({ options: values, positionals }: ParsedArgs, io: Io): Promise<number> {
+  const share = stringOption(values, 'share');
+  if (share !== undefined) {
+    const encoding = (stringOption(values, 'encoding') ?? 'utf8') as Encoding;
+    if (!ENCODINGS.includes(encoding)) throw new UsageError(`--encoding must be ${ENCODINGS.join(', ')}, not ${JSON.stringify(encoding)}`);
+    const limit = integerArg(stringOption(values, 'count'), '-c (count)', 0, Number.MAX_SAFE_INTEGER) ?? Infinity;
+    return runShareConsume({ group: share, topics: positionals, values, client: clientOptionsFrom(values), output: outputOptions(values, encoding), exitAtEnd: values.exit === true, limit, encoding }, io);
+  }
+  refuseShareOptions(values);
   const group = stringOption(values, 'group');
   if (group === undefined) { noPositionals(positionals); refuseGroupOptions(values); }
   const topic = group === undefined ? requiredTopic(values) : '';

@@ -29,3 +29,11 @@ export {
   listGroups, describeGroup, resetOffsets,
   type GroupListing, type GroupDescription, type GroupMemberDescription, type PartitionOffsets, type ResetTarget, type ResetPlanRow,
 } from '../admin/groups.js';
+export {
+  ShareConsumer, AcknowledgeType,
+  type ShareConsumerOptions, type ShareConsumerEvents, type ShareRecord, type AcknowledgementResult, type AcknowledgeTypeName,
+} from './share.js';
+export {
+  listShareGroups, describeShareGroup, alterShareGroupOffsets, resetShareGroupOffsets, deleteShareGroupOffsets, deleteShareGroup, alterShareGroupConfig,
+  type ShareGroupListing, type ShareGroupDescription, type ShareMemberDescription, type SharePartitionOffsets, type ShareResetTarget,
+} from './share-admin.js';

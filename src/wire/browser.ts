@@ -28,6 +28,7 @@ export function connect(..._: unknown[]): never { return refuse(TCP); }
 export function startServer(..._: unknown[]): never { return refuse(TCP); }
 export function startBridge(..._: unknown[]): never { return refuse(TCP); }
 export class BridgeRefusal extends Error {}
+export class TopicError extends Error {}
 export function startMemoryBroker(..._: unknown[]): never { return refuse(TCP); }
 export function apiVersionsResponse(..._: unknown[]): never { return refuse(TCP); }
 export function parseHostPort(..._: unknown[]): never { return refuse(TCP); }

@@ -338,6 +338,15 @@ const CALLS: Record<string, string> = {
   cloudflareConnector: `const s = await m.cloudflareConnector(() => ({ readable: new ReadableStream(), writable: new WritableStream(), opened: Promise.resolve(), closed: new Promise(() => {}), close: async () => {} }))({ host: 'h', port: 1, timeoutMs: 500 }); s.destroy()`,
   startBridge: `const b = await m.startMemoryBroker({}); try { const bridge = await m.startBridge({ listen: { host: '127.0.0.1', port: 0 }, bootstrap: [{ host: b.host, port: b.port }] }); await bridge.close(); } finally { await b.close(); }`,
   BridgeRefusal: `new m.BridgeRefusal(403, 'x')`,
+  // consumer: share groups (the memory broker serves none of their requests: a typed refusal)
+  ShareConsumer: WITH_WIRE_BROKER(`const c = new m.ShareConsumer({ bootstrap, groupId: 'g', topics: ['t'] }); await c.close()`),
+  listShareGroups: TYPED_REFUSAL(`m.listShareGroups(client)`),
+  describeShareGroup: TYPED_REFUSAL(`m.describeShareGroup(client, 'g')`),
+  alterShareGroupOffsets: TYPED_REFUSAL(`m.alterShareGroupOffsets(client, 'g', [{ topic: 't', partition: 0, offset: 0n }])`),
+  resetShareGroupOffsets: TYPED_REFUSAL(`m.resetShareGroupOffsets(client, 'g', ['t'], 'earliest')`),
+  deleteShareGroupOffsets: TYPED_REFUSAL(`m.deleteShareGroupOffsets(client, 'g', ['t'])`),
+  deleteShareGroup: TYPED_REFUSAL(`m.deleteShareGroup(client, 'g')`),
+  alterShareGroupConfig: TYPED_REFUSAL(`m.alterShareGroupConfig(client, 'g', { 'share.record.lock.duration.ms': '15000' })`),
 };
 
 describe.skipIf(!built)('every export of every entry, as the first call of a fresh process', async () => {

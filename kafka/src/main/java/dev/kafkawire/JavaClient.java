@@ -16,6 +16,9 @@
 //     and prints one line instead of a line per record:
 //     {"records","distinct","duplicates","outOfOrder","notNumbers","min","max","partitions":{"P":count}}
 //     (outOfOrder: records whose number is not above the one before it in their partition).
+//   java dev.kafkawire.JavaClient share BOOTSTRAP TOPIC group.id=GROUP [consumer.property=value]...
+//     a KafkaShareConsumer member of the share group (implicit acknowledgement) until stdin ends,
+//     printing {"partition","offset","deliveryCount","value"} per record it is handed.
 package dev.kafkawire;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -70,6 +73,7 @@ public final class JavaClient {
       case "produce" -> produce(args[2], props);
       case "consume" -> consume(args[2], props);
       case "digest" -> digest(args[2], props);
+      case "share" -> share(args[2], props);
       default -> throw new IllegalArgumentException("unknown command " + args[0]);
     }
   }
@@ -132,6 +136,34 @@ public final class JavaClient {
       for (int j = 0; j < valueSize; j++) value[j] = (byte) ('a' + random.nextInt(16));
       producer.send(new ProducerRecord<>(topic, partition, ("key-" + i).getBytes(StandardCharsets.UTF_8), value),
           (metadata, exception) -> { if (exception != null) failure.compareAndSet(null, exception); });
+    }
+  }
+
+  private static void share(String topic, Properties props) throws Exception {
+    props.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
+    props.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
+    java.util.concurrent.atomic.AtomicBoolean stop = new java.util.concurrent.atomic.AtomicBoolean(false);
+    Thread stdin = new Thread(() -> {
+      try { while (System.in.read() >= 0) { /* until the end */ } } catch (Exception e) { /* the end too */ }
+      stop.set(true);
+    });
+    stdin.setDaemon(true);
+    stdin.start();
+    try (org.apache.kafka.clients.consumer.KafkaShareConsumer<byte[], byte[]> consumer = new org.apache.kafka.clients.consumer.KafkaShareConsumer<>(props);
+         BufferedWriter out = new BufferedWriter(new OutputStreamWriter(System.out, StandardCharsets.UTF_8))) {
+      consumer.subscribe(List.of(topic));
+      while (!stop.get()) {
+        for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(200))) {
+          ObjectNode line = JSON.createObjectNode();
+          line.put("partition", r.partition());
+          line.put("offset", r.offset());
+          line.put("deliveryCount", r.deliveryCount().map(Short::intValue).orElse(-1));
+          line.put("value", r.value() == null ? null : new String(r.value(), StandardCharsets.UTF_8));
+          out.write(JSON.writeValueAsString(line));
+          out.write('\n');
+        }
+        out.flush();
+      }
     }
   }
 

@@ -1,0 +1,118 @@
+// Share-group consume bench on a real broker (kafka/cluster.mjs, one node): kafka-wire's
+// ShareConsumer (one member, implicit acknowledgement, in a process of its own) against Kafka's
+// ShareConsumerPerformance (kafka-share-consumer-perf-test, one thread) on the same topic, in
+// interleaved pairs, each run a new share group reading from the earliest offset; then the CLI's
+// `consume --share -e` against plain `consume -e`, both writing JSON lines to /dev/null.
+//
+//   node bench/share.mjs [--records 1000000] [--pairs 3] [--value-bytes 100] [--max-records 500]
+//
+// Figures are records per second of wall time, process start to exit (joining included).
+
+import { spawn } from 'node:child_process';
+import { cpus, loadavg } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { kafkaClasspath, startKafka } from '../kafka/cluster.mjs';
+
+const ROOT = join(fileURLToPath(new URL('.', import.meta.url)), '..');
+const BIN = join(ROOT, 'dist', 'src', 'cli', 'main.js');
+const arg = (name, def) => { const i = process.argv.indexOf(`--${name}`); return i > 0 ? Number(process.argv[i + 1]) : def; };
+const RECORDS = arg('records', 1_000_000);
+const PAIRS = arg('pairs', 3);
+const VALUE_BYTES = arg('value-bytes', 100);
+const MAX_RECORDS = arg('max-records', 500);
+const PARTITIONS = 12;
+/** What is produced: a whole number of records per partition. */
+const PER_PARTITION = Math.floor(RECORDS / PARTITIONS);
+const TOTAL = PER_PARTITION * PARTITIONS;
+
+const { KafkaClient } = await import(join(ROOT, 'dist/src/wire/client.js'));
+const { encodeRecordBatch } = await import(join(ROOT, 'dist/src/records/index.js'));
+const { alterShareGroupConfig } = await import(join(ROOT, 'dist/src/consumer/share-admin.js'));
+
+function run(file, args, options = {}) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(file, args, { stdio: ['ignore', options.stdout ?? 'ignore', 'pipe'] });
+    let err = '';
+    child.stderr.on('data', (d) => { err += d; });
+    child.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`${file} ${args.slice(0, 4).join(' ')} exited ${code}: ${err.slice(-2000)}`))));
+  });
+}
+
+async function timed(f) {
+  const t = process.hrtime.bigint();
+  await f();
+  return Number(process.hrtime.bigint() - t) / 1e9;
+}
+
+async function produce(bootstrap, topic) {
+  const client = new KafkaClient({ bootstrap });
+  const info = await client.topic(topic);
+  const value = 'v'.repeat(VALUE_BYTES);
+  const per = PER_PARTITION;
+  await Promise.all(info.partitions.map(async ({ partition }) => {
+    for (let done = 0; done < per; done += 2000) {
+      const records = Array.from({ length: Math.min(2000, per - done) }, (_, i) => ({ key: `k${done + i}`, value }));
+      for (;;) {
+        const conn = await client.leader(topic, partition);
+        const v = conn.versionFor(0);
+        const res = await conn.request(0, v, { acks: -1, timeoutMs: 30_000, topicData: [{ ...(v >= 13 ? { topicId: info.topicId } : { name: topic }), partitionData: [{ index: partition, records: encodeRecordBatch({ records, compression: 'none' }) }] }] });
+        if (res.responses[0].partitionResponses[0].errorCode === 0) break;
+        await new Promise((r) => setTimeout(r, 200));
+        await client.metadata([topic]);
+      }
+    }
+  }));
+  await client.close();
+}
+
+// A fresh cluster's first share group creates __share_group_state; share-partitions whose
+// initialization lost that race are retried after group.share.initialize.retry.interval.ms.
+const kafka = await startKafka({ config: {
+  'group.share.heartbeat.interval.ms': '1000', 'group.share.min.heartbeat.interval.ms': '1000', 'group.share.initialize.retry.interval.ms': '1000',
+}, heap: '1g' });
+try {
+  const topic = 'share-bench';
+  await kafka.createTopic(topic, { partitions: PARTITIONS });
+  await produce(kafka.bootstrap, topic);
+  const admin = new KafkaClient({ bootstrap: kafka.bootstrap });
+  let groups = 0;
+  const newGroup = async () => {
+    const group = `share-bench-${++groups}`;
+    await alterShareGroupConfig(admin, group, { 'share.auto.offset.reset': 'earliest' });
+    return group;
+  };
+  const cp = await kafkaClasspath();
+  const library = `const { ShareConsumer } = await import(${JSON.stringify(join(ROOT, 'dist/src/consumer/share.js'))});
+    const [bootstrap, group, topic, total, maxRecords] = process.argv.slice(1);
+    const c = new ShareConsumer({ bootstrap, groupId: group, topics: [topic], maxRecords: Number(maxRecords) });
+    let n = 0;
+    for (let got = -1; n < Number(total) && got !== 0; n += got) got = (await c.poll(15000)).length;
+    await c.close();
+    if (n < Number(total)) { console.error('only ' + n + ' records of ' + total + ' came'); process.exit(3); }`;
+  const runs = {
+    'kafka-wire ShareConsumer': async () => run(process.execPath, ['--input-type=module', '-e', library, kafka.bootstrap, await newGroup(), topic, String(TOTAL), String(MAX_RECORDS)]),
+    'Kafka ShareConsumerPerformance': async () => run('java', ['-Xmx1g', '-cp', cp, 'org.apache.kafka.tools.ShareConsumerPerformance', '--bootstrap-server', kafka.bootstrap,
+      '--topic', topic, '--group', await newGroup(), '--num-records', String(TOTAL), '--threads', '1', '--timeout', '15000']),
+    'kafka-wire consume --share -e': async () => run(process.execPath, [BIN, 'consume', '-b', kafka.bootstrap, '--share', await newGroup(), '-c', String(TOTAL), topic]),
+    'kafka-wire consume -e (plain)': async () => run(process.execPath, [BIN, 'consume', '-b', kafka.bootstrap, '-t', topic, '-e']),
+  };
+  // The cluster's first share group creates __share_group_state: not part of any timed run.
+  await run(process.execPath, [BIN, 'consume', '-b', kafka.bootstrap, '--share', await newGroup(), '-c', '1', topic]);
+  const times = Object.fromEntries(Object.keys(runs).map((k) => [k, []]));
+  for (let pair = 0; pair < PAIRS; pair++) {
+    for (const [name, f] of Object.entries(runs)) {
+      const s = await timed(f);
+      times[name].push(s);
+      console.error(`pair ${pair + 1}: ${name}: ${s.toFixed(2)} s`);
+    }
+  }
+  await admin.close();
+  const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+  console.log(`\nshare consume of ${TOTAL} records of ${VALUE_BYTES} B, ${PARTITIONS} partitions, one broker, ${PAIRS} interleaved rounds (${cpus().length} cores, load ${loadavg()[0].toFixed(1)})\n`);
+  console.log('| run | median s | records/s |');
+  console.log('|---|---|---|');
+  for (const [name, xs] of Object.entries(times)) console.log(`| ${name} | ${median(xs).toFixed(2)} | ${Math.round(TOTAL / median(xs)).toLocaleString('en')} |`);
+} finally {
+  await kafka.stop();
+}

@@ -1,0 +1,612 @@
+// The share consumer (`kafka-wire/consumer`'s ShareConsumer, KIP-932): a member of a share group,
+// Kafka used as a queue. Members of one share group read the same partitions cooperatively;
+// every record handed out is locked to this member for a while (the acquisition lock) and comes
+// with its delivery count; the member acknowledges it ACCEPT (done), RELEASE (give it to someone
+// again), REJECT (never again) or RENEW (keep the lock longer, KIP-1222).
+//
+//   const consumer = new ShareConsumer({ bootstrap: 'localhost:9092', groupId: 'jobs', topics: ['jobs'] });
+//   for await (const records of consumer) {       // implicit mode: asking for the next records
+//     for (const r of records) handle(r);          // accepts every record handed out before
+//   }
+//   await consumer.close();                         // sends what is acknowledged, leaves the group
+//
+// Explicit mode (`acknowledgementMode: 'explicit'`): acknowledge(record, type) every record
+// before the next poll(). Acknowledgements ride on the next ShareFetch to the record's leader, or
+// go at once by ShareAcknowledge with commitSync()/commitAsync(); onAcknowledgement (and the
+// 'acknowledged' event) learns each one's result, a late one (the lock expired) as
+// INVALID_RECORD_STATE. Guarantee: at least once: a record not accepted in time is delivered again.
+
+import { EventEmitter } from 'node:events';
+import { KafkaClient, type ClientOptions } from '../wire/client.js';
+import type { Connection } from '../wire/connection.js';
+import { ApiKey, type ShareFetchResponse } from '../generated/types.js';
+import { decodeRecordBatches, type KafkaRecord, type RecordBatch, type RecordHeader } from '../records/index.js';
+import { FETCH_MAX_BYTES } from '../limits.js';
+import { ConsumerError, RETRIABLE_PARTITION_ERRORS } from './errors.js';
+import { ShareMembership } from './share-membership.js';
+import {
+  ACK_TYPE_ID, AcknowledgeType, INVALID_RECORD_STATE, SESSION_ERRORS, ShareSession, shareErrorName as kafkaErrorName,
+  type AcknowledgeTypeName, type PendingAck, type SessionPartition, type SessionRequest,
+} from './share-session.js';
+import type { TopicPartitions } from './protocol.js';
+
+export { AcknowledgeType, type AcknowledgeTypeName };
+
+export interface ShareConsumerOptions extends Omit<ClientOptions, 'bootstrap'> {
+  bootstrap: string | string[];
+  /** The share group to join. */
+  groupId: string;
+  /** Topics by name (share groups subscribe by name). */
+  topics: readonly string[];
+  /**
+   * 'implicit' (default, as Kafka's share.acknowledgement.mode): every record handed out is
+   * accepted when the next records are asked for (or at commit and close). 'explicit': the caller
+   * acknowledges each record before asking for more.
+   */
+  acknowledgementMode?: 'implicit' | 'explicit';
+  /** Records one ShareFetch asks a broker for (Kafka's max.poll.records, default 500). */
+  maxRecords?: number;
+  /** How long a broker holds a ShareFetch for records to arrive (default 500 ms). */
+  maxWaitMs?: number;
+  fetchMaxBytes?: number;
+  /** Learns each acknowledgement's result (also the 'acknowledged' event). */
+  onAcknowledgement?: (results: AcknowledgementResult[]) => void;
+  debug?: (message: string) => void;
+}
+
+/** A record handed out by a share consumer. */
+export interface ShareRecord {
+  topic: string;
+  partition: number;
+  offset: bigint;
+  /** How many times Kafka has handed this record out (1 the first time). */
+  deliveryCount: number;
+  key: Uint8Array | null;
+  value: Uint8Array | null;
+  headers: RecordHeader[];
+  timestamp: bigint;
+  /** The decoded record and its batch (with the columnar accessors), and its index there. */
+  record: KafkaRecord;
+  batch: RecordBatch;
+  index: number;
+  /** When this member's acquisition lock on it is expected to end (Date.now() clock). */
+  lockExpiresAt: number;
+}
+
+/** What became of acknowledgements of one partition and one type. */
+export interface AcknowledgementResult {
+  topic: string;
+  partition: number;
+  type: AcknowledgeTypeName | 'gap';
+  offsets: bigint[];
+  /** 0 when Kafka took them; INVALID_RECORD_STATE (121) when the lock had expired (a late acknowledgement). */
+  errorCode: number;
+  error: ConsumerError | null;
+}
+
+export interface ShareConsumerEvents {
+  acknowledged: [results: AcknowledgementResult[]];
+  assigned: [partitions: TopicPartitions[]];
+  error: [error: Error];
+}
+
+/** Kafka's defaults. */
+const DEFAULT_MAX_RECORDS = 500;
+const DEFAULT_MAX_WAIT_MS = 500;
+const DEFAULT_LOCK_MS = 30_000;
+/** A broker's acquired range longer than this is refused rather than walked. */
+const MAX_ACQUIRED_RANGE = 10_000_000n;
+const TYPE_NAMES = ['gap', 'accept', 'release', 'reject', 'renew'] as const;
+
+const keyOf = (topic: string, partition: number) => `${topic}\u0000${partition}`;
+const recordKey = (topic: string, partition: number, offset: bigint) => `${topic}\u0000${partition}\u0000${offset}`;
+const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
+interface Node {
+  id: number;
+  session: ShareSession;
+  /** Requests to this broker go one at a time (each carries the session's next epoch). */
+  chain: Promise<unknown>;
+  loop: Promise<void> | null;
+  /** Batches from this broker not yet handed out. */
+  ready: number;
+  wake: () => void;
+}
+
+interface Held { record: ShareRecord; node: number; part: SessionPartition; renewed: boolean }
+
+export class ShareConsumer extends EventEmitter<ShareConsumerEvents> {
+  readonly client: KafkaClient;
+  readonly options: ShareConsumerOptions;
+  readonly #membership: ShareMembership;
+  readonly #explicit: boolean;
+  readonly #nodes = new Map<number, Node>();
+  #assignment: TopicPartitions[] = [];
+  readonly #ready: { records: ShareRecord[]; node: number; parts: Map<string, SessionPartition> }[] = [];
+  #readyWaiter: (() => void) | null = null;
+  /** Records handed out and not acknowledged yet. */
+  readonly #held = new Map<string, Held>();
+  #lockMs = DEFAULT_LOCK_MS;
+  #started: Promise<void> | null = null;
+  #closing: Promise<void> | null = null;
+  #closed = false;
+  #failure: Error | null = null;
+  #refreshing: Promise<void> | null = null;
+  /** A poll() is waiting: only then do the loops fetch (records acquired are locked to this member, so none are taken ahead). */
+  #wanting = false;
+
+  constructor(options: ShareConsumerOptions) {
+    super();
+    if (typeof options.groupId !== 'string' || options.groupId === '') throw new ConsumerError('USAGE', 'a share consumer needs a groupId');
+    if (!Array.isArray(options.topics) || options.topics.length === 0 || options.topics.some((t) => typeof t !== 'string' || t === '')) {
+      throw new ConsumerError('USAGE', 'a share consumer needs topics (names)');
+    }
+    const mode = options.acknowledgementMode ?? 'implicit';
+    if (mode !== 'implicit' && mode !== 'explicit') throw new ConsumerError('USAGE', `acknowledgementMode is 'implicit' or 'explicit', not ${JSON.stringify(mode)}`);
+    const maxRecords = options.maxRecords ?? DEFAULT_MAX_RECORDS;
+    if (!Number.isInteger(maxRecords) || maxRecords < 1) throw new ConsumerError('USAGE', `maxRecords must be a positive integer, not ${maxRecords}`);
+    this.options = options;
+    this.#explicit = mode === 'explicit';
+    this.client = new KafkaClient({ ...options, bootstrap: options.bootstrap });
+    this.#membership = new ShareMembership(this.client, options.groupId, options.topics, {
+      assigned: (tps) => this.#assigned(tps),
+      failed: (err) => this.#fail(err),
+      debug: options.debug,
+    });
+  }
+
+  /** The member id this consumer made for itself. */
+  get memberId(): string { return this.#membership.memberId; }
+  get memberEpoch(): number { return this.#membership.memberEpoch; }
+  /** The partitions the group assigns this member now (shared with other members). */
+  assignment(): TopicPartitions[] { return this.#assignment.map((tp) => ({ topic: tp.topic, partitions: [...tp.partitions] })); }
+  /** The acquisition lock duration the brokers last reported (ms). */
+  get acquisitionLockTimeoutMs(): number { return this.#lockMs; }
+
+  /** Connects and joins the group; poll() and iterating call it. Resolves once a member. */
+  start(): Promise<void> {
+    this.#started ??= (async () => {
+      await this.client.metadata([...this.options.topics]);
+      this.#membership.start();
+      await Promise.race([this.#membership.joined, this.#failed()]);
+    })();
+    return this.#started;
+  }
+
+  #failed(): Promise<never> {
+    return new Promise((_, reject) => {
+      const check = () => { if (this.#failure) reject(this.#failure); };
+      this.once('error', check);
+      check();
+    });
+  }
+
+  // ---- assignment and the fetch loops ----
+
+  #assigned(tps: TopicPartitions[]): void {
+    this.#assignment = tps;
+    this.options.debug?.(`share group ${this.options.groupId}: assigned ${tps.map((tp) => `${tp.topic}[${tp.partitions.join(',')}]`).join(' ') || 'nothing'}`);
+    this.emit('assigned', this.assignment());
+    void this.#ensureLoops();
+  }
+
+  async #ensureLoops(): Promise<void> {
+    if (this.#closed) return;
+    const missing = this.#assignment.some((tp) => {
+      const info = this.client.topics.get(tp.topic);
+      return !info || tp.partitions.some((p) => (info.partitions.find((x) => x.partition === p)?.leader ?? -1) < 0);
+    });
+    if (missing) await this.#refresh();
+    for (const p of this.#wanted()) {
+      const node = this.#node(p.leader);
+      node.loop ??= this.#fetchLoop(node).catch((err) => this.#fail(err instanceof Error ? err : new Error(String(err))));
+    }
+    for (const n of this.#nodes.values()) n.wake();
+  }
+
+  /** Assigned partitions with their topic ids and leaders. */
+  #wanted(): (SessionPartition & { leader: number })[] {
+    const out: (SessionPartition & { leader: number })[] = [];
+    for (const tp of this.#assignment) {
+      const info = this.client.topics.get(tp.topic);
+      if (!info) continue;
+      for (const partition of tp.partitions) {
+        const leader = info.partitions.find((x) => x.partition === partition)?.leader ?? -1;
+        if (leader >= 0) out.push({ topic: tp.topic, topicId: info.topicId, partition, leader });
+      }
+    }
+    return out;
+  }
+
+  #node(id: number): Node {
+    let n = this.#nodes.get(id);
+    if (!n) {
+      n = { id, session: new ShareSession(), chain: Promise.resolve(), loop: null, ready: 0, wake: () => {} };
+      this.#nodes.set(id, n);
+    }
+    return n;
+  }
+
+  #refresh(): Promise<void> {
+    this.#refreshing ??= this.client.metadata([...this.options.topics]).then(() => {}, (err) => {
+      this.options.debug?.(`metadata refresh failed: ${(err as Error).message}`);
+    }).finally(() => { this.#refreshing = null; });
+    return this.#refreshing;
+  }
+
+  /** Runs `fn` after every request to the node before it (the session's epochs go in order). */
+  #serial<T>(node: Node, fn: () => Promise<T>): Promise<T> {
+    const run = node.chain.catch(() => {}).then(fn);
+    node.chain = run;
+    return run;
+  }
+
+  async #idle(node: Node, ms: number): Promise<void> {
+    await new Promise<void>((resolve) => {
+      const t = setTimeout(resolve, ms);
+      node.wake = () => { clearTimeout(t); resolve(); };
+    });
+    node.wake = () => {};
+  }
+
+  async #fetchLoop(node: Node): Promise<void> {
+    const maxWaitMs = this.options.maxWaitMs ?? DEFAULT_MAX_WAIT_MS;
+    let failures = 0;
+    while (!this.#closed) {
+      const wanted = this.#wanted().filter((p) => p.leader === node.id);
+      // A renewal goes at once (a ShareFetch carrying one would fetch nothing).
+      const renew = node.session.hasPendingType(AcknowledgeType.RENEW);
+      // Records acquired are locked to this member: take them only for a poll() that waits (as
+      // Kafka's client), and no more before the caller has those taken already.
+      const fetch = this.#wanting && node.ready === 0 && wanted.length > 0;
+      if (!renew && !fetch && (wanted.length > 0 || node.session.pendingCount === 0)) { await this.#idle(node, maxWaitMs); continue; }
+      try {
+        if (!fetch) await this.#acknowledgeNode(node);
+        else await this.#serial(node, () => this.#shareFetch(node, wanted, maxWaitMs));
+        failures = 0;
+      } catch (err) {
+        if (err instanceof ConsumerError || this.#closed) throw err;
+        failures++;
+        this.#resetSession(node, (err as Error).message);
+        this.options.debug?.(`ShareFetch from broker ${node.id} failed (${(err as Error).message}); a new share session next`);
+        await sleep(Math.min(50 * 2 ** failures, 1000));
+        await this.#refresh();
+        void this.#ensureLoops();
+      }
+    }
+  }
+
+  async #shareFetch(node: Node, wanted: readonly SessionPartition[], maxWaitMs: number): Promise<void> {
+    if (this.#closed) return;
+    const conn = await this.client.broker(node.id);
+    const version = this.#version(conn, ApiKey.ShareFetch);
+    const maxRecords = this.options.maxRecords ?? DEFAULT_MAX_RECORDS;
+    const req = node.session.fetchRequest(wanted, 0);
+    let res;
+    try {
+      res = await conn.request(ApiKey.ShareFetch, version, {
+        groupId: this.options.groupId, memberId: this.memberId, shareSessionEpoch: req.epoch,
+        maxWaitMs, minBytes: 1, maxBytes: this.options.fetchMaxBytes ?? FETCH_MAX_BYTES,
+        maxRecords, batchSize: maxRecords, shareAcquireMode: 0, isRenewAck: false,
+        topics: req.topics, forgottenTopicsData: req.forgotten,
+      }, { timeoutMs: Math.max(conn.requestTimeoutMs, maxWaitMs + 10_000) });
+    } catch (err) {
+      this.#report(req.acks, () => ({ errorCode: -1, message: `ShareFetch failed: ${(err as Error).message}` }));
+      throw err;
+    }
+    if (!this.#sessionAnswer(node, req, res.errorCode, res.errorMessage, 'ShareFetch')) return;
+    if (version >= 1 && res.acquisitionLockTimeoutMs > 0) this.#lockMs = res.acquisitionLockTimeoutMs;
+    const receivedAt = Date.now();
+    const names = this.#topicNames();
+    const ackResults = new Map<string, { errorCode: number; message: string | null }>();
+    const records: ShareRecord[] = [];
+    const parts = new Map<string, SessionPartition>();
+    let refresh = false;
+    for (const t of res.responses) {
+      const topic = names.get(t.topicId);
+      if (topic === undefined) continue;
+      for (const p of t.partitions) {
+        const part: SessionPartition = { topic, topicId: t.topicId, partition: p.partitionIndex };
+        ackResults.set(keyOf(topic, p.partitionIndex), { errorCode: p.acknowledgeErrorCode, message: p.acknowledgeErrorMessage });
+        if (p.errorCode !== 0) {
+          this.options.debug?.(`ShareFetch ${topic}/${p.partitionIndex}: ${kafkaErrorName(p.errorCode)}`);
+          if (RETRIABLE_PARTITION_ERRORS.has(p.errorCode)) { refresh = true; continue; }
+          throw new ConsumerError('FETCH', `ShareFetch ${topic}/${p.partitionIndex}: ${kafkaErrorName(p.errorCode)}${p.errorMessage ? `: ${p.errorMessage}` : ''}`, { errorCode: p.errorCode });
+        }
+        if (p.acquiredRecords.length === 0) continue;
+        parts.set(keyOf(topic, p.partitionIndex), part);
+        this.#acquired(node, part, p.records, p.acquiredRecords, receivedAt + this.#lockMs, records);
+      }
+    }
+    this.#report(req.acks, (a) => {
+      const r = ackResults.get(keyOf(a.topic, a.partition));
+      return r ?? { errorCode: 0, message: null };
+    });
+    if (this.options.debug) {
+      const acquired = (res as ShareFetchResponse).responses.flatMap((t) => t.partitions.map((p) => `${names.get(t.topicId)}/${p.partitionIndex}:${p.acquiredRecords.map((r) => `${r.firstOffset}-${r.lastOffset}x${r.deliveryCount}`).join(',')}`)).join(' ');
+      this.options.debug(`ShareFetch broker ${node.id} epoch ${req.epoch}: ${req.acks.length} acks, ${req.topics.reduce((n, t) => n + t.partitions.length, 0)} partitions listed; acquired ${acquired || 'nothing'}`);
+    }
+    if (records.length > 0) {
+      node.ready++;
+      this.#ready.push({ records, node: node.id, parts });
+      const w = this.#readyWaiter; this.#readyWaiter = null; w?.();
+    }
+    if (refresh) { await this.#refresh(); void this.#ensureLoops(); }
+  }
+
+  /** The records of the acquired ranges, with their delivery counts; offsets acquired without a record are acknowledged as gaps. */
+  #acquired(node: Node, part: SessionPartition, bytes: Uint8Array | null, ranges: readonly { firstOffset: bigint; lastOffset: bigint; deliveryCount: number }[], lockExpiresAt: number, out: ShareRecord[]): void {
+    for (const r of ranges) {
+      if (r.lastOffset < r.firstOffset || r.lastOffset - r.firstOffset >= MAX_ACQUIRED_RANGE) {
+        throw new ConsumerError('FETCH', `ShareFetch ${part.topic}/${part.partition}: acquired range ${r.firstOffset}..${r.lastOffset} is not a range this consumer takes`);
+      }
+    }
+    // Ranges in offset order; records come in offset order too, so one walk finds each record's
+    // range (its delivery count) and the acquired offsets no record filled (gaps).
+    const sorted = [...ranges].sort((a, b) => (a.firstOffset < b.firstOffset ? -1 : a.firstOffset > b.firstOffset ? 1 : 0));
+    let ri = 0;
+    /** The next acquired offset not yet accounted for (a record or a gap). */
+    let expect = sorted.length > 0 ? sorted[0]!.firstOffset : 0n;
+    const gapsUpTo = (end: bigint) => { // acquired offsets from `expect` to before `end`, in ranges, are gaps
+      while (ri < sorted.length && expect < end) {
+        const r = sorted[ri]!;
+        if (expect < r.firstOffset) expect = r.firstOffset;
+        const stop = end <= r.lastOffset ? end : r.lastOffset + 1n;
+        for (; expect < stop; expect++) node.session.acknowledge(part, expect, AcknowledgeType.GAP);
+        if (expect > r.lastOffset) { ri++; if (ri < sorted.length) expect = sorted[ri]!.firstOffset; }
+      }
+    };
+    const batches = bytes === null || bytes.length === 0 ? [] : decodeRecordBatches(bytes).batches;
+    for (const batch of batches) {
+      if (batch.isControl) continue;
+      const list = batch.records;
+      for (let index = 0; index < list.length; index++) {
+        const record = list[index]!;
+        const offset = record.offset;
+        gapsUpTo(offset);
+        while (ri < sorted.length && offset > sorted[ri]!.lastOffset) { ri++; if (ri < sorted.length) expect = sorted[ri]!.firstOffset; }
+        const r = sorted[ri];
+        if (r === undefined || offset < r.firstOffset || offset < expect) continue; // in the batch but not acquired by this member
+        expect = offset + 1n;
+        out.push({
+          topic: part.topic, partition: part.partition, offset, deliveryCount: r.deliveryCount,
+          key: record.key, value: record.value, headers: record.headers, timestamp: record.timestamp,
+          record, batch, index, lockExpiresAt,
+        });
+      }
+    }
+    gapsUpTo(sorted.length > 0 ? sorted[sorted.length - 1]!.lastOffset + 1n : 0n);
+  }
+
+  #topicNames(): Map<string, string> {
+    return new Map([...this.client.topics.values()].map((t) => [t.topicId, t.name]));
+  }
+
+  #version(conn: Connection, key: number): number {
+    const v = conn.versionFor(key);
+    if (v === undefined) throw new ConsumerError('FETCH', `broker ${conn.host}:${conn.port} lacks ${key === ApiKey.ShareFetch ? 'ShareFetch' : 'ShareAcknowledge'} (share groups, KIP-932)`);
+    return v;
+  }
+
+  /** A top-level answer to a session request: false (and the acks reported failed) when it was refused. */
+  #sessionAnswer(node: Node, req: SessionRequest, errorCode: number, errorMessage: string | null, api: string): boolean {
+    if (errorCode === 0) {
+      if (req.epoch === -1) node.session.reset(); else node.session.succeeded();
+      return true;
+    }
+    const why = `${api}: ${kafkaErrorName(errorCode)}${errorMessage ? `: ${errorMessage}` : ''}`;
+    this.options.debug?.(`broker ${node.id}: ${why}`);
+    this.#report(req.acks, () => ({ errorCode, message: why }));
+    if (SESSION_ERRORS.has(errorCode)) { this.#resetSession(node, why); return false; }
+    if (RETRIABLE_PARTITION_ERRORS.has(errorCode) || errorCode === 7 /* REQUEST_TIMED_OUT */) { node.session.succeeded(); return false; }
+    throw new ConsumerError('FETCH', `broker ${node.id}: ${why}`, { errorCode });
+  }
+
+  /** Tells the caller what became of acknowledgements (grouped by partition, type and result). */
+  #report(acks: readonly PendingAck[], result: (a: PendingAck) => { errorCode: number; message: string | null }): AcknowledgementResult[] {
+    if (acks.length === 0) return [];
+    const groups = new Map<string, AcknowledgementResult>();
+    for (const a of acks) {
+      const r = result(a);
+      const k = `${keyOf(a.topic, a.partition)}\u0000${a.type}\u0000${r.errorCode}`;
+      let g = groups.get(k);
+      if (!g) {
+        const late = r.errorCode === INVALID_RECORD_STATE ? ' (the acquisition lock had expired, or the record is not held by this member)' : '';
+        const error = r.errorCode === 0 ? null : new ConsumerError('COMMIT', `acknowledging ${a.topic}/${a.partition}: ${r.errorCode > 0 ? kafkaErrorName(r.errorCode) : r.message}${late}`, { errorCode: r.errorCode > 0 ? r.errorCode : undefined });
+        g = { topic: a.topic, partition: a.partition, type: TYPE_NAMES[a.type] ?? 'accept', offsets: [], errorCode: r.errorCode, error };
+        groups.set(k, g);
+      }
+      g.offsets.push(a.offset);
+    }
+    const results = [...groups.values()].filter((g) => g.type !== 'gap' || g.errorCode !== 0);
+    if (results.length === 0) return [];
+    try {
+      this.options.onAcknowledgement?.(results);
+      this.emit('acknowledged', results);
+    } catch (err) {
+      this.#fail(err instanceof Error ? err : new Error(String(err)));
+    }
+    return results;
+  }
+
+  // ---- handing out ----
+
+  /**
+   * The next records (from any partition), waiting up to timeoutMs for some; [] when none came or
+   * the consumer is closing. Implicit mode first accepts every record handed out before; explicit
+   * mode refuses to go on while one of them is not acknowledged.
+   */
+  async poll(timeoutMs = 5000): Promise<ShareRecord[]> {
+    await this.start();
+    this.#settleHandedOut();
+    const deadline = Date.now() + timeoutMs;
+    this.#wanting = true;
+    for (const n of this.#nodes.values()) n.wake();
+    try {
+      return await this.#take(deadline);
+    } finally {
+      this.#wanting = false;
+    }
+  }
+
+  async #take(deadline: number): Promise<ShareRecord[]> {
+    for (;;) {
+      if (this.#failure) throw this.#failure;
+      if (this.#closing) return [];
+      const taken = this.#ready.splice(0, this.#ready.length);
+      if (taken.length > 0) {
+        for (const t of taken) {
+          for (const r of t.records) this.#held.set(recordKey(r.topic, r.partition, r.offset), { record: r, node: t.node, part: t.parts.get(keyOf(r.topic, r.partition))!, renewed: false });
+          const n = this.#nodes.get(t.node);
+          if (n) { n.ready--; n.wake(); }
+        }
+        return taken.flatMap((t) => t.records);
+      }
+      const left = deadline - Date.now();
+      if (left <= 0) return [];
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, left);
+        this.#readyWaiter = () => { clearTimeout(timer); resolve(); };
+      });
+      this.#readyWaiter = null;
+    }
+  }
+
+  /** Record batches until close; each next() first settles the records handed out before (as poll). */
+  async *[Symbol.asyncIterator](): AsyncGenerator<ShareRecord[], void, undefined> {
+    for (;;) {
+      const records = await this.poll(60_000);
+      if (this.#closing) return;
+      if (records.length > 0) yield records;
+    }
+  }
+
+  #settleHandedOut(): void {
+    if (this.#held.size === 0) return;
+    if (this.#explicit) {
+      const open = [...this.#held.values()].filter((h) => !h.renewed).length;
+      if (open > 0) throw new ConsumerError('USAGE', `explicit acknowledgement: ${open} record(s) handed out are not acknowledged yet (acknowledge each before asking for more)`);
+      return;
+    }
+    for (const [k, h] of this.#held) {
+      this.#held.delete(k);
+      this.#node(h.node).session.acknowledge(h.part, h.record.offset, AcknowledgeType.ACCEPT);
+    }
+  }
+
+  /**
+   * Acknowledges one record handed out by this consumer: 'accept' (default), 'release' (deliver
+   * again, delivery count up), 'reject' (never again), or 'renew' (keep the lock; goes at once).
+   * It goes with the next ShareFetch to the record's leader, or with commitSync/commitAsync.
+   */
+  acknowledge(record: ShareRecord, type: AcknowledgeTypeName = 'accept'): void {
+    const id = ACK_TYPE_ID[type];
+    if (id === undefined || type === ('gap' as AcknowledgeTypeName)) throw new ConsumerError('USAGE', `acknowledge type is accept, release, reject or renew, not ${JSON.stringify(type)}`);
+    const k = recordKey(record.topic, record.partition, record.offset);
+    const held = this.#held.get(k);
+    if (!held) throw new ConsumerError('USAGE', `${record.topic}/${record.partition}@${record.offset} is not a record this consumer holds (already acknowledged, or not handed out by it)`);
+    if (type === 'renew') {
+      held.renewed = true;
+      this.#node(held.node).session.acknowledge(held.part, record.offset, id);
+      this.#node(held.node).wake();
+      return;
+    }
+    this.#held.delete(k);
+    this.#node(held.node).session.acknowledge(held.part, record.offset, id);
+  }
+
+  /**
+   * Sends every acknowledgement now (implicit mode: accepting what was handed out) by
+   * ShareAcknowledge, and resolves with their results once the brokers answered.
+   */
+  async commitSync(): Promise<AcknowledgementResult[]> {
+    if (!this.#explicit) this.#settleHandedOut();
+    const all = await Promise.all([...this.#nodes.values()].map((n) => this.#acknowledgeNode(n)));
+    return all.flat();
+  }
+
+  /** As commitSync, without waiting: the results go to onAcknowledgement and the 'acknowledged' event. */
+  commitAsync(): void {
+    this.commitSync().catch((err) => this.#fail(err instanceof Error ? err : new Error(String(err))));
+  }
+
+  async #acknowledgeNode(node: Node, close = false): Promise<AcknowledgementResult[]> {
+    return this.#serial(node, async () => {
+      if (node.session.isNew) {
+        // No session to carry them (it was reset): the records' locks expire and they come again.
+        return this.#report(node.session.takePending(), () => ({ errorCode: -1, message: `no share session with broker ${node.id}` }));
+      }
+      const req = node.session.acknowledgeRequest(close)!;
+      if (req.acks.length === 0 && !close) return [];
+      const renew = req.acks.some((a) => a.type === AcknowledgeType.RENEW);
+      let res;
+      try {
+        const conn = await this.client.broker(node.id);
+        const version = this.#version(conn, ApiKey.ShareAcknowledge);
+        if (renew && version < 2) throw new ConsumerError('USAGE', `broker ${node.id} lacks ShareAcknowledge v2: no RENEW (KIP-1222)`);
+        res = await conn.request(ApiKey.ShareAcknowledge, version, {
+          groupId: this.options.groupId, memberId: this.memberId, shareSessionEpoch: req.epoch, isRenewAck: renew, topics: req.topics,
+        });
+      } catch (err) {
+        const lost = this.#report(req.acks, () => ({ errorCode: -1, message: `ShareAcknowledge failed: ${(err as Error).message}` }));
+        if (!close) this.#resetSession(node, (err as Error).message);
+        return lost;
+      }
+      if (!this.#sessionAnswer(node, req, res.errorCode, res.errorMessage, 'ShareAcknowledge')) return [];
+      if (renew && res.acquisitionLockTimeoutMs > 0) {
+        this.#lockMs = res.acquisitionLockTimeoutMs;
+        const until = Date.now() + res.acquisitionLockTimeoutMs;
+        for (const a of req.acks) if (a.type === AcknowledgeType.RENEW) {
+          const h = this.#held.get(recordKey(a.topic, a.partition, a.offset));
+          if (h) h.record.lockExpiresAt = until;
+        }
+      }
+      const names = this.#topicNames();
+      const byPartition = new Map<string, { errorCode: number; message: string | null }>();
+      for (const t of res.responses) {
+        const topic = names.get(t.topicId);
+        if (topic !== undefined) for (const p of t.partitions) byPartition.set(keyOf(topic, p.partitionIndex), { errorCode: p.errorCode, message: p.errorMessage });
+      }
+      return this.#report(req.acks, (a) => byPartition.get(keyOf(a.topic, a.partition)) ?? { errorCode: 0, message: null });
+    });
+  }
+
+  /** The session with `node` is gone or out of step: the next request opens a new one; what was to go with it is reported lost. */
+  #resetSession(node: Node, why: string): void {
+    node.session.reset();
+    this.#report(node.session.takePending(), () => ({ errorCode: -1, message: `share session with broker ${node.id} reset (${why})` }));
+  }
+
+  #fail(err: Error): void {
+    if (this.#failure || this.#closing) return;
+    this.#failure = err;
+    if (this.listenerCount('error') > 0) this.emit('error', err);
+    const w = this.#readyWaiter; this.#readyWaiter = null; w?.();
+  }
+
+  /**
+   * Sends every acknowledgement (implicit mode: accepting what was handed out), closes each share
+   * session (the broker releases the records this member still holds), leaves the group (epoch
+   * -1) and closes the connections.
+   */
+  close(): Promise<void> {
+    this.#closing ??= (async () => {
+      const w = this.#readyWaiter; this.#readyWaiter = null; w?.();
+      if (this.#started) await this.#started.catch(() => {});
+      if (!this.#explicit && !this.#failure) this.#settleHandedOut();
+      this.#closed = true;
+      for (const n of this.#nodes.values()) n.wake();
+      await Promise.all([...this.#nodes.values()].map((n) => n.loop?.catch(() => {})));
+      try {
+        await Promise.all([...this.#nodes.values()].map((n) => this.#acknowledgeNode(n, true).catch((err) => {
+          this.options.debug?.(`closing the share session with broker ${n.id} failed: ${(err as Error).message}`);
+        })));
+        await this.#membership.close();
+      } finally {
+        await this.client.close();
+      }
+    })();
+    return this.#closing;
+  }
+}
+
