@@ -5,19 +5,8 @@ import { once } from 'node:events';
 import type { Command, Io } from './command.js';
 import { integerArg, stringOption, type ParsedArgs } from './options.js';
 import { UsageError } from '../errors.js';
-import { parseHostPort } from '../wire/client.js';
 import { startBridge } from '../wire/bridge.js';
-import type { HostPort } from '../wire/broker-addresses.js';
-
-function address(text: string, option: string): HostPort {
-  // Port 0 asks for any free port.
-  if (/:0$/.test(text)) return { host: text.slice(0, -2).replace(/^\[|\]$/g, ''), port: 0 };
-  try {
-    return parseHostPort(text);
-  } catch (error) {
-    throw new UsageError(`${option}: ${(error as Error).message}`);
-  }
-}
+import { address } from './proxy.js';
 
 export const bridge: Command = {
   name: 'bridge',

@@ -17,7 +17,8 @@ import { JsonWriter } from '../json-writer.js';
 /** JSON lines are written in chunks of about this size (from buffers with room for a line more). */
 const RECORD_CHUNK = 1 << 20;
 
-function address(text: string | undefined, option: string): HostPort {
+/** A HOST:PORT option's value (port 0: any free port), or a usage error naming the option. */
+export function address(text: string | undefined, option: string): HostPort {
   if (text === undefined) throw new UsageError(`${option} HOST:PORT is required`);
   // Port 0 asks for any free port.
   if (/:0$/.test(text)) return { host: text.slice(0, -2).replace(/^\[|\]$/g, ''), port: 0 };

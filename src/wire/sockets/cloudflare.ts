@@ -41,8 +41,6 @@ export function cloudflareConnector(connect?: CloudflareConnect): SocketConnecto
 class CloudflareByteSocket extends SocketEvents implements ByteSocket {
   readonly #socket: CloudflareSocket;
   readonly #writer: WritableStreamDefaultWriter<Uint8Array>;
-  #destroyed = false;
-  #closed = false;
 
   constructor(socket: CloudflareSocket) {
     super();
@@ -50,8 +48,6 @@ class CloudflareByteSocket extends SocketEvents implements ByteSocket {
     this.#writer = socket.writable.getWriter();
     void this.#read();
   }
-
-  get destroyed(): boolean { return this.#destroyed; }
 
   async #read(): Promise<void> {
     const reader = this.#socket.readable.getReader();
@@ -62,13 +58,13 @@ class CloudflareByteSocket extends SocketEvents implements ByteSocket {
         if (value.length > 0) this.emit('data', value);
       }
     } catch (error) {
-      if (!this.#destroyed) this.emit('error', error instanceof Error ? error : new Error(String(error)));
+      if (!this.destroyedFlag) this.emit('error', error instanceof Error ? error : new Error(String(error)));
     }
-    this.#finish();
+    this.finish();
   }
 
   write(bytes: Uint8Array, done?: (error?: Error | null) => void): boolean {
-    if (this.#destroyed) {
+    if (this.destroyedFlag) {
       if (done) queueMicrotask(() => done(new Error('the socket is closed')));
       return false;
     }
@@ -85,17 +81,10 @@ class CloudflareByteSocket extends SocketEvents implements ByteSocket {
   }
 
   destroy(): void {
-    if (this.#destroyed) return;
-    this.#destroyed = true;
+    if (this.destroyedFlag) return;
+    this.destroyedFlag = true;
     void this.#socket.close().catch(() => {});
-    this.#finish();
+    this.finish();
   }
 
-  #finish(): void {
-    if (this.#closed) return;
-    this.#closed = true;
-    this.#destroyed = true;
-    this.emit('end');
-    this.emit('close');
-  }
 }

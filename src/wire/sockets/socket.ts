@@ -43,9 +43,25 @@ export interface SocketTarget {
  */
 export type SocketConnector = (target: SocketTarget) => Promise<ByteSocket>;
 
-/** A small event emitter with the ByteSocket's on/once/off, for transports that are not node:net. */
+/**
+ * A small event emitter with the ByteSocket's on/once/off, for transports that are not node:net,
+ * and the one way such a socket ends: destroyed, then 'end' and 'close' once.
+ */
 export class SocketEvents {
   readonly #listeners = new Map<string, Set<(...args: any[]) => void>>();
+  #ended = false;
+  protected destroyedFlag = false;
+
+  get destroyed(): boolean { return this.destroyedFlag; }
+
+  /** Marks the socket gone and says so once ('end', then 'close'). */
+  protected finish(): void {
+    this.destroyedFlag = true;
+    if (this.#ended) return;
+    this.#ended = true;
+    this.emit('end');
+    this.emit('close');
+  }
 
   on(event: string, listener: (...args: any[]) => void): this {
     let set = this.#listeners.get(event);

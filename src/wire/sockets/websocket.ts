@@ -42,8 +42,6 @@ export function webSocketConnector(options: WebSocketConnectorOptions): SocketCo
 class WebSocketSocket extends SocketEvents implements ByteSocket {
   readonly #ws: WebSocket;
   readonly #out: FrameSplitter;
-  #destroyed = false;
-  #closed = false;
 
   static open(ws: WebSocket, timeoutMs: number): Promise<WebSocketSocket> {
     return new Promise((resolve, reject) => {
@@ -70,14 +68,12 @@ class WebSocketSocket extends SocketEvents implements ByteSocket {
     });
     ws.addEventListener('close', (event) => {
       if (event.code !== 1000 && event.code !== 1001 && event.code !== 1005) this.emit('error', new Error(`the bridge closed the WebSocket (${event.code}${event.reason ? `: ${event.reason}` : ''})`));
-      this.#finish();
+      this.finish();
     });
   }
 
-  get destroyed(): boolean { return this.#destroyed; }
-
   write(bytes: Uint8Array, done?: (error?: Error | null) => void): boolean {
-    if (this.#destroyed || this.#ws.readyState !== 1) {
+    if (this.destroyedFlag || this.#ws.readyState !== 1) {
       const error = new Error('the WebSocket is closed');
       if (done) queueMicrotask(() => done(error));
       return false;
@@ -95,10 +91,10 @@ class WebSocketSocket extends SocketEvents implements ByteSocket {
   }
 
   destroy(): void {
-    if (this.#destroyed) return;
-    this.#destroyed = true;
+    if (this.destroyedFlag) return;
+    this.destroyedFlag = true;
     if (this.#ws.readyState <= 1) this.#ws.close(1000);
-    this.#finish();
+    this.finish();
   }
 
   #fail(error: Error): void {
@@ -106,11 +102,4 @@ class WebSocketSocket extends SocketEvents implements ByteSocket {
     this.destroy();
   }
 
-  #finish(): void {
-    if (this.#closed) return;
-    this.#closed = true;
-    this.#destroyed = true;
-    this.emit('end');
-    this.emit('close');
-  }
 }
