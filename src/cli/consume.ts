@@ -5,6 +5,8 @@
 import { readAssigned } from '../consumer/assigned.js';
 import { startOffsets, type PartitionStart, type StartAt } from '../consumer/offsets.js';
 import { IsolationLevel, ISOLATION_NAMES, type IsolationName } from '../wire/isolation.js';
+import { TopicError } from '../wire/client.js';
+import { KafkaErrorCode } from '../wire/errors.js';
 import { UsageError } from '../errors.js';
 import type { Command, Io } from './command.js';
 import { integerArg, stringOption, type OptionValues, type ParsedArgs } from './options.js';
@@ -68,7 +70,8 @@ async function runConsume({ options: values, positionals }: ParsedArgs, io: Io):
     const info = await client.topic(topic);
     const partitions = only === undefined ? info.partitions.map((p) => p.partition) : [only];
     if (only !== undefined && !info.partitions.some((p) => p.partition === only)) {
-      throw new UsageError(`topic ${topic} has no partition ${only} (it has ${info.partitions.length})`);
+      // The broker's answer, not the command line, says so: a runtime error (exit 1), as the library's.
+      throw new TopicError(topic, KafkaErrorCode.UNKNOWN_TOPIC_OR_PARTITION, `topic ${topic} has no partition ${only} (it has ${info.partitions.length})`);
     }
     const start = await startOffsets(client, topic, partitions, startAt, isolationLevel);
     // One write per answer and partition (-u: per record), the bytes built in place.
