@@ -1,5 +1,6 @@
-// The network layer (Node only: node:net, node:tls). The frame splitter alone is browser-safe:
-// import it from './frame-splitter.js' where Node modules are unavailable.
+// The network layer: connections over a socket connector (node:net and node:tls by default, loaded
+// on first use; workerd's sockets; a WebSocket to kafka-wire bridge), the client, the memory
+// broker, the bridge, SASL. The browser and workerd entry is ./browser.ts.
 
 export {
   FrameSplitter, FrameSplitterStream, FrameError, DEFAULT_MAX_FRAME_SIZE,
