@@ -15,7 +15,7 @@ import { ConsumerError, COORDINATOR_ERRORS, GroupErrorCode } from './errors.js';
 import { CoordinatorConnection } from './classic.js';
 import type { MemberState, Membership, MembershipHooks } from './group.js';
 import type { CommitIdentity } from './offsets.js';
-import type { TopicPartitions } from './protocol.js';
+import { namedAssignment, type TopicPartitions } from './protocol.js';
 
 export interface NextGenOptions {
   groupId: string;
@@ -171,7 +171,7 @@ export class NextGenMembership implements Membership {
       if (this.#state === 'joining') this.#to('stable', `epoch ${res.memberEpoch}`);
       return false;
     }
-    const target = await this.#topicNames(pending);
+    const target = await namedAssignment(this.client, pending, null, this.hooks.debug);
     const changed = await this.#reconcile(target);
     const complete = target.reduce((n, tp) => n + tp.partitions.length, 0) === pending.reduce((n, t) => n + t.partitions.length, 0);
     if (complete && this.#target === pending) this.#target = null;
@@ -204,18 +204,6 @@ export class NextGenMembership implements Membership {
     return out;
   }
 
-  async #topicNames(list: readonly { topicId: string; partitions: number[] }[]): Promise<TopicPartitions[]> {
-    const byId = () => new Map([...this.client.topics.values()].map((t) => [t.topicId, t.name]));
-    let names = byId();
-    if (list.some((t) => !names.has(t.topicId))) { await this.client.metadata(null); names = byId(); }
-    const out: TopicPartitions[] = [];
-    for (const t of list) {
-      const topic = names.get(t.topicId);
-      if (topic === undefined) { this.hooks.debug?.(`assigned topic id ${t.topicId} is not in metadata yet`); continue; }
-      out.push({ topic, partitions: [...t.partitions].sort((a, b) => a - b) });
-    }
-    return out;
-  }
 
   #fail(error: ConsumerError): void {
     if (this.#state === 'failed') return;

@@ -7,6 +7,7 @@
 
 import { ConsumerError } from './errors.js';
 import { be16, be32 } from '../bytes.js';
+import type { KafkaClient } from '../wire/client.js';
 
 /** Partitions of one topic. */
 export interface TopicPartitions { topic: string; partitions: number[] }
@@ -178,4 +179,23 @@ export function decodeAssignment(bytes: Uint8Array): Assignment {
   const assignedPartitions = r.topicPartitions('assignedPartitions');
   const userData = r.remaining > 0 ? r.bytesOrNull('userData') : null;
   return { version, assignedPartitions, userData };
+}
+
+/**
+ * A KIP-848 or share-group assignment (topic ids) as topic names, partitions sorted. Ids the
+ * client's metadata lacks are looked up once (metadata of `refresh`: the topics named, or all
+ * with null); one still unknown is left out, said through `debug`, and comes with the next heartbeat.
+ */
+export async function namedAssignment(client: KafkaClient, list: readonly { topicId: string; partitions: number[] }[],
+  refresh: readonly string[] | null, debug?: (message: string) => void): Promise<TopicPartitions[]> {
+  const byId = () => new Map([...client.topics.values()].map((t) => [t.topicId, t.name]));
+  let names = byId();
+  if (list.some((t) => !names.has(t.topicId))) { await client.metadata(refresh === null ? null : [...refresh]); names = byId(); }
+  const out: TopicPartitions[] = [];
+  for (const t of list) {
+    const topic = names.get(t.topicId);
+    if (topic === undefined) { debug?.(`assigned topic id ${t.topicId} is not in metadata yet`); continue; }
+    out.push({ topic, partitions: [...t.partitions].sort((a, b) => a - b) });
+  }
+  return out;
 }

@@ -12,7 +12,7 @@ import { kafkaErrorName } from '../wire/errors.js';
 import { ApiKey } from '../generated/types.js';
 import { ConsumerError, COORDINATOR_ERRORS, GroupErrorCode } from './errors.js';
 import { CoordinatorConnection } from './classic.js';
-import type { TopicPartitions } from './protocol.js';
+import { namedAssignment, type TopicPartitions } from './protocol.js';
 
 export type ShareMemberState = 'unjoined' | 'joining' | 'stable' | 'leaving' | 'left' | 'failed';
 
@@ -119,7 +119,7 @@ export class ShareMembership {
     if (epoch === LEAVE_EPOCH) return;
     this.#epoch = res.memberEpoch;
     if (res.heartbeatIntervalMs > 0) this.#intervalMs = res.heartbeatIntervalMs;
-    if (res.assignment !== null) this.#setAssignment(await this.#topicNames(res.assignment.topicPartitions));
+    if (res.assignment !== null) this.#setAssignment(await namedAssignment(this.client, res.assignment.topicPartitions, [...this.topics], this.hooks.debug));
     this.#to('stable', `epoch ${res.memberEpoch}`);
     this.#joined.resolve();
   }
@@ -129,18 +129,6 @@ export class ShareMembership {
     this.hooks.assigned(target);
   }
 
-  async #topicNames(list: readonly { topicId: string; partitions: number[] }[]): Promise<TopicPartitions[]> {
-    const byId = () => new Map([...this.client.topics.values()].map((t) => [t.topicId, t.name]));
-    let names = byId();
-    if (list.some((t) => !names.has(t.topicId))) { await this.client.metadata([...this.topics]); names = byId(); }
-    const out: TopicPartitions[] = [];
-    for (const t of list) {
-      const topic = names.get(t.topicId);
-      if (topic === undefined) { this.hooks.debug?.(`assigned topic id ${t.topicId} is not in metadata yet`); continue; }
-      out.push({ topic, partitions: [...t.partitions].sort((a, b) => a - b) });
-    }
-    return out;
-  }
 
   #fail(error: ConsumerError): void {
     if (this.#state === 'failed') return;
