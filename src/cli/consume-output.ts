@@ -4,6 +4,7 @@
 // (as kcat, also empty) keys and values as NULL. Each form is a RecordWriter called per record,
 // writing into one byte buffer; the options that choose the form are here too.
 import { UsageError } from '../errors.js';
+import type { Io } from './command.js';
 import type { RecordBatch } from '../records/index.js';
 import { stringOption, type OptionSpec, type OptionValues } from './options.js';
 
@@ -295,4 +296,24 @@ function parseFormat(format: string, tokens: Record<string, Piece>): Piece[] {
   }
   flush();
   return pieces;
+}
+
+/**
+ * Writes to stdout; flushed() resolves once every byte written is handed to the system (not merely
+ * queued), and rejects if any write failed: what a group or share member waits for before it
+ * commits or acknowledges what it printed.
+ */
+export function flushedWriter(stdout: Io['stdout']): { write(bytes: Uint8Array): void; flushed(): Promise<void> } {
+  const stream = stdout as Io['stdout'] & { write(data: Uint8Array, cb: (err?: Error | null) => void): boolean; once?: unknown };
+  let last: Promise<void> = Promise.resolve();
+  const isStream = typeof stream.once === 'function';
+  return {
+    write(bytes) {
+      if (!isStream) { stdout.write(bytes); return; }
+      const previous = last;
+      const now = new Promise<void>((resolve, reject) => { stream.write(bytes, (err) => (err ? reject(err) : resolve())); });
+      last = Promise.all([previous, now]).then(() => {});
+    },
+    flushed: () => last,
+  };
 }

@@ -6,7 +6,7 @@
 
 import { Consumer, type ConsumerOptions, type PartitionBatch } from '../consumer/consumer.js';
 import type { ResetPolicy } from '../consumer/offsets.js';
-import { JsonLinesWriter, type RecordWriter } from './consume-output.js';
+import { flushedWriter, JsonLinesWriter, type RecordWriter } from './consume-output.js';
 import type { ClientOptions } from '../wire/client.js';
 import { UsageError } from '../errors.js';
 import type { Io } from './command.js';
@@ -57,20 +57,6 @@ export interface GroupConsumeOptions {
   limit: number;
   /** How a topic's records are printed: JSON lines, or -K's or -f's text. */
   writerFor(topic: string, out: JsonLinesWriter): RecordWriter;
-}
-
-/** Writes to stdout and resolves once the bytes are handed to the system (not merely queued). */
-function flushedWriter(stdout: Io['stdout']): { write(bytes: Uint8Array): void; flushed(): Promise<void> } {
-  const stream = stdout as Io['stdout'] & { write(data: Uint8Array, cb: (err?: Error | null) => void): boolean; once?: unknown };
-  let last: Promise<void> = Promise.resolve();
-  const isStream = typeof stream.once === 'function';
-  return {
-    write(bytes) {
-      if (!isStream) { stdout.write(bytes); return; }
-      last = new Promise<void>((resolve, reject) => { stream.write(bytes, (err) => (err ? reject(err) : resolve())); });
-    },
-    flushed: () => last,
-  };
 }
 
 const STOP = Symbol('stop');

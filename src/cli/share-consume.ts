@@ -10,7 +10,7 @@ import { ShareConsumer, type ShareConsumerOptions, type ShareRecord } from '../c
 import type { ClientOptions } from '../wire/client.js';
 import { UsageError } from '../errors.js';
 import type { Io } from './command.js';
-import { JsonLinesWriter, jsonRecordWriter, recordWriter, type Encoding, type OutputOptions, type RecordWriter } from './consume-output.js';
+import { flushedWriter, JsonLinesWriter, jsonRecordWriter, recordWriter, type Encoding, type OutputOptions, type RecordWriter } from './consume-output.js';
 import { stringOption, type OptionSpec, type OptionValues } from './options.js';
 
 /** The options `consume` takes for share mode (consume.ts lists them with its own). */
@@ -39,22 +39,6 @@ export interface ShareConsumeOptions {
 /** With -e: a poll this long with nothing in it ends the run. */
 const IDLE_END_MS = 3000;
 const POLL_MS = 30_000;
-
-/** Writes to stdout and resolves once the bytes are handed to the system (not merely queued). */
-function flushedWriter(stdout: Io['stdout']): { write(bytes: Uint8Array): void; flushed(): Promise<void> } {
-  const stream = stdout as Io['stdout'] & { write(data: Uint8Array, cb: (err?: Error | null) => void): boolean; once?: unknown };
-  let last: Promise<void> = Promise.resolve();
-  const isStream = typeof stream.once === 'function';
-  return {
-    write(bytes) {
-      if (!isStream) { stdout.write(bytes); return; }
-      const previous = last;
-      const now = new Promise<void>((resolve, reject) => { stream.write(bytes, (err) => (err ? reject(err) : resolve())); });
-      last = Promise.all([previous, now]).then(() => {});
-    },
-    flushed: () => last,
-  };
-}
 
 /** consume's JSON line with ,"deliveryCount":N before its closing brace. */
 function shareJsonWriter(topic: string, encoding: Encoding): (out: JsonLinesWriter, r: ShareRecord) => void {
