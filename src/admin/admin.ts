@@ -13,6 +13,8 @@
 import { KafkaClient, type ClientOptions } from '../wire/client.js';
 import type { Connection } from '../wire/connection.js';
 import { ZERO_UUID } from '../wire/versions.js';
+import { Metrics, type MetricValue } from '../observe/metrics.js';
+import { NetworkMetrics } from '../observe/network-metrics.js';
 import { ApiKey, type ResponseBodies } from '../generated/types.js';
 import { decodeAssignment, CONSUMER_PROTOCOL_TYPE, type TopicPartitions } from '../consumer/protocol.js';
 import { AdminError, brokerError, invalid } from './errors.js';
@@ -296,17 +298,27 @@ export class Admin {
   readonly #router: Router;
   readonly #ownsClient: boolean;
   readonly #timeoutMs: number;
+  readonly #metrics: Metrics;
 
   /** From options (the admin owns its client), or over a KafkaClient the caller keeps (and closes). */
   constructor(options: AdminOptions | KafkaClient) {
     // A KafkaClient by its shape, not instanceof: the ESM and CommonJS builds each have the class.
     const given = typeof (options as KafkaClient).anyConnection === 'function' ? (options as KafkaClient) : null;
     this.#ownsClient = given === null;
-    this.client = given ?? new KafkaClient(options as AdminOptions);
+    // The Java admin's metrics (admin-client-metrics); a client the caller gave counts only when it has no observer of its own.
+    this.#metrics = new Metrics(given?.options.clientId ?? (options as AdminOptions).clientId ?? 'kafka-wire');
+    const network = new NetworkMetrics(this.#metrics, 'admin-client-metrics');
+    this.client = given ?? new KafkaClient({ ...(options as AdminOptions), observer: (options as AdminOptions).observer ?? network });
     const o: AdminOptions | undefined = given ? undefined : (options as AdminOptions);
     this.#router = new Router(this.client, { retries: o?.retries, retryBackoffMs: o?.retryBackoffMs });
     this.#timeoutMs = o?.timeoutMs ?? 30_000;
   }
+
+  /** The Java admin's metrics now (admin-client-metrics: request-rate, request-latency-avg, connection-count, ...), when the admin made its own client. */
+  metrics(): MetricValue[] { return this.#metrics.snapshot(); }
+
+  /** Every metric name metrics() gives. */
+  metricNames(): { group: string; name: string }[] { return this.#metrics.names(); }
 
   // ---------------------------------------------------------------------------------------------
   // Topics

@@ -29,6 +29,8 @@ import type { TopicPartitions } from './protocol.js';
 import { RecordDeserializer, type ConsumerRecord, type DeserializerOptions } from '../serde.js';
 import type { KafkaRecord } from '../records/index.js';
 import { createLogger, withDebugCallback, type Logger } from '../logger.js';
+import { ConsumerMetrics } from './metrics.js';
+import type { MetricValue } from '../observe/metrics.js';
 
 export { PartitionBatch };
 
@@ -142,6 +144,7 @@ export class Consumer<K = Uint8Array, V = Uint8Array> extends EventEmitter<Consu
   #partitionCounts = new Map<string, number>();
   /** Topics by name that were reported missing (a topic that then appears means a rebalance). */
   readonly #missing = new Set<string>();
+  readonly #metrics: ConsumerMetrics;
 
   constructor(options: ConsumerOptions<K, V>) {
     super();
@@ -151,7 +154,12 @@ export class Consumer<K = Uint8Array, V = Uint8Array> extends EventEmitter<Consu
     if (options.groupId === undefined && !options.assign) throw new ConsumerError('USAGE', 'give a groupId with topics, or assign partitions');
     if (options.topics && options.groupId === undefined) throw new ConsumerError('USAGE', 'topics need a groupId (without one, list partitions in assign)');
     if (options.topics && options.assign) throw new ConsumerError('USAGE', 'topics and assign exclude each other');
-    this.client = new KafkaClient({ maxVersions: { [ApiKey.ListOffsets]: 3 }, ...options, bootstrap: options.bootstrap, logger: this.logger });
+    this.#metrics = new ConsumerMetrics(options.clientId ?? 'kafka-wire', {
+      groupId: options.groupId ?? null,
+      memberId: () => this.#membership?.memberId ?? '',
+      highWatermark: (topic, partition) => this.#fetcher.highWatermark(topic, partition),
+    });
+    this.client = new KafkaClient({ maxVersions: { [ApiKey.ListOffsets]: 3 }, ...options, bootstrap: options.bootstrap, logger: this.logger, observer: this.#metrics.network });
     this.#fetcher = new Fetcher(this.client, {
       isolationLevel: options.isolationLevel === 'read_committed' ? 1 : 0,
       lazy: options.lazy ?? false,
@@ -163,9 +171,16 @@ export class Consumer<K = Uint8Array, V = Uint8Array> extends EventEmitter<Consu
       deserializer: new RecordDeserializer<K, V>(options) as RecordDeserializer<unknown, unknown>,
       deliver: (batch) => this.#deliver(batch as PartitionBatch<K, V>),
       failed: (err) => this.#fail(err),
+      fetched: (ms) => this.#metrics.fetched(ms),
       debug: this.options.debug,
     });
   }
+
+  /** The Java consumer's metrics now (consumer-fetch-manager-metrics: records-consumed-rate, records-lag per partition, ...; consumer-coordinator-metrics; consumer-metrics). */
+  metrics(): MetricValue[] { return this.#metrics.snapshot(); }
+
+  /** Every metric name metrics() gives (for the prom-client and OpenTelemetry adapters). */
+  metricNames(): { group: string; name: string }[] { return this.#metrics.metrics.names(); }
 
   // ---- starting ----
 
@@ -192,7 +207,7 @@ export class Consumer<K = Uint8Array, V = Uint8Array> extends EventEmitter<Consu
         for (const p of a.partitions ?? []) if (!all.includes(p)) throw new ConsumerError('USAGE', `topic ${a.topic} has no partition ${p} (it has ${all.length})`);
         partitions.push({ topic: a.topic, partitions: [...(a.partitions ?? all)] });
       }
-      await this.#take(partitions);
+      await this.#metrics.assigned(partitions, false, () => this.#take(partitions));
     }
     if ((o.autoCommit ?? 'interval') === 'interval' && o.groupId !== undefined) {
       this.#timers.push(setInterval(() => { this.commit().catch((err) => this.#fail(err)); }, o.autoCommitIntervalMs ?? DEFAULT_AUTO_COMMIT_INTERVAL_MS));
@@ -235,9 +250,9 @@ export class Consumer<K = Uint8Array, V = Uint8Array> extends EventEmitter<Consu
         }
         return counts;
       },
-      assigned: (tps) => this.#take(tps),
-      revoked: (tps) => this.#giveUp(tps, true),
-      lost: (tps) => this.#giveUp(tps, false),
+      assigned: (tps) => this.#metrics.assigned(tps, true, () => this.#take(tps)),
+      revoked: (tps) => this.#metrics.givenUp(tps, false, () => this.#giveUp(tps, true)),
+      lost: (tps) => this.#metrics.givenUp(tps, true, () => this.#giveUp(tps, false)),
       failed: (err) => {
         // 'auto' found ConsumerGroupHeartbeat listed but the broker does not run KIP-848 groups
         // (group.coordinator.rebalance.protocols without "consumer"): classic, then.
@@ -351,6 +366,7 @@ export class Consumer<K = Uint8Array, V = Uint8Array> extends EventEmitter<Consu
         if (c !== undefined) this.#committed.set(k, c); else this.#committed.delete(k);
         if (!resumed) this.#finished.delete(k);
         this.#fetcher.add(tp.topic, p, offset);
+        this.#metrics.position(tp.topic, p, offset);
         this.options.debug?.(`${tp.topic}/${p}: starting at ${offset} (${resumed ? 'finished here, not yet committed' : c !== undefined ? 'committed' : 'reset policy'})`);
       }
     }
@@ -424,6 +440,7 @@ export class Consumer<K = Uint8Array, V = Uint8Array> extends EventEmitter<Consu
         let finish!: () => void;
         const finished = new Promise<void>((r) => { finish = r; });
         this.#current = { batch, epoch, finished, finish, viaRun };
+        this.#metrics.consumed(batch, viaRun);
         return batch;
       }
       await new Promise<void>((r) => { this.#readyWaiter = r; });
@@ -495,8 +512,10 @@ export class Consumer<K = Uint8Array, V = Uint8Array> extends EventEmitter<Consu
       const batch = await this.#next(true);
       if (batch === null) return;
       try {
-        if (eachBatch) await eachBatch(batch);
-        else for (const r of batch.records()) await this.#eachRecord(batch, r, eachRecord!);
+        await this.#metrics.handle(batch, async () => {
+          if (eachBatch) await eachBatch(batch);
+          else for (const r of batch.records()) await this.#eachRecord(batch, r, eachRecord!);
+        });
       } catch (err) {
         // Not finished: its offsets stay uncommitted, so it comes back after a restart.
         this.#abandonCurrent();
@@ -561,7 +580,7 @@ export class Consumer<K = Uint8Array, V = Uint8Array> extends EventEmitter<Consu
       if (!who) return; // not a member right now: kept for the next commit
       try {
         const conn = m ? await m.coordinator() : await this.#simpleCoordinator();
-        await commitOffsets(conn, who, offsets);
+        await this.#metrics.commit(list, () => commitOffsets(conn, who, offsets));
         for (const c of list) this.#committed.set(c.key, c.offset);
         this.options.debug?.(`committed ${list.map((c) => `${c.topic}/${c.partition}@${c.offset}`).join(' ')}`);
         this.emit('committed', list.map(({ topic, partition, offset }) => ({ topic, partition, offset })));
@@ -657,7 +676,10 @@ export class Consumer<K = Uint8Array, V = Uint8Array> extends EventEmitter<Consu
   }
 
   /** Reads topic/partition from `offset` next; batches already fetched past it are dropped. */
-  seek(topic: string, partition: number, offset: bigint): void { this.#fetcher.seek(topic, partition, offset); }
+  seek(topic: string, partition: number, offset: bigint): void {
+    this.#fetcher.seek(topic, partition, offset);
+    this.#metrics.position(topic, partition, offset);
+  }
 
   get membership(): Membership | null { return this.#membership; }
 
@@ -685,7 +707,8 @@ export class Consumer<K = Uint8Array, V = Uint8Array> extends EventEmitter<Consu
       if (this.#current?.viaRun) await this.#current.finished;
       this.#fetcher.close();
       try {
-        if (this.#membership) await this.#membership.close();
+        const m = this.#membership;
+        if (m) await this.#metrics.leave(() => m.close());
         else await this.#commitNow(null);
       } finally {
         await this.#commitChain.catch(() => {});

@@ -86,6 +86,8 @@ export interface FetcherOptions {
   deliver(batch: PartitionBatch<unknown, unknown>): void;
   /** Fetching a partition cannot go on. */
   failed(error: Error): void;
+  /** A Fetch was answered after `ms` (the consumer's metrics). */
+  fetched?(ms: number): void;
   debug?(message: string): void;
 }
 
@@ -261,7 +263,9 @@ export class Fetcher {
       try {
         conn = await this.client.broker(leader);
         this.#waiting.add(conn);
+        const t0 = performance.now();
         answer = await this.#fetch(conn, taken.map((t) => [t.p.topic, t.p.partition, t.offset] as const));
+        this.options.fetched?.(performance.now() - t0);
         failures = 0;
       } catch (err) {
         if (conn) this.#waiting.delete(conn);

@@ -3,7 +3,7 @@
 // `...:asyncEnd`, `...:error`), one per kind of work:
 //   kafka-wire:request  every request on a connection (api key and name, version, broker, correlation id, bytes)
 //   kafka-wire:produce  each produced batch (topic, partition, records, bytes; its base offset at the end)
-//   kafka-wire:fetch    each consumed batch handed to the app (topic, partition, records, first offset)
+//   kafka-wire:fetch    each consumed batch handed to the app (topic, partition, records, bytes, first offset)
 //   kafka-wire:group    group events (join, assign, revoke, commit, leave; group id, member, partitions)
 // A channel nobody listens to costs one property read: the context object is made only when a
 // subscriber is there. Where the runtime has no diagnostics_channel (browsers), tracing is a
@@ -75,6 +75,8 @@ export interface FetchTrace {
   topic: string;
   partition: number;
   records: number;
+  /** The batch's record data bytes. */
+  bytes: number;
   firstOffset: bigint;
   /** The group the batch was consumed in, or null. */
   groupId: string | null;

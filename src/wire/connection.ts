@@ -66,6 +66,18 @@ export interface ConnectOptions {
   clientSoftwareVersion?: string;
   /** Where the connection (and a client over it) logs: a Logger, or its options; default silent. */
   logger?: LoggerOption;
+  /** Told of the connection's life and of each request's answer (a client's metrics count them); none by default. */
+  observer?: ConnectionObserver;
+}
+
+/** What a client's metrics are told by each of its connections (observe/network-metrics.ts counts them). */
+export interface ConnectionObserver {
+  /** A connection is up (versions negotiated, authenticated). */
+  opened(): void;
+  /** It closed (for whatever reason). */
+  closed(): void;
+  /** A request was answered (failed: rejected, e.g. timed out or the connection lost) after `ms`. */
+  answered(apiKey: number, ms: number, failed: boolean): void;
 }
 
 export interface RequestOptions {
@@ -108,6 +120,11 @@ export async function connect(options: ConnectOptions): Promise<Connection> {
   } catch (err) {
     conn.destroy();
     throw err;
+  }
+  const observer = options.observer;
+  if (observer !== undefined) {
+    observer.opened();
+    conn.once('close', () => observer.closed());
   }
   conn.logger.debug('connected', { tls: options.tls !== undefined && options.tls !== false, sasl: options.sasl === undefined ? null : 'mechanism' in options.sasl ? options.sasl.mechanism : options.sasl.name });
   return conn;
@@ -168,6 +185,7 @@ export class Connection extends EventEmitter<ConnectionEvents> {
   #reauthTimer: ReturnType<typeof setTimeout> | undefined;
   #saslGate: Promise<void> | null = null;
   #reauthentications = 0;
+  readonly #observer: ConnectionObserver | undefined;
 
   /** Wraps an already-connected socket; most callers want connect(). */
   constructor(socket: ByteSocket, options: Omit<ConnectOptions, 'host' | 'port'> & { host?: string; port?: number }) {
@@ -183,6 +201,7 @@ export class Connection extends EventEmitter<ConnectionEvents> {
     this.#clientSoftware = [options.clientSoftwareName ?? 'kafka-wire', options.clientSoftwareVersion ?? '0.1.0'];
     this.#maxVersions = options.maxVersions ?? {};
     this.#tls = options.tls !== undefined && options.tls !== false;
+    this.#observer = options.observer;
     socket.on('data', (chunk) => this.#onData(chunk));
     socket.on('end', () => this.#onEnd());
     socket.on('error', (err) => { this.#socketError ??= err; });
@@ -259,11 +278,16 @@ export class Connection extends EventEmitter<ConnectionEvents> {
     const timeoutMs = options.timeoutMs ?? this.requestTimeoutMs;
     const acksZero = apiKey === ApiKey.Produce && ((body as { acks?: number }).acks ?? 0) === 0;
     // The channel's context is made only when someone listens (see observe/channels.ts).
-    if (!requestChannel.active) return this.#send(apiKey, apiVersion, correlationId, frame, timeoutMs, acksZero, undefined);
-    return requestChannel.tracePromise(() => ({
-      apiKey, apiName: apiName(apiKey), apiVersion, broker: `${this.host}:${this.port}`, correlationId, clientId: this.clientId,
-      requestBytes: Array.isArray(frame) ? frame.reduce((n, piece) => n + piece.length, 0) : frame.length,
-    }), (trace) => this.#send(apiKey, apiVersion, correlationId, frame, timeoutMs, acksZero, trace));
+    const sent = !requestChannel.active ? this.#send(apiKey, apiVersion, correlationId, frame, timeoutMs, acksZero, undefined)
+      : requestChannel.tracePromise(() => ({
+        apiKey, apiName: apiName(apiKey), apiVersion, broker: `${this.host}:${this.port}`, correlationId, clientId: this.clientId,
+        requestBytes: Array.isArray(frame) ? frame.reduce((n, piece) => n + piece.length, 0) : frame.length,
+      }), (trace) => this.#send(apiKey, apiVersion, correlationId, frame, timeoutMs, acksZero, trace));
+    const observer = this.#observer;
+    if (observer === undefined) return sent;
+    const t0 = performance.now();
+    return sent.then((body) => { observer.answered(apiKey, performance.now() - t0, false); return body; },
+      (err: unknown) => { observer.answered(apiKey, performance.now() - t0, true); throw err; });
   }
 
   /** Writes an encoded request and waits for its answer (acks=0 Produce: for the write). */
