@@ -86,3 +86,46 @@ describe('the clients publish on the channels', () => {
     ]);
   });
 });
+
+describe('the consumer publishes kafka-wire:fetch', () => {
+  it('traces run()\'s handler per batch (start, asyncEnd; error when it throws), the iterator\'s batches as start and end, and nothing unsubscribed', async () => {
+    const { startMemoryBroker } = await import('../../src/wire/memory-broker.js');
+    const { Producer } = await import('../../src/producer/index.js');
+    const { Consumer } = await import('../../src/consumer/index.js');
+    const { fetchChannel } = await import('../../src/observe/channels.js');
+    const broker = await startMemoryBroker({ host: '127.0.0.1', port: 0, topics: { f: 1 } });
+    const producer = new Producer({ bootstrap: broker.bootstrap, lingerMs: 0 });
+    const seen: string[] = [];
+    const stop = fetchChannel.subscribe({
+      start: (m) => seen.push(`start ${m.topic}/${m.partition} @${m.firstOffset} ${m.records} ${m.bytes > 0} ${m.groupId}`),
+      end: (m) => seen.push(`end ${m.firstOffset}`),
+      asyncEnd: (m) => seen.push(`asyncEnd ${m.firstOffset}${m.error ? ' error' : ''}`),
+      error: (m) => seen.push(`error ${(m.error as Error).message}`),
+    });
+    try {
+      await producer.send('f', [{ value: 'a' }, { value: 'b' }]);
+      const failing = new Consumer({ bootstrap: broker.bootstrap, assign: [{ topic: 'f' }], resetPolicy: 'earliest' });
+      await expect(failing.run(async () => { throw new Error('handler broke'); })).rejects.toThrow('handler broke');
+      await failing.close();
+      const iterating = new Consumer({ bootstrap: broker.bootstrap, assign: [{ topic: 'f' }], resetPolicy: 'earliest' });
+      for await (const batch of iterating) { expect(batch.recordCount).toBe(2); break; }
+      await iterating.close();
+      const running = new Consumer({ bootstrap: broker.bootstrap, assign: [{ topic: 'f' }], resetPolicy: 'earliest' });
+      await new Promise<void>((resolve, reject) => { running.run(async () => { resolve(); }).catch(reject); });
+      await running.close();
+      stop();
+      const quiet = new Consumer({ bootstrap: broker.bootstrap, assign: [{ topic: 'f' }], resetPolicy: 'earliest' });
+      for await (const batch of quiet) { quiet.markFinished(batch); break; }
+      await quiet.close();
+    } finally {
+      stop();
+      await producer.close();
+      await broker.close();
+    }
+    expect(seen).toEqual([
+      'start f/0 @0 2 true null', 'end 0', 'error handler broke', 'asyncEnd 0 error',
+      'start f/0 @0 2 true null', 'end 0',
+      'start f/0 @0 2 true null', 'end 0', 'asyncEnd 0',
+    ]);
+  });
+});
