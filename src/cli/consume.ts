@@ -14,6 +14,10 @@ import { clientFrom, clientOptionsFrom, NETWORK_OPTIONS, noPositionals, PARTITIO
 import { GROUP_CONSUME_OPTIONS, refuseGroupOptions, runGroupConsume } from './group-consume.js';
 import { SHARE_CONSUME_OPTIONS, refuseShareOptions, runShareConsume } from './share-consume.js';
 import { CONSUME_OUTPUT_OPTIONS, ENCODINGS, JsonLinesWriter, outputOptions, recordWriter, type Encoding } from './consume-output.js';
+import { startStats, statsIntervalArg, STATS_OPTION } from './stats.js';
+import { KafkaClient } from '../wire/client.js';
+import { Metrics } from '../observe/metrics.js';
+import { NetworkMetrics } from '../observe/network-metrics.js';
 
 export const consume: Command = {
   name: 'consume',
@@ -33,13 +37,16 @@ export const consume: Command = {
     ...GROUP_CONSUME_OPTIONS,
     ...SHARE_CONSUME_OPTIONS,
     ...CONSUME_OUTPUT_OPTIONS,
+    STATS_OPTION,
   ],
   run: runConsume,
 };
 
 async function runConsume({ options: values, positionals }: ParsedArgs, io: Io): Promise<number> {
   const share = stringOption(values, 'share');
+  const statsMs = statsIntervalArg(values);
   if (share !== undefined) {
+    if (statsMs !== undefined) throw new UsageError('--stats-interval: the share consumer has no metrics yet (-t or -G have)');
     const encoding = (stringOption(values, 'encoding') ?? 'utf8') as Encoding;
     if (!ENCODINGS.includes(encoding)) throw new UsageError(`--encoding must be ${ENCODINGS.join(', ')}, not ${JSON.stringify(encoding)}`);
     const limit = integerArg(stringOption(values, 'count'), '-c (count)', 0, Number.MAX_SAFE_INTEGER) ?? Infinity;
@@ -65,7 +72,12 @@ async function runConsume({ options: values, positionals }: ParsedArgs, io: Io):
       writerFor: (name, out) => recordWriter(name, output, out) }, io);
   }
 
-  const client = clientFrom(values);
+  // Without a group: the records handed on and the connections, under the Java consumer's names.
+  const options = clientOptionsFrom(values);
+  const metrics = new Metrics(options.clientId ?? 'kafka-wire-cli');
+  const consumed = statsMs === undefined ? undefined : { records: metrics.meter('consumer-fetch-manager-metrics', 'records-consumed'), bytes: metrics.meter('consumer-fetch-manager-metrics', 'bytes-consumed') };
+  const client = statsMs === undefined ? clientFrom(values) : new KafkaClient({ ...options, observer: new NetworkMetrics(metrics, 'consumer-metrics') });
+  const stopStats = startStats(statsMs, metrics.clientId, () => metrics.snapshot(), io);
   try {
     const info = await client.topic(topic);
     const partitions = only === undefined ? info.partitions.map((p) => p.partition) : [only];
@@ -76,7 +88,12 @@ async function runConsume({ options: values, positionals }: ParsedArgs, io: Io):
     const start = await startOffsets(client, topic, partitions, startAt, isolationLevel);
     // One write per answer and partition (-u: per record), the bytes built in place.
     const out = new JsonLinesWriter((bytes) => io.stdout.write(bytes));
-    const format = recordWriter(topic, output, out);
+    const written = recordWriter(topic, output, out);
+    const format: typeof written = consumed === undefined ? written : (partition, batch, i, offset) => {
+      consumed.records.record();
+      consumed.bytes.record((batch.keyAt(i)?.length ?? 0) + (batch.valueAt(i)?.length ?? 0));
+      written(partition, batch, i, offset);
+    };
     const unbuffered = values.unbuffered === true;
     const printed = await readAssigned(client, info, {
       start, exitAtEnd, limit, isolationLevel, signal, stopAtTimestamp: stopAt,
@@ -90,6 +107,7 @@ async function runConsume({ options: values, positionals }: ParsedArgs, io: Io):
     return 0;
   } finally {
     await client.close();
+    stopStats();
   }
 }
 

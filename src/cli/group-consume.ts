@@ -8,6 +8,7 @@ import { Consumer, type ConsumerOptions, type PartitionBatch } from '../consumer
 import type { ResetPolicy } from '../consumer/offsets.js';
 import { flushedWriter, JsonLinesWriter, type RecordWriter } from './consume-output.js';
 import type { ClientOptions } from '../wire/client.js';
+import { startStats, statsIntervalArg } from './stats.js';
 import { UsageError } from '../errors.js';
 import type { Io } from './command.js';
 import { integerArg, stringOption, type OptionSpec, type OptionValues } from './options.js';
@@ -88,6 +89,7 @@ export async function runGroupConsume(o: GroupConsumeOptions, io: Io): Promise<n
     ...(debugOn ? { debug: (m: string) => io.stderr.write(`kafka-wire: +${Math.round(performance.now() - started)} ms ${m}\n`) } : {}),
   };
   const consumer = new Consumer(options);
+  const stopStats = startStats(statsIntervalArg(o.values), options.clientId ?? 'kafka-wire-cli', () => consumer.metrics(), io);
   const onAbort = () => { void consumer.close(); };
   io.signal?.addEventListener('abort', onAbort, { once: true });
   if (io.signal?.aborted) onAbort();
@@ -134,6 +136,7 @@ export async function runGroupConsume(o: GroupConsumeOptions, io: Io): Promise<n
     if (endCheck) clearInterval(endCheck);
     io.signal?.removeEventListener('abort', onAbort);
     await consumer.close();
+    stopStats();
   }
   return 0;
 

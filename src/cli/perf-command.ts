@@ -21,6 +21,7 @@ import { COMPRESSION_NAMES } from '../records/index.js';
 import { producerOptions, delimiterArg } from './produce-command.js';
 import { integerArg, stringOption, type OptionValues, type ParsedArgs } from './options.js';
 import { withoutSecret } from './sasl-properties.js';
+import { startStats, statsIntervalArg, STATS_OPTION } from './stats.js';
 
 /** Records written between yields to the event loop, so acknowledgements and timers run during a run. */
 const YIELD_EVERY = 4_096;
@@ -54,6 +55,7 @@ export const perf: Command = {
     { name: 'json', help: 'JSON lines on stdout instead of Kafka\'s text lines: {"type":"progress",...} and one {"type":"summary",...}' },
     { name: 'report', value: 'FILE.html', help: 'write a self-contained page with throughput over time and the latency distribution' },
     { name: 'progress', help: 'a live progress bar on stderr when it is a terminal' },
+    STATS_OPTION,
   ],
   notes: [
     'produce prints ProducerPerformance\'s lines: every 5 s "N records sent, R records/sec (M MB/sec), A ms avg latency, X ms max latency."',
@@ -130,6 +132,7 @@ async function runPerfProduce(values: OptionValues, io: Io): Promise<number> {
   const out = printer(values, io);
   const options = producerOptions(values);
   const reportFile = stringOption(values, 'report');
+  const statsMs = statsIntervalArg(values);
 
   let wireBytes = 0;
   let stats: ProduceStats | undefined;
@@ -140,6 +143,7 @@ async function runPerfProduce(values: OptionValues, io: Io): Promise<number> {
       stats?.acked(ack.records, ack.records * payloads.averageBytes, ack.latencyMs);
     },
   });
+  const stopStats = startStats(statsMs, options.clientId ?? 'kafka-wire-cli', () => producer.metrics(), io);
   const bar = values.progress === true ? new ProgressBar(io.stderr, records) : null;
   let timer: ReturnType<typeof setInterval> | undefined;
   let barTimer: ReturnType<typeof setInterval> | undefined;
@@ -175,6 +179,7 @@ async function runPerfProduce(values: OptionValues, io: Io): Promise<number> {
     clearInterval(barTimer);
     bar?.clear();
     await producer.close({ force: failure !== undefined });
+    stopStats();
   }
   if (failure !== undefined) {
     if (failure instanceof RangeError) throw new UsageError(failure.message);
@@ -241,6 +246,7 @@ async function runPerfConsume(values: OptionValues, io: Io): Promise<number> {
   const detailed = values['show-detailed-stats'] === true;
   const out = printer(values, io);
   const reportFile = stringOption(values, 'report');
+  const statsMs = statsIntervalArg(values);
 
   const consumer = new Consumer({
     ...clientOptionsFrom(values),
@@ -249,6 +255,7 @@ async function runPerfConsume(values: OptionValues, io: Io): Promise<number> {
     lazy: true,
     autoCommit: groupId !== undefined ? 'interval' : 'manual',
   });
+  const stopStats = startStats(statsMs, consumer.client.options.clientId ?? 'kafka-wire-cli', () => consumer.metrics(), io);
   if (!out.json) io.stdout.write((detailed ? CONSUME_DETAILED_HEADER : CONSUME_HEADER) + '\n');
   const startWall = Date.now();
   const stats = new ConsumeStats();
@@ -314,6 +321,7 @@ async function runPerfConsume(values: OptionValues, io: Io): Promise<number> {
     clearInterval(barTimer);
     bar?.clear();
     await consumer.close();
+    stopStats();
   }
   const endWall = Date.now();
   const summary = stats.summary();

@@ -13,6 +13,7 @@ import {
   clientOptionsFrom, noPositionals, partitionArg, requiredTopic, NETWORK_OPTIONS, PARTITION_OPTION, SECURITY_PROPERTIES, TOPIC_OPTION,
 } from './client-options.js';
 import { NO_CREATE_HELP, topicForProduce } from './produce-topic.js';
+import { startStats, statsIntervalArg, STATS_OPTION } from './stats.js';
 
 const utf8 = new TextEncoder();
 const READ_CHUNK = 1 << 20;
@@ -57,6 +58,7 @@ export const produce: Command = {
     { name: 'file', short: 'l', value: 'FILE', help: 'read records from FILE instead of stdin' },
     { name: 'compression', short: 'z', value: 'CODEC', help: `${COMPRESSION_NAMES.join(', ')} (default none)` },
     { name: 'header', short: 'H', value: 'key=value', multiple: true, help: 'a header on every record (repeatable)' },
+    STATS_OPTION,
     { name: 'acks', value: 'ACKS', help: 'all (default, also -1), 0 (no response) or 1 (the leader only); 0 and 1 turn idempotence off' },
     { name: 'transactional-id', value: 'ID', help: 'send the whole input in one transaction with this id (committed at the end, aborted on error)' },
     { name: 'no-idempotence', help: 'plain producer: no producer id and sequence numbers (retries may duplicate)' },
@@ -192,9 +194,11 @@ async function runProduce({ options: values, positionals }: ParsedArgs, io: Io):
   });
   const file = stringOption(values, 'file');
   const options = producerOptions(values);
+  const statsMs = statsIntervalArg(values);
 
   const started = performance.now();
   const producer = await createProducer(options);
+  const stopStats = startStats(statsMs, options.clientId ?? 'kafka-wire-cli', () => producer.metrics(), io);
   const splitter = new RecordSplitter(producer, topic, partition, recordDelim, keyDelim, fixedKey, headers.length > 0 ? headers : undefined);
   let failure: unknown;
   try {
@@ -224,6 +228,7 @@ async function runProduce({ options: values, positionals }: ParsedArgs, io: Io):
     } catch { /* the first error is the one to report */ }
   } finally {
     await producer.close({ force: failure !== undefined });
+    stopStats();
   }
   const seconds = (performance.now() - started) / 1000;
   const s = producer.stats;
