@@ -4,7 +4,16 @@
 // admin passes one as its connections' observer (ConnectOptions.observer), so every connection
 // its KafkaClient opens, coordinators' included, is counted. No runtime imports.
 import type { Metrics } from './metrics.js';
-import type { ConnectionObserver } from '../wire/connection.js';
+
+/** What a client's metrics are told by each of its connections (ConnectOptions.observer). */
+export interface ConnectionObserver {
+  /** A connection is up (versions negotiated, authenticated). */
+  opened(): void;
+  /** It closed (for whatever reason). */
+  closed(): void;
+  /** A request was answered (failed: rejected, e.g. timed out or the connection lost) after `ms`. */
+  answered(apiKey: number, ms: number, failed: boolean): void;
+}
 
 export class NetworkMetrics implements ConnectionObserver {
   #open = 0;

@@ -25,6 +25,8 @@ import { SASL_MECHANISMS, saslMechanism, authenticateSasl, defaultReauthenticate
 import { createLogger, type Logger, type LoggerOption } from '../logger.js';
 import type { ByteSocket, SocketConnector } from './sockets/socket.js';
 import { requestChannel, type RequestTrace } from '../observe/channels.js';
+import type { ConnectionObserver } from '../observe/network-metrics.js';
+export type { ConnectionObserver } from '../observe/network-metrics.js';
 import { cloudflareConnector } from './sockets/cloudflare.js';
 
 
@@ -70,15 +72,6 @@ export interface ConnectOptions {
   observer?: ConnectionObserver;
 }
 
-/** What a client's metrics are told by each of its connections (observe/network-metrics.ts counts them). */
-export interface ConnectionObserver {
-  /** A connection is up (versions negotiated, authenticated). */
-  opened(): void;
-  /** It closed (for whatever reason). */
-  closed(): void;
-  /** A request was answered (failed: rejected, e.g. timed out or the connection lost) after `ms`. */
-  answered(apiKey: number, ms: number, failed: boolean): void;
-}
 
 export interface RequestOptions {
   /** Overrides the connection's requestTimeoutMs for this request. */
