@@ -30,6 +30,7 @@ import { RecordDeserializer, type ConsumerRecord, type DeserializerOptions } fro
 import type { KafkaRecord } from '../records/index.js';
 import { createLogger, withDebugCallback, type Logger } from '../logger.js';
 import { ConsumerMetrics } from './metrics.js';
+import { TelemetryPusher } from '../wire/telemetry.js';
 import type { MetricValue } from '../observe/metrics.js';
 
 export { PartitionBatch };
@@ -145,6 +146,8 @@ export class Consumer<K = Uint8Array, V = Uint8Array> extends EventEmitter<Consu
   /** Topics by name that were reported missing (a topic that then appears means a rebalance). */
   readonly #missing = new Set<string>();
   readonly #metrics: ConsumerMetrics;
+  /** KIP-714's push of the metrics (null with enableMetricsPush: false). */
+  #telemetry: TelemetryPusher | null = null;
 
   constructor(options: ConsumerOptions<K, V>) {
     super();
@@ -192,6 +195,10 @@ export class Consumer<K = Uint8Array, V = Uint8Array> extends EventEmitter<Consu
 
   async #start(): Promise<void> {
     const o = this.options;
+    if (o.enableMetricsPush !== false) {
+      this.#telemetry = new TelemetryPusher(this.client, () => this.metrics(), this.options.debug);
+      this.#telemetry.start();
+    }
     if (o.topics) {
       const conn = await this.client.anyConnection();
       const nextGen = o.groupProtocol === 'consumer' || (o.groupProtocol !== 'classic' && conn.versionFor(ApiKey.ConsumerGroupHeartbeat) !== undefined);
@@ -712,6 +719,7 @@ export class Consumer<K = Uint8Array, V = Uint8Array> extends EventEmitter<Consu
         else await this.#commitNow(null);
       } finally {
         await this.#commitChain.catch(() => {});
+        await this.#telemetry?.close();
         await this.client.close();
         const c = this.#simpleCoordinatorConn;
         if (c) await c.then((x) => x.close()).catch(() => {});

@@ -26,6 +26,7 @@ import { Sender, type BatchAck } from './sender.js';
 import { Transactions, TRANSACTIONAL_MAX_PRODUCE_VERSION, type GroupMetadata, type OffsetToCommit } from './transactions.js';
 import { createLogger, type Logger } from '../logger.js';
 import { ProducerMetrics } from './metrics.js';
+import { TelemetryPusher } from '../wire/telemetry.js';
 import type { MetricValue } from '../observe/metrics.js';
 
 /** K, V: what keySerializer / valueSerializer take (without them: bytes or strings). */
@@ -111,6 +112,8 @@ export class Producer<K = RawField, V = RawField> {
   readonly #accumulator: Accumulator;
   readonly #sender: Sender;
   readonly #metrics: ProducerMetrics;
+  /** KIP-714's push of the metrics (null with enableMetricsPush: false). */
+  readonly #telemetry: TelemetryPusher | null;
   readonly #sticky: StickyPartitions;
   readonly #transactions: Transactions | null;
   #id: ProducerIdAndEpoch = NO_ID;
@@ -157,6 +160,8 @@ export class Producer<K = RawField, V = RawField> {
     this.#metrics = new ProducerMetrics(this.client.options.clientId ?? 'kafka-wire-producer', {
       inFlight: () => this.#sender.inFlight, bufferTotal: this.#accumulator.options.bufferBytes, buffered: () => this.#accumulator.buffered,
     });
+    this.#telemetry = options.enableMetricsPush === false ? null
+      : new TelemetryPusher(this.client, () => this.metrics(), this.logger.enabled('debug') ? (m) => this.logger.debug(m) : undefined);
     this.#sender = new Sender({
       client: this.client,
       accumulator: this.#accumulator,
@@ -205,6 +210,7 @@ export class Producer<K = RawField, V = RawField> {
   async connect(): Promise<void> {
     if (this.#codec === 'zstd') await initZstd();
     await this.client.metadata([], false);
+    this.#telemetry?.start();
     if (this.#transactions !== null) {
       const tx = this.#transactions;
       this.#id = await initProducerId(() => tx.coordinator(), tx.transactionalId, this.options.transactionTimeoutMs ?? 60_000);
@@ -230,7 +236,9 @@ export class Producer<K = RawField, V = RawField> {
 
   async #lookUp(name: string): Promise<TopicInfo> {
     try {
-      return await this.client.topic(name, { allowAutoTopicCreation: this.options.allowAutoTopicCreation ?? true, attempts: 6 });
+      const info = await this.client.topic(name, { allowAutoTopicCreation: this.options.allowAutoTopicCreation ?? true, attempts: 6 });
+      this.#telemetry?.start();
+      return info;
     } catch (error) {
       if (error instanceof ConnectionError) throw error;
       throw new ProducerError('UNKNOWN_TOPIC', `topic ${name}: ${(error as Error).message.replace(/^topic \S+: /, '')}`, { topic: name, cause: error });
@@ -514,6 +522,7 @@ export class Producer<K = RawField, V = RawField> {
       this.#accumulator.stop();
       this.#wake();
       await this.#transactions?.close();
+      await this.#telemetry?.close();
       await this.client.close();
     }
   }

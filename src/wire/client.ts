@@ -19,6 +19,12 @@ export interface ClientOptions extends Omit<ConnectOptions, 'host' | 'port'> {
   retryTimeoutMs?: number;
   /** Debug lines: what the client waits for (a bootstrap server that refuses, a retried lookup). */
   debug?: (message: string) => void;
+  /**
+   * KIP-714: a producer or consumer pushes its metrics to the cluster when the broker has a
+   * client-metrics subscription for it (GetTelemetrySubscriptions / PushTelemetry). Default true,
+   * as the Java client's enable.metrics.push; false: never asks.
+   */
+  enableMetricsPush?: boolean;
 }
 
 /** First wait before a retry of a lookup, doubling up to RETRY_BACKOFF_MAX_MS. */
