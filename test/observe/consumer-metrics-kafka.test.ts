@@ -65,7 +65,9 @@ describe.skipIf(!ok)('consumer and admin metrics against Kafka 4.4, lag checked 
       // The counters: what was handed to the app.
       expect(value(m, 'records-consumed-total')).toBe(10);
       expect(value(m, 'bytes-consumed-total')).toBeGreaterThan(10 * 2);
-      expect(value(m, 'records-consumed-rate')).toBeCloseTo(10 / 30, 5); // Kafka's Rate: at least one 30 s window
+      // Kafka's Rate: over at least one 30 s window (so 10/30 while the run is younger than that).
+      expect(value(m, 'records-consumed-rate')).toBeGreaterThan(0);
+      expect(value(m, 'records-consumed-rate')).toBeLessThanOrEqual(10 / 30 + 1e-9);
       expect(value(m, 'fetch-total')).toBeGreaterThanOrEqual(1);
       expect(value(m, 'fetch-latency-max')).toBeGreaterThanOrEqual(value(m, 'fetch-latency-avg')!);
       expect(value(m, 'commit-total')).toBe(1);
