@@ -43,6 +43,7 @@ const SETTINGS: Record<string, { option: keyof ProducerOptions; kind: 'int' | 'a
   'retry.backoff.ms': { option: 'retryBackoffMs', kind: 'int' },
   'transactional.id': { option: 'transactionalId', kind: 'string' },
   'transaction.timeout.ms': { option: 'transactionTimeoutMs', kind: 'int' },
+  'enable.metrics.push': { option: 'enableMetricsPush', kind: 'bool' },
 };
 
 export const produce: Command = {

@@ -65,6 +65,13 @@ describe('--stats-interval', () => {
     expect(last.metrics.find((m) => m.name === 'records-lag')).toMatchObject({ tags: { topic: 's', partition: '0' }, value: 0 });
   });
 
+  it('takes -X enable.metrics.push (KIP-714 off), as the Java producer\'s setting', async () => {
+    const r = await runCli('produce', ['-b', broker.bootstrap, '-t', 's2', '-X', 'enable.metrics.push=false', '--stats-interval', '1000'], 'x\n');
+    expect(r.code).toBe(0);
+    expect(metric(statsLines(r.stderr).at(-1)!, 'record-send-total')).toBe(1);
+    expect((await runCli('produce', ['-b', broker.bootstrap, '-t', 's2', '-X', 'enable.metrics.push=maybe'], 'x\n')).code).toBe(2);
+  });
+
   it('refuses a bad interval, and the share consumer (no metrics yet)', async () => {
     expect((await runCli('produce', ['-b', broker.bootstrap, '-t', 's', '--stats-interval', '0'], '')).code).toBe(2);
     expect((await runCli('consume', ['-b', broker.bootstrap, '--share', 'g', 's', '--stats-interval', '100'])).code).toBe(2);
