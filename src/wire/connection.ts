@@ -13,7 +13,7 @@
 // and closes the connection: after any of them the stream is out of step, and the next attempt
 // needs a fresh connection (as Kafka's own clients do).
 
-import { EventEmitter } from 'node:events';
+import { Emitter as EventEmitter } from './emitter.js';
 import type * as tls from 'node:tls';
 import { encodeRequest, encodeRequestParts, decodeResponse, newMessage } from '../codec/by-key.js';
 import type { ApiVersionsResponse, RequestBodies, ResponseBodies } from '../generated/types.js';
