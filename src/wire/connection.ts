@@ -386,8 +386,9 @@ export class Connection extends EventEmitter<ConnectionEvents> {
       this.#socket.once('close', () => resolve());
       this.#fail(new ConnectionError('CLOSED', `connection to ${this.host}:${this.port} closed by the client`, { host: this.host, port: this.port }), false);
       this.#socket.end();
-      // A peer that never closes its side must not keep us waiting.
-      setTimeout(() => this.#socket.destroy(), 1000).unref();
+      // A peer that never closes its side must not keep us waiting (unref: Node's timers only).
+      const timer = setTimeout(() => this.#socket.destroy(), 1000);
+      (timer as { unref?: () => void }).unref?.();
     });
   }
 
