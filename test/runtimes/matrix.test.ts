@@ -2,7 +2,8 @@
 // Firefox (web.mjs bundled under their package.json conditions). The host Node makes the golden
 // output first; each runtime checks itself against it, and its own Fetch bytes are decoded here.
 // Every cell must pass, or be a typed refusal this file expects; docs/runtimes.md carries the table.
-// The produce and consume cells run the Producer and a group Consumer (1,000 records each way)
+// The admin, produce and consume cells create a topic with the Admin client, then run the Producer
+// and a group Consumer (1,000 records each way)
 // against one real Kafka 4.4 shared by every runtime (its own topic and group each): Node, Bun and
 // Deno over TCP, workerd over cloudflare:sockets, the browsers through one kafka-wire bridge.
 // The runtimes: `npm --prefix test/runtimes ci` (npm registry) and Debian's chromium, firefox-esr.
@@ -74,15 +75,14 @@ const kafkaOk = ready.length > 0 && await kafkaPeer();
 const kafka: (() => RealKafka) | undefined = kafkaOk ? useKafka() : undefined;
 /** The one bridge every page reaches Kafka through. */
 let bridge: KafkaBridge | undefined;
-const KAFKA_CHECKS = ['produce', 'consume'];
+const KAFKA_CHECKS = ['admin', 'produce', 'consume'];
 
-/** A runtime's own topic (3 partitions) and group on the shared Kafka, as the suite takes them. */
-async function kafkaFor(runtime: Runtime): Promise<{ bootstrap: string; topic: string; groupId: string; version: string; bridge?: string } | undefined> {
+/** A runtime's own topic (its admin check creates it, 3 partitions) and group on the shared Kafka, as the suite takes them. */
+function kafkaFor(runtime: Runtime): { bootstrap: string; topic: string; groupId: string; version: string; bridge?: string } | undefined {
   if (kafka === undefined) return undefined;
   const k = kafka();
   const slug = runtime.name.toLowerCase().replace(/[^a-z0-9]+/g, '-');
   const topic = `matrix-${slug}`;
-  await k.createTopic(topic, { partitions: 3 });
   return { bootstrap: k.bootstrap, topic, groupId: `matrix-${slug}`, version: k.version, ...(runtime.kind === 'browser' ? { bridge: bridge!.url } : {}) };
 }
 
@@ -147,7 +147,7 @@ function matrixTable(rows: Map<string, Result[]>): string {
 
 /** Runs the suite in one runtime, by its kind. */
 async function runIn(runtime: Runtime): Promise<Run> {
-  const target = await kafkaFor(runtime);
+  const target = kafkaFor(runtime);
   const kafkaFile = join(out, `kafka-${runtime.name.replace(/\W+/g, '-')}.json`);
   writeFileSync(kafkaFile, JSON.stringify(target ?? null));
   if (runtime.kind === 'cli') {

@@ -6,14 +6,15 @@
 //
 // `lib` holds the library's entries as the launcher imported them:
 //   { root: 'kafka-wire' or 'kafka-wire/browser', capture: 'kafka-wire/capture', wire: 'kafka-wire/wire',
-//     producer: 'kafka-wire/producer', consumer: 'kafka-wire/consumer' }
+//     admin: 'kafka-wire/admin', producer: 'kafka-wire/producer', consumer: 'kafka-wire/consumer' }
 // `kafka` (when the driver has real Kafka) is { bootstrap, topic, groupId, version, via, socket? }:
-// the produce and consume checks run the Producer and a group Consumer against it, over the
+// the admin check creates the runtime's topic (3 partitions) with the Admin client, and the
+// produce and consume checks run the Producer and a group Consumer against it, over the
 // runtime's own transport (node:net; cloudflare:sockets in workerd) or `socket` (a WebSocket
 // connector to kafka-wire bridge, for pages). Without it they are `skipped`.
 
 /** The checks, in the runtimes table's column order (docs/runtimes.md). */
-export const CHECKS = ['codec', 'fetch', 'zstd', 'explain', 'capture', 'errors', 'memory broker', 'produce', 'consume'];
+export const CHECKS = ['codec', 'fetch', 'zstd', 'explain', 'capture', 'errors', 'memory broker', 'admin', 'produce', 'consume'];
 /** How many records the produce check sends to real Kafka and the consume check reads back. */
 export const KAFKA_RECORDS = 1000;
 /** The record codecs of the Fetch check; zstd has a check of its own (it may need initZstd()). */
@@ -209,6 +210,18 @@ export async function runSmoke(lib, { golden, capture, kafka }) {
   // The Producer sends KAFKA_RECORDS records to real Kafka; a Consumer in a group reads them back.
   const value = (i) => `record ${i} from ${kafka.via}`;
   const options = kafka === undefined ? undefined : { bootstrap: kafka.bootstrap, clientId: 'matrix', ...(kafka.socket === undefined ? {} : { socket: kafka.socket }) };
+  await check('admin', kafka && (async () => {
+    const admin = new lib.admin.Admin(options);
+    try {
+      const [created] = await admin.createTopics([{ name: kafka.topic, partitions: 3, replicationFactor: 1 }]);
+      if (created.partitions !== 3) throw new Error(`created ${created.name} with ${created.partitions} partitions, expected 3`);
+      const listed = await admin.listTopics();
+      if (!listed.some((t) => t.name === kafka.topic)) throw new Error(`listTopics does not name ${kafka.topic}`);
+      return `created ${kafka.topic} (3 partitions, id ${created.topicId}) and listed it over ${kafka.via}`;
+    } finally {
+      await admin.close();
+    }
+  }));
   let acked = 0;
   await check('produce', kafka && (async () => {
     const producer = new lib.producer.Producer({ ...options, lingerMs: 5 });

@@ -1,13 +1,14 @@
 // The smoke suite's entry for runtimes without node: modules (Chromium, Firefox, workerd), bundled
 // by matrix.test.ts with esbuild under their package.json conditions ("browser", "workerd"):
 // the shipped browser bundle (kafka-wire/browser), the capture reader, and kafka-wire/wire, whose
-// network half must refuse with a typed error when used, not fail to import; and the producer and
-// consumer entries against real Kafka: a Worker over cloudflare:sockets (the connection's default
+// network half must refuse with a typed error when used, not fail to import; and the admin, producer
+// and consumer entries against real Kafka: a Worker over cloudflare:sockets (the connection's default
 // there), a page through kafka-wire bridge (a WebSocket connector).
 import * as browser from 'kafka-wire/browser';
 import * as root from 'kafka-wire';
 import * as capture from 'kafka-wire/capture';
 import * as wire from 'kafka-wire/wire';
+import * as admin from 'kafka-wire/admin';
 import * as producer from 'kafka-wire/producer';
 import * as consumer from 'kafka-wire/consumer';
 import { runSmoke } from './smoke.mjs';
@@ -25,7 +26,7 @@ export async function run(golden, captureBytes, modules, kafka) {
   const target = kafka === undefined ? undefined : kafka.bridge === undefined
     ? { ...kafka, via: 'cloudflare:sockets' }
     : { ...kafka, via: 'kafka-wire bridge', bootstrap: 'bridge.invalid:9092', socket: wire.webSocketConnector({ url: kafka.bridge }) };
-  return runSmoke({ root: browser, capture, wire, producer, consumer }, { golden, capture: captureBytes, kafka: target });
+  return runSmoke({ root: browser, capture, wire, admin, producer, consumer }, { golden, capture: captureBytes, kafka: target });
 }
 
 /**
