@@ -13,7 +13,7 @@
 // nothing more than was marked. Revoked partitions are committed before they are given up; a
 // crash re-delivers what was finished after the last commit, never skips.
 
-import { EventEmitter } from 'node:events';
+import { Emitter as EventEmitter } from '../wire/emitter.js';
 import { KafkaClient, type ClientOptions, type TopicInfo } from '../wire/client.js';
 import { ConnectionError, kafkaErrorName } from '../wire/errors.js';
 import type { Connection } from '../wire/connection.js';

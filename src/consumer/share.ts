@@ -16,7 +16,7 @@
 // 'acknowledged' event) learns each one's result, a late one (the lock expired) as
 // INVALID_RECORD_STATE. Guarantee: at least once: a record not accepted in time is delivered again.
 
-import { EventEmitter } from 'node:events';
+import { Emitter as EventEmitter } from '../wire/emitter.js';
 import { KafkaClient, type ClientOptions } from '../wire/client.js';
 import type { Connection } from '../wire/connection.js';
 import { ApiKey, type ShareFetchResponse } from '../generated/types.js';

@@ -120,6 +120,13 @@ function numberRecord(state: PartitionState, index: number, number: number): voi
   numbers[index] = number;
 }
 
+
+/** setImmediate where the runtime has one (Node, Bun, Deno, workerd), else a zero timeout (browsers). */
+const nextTurn = (fn: () => void): unknown => (typeof setImmediate === 'function' ? setImmediate(fn) : setTimeout(fn, 0));
+const cancelTurn = (timer: unknown): void => {
+  if (typeof clearImmediate === 'function' && typeof setImmediate === 'function') clearImmediate(timer as ReturnType<typeof setImmediate>);
+  else clearTimeout(timer as ReturnType<typeof setTimeout>);
+};
 export class Accumulator {
   readonly options: AccumulatorOptions;
   readonly #byTopic = new Map<string, PartitionState[]>();
@@ -134,7 +141,7 @@ export class Accumulator {
   #lingerTimer: ReturnType<typeof setTimeout> | undefined;
   /** Partitions whose open batch goes without lingering if nothing of theirs waits (see soon()). */
   readonly #soon = new Set<PartitionState>();
-  #soonTimer: ReturnType<typeof setImmediate> | undefined;
+  #soonTimer: unknown;
 
   constructor(options: AccumulatorOptions, seal: Sealer, onSealed: () => void) {
     this.options = options;
@@ -263,7 +270,7 @@ export class Accumulator {
   soon(state: PartitionState): void {
     if (this.options.lingerMs <= 0) return;
     this.#soon.add(state);
-    this.#soonTimer ??= setImmediate(() => {
+    this.#soonTimer ??= nextTurn(() => {
       this.#soonTimer = undefined;
       for (const s of this.#soon) if (s.queue.length === 0 && s.inFlight === 0) this.seal(s);
       this.#soon.clear();
@@ -297,7 +304,7 @@ export class Accumulator {
   stop(): void {
     if (this.#lingerTimer !== undefined) clearTimeout(this.#lingerTimer);
     this.#lingerTimer = undefined;
-    if (this.#soonTimer !== undefined) clearImmediate(this.#soonTimer);
+    if (this.#soonTimer !== undefined) cancelTurn(this.#soonTimer);
     this.#soonTimer = undefined;
     this.#soon.clear();
   }

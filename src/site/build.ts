@@ -1,6 +1,6 @@
 // The static explorer site: writes OUTDIR/index.html (every API key), OUTDIR/api/<Name>-v<N>.html
 // (every version, like the reference pages), OUTDIR/explore.html (paste or drop a frame),
-// OUTDIR/capture.html (open a pcap/pcapng) and OUTDIR/assets/ (stylesheet; the browser bundle
+// OUTDIR/capture.html (open a pcap/pcapng), OUTDIR/live.html (a cluster through kafka-wire bridge) and OUTDIR/assets/ (stylesheet; the browser bundle
 // with the WebAssembly codec embedded, and its zstd chunk and zstd.wasm, once for every page; the
 // explorer's, the capture page's and the hover scripts; and — only with a schema directory — the
 // descriptions; with a run-time catalogue, its schemas as facts, so the explorer decodes what it
@@ -17,7 +17,7 @@ import { loadDescriptionTable, readSchemaText } from '../explain/descriptions-no
 import { buildExplainTree } from '../explain/tree.js';
 import { sampleFrame } from '../explain/samples.js';
 import { realisticFrame } from '../explain/realistic.js';
-import { apiPageName, apiVersionPage, capturePage, explorePage, indexPage, versionsOf, type MessageSample } from './pages.js';
+import { apiPageName, apiVersionPage, capturePage, explorePage, indexPage, livePage, versionsOf, type MessageSample } from './pages.js';
 import { SITE_CSS } from './style.js';
 import { browserBundleOptions, classicScript, LIBRARY_SCRIPT, siteScriptOptions, SITE_SCRIPTS, zstdWasmFile } from './bundling.js';
 
@@ -162,6 +162,7 @@ export async function buildSite(outDir: string, options: SiteOptions = {}): Prom
   write('index.html', indexPage(apis, { schemas: schemasDir !== undefined }));
   write('explore.html', explorePage(apis, { descriptions: schemasDir !== undefined, catalogue: added.length > 0 }));
   write('capture.html', capturePage());
+  write('live.html', livePage());
   return { outDir: out, files, apiPages, schemasDir };
 }
 

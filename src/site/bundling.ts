@@ -14,7 +14,7 @@ export const LIBRARY_GLOBAL = 'kafkaWire';
 export const LIBRARY_SCRIPT = 'kafka-wire.js';
 
 /** The site's browser scripts: source name in src/site -> file name in the site's assets/. */
-export const SITE_SCRIPTS = { browser: 'explore.js', 'capture-page': 'capture.js', 'hover-entry': 'hover.js' } as const;
+export const SITE_SCRIPTS = { browser: 'explore.js', 'capture-page': 'capture.js', 'hover-entry': 'hover.js', live: 'live.js' } as const;
 
 /** esbuild's options for the browser bundle: `entry` (src/browser.ts) -> OUTDIR/kafka-wire.js and its chunk. */
 export function browserBundleOptions(entry: string, outdir: string, minify = true): BuildOptions {

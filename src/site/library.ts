@@ -5,8 +5,8 @@
 // Every name here must be one the browser bundle exports (test/site/bundling.test.ts checks).
 export { builtInCatalogue, catalogueFromSchemas } from '../catalogue/index.js';
 export type { SchemaJson } from '../catalogue/index.js';
-export { decodeRequest, decodeResponse, findApi, peekRequest, type Direction } from '../codec/by-key.js';
-export { decodeRecordBatches } from '../records/index.js';
+export { decodeRequest, decodeResponse, encodeRequest, findApi, newMessage, peekRequest, type Direction } from '../codec/by-key.js';
+export { decodeRecordBatches, encodeRecordBatch } from '../records/index.js';
 export {
   buildExplainTree, descriptionsFrom, escapeHtml, formatExplainText, formatHexHtml, formatNodeLine, formatTreeHtml, hexLayout,
   isHexText, parseHexInput, sampleFrame, spacedHex,

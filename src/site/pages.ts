@@ -63,7 +63,7 @@ function pageShell(title: string, body: string, options: { depth: number; script
 <link rel="stylesheet" href="${up}assets/site.css">
 </head>
 <body>
-<header class="top"><strong>kafka-wire</strong><a href="${up}index.html">API keys</a><a href="${up}explore.html">explain a frame</a><a href="${up}capture.html">read a capture</a></header>
+<header class="top"><strong>kafka-wire</strong><a href="${up}index.html">API keys</a><a href="${up}explore.html">explain a frame</a><a href="${up}capture.html">read a capture</a><a href="${up}live.html">live view</a></header>
 <main>
 ${body}
 </main>
@@ -290,7 +290,7 @@ ${members.map(row).join('\n')}
 <p class="intro">${apis.length} API keys, ${pairs} key/version pairs. Each version has a page with the smallest legal
 request and response and a realistic one, their bytes coloured by part, the object tree and the schema facts${options.schemas ? ' and text' : ''}.
 Versions <a class="removed" title="${REMOVED_TITLE}">struck through</a> are ones Kafka has removed (KIP-896).
-To explain frames of your own, use <a href="explore.html">the explorer</a>.</p>
+To explain frames of your own, use <a href="explore.html">the explorer</a>; to watch a cluster, <a href="live.html">the live view</a>.</p>
 <p class="search"><label>search <input type="search" id="search" placeholder="name, key or field (e.g. fetch, 3, memberId)" autocomplete="off"></label> <span id="shown"></span></p>
 ${formatLegendHtml()}
 ${groups}
@@ -323,6 +323,36 @@ ${formatLegendHtml()}
     `assets/${LIBRARY_SCRIPT}`, `assets/${SITE_SCRIPTS.browser}`,
   ];
   return pageShell('Explain a frame — kafka-wire', body, { depth: 0, scripts });
+}
+
+/** The live view: a cluster through `kafka-wire bridge` (src/site/live.ts does the talking). */
+export function livePage(): string {
+  const body = `<h1>Live view</h1>
+<div id="live">
+<p>Give the address of a <code>kafka-wire bridge</code> (<code>kafka-wire bridge --listen 127.0.0.1:8080 -b BROKER</code>, with
+<code>--allow-origin</code> naming this page's origin): this page lists the cluster's topics, tails one (its last records, then
+each new one, decoded as explain shows record data) and produces records, every Kafka connection a WebSocket to the bridge.</p>
+<div class="controls">
+<label>bridge <input id="bridge" size="32" value="ws://127.0.0.1:8080/" spellcheck="false"></label>
+<button type="button" id="connect">connect</button>
+<button type="button" id="refresh">refresh topics</button>
+</div>
+<p id="status"></p>
+<h2>Topics</h2>
+<table class="frames"><thead><tr><th>topic</th><th>partitions</th><th></th></tr></thead><tbody id="topics"></tbody></table>
+<h2>Produce</h2>
+<form id="produce" class="controls">
+<label>topic <select id="produce-topic"></select></label>
+<label>partition <input id="produce-partition" size="3" value="0"></label>
+<label>key <input id="produce-key" size="16"></label>
+<label>value <input id="produce-value" size="32"></label>
+<button type="submit">produce</button>
+</form>
+<h2>Tail <span id="tailing"></span></h2>
+<table class="frames"><thead><tr><th>partition</th><th>offset</th><th>timestamp</th><th>key</th><th>value</th><th>headers</th></tr></thead>
+<tbody id="records"></tbody></table>
+</div>`;
+  return pageShell('Live view — kafka-wire', body, { depth: 0, scripts: [`assets/${LIBRARY_SCRIPT}`, `assets/${SITE_SCRIPTS.live}`] });
 }
 
 export function capturePage(): string {

@@ -13,7 +13,7 @@
 // and closes the connection: after any of them the stream is out of step, and the next attempt
 // needs a fresh connection (as Kafka's own clients do).
 
-import { EventEmitter } from 'node:events';
+import { Emitter as EventEmitter } from './emitter.js';
 import type * as tls from 'node:tls';
 import { encodeRequest, encodeRequestParts, decodeResponse, newMessage } from '../codec/by-key.js';
 import type { ApiVersionsResponse, RequestBodies, ResponseBodies } from '../generated/types.js';
@@ -403,8 +403,9 @@ export class Connection extends EventEmitter<ConnectionEvents> {
       this.#socket.once('close', () => resolve());
       this.#fail(new ConnectionError('CLOSED', `connection to ${this.host}:${this.port} closed by the client`, { host: this.host, port: this.port }), false);
       this.#socket.end();
-      // A peer that never closes its side must not keep us waiting.
-      setTimeout(() => this.#socket.destroy(), 1000).unref();
+      // A peer that never closes its side must not keep us waiting (unref: Node's timers only).
+      const timer = setTimeout(() => this.#socket.destroy(), 1000);
+      (timer as { unref?: () => void }).unref?.();
     });
   }
 

@@ -175,6 +175,23 @@ console.log(c.length < 200 && decompress('zstd', c).length === data.length);`);
     expect(sizes['Fetch consumer (core + Fetch + records)'].raw).toBeLessThanOrEqual(158_457);
   });
 
+  it('bundles the producer, consumer and admin for browsers and workerd, reaching no node: module', async () => {
+    const source = "import { Producer } from 'kafka-wire/producer'; import { Consumer } from 'kafka-wire/consumer'; import { Admin } from 'kafka-wire/admin'; "
+      + "import { webSocketConnector, cloudflareConnector } from 'kafka-wire/wire'; console.log(Producer, Consumer, Admin, webSocketConnector, cloudflareConnector);";
+    const sizes: Record<string, number> = {};
+    for (const [name, conditions] of [['browser', ['browser']], ['workerd', ['workerd', 'worker', 'browser']]] as const) {
+      // esbuild fails the build on an import of node:net, node:tls or node:events for platform browser.
+      const result = await build({ stdin: { contents: source, resolveDir: dir }, bundle: true, minify: true, format: 'esm', platform: 'browser',
+        conditions: [...conditions], write: false, absWorkingDir: dir, logLevel: 'silent' });
+      const text = result.outputFiles[0].text;
+      expect(text).not.toMatch(/\bfrom\s*"node:|\bimport\("node:(?:net|tls|events)/);
+      // The node:net connector's stand-in, which refuses typed where no connector is given.
+      expect(text).toContain('pass ConnectOptions.socket');
+      sizes[name] = text.length;
+    }
+    console.log('client bundles (esbuild, minified):', JSON.stringify(sizes));
+  });
+
   it.skipIf(!haveChromium)('decodes in headless Chromium, on the page and in a Web Worker', async () => {
     const result = await build({
       stdin: { contents: `${decodeSnippet("import * as kw from 'kafka-wire';")}\nexport default answer;`, resolveDir: dir },

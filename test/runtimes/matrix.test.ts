@@ -2,8 +2,12 @@
 // Firefox (web.mjs bundled under their package.json conditions). The host Node makes the golden
 // output first; each runtime checks itself against it, and its own Fetch bytes are decoded here.
 // Every cell must pass, or be a typed refusal this file expects; docs/runtimes.md carries the table.
+// The admin, produce and consume cells create a topic with the Admin client, then run the Producer
+// and a group Consumer (1,000 records each way)
+// against one real Kafka 4.4 shared by every runtime (its own topic and group each): Node, Bun and
+// Deno over TCP, workerd over cloudflare:sockets, the browsers through one kafka-wire bridge.
 // The runtimes: `npm --prefix test/runtimes ci` (npm registry) and Debian's chromium, firefox-esr.
-import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
+import { spawn, execFile, execFileSync, type ChildProcess } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -14,6 +18,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as R from '../../src/records/index.js';
 import { decodeResponse } from '../../src/index.js';
 import { peer } from '../helpers/peer.js';
+import { kafkaPeer, useKafka, type RealKafka } from '../helpers/kafka.js';
+import { startBridge, type KafkaBridge } from '../../src/wire/bridge.js';
 import { repoRoot } from '../helpers/shared.js';
 import { CHECKS } from './smoke.mjs';
 
@@ -44,17 +50,18 @@ const RUNTIMES: Runtime[] = [
 const TCP = 'TCP sockets (node:net)';
 const WASM = 'WebAssembly compilation from bytes at run time';
 const REFUSALS: Record<string, Partial<Record<string, { runtime: string; feature: string }>>> = {
-  Chromium: { consume: { runtime: 'Chrome/', feature: TCP } },
-  'Firefox ESR': { consume: { runtime: 'Firefox/', feature: TCP } },
+  // A page or a Worker cannot listen: the memory broker (a TCP server) refuses there.
+  Chromium: { 'memory broker': { runtime: 'Chrome/', feature: TCP } },
+  'Firefox ESR': { 'memory broker': { runtime: 'Firefox/', feature: TCP } },
   // The codec and records run there from precompiled modules (init({ codec, records })), zstd
   // through nodejs_compat's node:zlib; without those modules every check would refuse (WASM).
-  workerd: { consume: { runtime: 'Cloudflare-Workers', feature: TCP } },
+  workerd: { 'memory broker': { runtime: 'Cloudflare-Workers', feature: TCP } },
 };
 
 /** How the table names a refusal's missing feature. */
 const SHORT: [string, string][] = [[TCP, 'no TCP'], [WASM, 'no wasm compile']];
 
-interface Result { check: string; status: 'pass' | 'fail' | 'refused'; detail: string }
+interface Result { check: string; status: 'pass' | 'fail' | 'refused' | 'skipped'; detail: string }
 interface Run { results: Result[]; produced: Record<string, string> }
 
 const built = existsSync(join(repoRoot, 'dist', 'src', 'index.js')) && existsSync(join(repoRoot, 'dist', 'browser', 'kafka-wire.js'));
@@ -62,6 +69,22 @@ if (!built) console.warn('SKIPPED: the runtime matrix needs `npm run build` firs
 
 const available = (r: Runtime) => peer(r.name, existsSync(r.command[0]), r.install);
 const ready = RUNTIMES.filter((r) => built && available(r));
+
+/** Real Kafka for the produce and consume cells (skipped, by the peer rule, where it cannot run). */
+const kafkaOk = ready.length > 0 && await kafkaPeer();
+const kafka: (() => RealKafka) | undefined = kafkaOk ? useKafka() : undefined;
+/** The one bridge every page reaches Kafka through. */
+let bridge: KafkaBridge | undefined;
+const KAFKA_CHECKS = ['admin', 'produce', 'consume'];
+
+/** A runtime's own topic (its admin check creates it, 3 partitions) and group on the shared Kafka, as the suite takes them. */
+function kafkaFor(runtime: Runtime): { bootstrap: string; topic: string; groupId: string; version: string; bridge?: string } | undefined {
+  if (kafka === undefined) return undefined;
+  const k = kafka();
+  const slug = runtime.name.toLowerCase().replace(/[^a-z0-9]+/g, '-');
+  const topic = `matrix-${slug}`;
+  return { bootstrap: k.bootstrap, topic, groupId: `matrix-${slug}`, version: k.version, ...(runtime.kind === 'browser' ? { bridge: bridge!.url } : {}) };
+}
 
 const table = new Map<string, Result[]>();
 let goldenFile = '';
@@ -72,8 +95,13 @@ beforeAll(async () => {
   rmSync(out, { recursive: true, force: true });
   mkdirSync(out, { recursive: true });
   // The host Node's run is the golden (and must itself pass everything).
+  // (No Kafka for it: the produce and consume cells are each runtime's own, decoded by nobody else.)
   const node: Run = JSON.parse(execFileSync(process.execPath, [join(here, 'cli.mjs'), capturePath], { maxBuffer: 64 << 20 }).toString());
-  for (const r of node.results) expect(r, r.check).toMatchObject({ status: 'pass' });
+  for (const r of node.results) expect(r, r.check).toMatchObject({ status: KAFKA_CHECKS.includes(r.check) ? 'skipped' : 'pass' });
+  if (kafka !== undefined && ready.some((r) => r.kind === 'browser')) {
+    const [host, port] = kafka().bootstrap.split(',')[0].split(':');
+    bridge = await startBridge({ listen: { host: '127.0.0.1', port: 0 }, bootstrap: [{ host, port: Number(port) }], allowedOrigins: ['*'] });
+  }
   goldenFile = join(out, 'golden.json');
   writeFileSync(goldenFile, JSON.stringify(node.produced));
   // The web bundles resolve kafka-wire as a user's app does: through package.json's exports.
@@ -90,13 +118,14 @@ beforeAll(async () => {
   }
 }, 120_000);
 
-afterAll(() => {
+afterAll(async () => {
+  await bridge?.close();
   if (table.size === 0) return;
   const markdown = matrixTable(table);
   writeFileSync(join(out, 'matrix.md'), markdown);
   console.log(markdown);
-  // The guide's table is this run's when every runtime ran.
-  if (table.size === RUNTIMES.length) {
+  // The guide's table is this run's when every runtime ran, Kafka's cells too.
+  if (table.size === RUNTIMES.length && kafka !== undefined) {
     const guide = readFileSync(join(repoRoot, 'docs', 'runtimes.md'), 'utf8');
     expect(guide.includes(markdown), 'docs/runtimes.md must carry the table in test-artifacts/runtimes/matrix.md').toBe(true);
   }
@@ -106,7 +135,8 @@ afterAll(() => {
 function matrixTable(rows: Map<string, Result[]>): string {
   const cell = (r: Result | undefined) => r === undefined ? '–'
     : r.status === 'pass' ? (r.check === 'zstd' ? `✓ (${r.detail.split(' ').at(-1)})` : '✓')
-      : r.status === 'refused' ? `refused: ${SHORT.find(([feature]) => r.detail.includes(feature))?.[1] ?? '?'}` : '✗';
+      : r.status === 'refused' ? `refused: ${SHORT.find(([feature]) => r.detail.includes(feature))?.[1] ?? '?'}`
+        : r.status === 'skipped' ? 'skipped' : '✗';
   const lines = [`| runtime | ${CHECKS.join(' | ')} |`, `|---|${CHECKS.map(() => '---').join('|')}|`];
   for (const runtime of RUNTIMES) {
     const results = rows.get(runtime.name);
@@ -117,15 +147,19 @@ function matrixTable(rows: Map<string, Result[]>): string {
 
 /** Runs the suite in one runtime, by its kind. */
 async function runIn(runtime: Runtime): Promise<Run> {
+  const target = kafkaFor(runtime);
+  const kafkaFile = join(out, `kafka-${runtime.name.replace(/\W+/g, '-')}.json`);
+  writeFileSync(kafkaFile, JSON.stringify(target ?? null));
   if (runtime.kind === 'cli') {
     const [command, ...args] = runtime.command;
-    return JSON.parse(execFileSync(command, [...args, join(here, 'cli.mjs'), capturePath, goldenFile], { cwd: repoRoot, maxBuffer: 64 << 20, timeout: 120_000 }).toString());
+    return JSON.parse(await new Promise<string>((resolve, reject) => execFile(command, [...args, join(here, 'cli.mjs'), capturePath, goldenFile, ...(target ? [kafkaFile] : [])],
+      { cwd: repoRoot, maxBuffer: 64 << 20, timeout: 120_000 }, (error, stdout, stderr) => (error ? reject(new Error(`${error.message}\n${stderr}`)) : resolve(stdout)))));
   }
-  return runtime.kind === 'workerd' ? runInWorkerd(runtime) : runInBrowser(runtime);
+  return runtime.kind === 'workerd' ? runInWorkerd(runtime, kafkaFile) : runInBrowser(runtime, kafkaFile);
 }
 
 /** Serves the browser bundle, the golden and the capture, and takes the page's result by POST. */
-async function runInBrowser(runtime: Runtime): Promise<Run> {
+async function runInBrowser(runtime: Runtime, kafkaFile: string): Promise<Run> {
   const dir = join(webDir, 'browser');
   writeFileSync(join(dir, 'index.html'), `<!doctype html><meta charset="utf-8"><script type="module">
 const post = (body) => fetch('/result', { method: 'POST', body });
@@ -133,10 +167,11 @@ try {
   const { run } = await import('./web.js');
   const golden = await (await fetch('/golden.json')).json();
   const capture = new Uint8Array(await (await fetch('/capture.pcap')).arrayBuffer());
-  await post(JSON.stringify(await run(golden, capture)));
+  const kafka = (await (await fetch('/kafka.json')).json()) ?? undefined;
+  await post(JSON.stringify(await run(golden, capture, undefined, kafka)));
 } catch (error) { await post(JSON.stringify({ crash: String(error?.stack ?? error) })); }
 </script>`);
-  const files: Record<string, string> = { '/golden.json': goldenFile, '/capture.pcap': capturePath };
+  const files: Record<string, string> = { '/golden.json': goldenFile, '/capture.pcap': capturePath, '/kafka.json': kafkaFile };
   let resolve!: (text: string) => void;
   const posted = new Promise<string>((r) => { resolve = r; });
   const server: Server = createServer((req, res) => {
@@ -178,9 +213,10 @@ try {
 }
 
 /** workerd serves the bundle as a module worker; the golden and capture are modules beside it. */
-async function runInWorkerd(runtime: Runtime): Promise<Run> {
+async function runInWorkerd(runtime: Runtime, kafkaFile: string): Promise<Run> {
   const dir = join(webDir, 'workerd');
   copyFileSync(goldenFile, join(dir, 'golden.json'));
+  copyFileSync(kafkaFile, join(dir, 'kafka.json'));
   copyFileSync(capturePath, join(dir, 'capture.pcap'));
   // What a worker imports from kafka-wire/wasm/*.wasm: the modules precompiled, given to init().
   for (const name of ['codec', 'records']) copyFileSync(join(repoRoot, 'dist', 'browser', `${name}.wasm`), join(dir, `${name}.wasm`));
@@ -189,14 +225,19 @@ import golden from './golden.json';
 import capture from './capture.pcap';
 import codec from './codec.wasm';
 import records from './records.wasm';
-export default { async fetch() { return new Response(JSON.stringify(await run(golden, new Uint8Array(capture), { codec, records }))); } };`);
+import kafka from './kafka.json';
+export default { async fetch() { return new Response(JSON.stringify(await run(golden, new Uint8Array(capture), { codec, records }, kafka ?? undefined))); } };`);
   writeFileSync(join(dir, 'bare.mjs'), `import { firstUse } from './web.js';
 export default { async fetch() { return new Response(JSON.stringify(await firstUse())); } };`);
   const port = await freePort();
   const barePort = await freePort();
   writeFileSync(join(dir, 'config.capnp'), `using Workerd = import "/workerd/workerd.capnp";
 const config :Workerd.Config = (
-  services = [ (name = "main", worker = .smoke), (name = "bare", worker = .bare) ],
+  services = [
+    (name = "main", worker = .smoke), (name = "bare", worker = .bare),
+    # cloudflare:sockets' connect() goes out through this: Kafka listens on 127.0.0.1 ("local").
+    (name = "net", network = (allow = ["public", "private", "local"])),
+  ],
   sockets = [
     (name = "http", address = "127.0.0.1:${port}", http = (), service = "main"),
     (name = "bare", address = "127.0.0.1:${barePort}", http = (), service = "bare"),
@@ -211,12 +252,14 @@ const smoke :Workerd.Worker = (
     (name = "worker.mjs", esModule = embed "worker.mjs"),
     (name = "web.js", esModule = embed "web.js"),
     (name = "golden.json", json = embed "golden.json"),
+    (name = "kafka.json", json = embed "kafka.json"),
     (name = "capture.pcap", data = embed "capture.pcap"),
     (name = "codec.wasm", wasm = embed "codec.wasm"),
     (name = "records.wasm", wasm = embed "records.wasm"),
   ],
   compatibilityDate = "2026-11-01",
   compatibilityFlags = ["nodejs_compat"],
+  globalOutbound = "net",
 );
 `);
   const [command] = runtime.command;
@@ -279,8 +322,10 @@ describe.skipIf(ready.length === 0)('the runtime matrix', () => {
       expect(run.results.map((r) => r.check)).toEqual(CHECKS);
       for (const result of run.results) {
         const refusal = REFUSALS[runtime.name]?.[result.check];
-        if (refusal === undefined) {
-          expect(result, `${runtime.name} ${result.check}`).toMatchObject({ status: 'pass' });
+        if (KAFKA_CHECKS.includes(result.check) && kafka === undefined) {
+          expect(result, `${runtime.name} ${result.check}`).toMatchObject({ status: 'skipped' });
+        } else if (refusal === undefined) {
+          expect(result, `${runtime.name} ${result.check}: ${result.detail}`).toMatchObject({ status: 'pass' });
         } else {
           expect(result.status, `${runtime.name} ${result.check}: ${result.detail}`).toBe('refused');
           expect(result.detail).toContain(refusal.runtime);

@@ -5,10 +5,18 @@
 // library's typed refusal (code UNSUPPORTED_RUNTIME), reported as `refused`, never a crash.
 //
 // `lib` holds the library's entries as the launcher imported them:
-//   { root: 'kafka-wire' or 'kafka-wire/browser', capture: 'kafka-wire/capture', wire: 'kafka-wire/wire' }
+//   { root: 'kafka-wire' or 'kafka-wire/browser', capture: 'kafka-wire/capture', wire: 'kafka-wire/wire',
+//     admin: 'kafka-wire/admin', producer: 'kafka-wire/producer', consumer: 'kafka-wire/consumer' }
+// `kafka` (when the driver has real Kafka) is { bootstrap, topic, groupId, version, via, socket? }:
+// the admin check creates the runtime's topic (3 partitions) with the Admin client, and the
+// produce and consume checks run the Producer and a group Consumer against it, over the
+// runtime's own transport (node:net; cloudflare:sockets in workerd) or `socket` (a WebSocket
+// connector to kafka-wire bridge, for pages). Without it they are `skipped`.
 
 /** The checks, in the runtimes table's column order (docs/runtimes.md). */
-export const CHECKS = ['codec', 'fetch', 'zstd', 'explain', 'capture', 'errors', 'consume'];
+export const CHECKS = ['codec', 'fetch', 'zstd', 'explain', 'capture', 'errors', 'memory broker', 'admin', 'produce', 'consume'];
+/** How many records the produce check sends to real Kafka and the consume check reads back. */
+export const KAFKA_RECORDS = 1000;
 /** The record codecs of the Fetch check; zstd has a check of its own (it may need initZstd()). */
 const CODECS = ['none', 'gzip', 'snappy', 'lz4'];
 
@@ -56,11 +64,15 @@ function fetchedBatches(kw, frame) {
  * `capture` is a pcap file's bytes. Returns { results: [{ check, status, detail }], produced }:
  * `produced` is this run's own bytes (the golden, when Node makes it; checked by the driver else).
  */
-export async function runSmoke(lib, { golden, capture }) {
+export async function runSmoke(lib, { golden, capture, kafka }) {
   const kw = lib.root;
   const results = [];
   const produced = {};
   const check = async (name, fn) => {
+    if (fn === undefined) {
+      results.push({ check: name, status: 'skipped', detail: 'no real Kafka given' });
+      return;
+    }
     try {
       results.push({ check: name, status: 'pass', detail: (await fn()) ?? '' });
     } catch (error) {
@@ -170,7 +182,7 @@ export async function runSmoke(lib, { golden, capture }) {
   });
 
   // connect() to the memory broker (started here, in this runtime), Produce, then consume it with Fetch.
-  await check('consume', async () => {
+  await check('memory broker', async () => {
     const { startMemoryBroker, connect } = lib.wire;
     const broker = await startMemoryBroker({ host: '127.0.0.1', port: 0, topics: { smoke: 1 } });
     try {
@@ -194,6 +206,52 @@ export async function runSmoke(lib, { golden, capture }) {
       await broker.close();
     }
   });
+
+  // The Producer sends KAFKA_RECORDS records to real Kafka; a Consumer in a group reads them back.
+  const value = (i) => `record ${i} from ${kafka.via}`;
+  const options = kafka === undefined ? undefined : { bootstrap: kafka.bootstrap, clientId: 'matrix', ...(kafka.socket === undefined ? {} : { socket: kafka.socket }) };
+  await check('admin', kafka && (async () => {
+    const admin = new lib.admin.Admin(options);
+    try {
+      const [created] = await admin.createTopics([{ name: kafka.topic, partitions: 3, replicationFactor: 1 }]);
+      if (created.partitions !== 3) throw new Error(`created ${created.name} with ${created.partitions} partitions, expected 3`);
+      const listed = await admin.listTopics();
+      if (!listed.some((t) => t.name === kafka.topic)) throw new Error(`listTopics does not name ${kafka.topic}`);
+      return `created ${kafka.topic} (3 partitions, id ${created.topicId}) and listed it over ${kafka.via}`;
+    } finally {
+      await admin.close();
+    }
+  }));
+  let acked = 0;
+  await check('produce', kafka && (async () => {
+    const producer = new lib.producer.Producer({ ...options, lingerMs: 5 });
+    try {
+      const acks = await producer.send(kafka.topic, Array.from({ length: KAFKA_RECORDS }, (_, i) => ({ key: `k${i % 10}`, value: value(i) })));
+      acked = acks.length;
+      if (acked !== KAFKA_RECORDS) throw new Error(`${acked} records acknowledged, expected ${KAFKA_RECORDS}`);
+      const partitions = new Set(acks.map((a) => a.partition)).size;
+      return `${KAFKA_RECORDS} records to Kafka ${kafka.version} over ${kafka.via}, ${partitions} partitions`;
+    } finally {
+      await producer.close();
+    }
+  }));
+  await check('consume', kafka && (async () => {
+    if (acked !== KAFKA_RECORDS) throw new Error('nothing to consume: the produce check failed');
+    const consumer = new lib.consumer.Consumer({ ...options, groupId: kafka.groupId, topics: [kafka.topic], resetPolicy: 'earliest' });
+    const seen = new Set();
+    try {
+      for await (const batch of consumer) {
+        for (const r of batch.records()) seen.add(utf8.decode(r.value));
+        consumer.markFinished(batch);
+        if (seen.size >= KAFKA_RECORDS) break;
+      }
+    } finally {
+      await consumer.close();
+    }
+    for (let i = 0; i < KAFKA_RECORDS; i++) if (!seen.has(value(i))) throw new Error(`record ${i} was not read back`);
+    if (seen.size !== KAFKA_RECORDS) throw new Error(`${seen.size} distinct records read, expected ${KAFKA_RECORDS}`);
+    return `${KAFKA_RECORDS} records read back in group ${kafka.groupId} over ${kafka.via}`;
+  }));
 
   return { results, produced };
 }
