@@ -471,6 +471,7 @@ describe.skipIf(!ok)('share groups against Kafka 4.4', () => {
       while (second.length < 3) second.push(...await implicit.poll(10_000));
       // Asking for more accepted the first five (on the ShareFetch that brought the next three).
       expect(took(results, 'accept')).toEqual(['0@0', '0@1', '0@2', '0@3', '0@4']);
+      expect(results.every((r) => r.errorCode === 0)).toBe(true);
       expect(second.map((r) => r.offset)).toEqual([5n, 6n, 7n]);
     } finally {
       await implicit.close(); // accepts the three
@@ -491,6 +492,36 @@ describe.skipIf(!ok)('share groups against Kafka 4.4', () => {
     } finally {
       await explicit.close();
     }
+  }, 60_000);
+
+  it('prefetch: true fetches ahead while the caller works; every record once, and what waits at close comes again counted twice', async () => {
+    const { topic, group } = await setup('prefetch');
+    await produceNumbered(kafka().bootstrap, topic, 1, 0, 300);
+    const results: AcknowledgementResult[] = [];
+    const c = new ShareConsumer({ bootstrap: kafka().bootstrap, groupId: group, topics: [topic], maxRecords: 100, prefetch: true, onAcknowledgement: (r) => results.push(...r) });
+    const first = await c.poll(10_000);
+    expect(first[0]!.offset).toBe(0n);
+    // While the caller holds the first records, the next ones are fetched (and locked to it).
+    const fetched = new Set<bigint>(first.map((r) => r.offset));
+    await sleep(1500);
+    const second = await c.poll(0); // there already: no wait
+    expect(second.length).toBeGreaterThan(0);
+    for (const r of second) fetched.add(r.offset);
+    expect(second.every((r) => r.deliveryCount === 1 && !first.some((f) => f.offset === r.offset))).toBe(true);
+    await sleep(1500); // a third batch arrives and waits
+    await c.close(); // accepts the first two batches; the waiting one is released
+    const accepted = took(results, 'accept');
+    expect(new Set(accepted).size).toBe(accepted.length);
+    expect(accepted.length).toBe(fetched.size);
+    const rest = new ShareConsumer({ bootstrap: kafka().bootstrap, groupId: group, topics: [topic] });
+    const counts = new Map<bigint, number>();
+    try {
+      while (counts.size < 300 - fetched.size) for (const r of await rest.poll(10_000)) counts.set(r.offset, r.deliveryCount);
+    } finally {
+      await rest.close();
+    }
+    expect([...counts.keys()].some((o) => fetched.has(o))).toBe(false); // nothing accepted came again
+    expect([...counts.values()].filter((n) => n === 2).length).toBeGreaterThan(0); // the batch that waited at close
   }, 60_000);
 
   it('respects the group configs set by incremental alter: share.auto.offset.reset latest (the default) and by_duration, share.delivery.count.limit; share.acknowledgement.mode is the consumer\'s', async () => {
@@ -548,7 +579,7 @@ describe.skipIf(!ok)('share groups against Kafka 4.4', () => {
   /** `consume --share` with stdout as given; resolves with its exit code, stdout and stderr. */
   function consumeShare(args: string[], stdout: 'pipe' | number | 'closed'): Promise<{ code: number | null; out: string; err: string }> {
     return new Promise((resolve) => {
-      const child = spawn(process.execPath, [bin, 'consume', '-b', kafka().bootstrap, '--share', ...args], { stdio: ['ignore', stdout === 'closed' ? 'pipe' : stdout, 'pipe'] });
+      const child = spawn(process.execPath, [bin, 'consume', '-b', kafka().bootstrap, ...args], { stdio: ['ignore', stdout === 'closed' ? 'pipe' : stdout, 'pipe'] });
       let out = ''; let err = '';
       // 'closed': the reader is gone before anything is written (the writes fail with EPIPE).
       if (stdout === 'closed') child.stdout!.destroy(); else child.stdout?.on('data', (d) => { out += d; });
@@ -562,9 +593,9 @@ describe.skipIf(!ok)('share groups against Kafka 4.4', () => {
   it.skipIf(!binOk)('`consume --share --release-on-error`: when stdout\'s reader is gone (EPIPE), the records not written are released, not accepted', async () => {
     const { topic, group } = await setup('cli-release');
     await produceNumbered(kafka().bootstrap, topic, 1, 0, 10);
-    const failed = await consumeShare(['--release-on-error', '-e', group, topic], 'closed');
+    const failed = await consumeShare(['--share', group, '--release-on-error', '-e', topic], 'closed');
     expect(failed.code, failed.err).toBe(0); // a reader that stopped early is not an error, as for consume
-    const again = await consumeShare(['-e', group, topic], 'pipe');
+    const again = await consumeShare(['--share', group, '-e', topic], 'pipe');
     expect(again.code, again.err).toBe(0);
     expect(lines(again.out).map((r) => [r.value, r.deliveryCount])).toEqual(Array.from({ length: 10 }, (_, i) => [`r${i}`, 2]));
   }, 60_000);
@@ -574,7 +605,7 @@ describe.skipIf(!ok)('share groups against Kafka 4.4', () => {
     await produceNumbered(kafka().bootstrap, topic, 1, 0, 10);
     const full = openSync('/dev/full', 'w');
     let failed;
-    try { failed = await consumeShare(['--reject', '-e', group, topic], full); } finally { closeSync(full); }
+    try { failed = await consumeShare(['--share', group, '--reject', '-e', topic], full); } finally { closeSync(full); }
     expect(failed.code).toBe(1);
     expect(failed.err).toMatch(/ENOSPC/);
     const client = new KafkaClient({ bootstrap: kafka().bootstrap });
@@ -584,7 +615,7 @@ describe.skipIf(!ok)('share groups against Kafka 4.4', () => {
     } finally {
       await client.close();
     }
-    const again = await consumeShare(['-e', group, topic], 'pipe');
+    const again = await consumeShare(['--share', group, '-e', topic], 'pipe');
     expect(again).toMatchObject({ code: 0, out: '' });
   }, 60_000);
 
@@ -593,9 +624,9 @@ describe.skipIf(!ok)('share groups against Kafka 4.4', () => {
     await produceNumbered(kafka().bootstrap, topic, 1, 0, 10);
     const full = openSync('/dev/full', 'w');
     let failed;
-    try { failed = await consumeShare(['-e', group, topic], full); } finally { closeSync(full); }
+    try { failed = await consumeShare(['--share', group, '-e', topic], full); } finally { closeSync(full); }
     expect(failed.code).toBe(1);
-    const again = await consumeShare(['-e', group, topic], 'pipe');
+    const again = await consumeShare(['--share', group, '-e', topic], 'pipe');
     expect(again.code, again.err).toBe(0);
     expect(lines(again.out).map((r) => r.value)).toEqual(Array.from({ length: 10 }, (_, i) => `r${i}`));
     expect(lines(again.out).every((r) => r.deliveryCount >= 1)).toBe(true);
