@@ -411,7 +411,7 @@ export class ShareConsumer extends EventEmitter<ShareConsumerEvents> {
         if (expect > r.lastOffset) { ri++; if (ri < sorted.length) expect = sorted[ri]!.firstOffset; }
       }
     };
-    const batches = bytes === null || bytes.length === 0 ? [] : decodeRecordBatches(bytes).batches;
+    const batches = bytes === null || bytes.length === 0 ? [] : decodeRecordBatches(bytes, { lazy: true }).batches;
     for (const batch of batches) {
       if (batch.isControl) continue;
       // Columnar: no record object is made unless the caller asks a ShareRecord for one.
