@@ -1,7 +1,9 @@
 // Share groups (KIP-932) against real Apache Kafka 4.4, one broker for the file: ShareConsumer
 // members reading one topic between them (with Kafka's KafkaShareConsumer too), every
 // acknowledgement type, the delivery count limit, a late acknowledgement, a member SIGKILLed
-// while holding records, read_committed, the admin functions, and `consume --share` processes.
+// while holding records, read_committed, the admin functions, commitAsync, implicit and explicit
+// modes, prefetch, the group configs set by incremental alter, and `consume --share` processes
+// (with their output failing: EPIPE, ENOSPC).
 
 import { describe, expect, it } from 'vitest';
 import { spawn } from 'node:child_process';
