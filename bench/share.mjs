@@ -1,5 +1,6 @@
 // Share-group consume bench on a real broker (kafka/cluster.mjs, one node): kafka-wire's
-// ShareConsumer (one member, implicit acknowledgement, in a process of its own) against Kafka's
+// ShareConsumer (one member, implicit acknowledgement, in a process of its own; also with
+// prefetch: true, one ShareFetch ahead per leader) against Kafka's
 // ShareConsumerPerformance (kafka-share-consumer-perf-test, one thread) on the same topic, in
 // interleaved pairs, each run a new share group reading from the earliest offset; then the CLI's
 // `consume --share -e` against plain `consume -e`, both writing JSON lines to /dev/null.
@@ -84,16 +85,17 @@ try {
   };
   const cp = await kafkaClasspath();
   const library = `const { ShareConsumer } = await import(${JSON.stringify(join(ROOT, 'dist/src/consumer/share.js'))});
-    const [bootstrap, group, topic, total, maxRecords] = process.argv.slice(1);
-    const c = new ShareConsumer({ bootstrap, groupId: group, topics: [topic], maxRecords: Number(maxRecords) });
+    const [bootstrap, group, topic, total, maxRecords, prefetch] = process.argv.slice(1);
+    const c = new ShareConsumer({ bootstrap, groupId: group, topics: [topic], maxRecords: Number(maxRecords), prefetch: prefetch === 'true' });
     let n = 0;
     for (let got = -1; n < Number(total) && got !== 0; n += got) got = (await c.poll(15000)).length;
     await c.close();
     if (n < Number(total)) { console.error('only ' + n + ' records of ' + total + ' came'); process.exit(3); }`;
   const runs = {
-    'kafka-wire ShareConsumer': async () => run(process.execPath, ['--input-type=module', '-e', library, kafka.bootstrap, await newGroup(), topic, String(TOTAL), String(MAX_RECORDS)]),
+    'kafka-wire ShareConsumer': async () => run(process.execPath, ['--input-type=module', '-e', library, kafka.bootstrap, await newGroup(), topic, String(TOTAL), String(MAX_RECORDS), 'false']),
+    'kafka-wire ShareConsumer prefetch': async () => run(process.execPath, ['--input-type=module', '-e', library, kafka.bootstrap, await newGroup(), topic, String(TOTAL), String(MAX_RECORDS), 'true']),
     'Kafka ShareConsumerPerformance': async () => run('java', ['-Xmx1g', '-cp', cp, 'org.apache.kafka.tools.ShareConsumerPerformance', '--bootstrap-server', kafka.bootstrap,
-      '--topic', topic, '--group', await newGroup(), '--num-records', String(TOTAL), '--threads', '1', '--timeout', '15000']),
+      '--topic', topic, '--group', await newGroup(), '--num-records', String(TOTAL), '--threads', '1', '--timeout', '60000']),
     'kafka-wire consume --share -e': async () => run(process.execPath, [BIN, 'consume', '-b', kafka.bootstrap, '--share', await newGroup(), '-c', String(TOTAL), topic]),
     'kafka-wire consume -e (plain)': async () => run(process.execPath, [BIN, 'consume', '-b', kafka.bootstrap, '-t', topic, '-e']),
   };
@@ -108,11 +110,12 @@ try {
     }
   }
   await admin.close();
-  const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+  const quantile = (xs, f) => { const a = [...xs].sort((x, y) => x - y); const i = (a.length - 1) * f; const lo = Math.floor(i); const hi = Math.ceil(i); return a[lo] + (a[hi] - a[lo]) * (i - lo); };
+  const median = (xs) => quantile(xs, 0.5);
   console.log(`\nshare consume of ${TOTAL} records of ${VALUE_BYTES} B, ${PARTITIONS} partitions, one broker, ${PAIRS} interleaved rounds (${cpus().length} cores, load ${loadavg()[0].toFixed(1)})\n`);
-  console.log('| run | median s | records/s |');
+  console.log('| run | median s (q1-q3) | records/s |');
   console.log('|---|---|---|');
-  for (const [name, xs] of Object.entries(times)) console.log(`| ${name} | ${median(xs).toFixed(2)} | ${Math.round(TOTAL / median(xs)).toLocaleString('en')} |`);
+  for (const [name, xs] of Object.entries(times)) console.log(`| ${name} | ${median(xs).toFixed(2)} (${quantile(xs, 0.25).toFixed(2)}-${quantile(xs, 0.75).toFixed(2)}) | ${Math.round(TOTAL / median(xs)).toLocaleString('en')} |`);
 } finally {
   await kafka.stop();
 }

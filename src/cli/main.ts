@@ -12,6 +12,7 @@ import { COMMAND_LOADERS } from './command-loaders.js';
 import { describeError, FrameFailure } from './errors.js';
 import { commandHelp, globalHelp, HELP_OPTION } from './help.js';
 import { parseOptions } from './options.js';
+import { stdoutErrorsHeld } from './stdout-hold.js';
 
 export type { Io } from './command.js';
 
@@ -112,8 +113,10 @@ function invokedDirectly(): boolean {
 }
 
 if (invokedDirectly()) {
-  // A reader that stops early (`| head`) is not an error: end quietly.
+  // A reader that stops early (`| head`) is not an error: end quietly. A command that holds this
+  // off (consume --share: it settles the records it could not write) gets the error itself.
   process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+    if (stdoutErrorsHeld()) return;
     if (error.code === 'EPIPE') process.exit(0);
     throw error;
   });

@@ -12,6 +12,7 @@ import { UsageError } from '../errors.js';
 import type { Io } from './command.js';
 import { flushedWriter, JsonLinesWriter, jsonRecordWriter, recordWriter, type Encoding, type OutputOptions, type RecordWriter } from './consume-output.js';
 import { stringOption, type OptionSpec, type OptionValues } from './options.js';
+import { holdStdoutErrors } from './stdout-hold.js';
 
 /** The options `consume` takes for share mode (consume.ts lists them with its own). */
 export const SHARE_CONSUME_OPTIONS: readonly OptionSpec[] = [
@@ -92,6 +93,9 @@ export async function runShareConsume(o: ShareConsumeOptions, io: Io): Promise<n
     return f;
   };
   let printed = 0;
+  // stdout's errors (EPIPE: the reader went away) come here through the writes, so that the
+  // records whose lines did not get out are settled before the process ends.
+  const unhold = holdStdoutErrors();
   try {
     while (!stopping && printed < o.limit) {
       const records = await consumer.poll(o.exitAtEnd ? IDLE_END_MS : POLL_MS);
@@ -109,6 +113,8 @@ export async function runShareConsume(o: ShareConsumeOptions, io: Io): Promise<n
           for (const r of take) consumer.acknowledge(r, onError);
           await consumer.commitSync().catch(() => {});
         }
+        // A reader that stopped early (`| head`) is not an error, as for consume.
+        if ((err as NodeJS.ErrnoException).code === 'EPIPE') return 0;
         throw err;
       }
       for (const r of take) consumer.acknowledge(r, 'accept');
@@ -116,7 +122,7 @@ export async function runShareConsume(o: ShareConsumeOptions, io: Io): Promise<n
     }
   } finally {
     io.signal?.removeEventListener('abort', onAbort);
-    await consumer.close();
+    try { await consumer.close(); } finally { unhold(); }
   }
   return 0;
 }

@@ -40,27 +40,30 @@ export const SESSION_ERRORS: ReadonlySet<number> = new Set([
 
 export interface AckBatch { firstOffset: bigint; lastOffset: bigint; acknowledgeTypes: number[] }
 
-/** One pending acknowledgement (what the caller learns the result of). */
-export interface PendingAck { topic: string; partition: number; offset: bigint; type: number }
+/** Pending acknowledgements of one type for a run of offsets (what the caller learns the result of). */
+export interface PendingAck { topic: string; partition: number; firstOffset: bigint; lastOffset: bigint; type: number }
+
+/** A run of offsets with one acknowledgement type. */
+export interface AckRange { firstOffset: bigint; lastOffset: bigint; type: number }
 
 /**
  * Runs of consecutive offsets with one type, as one batch each (a single type applies to the
  * whole range). Offsets acknowledged twice: the last word counts.
  */
-export function ackBatches(acks: readonly { offset: bigint; type: number }[]): AckBatch[] {
+export function ackBatches(acks: readonly AckRange[]): AckBatch[] {
   let inOrder = true;
-  for (let i = 1; i < acks.length && inOrder; i++) inOrder = acks[i - 1]!.offset < acks[i]!.offset;
+  for (let i = 1; i < acks.length && inOrder; i++) inOrder = acks[i - 1]!.lastOffset < acks[i]!.firstOffset;
   // The common case (offsets handed out in order, each acknowledged once) needs no map or sort.
-  const sorted: (readonly [bigint, number])[] = inOrder ? acks.map((a) => [a.offset, a.type] as const) : (() => {
+  const sorted: readonly AckRange[] = inOrder ? acks : (() => {
     const byOffset = new Map<bigint, number>();
-    for (const a of acks) byOffset.set(a.offset, a.type);
-    return [...byOffset].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+    for (const a of acks) for (let o = a.firstOffset; o <= a.lastOffset; o++) byOffset.set(o, a.type);
+    return [...byOffset].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)).map(([o, type]) => ({ firstOffset: o, lastOffset: o, type }));
   })();
   const out: AckBatch[] = [];
-  for (const [offset, type] of sorted) {
+  for (const a of sorted) {
     const last = out[out.length - 1];
-    if (last && last.lastOffset + 1n === offset && last.acknowledgeTypes[0] === type) last.lastOffset = offset;
-    else out.push({ firstOffset: offset, lastOffset: offset, acknowledgeTypes: [type] });
+    if (last && last.lastOffset + 1n === a.firstOffset && last.acknowledgeTypes[0] === a.type) last.lastOffset = a.lastOffset;
+    else out.push({ firstOffset: a.firstOffset, lastOffset: a.lastOffset, acknowledgeTypes: [a.type] });
   }
   return out;
 }
@@ -87,22 +90,37 @@ export class ShareSession {
 
   get epoch(): number { return this.#epoch; }
   get isNew(): boolean { return this.#epoch === OPEN_EPOCH; }
+  /** Pending acknowledgements, in runs (0: nothing to send). */
   get pendingCount(): number { let n = 0; for (const p of this.#pending.values()) n += p.acks.length; return n; }
   hasPendingType(type: number): boolean {
     for (const p of this.#pending.values()) if (p.acks.some((a) => a.type === type)) return true;
     return false;
   }
 
-  acknowledge(part: SessionPartition, offset: bigint, type: number): void {
-    const k = keyOf(part.topicId, part.partition);
-    const entry = this.#pending.get(k) ?? this.#pending.set(k, { part, acks: [] }).get(k)!;
-    entry.acks.push({ topic: part.topic, partition: part.partition, offset, type });
+  /** The entry acknowledged last, by its partition object (records of one fetch share theirs: no key to build). */
+  #last: { part: SessionPartition; entry: { part: SessionPartition; acks: PendingAck[] } } | null = null;
+
+  /** One offset's acknowledgement; the next offset with the same type extends the same run. */
+  acknowledge(part: SessionPartition, offset: bigint, type: number): void { this.acknowledgeRange(part, offset, offset, type); }
+
+  acknowledgeRange(part: SessionPartition, firstOffset: bigint, lastOffset: bigint, type: number): void {
+    // (#last is cleared whenever entries leave #pending.)
+    let entry = this.#last !== null && this.#last.part === part ? this.#last.entry : undefined;
+    if (entry === undefined) {
+      const k = keyOf(part.topicId, part.partition);
+      entry = this.#pending.get(k) ?? this.#pending.set(k, { part, acks: [] }).get(k)!;
+      this.#last = { part, entry };
+    }
+    const tail = entry.acks[entry.acks.length - 1];
+    if (tail !== undefined && tail.type === type && tail.lastOffset + 1n === firstOffset) tail.lastOffset = lastOffset;
+    else entry.acks.push({ topic: part.topic, partition: part.partition, firstOffset, lastOffset, type });
   }
 
   /** Every pending acknowledgement, removed (a new session cannot carry them: the caller reports them lost). */
   takePending(): PendingAck[] {
     const out = [...this.#pending.values()].flatMap((p) => p.acks);
     this.#pending.clear();
+    this.#last = null;
     return out;
   }
 
@@ -138,6 +156,7 @@ export class ShareSession {
   #takeAcks(listed: Map<string, SessionPartition>, onlyInSession: boolean): { acks: PendingAck[]; batches: Map<string, AckBatch[]> } {
     const batches = new Map<string, AckBatch[]>();
     const acks: PendingAck[] = [];
+    this.#last = null;
     for (const [k, entry] of this.#pending) {
       // A partition gone from the session (reassigned) is acknowledged by ShareAcknowledge instead.
       if (onlyInSession && !this.#inSession.has(k)) continue;

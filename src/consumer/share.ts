@@ -46,6 +46,14 @@ export interface ShareConsumerOptions extends Omit<ClientOptions, 'bootstrap'> {
   acknowledgementMode?: 'implicit' | 'explicit';
   /** Records one ShareFetch asks a broker for (Kafka's max.poll.records, default 500). */
   maxRecords?: number;
+  /**
+   * Fetch the next records from each leader while the caller works on the ones handed out (one
+   * ShareFetch ahead per broker): faster, but those records are locked to this member from when
+   * they arrive, and the ones still waiting when it closes are released by the broker with their
+   * delivery count already up by one (Kafka counts a delivery at acquisition). Default false:
+   * records are fetched only while a poll() waits, none locked before the caller asks.
+   */
+  prefetch?: boolean;
   /** How long a broker holds a ShareFetch for records to arrive (default 500 ms). */
   maxWaitMs?: number;
   fetchMaxBytes?: number;
@@ -54,7 +62,10 @@ export interface ShareConsumerOptions extends Omit<ClientOptions, 'bootstrap'> {
   debug?: (message: string) => void;
 }
 
-/** A record handed out by a share consumer. */
+/**
+ * A record handed out by a share consumer. key, value, headers, timestamp and record are read
+ * from the batch when asked for (no decoding for a record nobody looks into).
+ */
 export interface ShareRecord {
   topic: string;
   partition: number;
@@ -99,7 +110,6 @@ const MAX_ACQUIRED_RANGE = 10_000_000n;
 const TYPE_NAMES = ['gap', 'accept', 'release', 'reject', 'renew'] as const;
 
 const keyOf = (topic: string, partition: number) => `${topic}\u0000${partition}`;
-const recordKey = (topic: string, partition: number, offset: bigint) => `${topic}\u0000${partition}\u0000${offset}`;
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
 interface Node {
@@ -113,7 +123,41 @@ interface Node {
   wake: () => void;
 }
 
-interface Held { record: ShareRecord; node: number; part: SessionPartition; renewed: boolean }
+/**
+ * The records of one partition from one ShareFetch, handed out together; `state` says for each
+ * whether it is still the caller's (OPEN), renewed and still the caller's (RENEWED), or
+ * acknowledged (DONE). Each record carries its delivery and its index in it (DELIVERY, SLOT),
+ * so acknowledging one builds no key and walks no map.
+ */
+interface Delivery { node: number; part: SessionPartition; records: ShareRecord[]; state: Uint8Array; open: number }
+const OPEN = 0;
+const RENEWED = 1;
+const DONE = 2;
+const DELIVERY = Symbol('kafka-wire share delivery');
+const SLOT = Symbol('kafka-wire share slot');
+type Carried = ShareRecord & { [DELIVERY]?: Delivery; [SLOT]?: number };
+
+/**
+ * A ShareRecord as handed out: key, value, headers, timestamp and the KafkaRecord are read from
+ * the batch when asked for (its columnar accessors), so a record nobody looks into costs no
+ * decoding; it carries its delivery and index for acknowledge().
+ */
+class HandedOut implements ShareRecord {
+  readonly [DELIVERY]: Delivery;
+  readonly [SLOT]: number;
+  constructor(
+    readonly topic: string, readonly partition: number, readonly offset: bigint, readonly deliveryCount: number,
+    readonly batch: RecordBatch, readonly index: number, public lockExpiresAt: number, delivery: Delivery, slot: number,
+  ) {
+    this[DELIVERY] = delivery;
+    this[SLOT] = slot;
+  }
+  get key(): Uint8Array | null { return this.batch.keyAt(this.index); }
+  get value(): Uint8Array | null { return this.batch.valueAt(this.index); }
+  get headers(): RecordHeader[] { return this.batch.headersAt(this.index); }
+  get timestamp(): bigint { return this.batch.timestampAt(this.index); }
+  get record(): KafkaRecord { return this.batch.record(this.index); }
+}
 
 export class ShareConsumer extends EventEmitter<ShareConsumerEvents> {
   readonly client: KafkaClient;
@@ -122,10 +166,13 @@ export class ShareConsumer extends EventEmitter<ShareConsumerEvents> {
   readonly #explicit: boolean;
   readonly #nodes = new Map<number, Node>();
   #assignment: TopicPartitions[] = [];
-  readonly #ready: { records: ShareRecord[]; node: number; parts: Map<string, SessionPartition> }[] = [];
+  readonly #ready: { records: ShareRecord[]; node: number; deliveries: Delivery[] }[] = [];
   #readyWaiter: (() => void) | null = null;
-  /** Records handed out and not acknowledged yet. */
-  readonly #held = new Map<string, Held>();
+  /** Deliveries handed out with records not acknowledged yet. */
+  readonly #held = new Set<Delivery>();
+  readonly #prefetch: boolean;
+  /** A poll() has been made (prefetching starts after the first). */
+  #polled = false;
   #lockMs = DEFAULT_LOCK_MS;
   #started: Promise<void> | null = null;
   #closing: Promise<void> | null = null;
@@ -147,6 +194,7 @@ export class ShareConsumer extends EventEmitter<ShareConsumerEvents> {
     if (!Number.isInteger(maxRecords) || maxRecords < 1) throw new ConsumerError('USAGE', `maxRecords must be a positive integer, not ${maxRecords}`);
     this.options = options;
     this.#explicit = mode === 'explicit';
+    this.#prefetch = options.prefetch ?? false;
     this.client = new KafkaClient({ ...options, bootstrap: options.bootstrap });
     this.#membership = new ShareMembership(this.client, options.groupId, options.topics, {
       assigned: (tps) => this.#assigned(tps),
@@ -256,9 +304,10 @@ export class ShareConsumer extends EventEmitter<ShareConsumerEvents> {
       const wanted = this.#wanted().filter((p) => p.leader === node.id);
       // A renewal goes at once (a ShareFetch carrying one would fetch nothing).
       const renew = node.session.hasPendingType(AcknowledgeType.RENEW);
-      // Records acquired are locked to this member: take them only for a poll() that waits (as
-      // Kafka's client), and no more before the caller has those taken already.
-      const fetch = this.#wanting && node.ready === 0 && wanted.length > 0;
+      // Records acquired are locked to this member: take them for a poll() that waits, or (with
+      // prefetch) one ShareFetch ahead while the caller works; never more before the caller has
+      // taken those.
+      const fetch = (this.#wanting || (this.#prefetch && this.#polled)) && node.ready === 0 && wanted.length > 0;
       if (!renew && !fetch && (wanted.length > 0 || node.session.pendingCount === 0)) { await this.#idle(node, maxWaitMs); continue; }
       try {
         if (!fetch) await this.#acknowledgeNode(node);
@@ -300,7 +349,7 @@ export class ShareConsumer extends EventEmitter<ShareConsumerEvents> {
     const names = this.#topicNames();
     const ackResults = new Map<string, { errorCode: number; message: string | null }>();
     const records: ShareRecord[] = [];
-    const parts = new Map<string, SessionPartition>();
+    const deliveries: Delivery[] = [];
     let refresh = false;
     for (const t of res.responses) {
       const topic = names.get(t.topicId);
@@ -314,28 +363,34 @@ export class ShareConsumer extends EventEmitter<ShareConsumerEvents> {
           throw new ConsumerError('FETCH', `ShareFetch ${topic}/${p.partitionIndex}: ${kafkaErrorName(p.errorCode)}${p.errorMessage ? `: ${p.errorMessage}` : ''}`, { errorCode: p.errorCode });
         }
         if (p.acquiredRecords.length === 0) continue;
-        parts.set(keyOf(topic, p.partitionIndex), part);
-        this.#acquired(node, part, p.records, p.acquiredRecords, receivedAt + this.#lockMs, records);
+        const d: Delivery = { node: node.id, part, records: [], state: new Uint8Array(0), open: 0 };
+        this.#acquired(node, d, p.records, p.acquiredRecords, receivedAt + this.#lockMs);
+        if (d.records.length === 0) continue;
+        d.state = new Uint8Array(d.records.length);
+        d.open = d.records.length;
+        deliveries.push(d);
+        for (const r of d.records) records.push(r);
       }
     }
-    this.#report(req.acks, (a) => {
-      const r = ackResults.get(keyOf(a.topic, a.partition));
-      return r ?? { errorCode: 0, message: null };
-    });
+    if (this.#heard()) {
+      this.#report(req.acks, (a) => ackResults.get(keyOf(a.topic, a.partition)) ?? { errorCode: 0, message: null });
+    }
     if (this.options.debug) {
       const acquired = (res as ShareFetchResponse).responses.flatMap((t) => t.partitions.map((p) => `${names.get(t.topicId)}/${p.partitionIndex}:${p.acquiredRecords.map((r) => `${r.firstOffset}-${r.lastOffset}x${r.deliveryCount}`).join(',')}`)).join(' ');
       this.options.debug(`ShareFetch broker ${node.id} epoch ${req.epoch}: ${req.acks.length} acks, ${req.topics.reduce((n, t) => n + t.partitions.length, 0)} partitions listed; acquired ${acquired || 'nothing'}`);
     }
     if (records.length > 0) {
       node.ready++;
-      this.#ready.push({ records, node: node.id, parts });
+      this.#ready.push({ records, node: node.id, deliveries });
       const w = this.#readyWaiter; this.#readyWaiter = null; w?.();
     }
     if (refresh) { await this.#refresh(); void this.#ensureLoops(); }
   }
 
   /** The records of the acquired ranges, with their delivery counts; offsets acquired without a record are acknowledged as gaps. */
-  #acquired(node: Node, part: SessionPartition, bytes: Uint8Array | null, ranges: readonly { firstOffset: bigint; lastOffset: bigint; deliveryCount: number }[], lockExpiresAt: number, out: ShareRecord[]): void {
+  #acquired(node: Node, d: Delivery, bytes: Uint8Array | null, ranges: readonly { firstOffset: bigint; lastOffset: bigint; deliveryCount: number }[], lockExpiresAt: number): void {
+    const part = d.part;
+    const out = d.records;
     for (const r of ranges) {
       if (r.lastOffset < r.firstOffset || r.lastOffset - r.firstOffset >= MAX_ACQUIRED_RANGE) {
         throw new ConsumerError('FETCH', `ShareFetch ${part.topic}/${part.partition}: acquired range ${r.firstOffset}..${r.lastOffset} is not a range this consumer takes`);
@@ -352,27 +407,23 @@ export class ShareConsumer extends EventEmitter<ShareConsumerEvents> {
         const r = sorted[ri]!;
         if (expect < r.firstOffset) expect = r.firstOffset;
         const stop = end <= r.lastOffset ? end : r.lastOffset + 1n;
-        for (; expect < stop; expect++) node.session.acknowledge(part, expect, AcknowledgeType.GAP);
+        if (expect < stop) { node.session.acknowledgeRange(part, expect, stop - 1n, AcknowledgeType.GAP); expect = stop; }
         if (expect > r.lastOffset) { ri++; if (ri < sorted.length) expect = sorted[ri]!.firstOffset; }
       }
     };
-    const batches = bytes === null || bytes.length === 0 ? [] : decodeRecordBatches(bytes).batches;
+    const batches = bytes === null || bytes.length === 0 ? [] : decodeRecordBatches(bytes, { lazy: true }).batches;
     for (const batch of batches) {
       if (batch.isControl) continue;
-      const list = batch.records;
-      for (let index = 0; index < list.length; index++) {
-        const record = list[index]!;
-        const offset = record.offset;
+      // Columnar: no record object is made unless the caller asks a ShareRecord for one.
+      const count = batch.recordCount;
+      for (let index = 0; index < count; index++) {
+        const offset = batch.offsetAt(index);
         gapsUpTo(offset);
         while (ri < sorted.length && offset > sorted[ri]!.lastOffset) { ri++; if (ri < sorted.length) expect = sorted[ri]!.firstOffset; }
         const r = sorted[ri];
         if (r === undefined || offset < r.firstOffset || offset < expect) continue; // in the batch but not acquired by this member
         expect = offset + 1n;
-        out.push({
-          topic: part.topic, partition: part.partition, offset, deliveryCount: r.deliveryCount,
-          key: record.key, value: record.value, headers: record.headers, timestamp: record.timestamp,
-          record, batch, index, lockExpiresAt,
-        });
+        out.push(new HandedOut(part.topic, part.partition, offset, r.deliveryCount, batch, index, lockExpiresAt, d, out.length));
       }
     }
     gapsUpTo(sorted.length > 0 ? sorted[sorted.length - 1]!.lastOffset + 1n : 0n);
@@ -402,6 +453,9 @@ export class ShareConsumer extends EventEmitter<ShareConsumerEvents> {
     throw new ConsumerError('FETCH', `broker ${node.id}: ${why}`, { errorCode });
   }
 
+  /** Whether anyone learns acknowledgements' results (when no one does, they are not gathered). */
+  #heard(): boolean { return this.options.onAcknowledgement !== undefined || this.listenerCount('acknowledged') > 0; }
+
   /** Tells the caller what became of acknowledgements (grouped by partition, type and result). */
   #report(acks: readonly PendingAck[], result: (a: PendingAck) => { errorCode: number; message: string | null }): AcknowledgementResult[] {
     if (acks.length === 0) return [];
@@ -416,7 +470,7 @@ export class ShareConsumer extends EventEmitter<ShareConsumerEvents> {
         g = { topic: a.topic, partition: a.partition, type: TYPE_NAMES[a.type] ?? 'accept', offsets: [], errorCode: r.errorCode, error };
         groups.set(k, g);
       }
-      g.offsets.push(a.offset);
+      for (let o = a.firstOffset; o <= a.lastOffset; o++) g.offsets.push(o);
     }
     const results = [...groups.values()].filter((g) => g.type !== 'gap' || g.errorCode !== 0);
     if (results.length === 0) return [];
@@ -441,6 +495,7 @@ export class ShareConsumer extends EventEmitter<ShareConsumerEvents> {
     this.#settleHandedOut();
     const deadline = Date.now() + timeoutMs;
     this.#wanting = true;
+    this.#polled = true;
     for (const n of this.#nodes.values()) n.wake();
     try {
       return await this.#take(deadline);
@@ -456,11 +511,11 @@ export class ShareConsumer extends EventEmitter<ShareConsumerEvents> {
       const taken = this.#ready.splice(0, this.#ready.length);
       if (taken.length > 0) {
         for (const t of taken) {
-          for (const r of t.records) this.#held.set(recordKey(r.topic, r.partition, r.offset), { record: r, node: t.node, part: t.parts.get(keyOf(r.topic, r.partition))!, renewed: false });
+          for (const d of t.deliveries) this.#held.add(d);
           const n = this.#nodes.get(t.node);
           if (n) { n.ready--; n.wake(); }
         }
-        return taken.flatMap((t) => t.records);
+        return taken.length === 1 ? taken[0]!.records : taken.flatMap((t) => t.records);
       }
       const left = deadline - Date.now();
       if (left <= 0) return [];
@@ -484,14 +539,17 @@ export class ShareConsumer extends EventEmitter<ShareConsumerEvents> {
   #settleHandedOut(): void {
     if (this.#held.size === 0) return;
     if (this.#explicit) {
-      const open = [...this.#held.values()].filter((h) => !h.renewed).length;
+      let open = 0;
+      for (const d of this.#held) for (let i = 0; i < d.state.length; i++) if (d.state[i] === OPEN) open++;
       if (open > 0) throw new ConsumerError('USAGE', `explicit acknowledgement: ${open} record(s) handed out are not acknowledged yet (acknowledge each before asking for more)`);
       return;
     }
-    for (const [k, h] of this.#held) {
-      this.#held.delete(k);
-      this.#node(h.node).session.acknowledge(h.part, h.record.offset, AcknowledgeType.ACCEPT);
+    for (const d of this.#held) {
+      const session = this.#node(d.node).session;
+      for (let i = 0; i < d.state.length; i++) if (d.state[i] !== DONE) { d.state[i] = DONE; session.acknowledge(d.part, d.records[i]!.offset, AcknowledgeType.ACCEPT); }
+      d.open = 0;
     }
+    this.#held.clear();
   }
 
   /**
@@ -502,17 +560,33 @@ export class ShareConsumer extends EventEmitter<ShareConsumerEvents> {
   acknowledge(record: ShareRecord, type: AcknowledgeTypeName = 'accept'): void {
     const id = ACK_TYPE_ID[type];
     if (id === undefined || type === ('gap' as AcknowledgeTypeName)) throw new ConsumerError('USAGE', `acknowledge type is accept, release, reject or renew, not ${JSON.stringify(type)}`);
-    const k = recordKey(record.topic, record.partition, record.offset);
-    const held = this.#held.get(k);
-    if (!held) throw new ConsumerError('USAGE', `${record.topic}/${record.partition}@${record.offset} is not a record this consumer holds (already acknowledged, or not handed out by it)`);
+    const found = this.#find(record);
+    if (!found) throw new ConsumerError('USAGE', `${record.topic}/${record.partition}@${record.offset} is not a record this consumer holds (already acknowledged, or not handed out by it)`);
+    const [d, i] = found;
+    const node = this.#node(d.node);
     if (type === 'renew') {
-      held.renewed = true;
-      this.#node(held.node).session.acknowledge(held.part, record.offset, id);
-      this.#node(held.node).wake();
+      d.state[i] = RENEWED;
+      node.session.acknowledge(d.part, record.offset, id);
+      node.wake();
       return;
     }
-    this.#held.delete(k);
-    this.#node(held.node).session.acknowledge(held.part, record.offset, id);
+    d.state[i] = DONE;
+    if (--d.open === 0) this.#held.delete(d);
+    node.session.acknowledge(d.part, record.offset, id);
+  }
+
+  /** The held delivery and index of a record handed out (by what it carries, else by topic, partition and offset). */
+  #find(record: ShareRecord): [Delivery, number] | null {
+    const c = record as Carried;
+    const d = c[DELIVERY];
+    const i = c[SLOT];
+    if (d !== undefined && i !== undefined) return this.#held.has(d) && d.state[i] !== DONE ? [d, i] : null;
+    for (const h of this.#held) {
+      if (h.part.topic !== record.topic || h.part.partition !== record.partition) continue;
+      const j = h.records.findIndex((r) => r.offset === record.offset);
+      if (j >= 0 && h.state[j] !== DONE) return [h, j];
+    }
+    return null;
   }
 
   /**
@@ -557,8 +631,10 @@ export class ShareConsumer extends EventEmitter<ShareConsumerEvents> {
         this.#lockMs = res.acquisitionLockTimeoutMs;
         const until = Date.now() + res.acquisitionLockTimeoutMs;
         for (const a of req.acks) if (a.type === AcknowledgeType.RENEW) {
-          const h = this.#held.get(recordKey(a.topic, a.partition, a.offset));
-          if (h) h.record.lockExpiresAt = until;
+          for (const d of this.#held) {
+            if (d.part.topic !== a.topic || d.part.partition !== a.partition) continue;
+            for (const r of d.records) if (r.offset >= a.firstOffset && r.offset <= a.lastOffset) r.lockExpiresAt = until;
+          }
         }
       }
       const names = this.#topicNames();

@@ -1,7 +1,9 @@
 // Share groups (KIP-932) against real Apache Kafka 4.4, one broker for the file: ShareConsumer
 // members reading one topic between them (with Kafka's KafkaShareConsumer too), every
 // acknowledgement type, the delivery count limit, a late acknowledgement, a member SIGKILLed
-// while holding records, read_committed, the admin functions, and `consume --share` processes.
+// while holding records, read_committed, the admin functions, commitAsync, implicit and explicit
+// modes, prefetch, the group configs set by incremental alter, and `consume --share` processes
+// (with their output failing: EPIPE, ENOSPC).
 
 import { describe, expect, it } from 'vitest';
 import { spawn } from 'node:child_process';
@@ -15,7 +17,7 @@ import {
   alterShareGroupConfig, alterShareGroupOffsets, deleteShareGroup, deleteShareGroupOffsets, describeShareGroup, listShareGroups, resetShareGroupOffsets,
 } from '../../src/consumer/share-admin.js';
 import { KafkaClient } from '../../src/wire/client.js';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { bin, produceNumbered, produceTransactions, sleep, startMember, until } from './group-helpers.js';
 
@@ -418,5 +420,217 @@ describe.skipIf(!ok)('share groups against Kafka 4.4', () => {
     const rest = second.out.trim().split('\n').map((l) => JSON.parse(l) as { offset: string; deliveryCount: number });
     expect(rest.map((r) => [r.offset, r.deliveryCount])).toEqual([4, 5, 6, 7, 8, 9].map((o) => [String(o), 2]));
     expect((await run(['--reject', '--release-on-error'])).err).toMatch(/one of --release-on-error and --reject/);
+  }, 60_000);
+
+  it('commitAsync sends acknowledgements without waiting; the callback learns each result, and nothing accepted or rejected comes again', async () => {
+    const { topic, group } = await setup('async');
+    await produceNumbered(kafka().bootstrap, topic, 1, 0, 10);
+    const results: AcknowledgementResult[] = [];
+    let calls = 0;
+    const c = new ShareConsumer({ bootstrap: kafka().bootstrap, groupId: group, topics: [topic], acknowledgementMode: 'explicit', onAcknowledgement: (r) => { calls++; results.push(...r); } });
+    const client = new KafkaClient({ bootstrap: kafka().bootstrap });
+    try {
+      const seen: ShareRecord[] = [];
+      while (seen.length < 10) seen.push(...await c.poll(10_000));
+      for (const r of seen) c.acknowledge(r, r.offset === 8n ? 'reject' : r.offset === 9n ? 'release' : 'accept');
+      expect(c.commitAsync()).toBeUndefined(); // returns at once: nothing answered yet
+      expect(results).toEqual([]);
+      expect(await until(() => results.length >= 3, 10_000)).toBe(true);
+      expect(calls).toBe(1); // one ShareAcknowledge, its results in one call
+      expect(took(results, 'accept')).toEqual(Array.from({ length: 8 }, (_, i) => `0@${i}`));
+      expect(took(results, 'reject')).toEqual(['0@8']);
+      expect(took(results, 'release')).toEqual(['0@9']);
+      expect(results.every((r) => r.errorCode === 0 && r.error === null)).toBe(true);
+      // Only the released record comes again; accepting it by commitAsync too leaves nothing to deliver.
+      const again = await c.poll(10_000);
+      expect(again.map((r) => [r.offset, r.deliveryCount])).toEqual([[9n, 2]]);
+      c.acknowledge(again[0]!, 'accept');
+      c.commitAsync();
+      expect(await until(() => took(results, 'accept').length === 9, 10_000)).toBe(true);
+      expect(await untilAsync(async () => (await describeShareGroup(client, group)).offsets[0]?.lag === 0n, 10_000)).toBe(true);
+      expect(await c.poll(1500)).toEqual([]);
+    } finally {
+      await c.close();
+      await client.close();
+    }
+    // A new member of the group after the locks would have expired: nothing comes again.
+    await sleep(LOCK_MS);
+    const d = new ShareConsumer({ bootstrap: kafka().bootstrap, groupId: group, topics: [topic] });
+    try { expect(await d.poll(2000)).toEqual([]); } finally { await d.close(); }
+  }, 60_000);
+
+  it('implicit mode accepts what was handed out when the next records are asked for; explicit mode waits for each record\'s word', async () => {
+    const { topic, group } = await setup('modes');
+    await produceNumbered(kafka().bootstrap, topic, 1, 0, 5);
+    const results: AcknowledgementResult[] = [];
+    const implicit = new ShareConsumer({ bootstrap: kafka().bootstrap, groupId: group, topics: [topic], onAcknowledgement: (r) => results.push(...r) });
+    try {
+      const first: ShareRecord[] = [];
+      while (first.length < 5) first.push(...await implicit.poll(10_000));
+      expect(results).toEqual([]); // nothing acknowledged while the records are the caller's
+      await produceNumbered(kafka().bootstrap, topic, 1, 5, 8);
+      const second: ShareRecord[] = [];
+      while (second.length < 3) second.push(...await implicit.poll(10_000));
+      // Asking for more accepted the first five (on the ShareFetch that brought the next three).
+      expect(took(results, 'accept')).toEqual(['0@0', '0@1', '0@2', '0@3', '0@4']);
+      expect(results.every((r) => r.errorCode === 0)).toBe(true);
+      expect(second.map((r) => r.offset)).toEqual([5n, 6n, 7n]);
+    } finally {
+      await implicit.close(); // accepts the three
+    }
+    expect(took(results, 'accept')).toHaveLength(8);
+    await produceNumbered(kafka().bootstrap, topic, 1, 8, 10);
+    const explicit = new ShareConsumer({ bootstrap: kafka().bootstrap, groupId: group, topics: [topic], acknowledgementMode: 'explicit' });
+    try {
+      const got: ShareRecord[] = [];
+      while (got.length < 2) got.push(...await explicit.poll(10_000));
+      explicit.acknowledge(got[0]!, 'accept');
+      await expect(explicit.poll(100)).rejects.toThrow(/1 record\(s\) handed out are not acknowledged yet/);
+      expect(() => explicit.acknowledge(got[0]!, 'accept')).toThrow(/not a record this consumer holds/);
+      explicit.acknowledge(got[1]!, 'release');
+      const again = await explicit.poll(10_000);
+      expect(again.map((r) => [r.offset, r.deliveryCount])).toEqual([[9n, 2]]);
+      explicit.acknowledge(again[0]!, 'accept');
+    } finally {
+      await explicit.close();
+    }
+  }, 60_000);
+
+  it('prefetch: true fetches ahead while the caller works; every record once, and what waits at close comes again counted twice', async () => {
+    const { topic, group } = await setup('prefetch');
+    await produceNumbered(kafka().bootstrap, topic, 1, 0, 300);
+    const results: AcknowledgementResult[] = [];
+    const c = new ShareConsumer({ bootstrap: kafka().bootstrap, groupId: group, topics: [topic], maxRecords: 100, prefetch: true, onAcknowledgement: (r) => results.push(...r) });
+    const first = await c.poll(10_000);
+    expect(first[0]!.offset).toBe(0n);
+    // While the caller holds the first records, the next ones are fetched (and locked to it).
+    const fetched = new Set<bigint>(first.map((r) => r.offset));
+    await sleep(1500);
+    const second = await c.poll(0); // there already: no wait
+    expect(second.length).toBeGreaterThan(0);
+    for (const r of second) fetched.add(r.offset);
+    expect(second.every((r) => r.deliveryCount === 1 && !first.some((f) => f.offset === r.offset))).toBe(true);
+    await sleep(1500); // a third batch arrives and waits
+    await c.close(); // accepts the first two batches; the waiting one is released
+    const accepted = took(results, 'accept');
+    expect(new Set(accepted).size).toBe(accepted.length);
+    expect(accepted.length).toBe(fetched.size);
+    const rest = new ShareConsumer({ bootstrap: kafka().bootstrap, groupId: group, topics: [topic] });
+    const counts = new Map<bigint, number>();
+    try {
+      while (counts.size < 300 - fetched.size) for (const r of await rest.poll(10_000)) counts.set(r.offset, r.deliveryCount);
+    } finally {
+      await rest.close();
+    }
+    expect([...counts.keys()].some((o) => fetched.has(o))).toBe(false); // nothing accepted came again
+    expect([...counts.values()].filter((n) => n === 2).length).toBeGreaterThan(0); // the batch that waited at close
+  }, 60_000);
+
+  it('respects the group configs set by incremental alter: share.auto.offset.reset latest (the default) and by_duration, share.delivery.count.limit; share.acknowledgement.mode is the consumer\'s', async () => {
+    const client = new KafkaClient({ bootstrap: kafka().bootstrap });
+    try {
+      // latest: a group that never set it reads only what comes after it started.
+      const latest = 'share-latest';
+      await kafka().createTopic(latest, { partitions: 1 });
+      await produceNumbered(kafka().bootstrap, latest, 1, 0, 5, 'old');
+      const l = new ShareConsumer({ bootstrap: kafka().bootstrap, groupId: `${latest}-g`, topics: [latest] });
+      try {
+        expect(await l.poll(2000)).toEqual([]); // joins; the share-partition starts at the end
+        await produceNumbered(kafka().bootstrap, latest, 1, 0, 3, 'new');
+        const got: string[] = [];
+        while (got.length < 3) got.push(...(await l.poll(10_000)).map(text));
+        expect(got).toEqual(['new0', 'new1', 'new2']);
+      } finally {
+        await l.close();
+      }
+      // by_duration: from the records of the last hour (all of them, here).
+      const { topic: dur, group: durGroup } = await setup('duration', 1, { 'share.auto.offset.reset': 'by_duration:PT1H' });
+      await produceNumbered(kafka().bootstrap, dur, 1, 0, 4);
+      const d = new ShareConsumer({ bootstrap: kafka().bootstrap, groupId: durGroup, topics: [dur] });
+      try {
+        const got: string[] = [];
+        while (got.length < 4) got.push(...(await d.poll(10_000)).map(text));
+        expect(got).toEqual(['r0', 'r1', 'r2', 'r3']);
+      } finally {
+        await d.close();
+      }
+      // share.delivery.count.limit per group (the broker's is DELIVERY_LIMIT): released twice, then archived.
+      const { topic, group } = await setup('group-limit', 1, { 'share.delivery.count.limit': '2' });
+      await produceNumbered(kafka().bootstrap, topic, 1, 0, 1);
+      const c = new ShareConsumer({ bootstrap: kafka().bootstrap, groupId: group, topics: [topic], acknowledgementMode: 'explicit' });
+      const counts: number[] = [];
+      try {
+        for (;;) {
+          const got = await c.poll(counts.length === 0 ? 10_000 : 1500);
+          if (got.length === 0) break;
+          for (const r of got) { counts.push(r.deliveryCount); c.acknowledge(r, 'release'); }
+        }
+      } finally {
+        await c.close();
+      }
+      expect(counts).toEqual([1, 2]);
+      // Kafka 4.4 has no group config share.acknowledgement.mode (it is the consumer's setting,
+      // ShareConsumer's acknowledgementMode): the alter is refused, naming the config.
+      await expect(alterShareGroupConfig(client, group, { 'share.acknowledgement.mode': 'explicit' })).rejects.toThrow(/INVALID_CONFIG.*share\.acknowledgement\.mode|share\.acknowledgement\.mode.*INVALID_CONFIG/s);
+      await expect(alterShareGroupConfig(client, group, { 'share.auto.offset.reset': 'sometimes' })).rejects.toThrow(/INVALID_CONFIG/);
+    } finally {
+      await client.close();
+    }
+  }, 90_000);
+
+  /** `consume --share` with stdout as given; resolves with its exit code, stdout and stderr. */
+  function consumeShare(args: string[], stdout: 'pipe' | number | 'closed'): Promise<{ code: number | null; out: string; err: string }> {
+    return new Promise((resolve) => {
+      const child = spawn(process.execPath, [bin, 'consume', '-b', kafka().bootstrap, ...args], { stdio: ['ignore', stdout === 'closed' ? 'pipe' : stdout, 'pipe'] });
+      let out = ''; let err = '';
+      // 'closed': the reader is gone before anything is written (the writes fail with EPIPE).
+      if (stdout === 'closed') child.stdout!.destroy(); else child.stdout?.on('data', (d) => { out += d; });
+      child.stderr!.on('data', (d) => { err += d; });
+      const t = setTimeout(() => child.kill('SIGKILL'), 30_000);
+      child.once('exit', (code) => { clearTimeout(t); resolve({ code, out, err }); });
+    });
+  }
+  const lines = (out: string) => out.trim().split('\n').filter((l) => l !== '').map((l) => JSON.parse(l) as { offset: string; deliveryCount: number; value: string });
+
+  it.skipIf(!binOk)('`consume --share --release-on-error`: when stdout\'s reader is gone (EPIPE), the records not written are released, not accepted', async () => {
+    const { topic, group } = await setup('cli-release');
+    await produceNumbered(kafka().bootstrap, topic, 1, 0, 10);
+    const failed = await consumeShare(['--share', group, '--release-on-error', '-e', topic], 'closed');
+    expect(failed.code, failed.err).toBe(0); // a reader that stopped early is not an error, as for consume
+    const again = await consumeShare(['--share', group, '-e', topic], 'pipe');
+    expect(again.code, again.err).toBe(0);
+    expect(lines(again.out).map((r) => [r.value, r.deliveryCount])).toEqual(Array.from({ length: 10 }, (_, i) => [`r${i}`, 2]));
+  }, 60_000);
+
+  it.skipIf(!binOk)('`consume --share --reject`: when writing fails (ENOSPC on /dev/full), the records not written are rejected: never delivered again', async () => {
+    const { topic, group } = await setup('cli-reject');
+    await produceNumbered(kafka().bootstrap, topic, 1, 0, 10);
+    const full = openSync('/dev/full', 'w');
+    let failed;
+    try { failed = await consumeShare(['--share', group, '--reject', '-e', topic], full); } finally { closeSync(full); }
+    expect(failed.code).toBe(1);
+    expect(failed.err).toMatch(/ENOSPC/);
+    const client = new KafkaClient({ bootstrap: kafka().bootstrap });
+    try {
+      // Rejected is done with: the start offset moved past them, and no member gets them.
+      expect(await untilAsync(async () => (await describeShareGroup(client, group)).offsets[0]?.lag === 0n, 10_000)).toBe(true);
+    } finally {
+      await client.close();
+    }
+    const again = await consumeShare(['--share', group, '-e', topic], 'pipe');
+    expect(again).toMatchObject({ code: 0, out: '' });
+  }, 60_000);
+
+  it.skipIf(!binOk)('`consume --share` without either option: records whose lines failed are not accepted; closing the session releases them', async () => {
+    const { topic, group } = await setup('cli-unacked');
+    await produceNumbered(kafka().bootstrap, topic, 1, 0, 10);
+    const full = openSync('/dev/full', 'w');
+    let failed;
+    try { failed = await consumeShare(['--share', group, '-e', topic], full); } finally { closeSync(full); }
+    expect(failed.code).toBe(1);
+    const again = await consumeShare(['--share', group, '-e', topic], 'pipe');
+    expect(again.code, again.err).toBe(0);
+    expect(lines(again.out).map((r) => r.value)).toEqual(Array.from({ length: 10 }, (_, i) => `r${i}`));
+    expect(lines(again.out).every((r) => r.deliveryCount >= 1)).toBe(true);
   }, 60_000);
 });

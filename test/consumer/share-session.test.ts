@@ -11,15 +11,17 @@ const A = { topic: 'a', topicId: 'AAAAAAAAAAAAAAAAAAAAAA', partition: 0 };
 const B = { topic: 'a', topicId: 'AAAAAAAAAAAAAAAAAAAAAA', partition: 1 };
 const C = { topic: 'c', topicId: 'CCCCCCCCCCCCCCCCCCCCCA', partition: 0 };
 const { ACCEPT, RELEASE, REJECT, GAP } = AcknowledgeType;
+/** One offset's acknowledgement as a run. */
+const one = (offset: bigint, type: number) => ({ firstOffset: offset, lastOffset: offset, type });
 
 describe('ackBatches', () => {
   it('makes one batch per run of consecutive offsets with one type', () => {
-    expect(ackBatches([5n, 1n, 2n, 3n, 7n].map((offset) => ({ offset, type: ACCEPT })))).toEqual([
+    expect(ackBatches([5n, 1n, 2n, 3n, 7n].map((offset) => one(offset, ACCEPT)))).toEqual([
       { firstOffset: 1n, lastOffset: 3n, acknowledgeTypes: [ACCEPT] },
       { firstOffset: 5n, lastOffset: 5n, acknowledgeTypes: [ACCEPT] },
       { firstOffset: 7n, lastOffset: 7n, acknowledgeTypes: [ACCEPT] },
     ]);
-    expect(ackBatches([{ offset: 0n, type: ACCEPT }, { offset: 1n, type: RELEASE }, { offset: 2n, type: RELEASE }, { offset: 3n, type: GAP }])).toEqual([
+    expect(ackBatches([one(0n, ACCEPT), one(1n, RELEASE), one(2n, RELEASE), one(3n, GAP)])).toEqual([
       { firstOffset: 0n, lastOffset: 0n, acknowledgeTypes: [ACCEPT] },
       { firstOffset: 1n, lastOffset: 2n, acknowledgeTypes: [RELEASE] },
       { firstOffset: 3n, lastOffset: 3n, acknowledgeTypes: [GAP] },
@@ -27,7 +29,13 @@ describe('ackBatches', () => {
   });
 
   it('lets the last word on an offset count', () => {
-    expect(ackBatches([{ offset: 4n, type: ACCEPT }, { offset: 4n, type: REJECT }])).toEqual([{ firstOffset: 4n, lastOffset: 4n, acknowledgeTypes: [REJECT] }]);
+    expect(ackBatches([one(4n, ACCEPT), one(4n, REJECT)])).toEqual([{ firstOffset: 4n, lastOffset: 4n, acknowledgeTypes: [REJECT] }]);
+    // A run overlapped by a later word: that offset takes the later type.
+    expect(ackBatches([{ firstOffset: 0n, lastOffset: 4n, type: ACCEPT }, one(2n, RELEASE)])).toEqual([
+      { firstOffset: 0n, lastOffset: 1n, acknowledgeTypes: [ACCEPT] },
+      { firstOffset: 2n, lastOffset: 2n, acknowledgeTypes: [RELEASE] },
+      { firstOffset: 3n, lastOffset: 4n, acknowledgeTypes: [ACCEPT] },
+    ]);
   });
 });
 
@@ -48,7 +56,7 @@ describe('ShareSession', () => {
     const next = s.fetchRequest([A, B], 0);
     expect(next.epoch).toBe(1);
     expect(next.topics).toEqual([{ topicId: A.topicId, partitions: [{ partitionIndex: 0, partitionMaxBytes: 0, acknowledgementBatches: [{ firstOffset: 1n, lastOffset: 1n, acknowledgeTypes: [ACCEPT] }] }] }]);
-    expect(next.acks).toEqual([{ topic: 'a', partition: 0, offset: 1n, type: ACCEPT }]);
+    expect(next.acks).toEqual([{ topic: 'a', partition: 0, firstOffset: 1n, lastOffset: 1n, type: ACCEPT }]);
     s.succeeded();
     // B leaves, C joins.
     const moved = s.fetchRequest([A, C], 0);
@@ -91,7 +99,30 @@ describe('ShareSession', () => {
     expect(req.acks).toEqual([]);
     expect(req.forgotten).toEqual([{ topicId: A.topicId, partitions: [1] }]);
     s.succeeded();
-    expect(s.acknowledgeRequest()!.acks).toEqual([{ topic: 'a', partition: 1, offset: 9n, type: ACCEPT }]);
+    expect(s.acknowledgeRequest()!.acks).toEqual([{ topic: 'a', partition: 1, firstOffset: 9n, lastOffset: 9n, type: ACCEPT }]);
+  });
+
+  it('keeps consecutive acknowledgements of one type as one run (one pending entry per run, not per record)', () => {
+    const s = new ShareSession();
+    s.fetchRequest([A, B], 0);
+    s.succeeded();
+    for (let o = 10n; o < 1010n; o++) s.acknowledge(A, o, o === 500n ? RELEASE : ACCEPT);
+    s.acknowledge(B, 3n, ACCEPT);
+    s.acknowledgeRange(A, 1010n, 1019n, GAP);
+    expect(s.pendingCount).toBe(5);
+    const req = s.acknowledgeRequest()!;
+    expect(req.acks).toEqual([
+      { topic: 'a', partition: 0, firstOffset: 10n, lastOffset: 499n, type: ACCEPT },
+      { topic: 'a', partition: 0, firstOffset: 500n, lastOffset: 500n, type: RELEASE },
+      { topic: 'a', partition: 0, firstOffset: 501n, lastOffset: 1009n, type: ACCEPT },
+      { topic: 'a', partition: 0, firstOffset: 1010n, lastOffset: 1019n, type: GAP },
+      { topic: 'a', partition: 1, firstOffset: 3n, lastOffset: 3n, type: ACCEPT },
+    ]);
+    expect(req.topics[0]!.partitions[0]!.acknowledgementBatches).toHaveLength(4);
+    // Taken: the next acknowledgement of A starts a new entry.
+    s.succeeded();
+    s.acknowledge(A, 1020n, ACCEPT);
+    expect(s.acknowledgeRequest()!.acks).toEqual([{ topic: 'a', partition: 0, firstOffset: 1020n, lastOffset: 1020n, type: ACCEPT }]);
   });
 });
 
