@@ -223,7 +223,7 @@ export class KafkaJSConsumer implements Consumer {
     }
     if (!this.#connected) {
       this.#connected = true;
-      this.#instrumentation.emit(CONSUMER_EVENTS.CONNECT, null);
+      this.#instrumentation.emit(CONSUMER_EVENTS.CONNECT);
     }
   }
 
@@ -231,7 +231,7 @@ export class KafkaJSConsumer implements Consumer {
     await this.stop();
     if (this.#connected) {
       this.#connected = false;
-      this.#instrumentation.emit(CONSUMER_EVENTS.DISCONNECT, null);
+      this.#instrumentation.emit(CONSUMER_EVENTS.DISCONNECT);
     }
   }
 
@@ -719,6 +719,6 @@ export class KafkaJSConsumer implements Consumer {
     await this.#loop?.catch(() => undefined);
     this.#loop = null;
     this.#stale.clear();
-    if (wasRunning) this.#instrumentation.emit(CONSUMER_EVENTS.STOP, null);
+    if (wasRunning) this.#instrumentation.emit(CONSUMER_EVENTS.STOP);
   }
 }

@@ -1,5 +1,7 @@
 // kafkajs's instrumentation events: `on(name, listener)` returns a remover, and each event is
 // { id, type, timestamp, payload }. An unknown event name is refused as kafkajs refuses it.
+// As kafkajs's, an event's id is a number (its types say string) and connect, disconnect and
+// stop carry no payload (undefined, not null).
 import { KafkaJSNonRetriableError } from './errors.js';
 import type { InstrumentationEvent } from './types.js';
 
@@ -20,10 +22,10 @@ export class Instrumentation {
   /** Whether anyone listens (so a payload need not be built). */
   has(type: string): boolean { return (this.#listeners.get(type)?.size ?? 0) > 0; }
 
-  emit(type: string, payload: unknown): void {
+  emit(type: string, payload?: unknown): void {
     const set = this.#listeners.get(type);
     if (set === undefined || set.size === 0) return;
-    const event = { id: String(nextId++), type, timestamp: Date.now(), payload };
+    const event = { id: nextId++ as unknown as string, type, timestamp: Date.now(), payload };
     for (const l of [...set]) {
       try { l(event); } catch { /* a listener's error is the listener's (kafkajs ignores it too) */ }
     }

@@ -10,9 +10,9 @@ import { COMPRESSION_NAME, CompressionTypes } from './constants.js';
 import { fromWire, KafkaJSNonRetriableError } from './errors.js';
 import { Instrumentation } from './instrumentation.js';
 import type { Logger } from './logger.js';
-import { Partitioners, type PartitionerArgs } from './partitioners.js';
+import { Partitioners } from './partitioners.js';
 import type {
-  IHeaders, Message, Offsets, PartitionMetadata, Producer, ProducerBatch, ProducerConfig, ProducerEvents, ProducerRecord,
+  IHeaders, Message, Offsets, PartitionerArgs, PartitionMetadata, Producer, ProducerBatch, ProducerConfig, ProducerEvents, ProducerRecord,
   RecordMetadata, Transaction,
 } from './types.js';
 
@@ -139,7 +139,7 @@ export class KafkaJSProducer implements Producer {
     await this.#producer(-1, CompressionTypes.None, this.#transactional);
     if (!this.#connected) {
       this.#connected = true;
-      this.#instrumentation.emit(PRODUCER_EVENTS.CONNECT, null);
+      this.#instrumentation.emit(PRODUCER_EVENTS.CONNECT);
     }
   }
 
@@ -149,7 +149,7 @@ export class KafkaJSProducer implements Producer {
     await Promise.all(all.map(async (p) => (await p.catch(() => null))?.close().catch(() => undefined)));
     if (this.#connected) {
       this.#connected = false;
-      this.#instrumentation.emit(PRODUCER_EVENTS.DISCONNECT, null);
+      this.#instrumentation.emit(PRODUCER_EVENTS.DISCONNECT);
     }
   }
 
