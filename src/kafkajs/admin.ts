@@ -154,7 +154,7 @@ export class KafkaJSAdmin implements Admin {
   readonly events = ADMIN_EVENTS;
   readonly #context: AdminContext;
   readonly #config: AdminConfig;
-  readonly #instrumentation = new Instrumentation();
+  readonly #instrumentation = new Instrumentation({ request: ADMIN_EVENTS.REQUEST, timeout: ADMIN_EVENTS.REQUEST_TIMEOUT });
   #admin: WireAdmin | null = null;
   #opening: Promise<WireAdmin> | null = null;
 
@@ -185,7 +185,7 @@ export class KafkaJSAdmin implements Admin {
   /** Runs one kafka-wire admin call, its errors as kafkajs's. */
   async #call<T>(f: (admin: WireAdmin) => Promise<T>): Promise<T> {
     try {
-      return await f(await this.#wire());
+      return await this.#instrumentation.work(async () => f(await this.#wire()));
     } catch (error) {
       throw kafkaJSAdminError(error);
     }
@@ -230,7 +230,8 @@ export class KafkaJSAdmin implements Admin {
       };
     });
     try {
-      await (await this.#wire()).createTopics(wanted, { validateOnly: options.validateOnly ?? false, waitForLeaders: options.waitForLeaders ?? true });
+      const a = await this.#call((x) => Promise.resolve(x));
+      await this.#instrumentation.work(() => a.createTopics(wanted, { validateOnly: options.validateOnly ?? false, waitForLeaders: options.waitForLeaders ?? true }));
       return true;
     } catch (error) {
       if (error instanceof AdminError && (error.code === 'RESOURCES' || error.code === 'BROKER')) {
@@ -378,7 +379,7 @@ export class KafkaJSAdmin implements Admin {
     if (!partitions || partitions.length === 0) throw invalid('Invalid partitions');
     const a = await this.#call((x) => Promise.resolve(x));
     try {
-      await a.deleteRecords(partitions.map((p) => ({ topic, partition: p.partition, before: BigInt(p.offset) })));
+      await this.#instrumentation.work(() => a.deleteRecords(partitions.map((p) => ({ topic, partition: p.partition, before: BigInt(p.offset) }))));
     } catch (error) {
       if (!(error instanceof AdminError) || (error.code !== 'RESOURCES' && error.code !== 'BROKER')) throw kafkaJSAdminError(error);
       const failures = error.code === 'RESOURCES' ? error.failures : [error];
@@ -462,7 +463,7 @@ export class KafkaJSAdmin implements Admin {
     if (groupIds.length === 0) return [];
     const a = await this.#call((x) => Promise.resolve(x));
     try {
-      await a.deleteGroups(groupIds);
+      await this.#instrumentation.work(() => a.deleteGroups(groupIds));
       return groupIds.map((groupId) => ({ groupId, errorCode: 0 }));
     } catch (error) {
       if (!(error instanceof AdminError) || (error.code !== 'RESOURCES' && error.code !== 'BROKER')) throw kafkaJSAdminError(error);
@@ -535,7 +536,7 @@ export class KafkaJSAdmin implements Admin {
     }
     const a = await this.#call((x) => Promise.resolve(x));
     try {
-      await a.alterPartitionReassignments(topics.flatMap((t) => t.partitionAssignment.map((p) => ({ topic: t.topic, partition: p.partition, replicas: p.replicas }))));
+      await this.#instrumentation.work(() => a.alterPartitionReassignments(topics.flatMap((t) => t.partitionAssignment.map((p) => ({ topic: t.topic, partition: p.partition, replicas: p.replicas })))));
     } catch (error) {
       if (!(error instanceof AdminError) || (error.code !== 'RESOURCES' && error.code !== 'BROKER')) throw kafkaJSAdminError(error);
       // kafkajs: one KafkaJSAlterPartitionReassignmentsError per refused partition, in an aggregate.

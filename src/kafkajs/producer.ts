@@ -75,7 +75,7 @@ export class KafkaJSProducer implements Producer {
   readonly events = PRODUCER_EVENTS;
   readonly #context: ClientContext;
   readonly #config: ProducerConfig;
-  readonly #instrumentation = new Instrumentation();
+  readonly #instrumentation = new Instrumentation({ request: PRODUCER_EVENTS.REQUEST, timeout: PRODUCER_EVENTS.REQUEST_TIMEOUT });
   readonly #partition: (args: PartitionerArgs) => number;
   /** kafka-wire producers by `${acks}/${codec}`; the transactional one is the only one when transactional. */
   readonly #producers = new Map<string, Promise<WireProducer>>();
@@ -105,7 +105,7 @@ export class KafkaJSProducer implements Producer {
     const key = inTransaction ? 'tx' : `${acks}/${codec}`;
     let p = this.#producers.get(key);
     if (p === undefined) {
-      p = (async () => {
+      p = this.#instrumentation.work(async () => {
         const c = this.#config;
         const base = await this.#context.options();
         const producer = new WireProducer({
@@ -127,7 +127,7 @@ export class KafkaJSProducer implements Producer {
           throw fromWire(error);
         }
         return producer;
-      })();
+      });
       this.#producers.set(key, p);
       p.catch(() => { if (this.#producers.get(key) === p) this.#producers.delete(key); });
     }
@@ -170,7 +170,11 @@ export class KafkaJSProducer implements Producer {
   }
 
   /** Sends a batch of topics' messages (the transaction's sends come here too, `inTransaction`). */
-  async sendNow(batch: ProducerBatch, inTransaction: boolean): Promise<RecordMetadata[]> {
+  sendNow(batch: ProducerBatch, inTransaction: boolean): Promise<RecordMetadata[]> {
+    return this.#instrumentation.work(() => this.#sendNow(batch, inTransaction));
+  }
+
+  async #sendNow(batch: ProducerBatch, inTransaction: boolean): Promise<RecordMetadata[]> {
     const topicMessages = batch.topicMessages ?? [];
     for (const { topic, messages } of topicMessages) {
       if (typeof topic !== 'string' || topic === '') throw new KafkaJSNonRetriableError(`Invalid topic ${String(topic)}`);
