@@ -77,6 +77,12 @@ export class KafkaJSProducer implements Producer {
   readonly #config: ProducerConfig;
   readonly #instrumentation = new Instrumentation({ request: PRODUCER_EVENTS.REQUEST, timeout: PRODUCER_EVENTS.REQUEST_TIMEOUT });
   readonly #partition: (args: PartitionerArgs) => number;
+  /**
+   * The partitioner is kafkajs's default (the Java client's murmur2 for keys): keyed messages
+   * without a partition go to the kafka-wire producer as they are, which picks the same
+   * partitions (one call per topic, each key encoded once).
+   */
+  readonly #keysByWire: boolean;
   /** kafka-wire producers by `${acks}/${codec}`; the transactional one is the only one when transactional. */
   readonly #producers = new Map<string, Promise<WireProducer>>();
   #connected = false;
@@ -88,6 +94,8 @@ export class KafkaJSProducer implements Producer {
     this.#config = config;
     this.#log = context.logger.namespace('Producer');
     this.#partition = (config.createPartitioner ?? Partitioners.DefaultPartitioner)();
+    const p = config.createPartitioner;
+    this.#keysByWire = p === undefined || p === Partitioners.DefaultPartitioner || p === Partitioners.JavaCompatiblePartitioner;
   }
 
   get #transactional(): boolean { return this.#config.transactionalId !== undefined; }
@@ -185,6 +193,10 @@ export class KafkaJSProducer implements Producer {
       const sends: Promise<WireMetadata[]>[] = [];
       for (const { topic, messages } of topicMessages) {
         if (messages.length === 0) continue;
+        if (this.#keysByWire && messages.every((m) => m !== null && typeof m === 'object' && m.key !== null && m.key !== undefined && (m.partition === null || m.partition === undefined))) {
+          sends.push(producer.send(topic, messages.map(recordOf)));
+          continue;
+        }
         const info = await producer.topic(topic);
         const partitionMetadata = partitionMetadataOf(info);
         // Each partition's records in one call (kafka-wire's send takes a partition per call), in the order given.
