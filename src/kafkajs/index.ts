@@ -87,7 +87,7 @@ export class Kafka {
     return new KafkaJSConsumer({ options: () => this.#options(), logger: this.#logger }, config);
   }
 
-  /** kafkajs's admin client over kafka-wire's (src/admin/); see ./admin.ts. */
+  /** kafkajs's admin client (every method of kafkajs 2.2.4's Admin), over kafka-wire's own admin client (kafka-wire/admin). */
   admin(config?: AdminConfig): Admin {
     return new KafkaJSAdmin({ options: () => this.#options(), logger: this.#logger }, config);
   }
