@@ -124,10 +124,12 @@ describe.skipIf(!ok)('kafkajs\'s admin client, run with kafkajs and with kafka-w
     const r = await both(async (admin, kafka, name) => {
       const topic = name('o');
       await admin.createTopics({ topics: [{ topic, numPartitions: 2 }] });
-      await produce(kafka, topic, Array.from({ length: 10 }, (_, i) => ({ value: `v${i}`, partition: i % 2, timestamp: String(1_700_000_000_000 + i * 1000) })));
+      // Recent timestamps: records older than the broker's retention (7 days) may be deleted under the test.
+      const base = Date.now() - 3_600_000;
+      await produce(kafka, topic, Array.from({ length: 10 }, (_, i) => ({ value: `v${i}`, partition: i % 2, timestamp: String(base + i * 1000) })));
       const offsets = await admin.fetchTopicOffsets(topic);
-      const atStart = await admin.fetchTopicOffsetsByTimestamp(topic, 1_700_000_000_000);
-      const middle = await admin.fetchTopicOffsetsByTimestamp(topic, 1_700_000_004_000);
+      const atStart = await admin.fetchTopicOffsetsByTimestamp(topic, base);
+      const middle = await admin.fetchTopicOffsetsByTimestamp(topic, base + 4_000);
       const future = await admin.fetchTopicOffsetsByTimestamp(topic, Date.now() + 3_600_000);
       await admin.deleteTopicRecords({ topic, partitions: [{ partition: 0, offset: '3' }, { partition: 1, offset: '-1' }] });
       const afterDelete = await admin.fetchTopicOffsets(topic);
