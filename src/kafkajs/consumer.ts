@@ -58,6 +58,12 @@ const RETRY_DEFAULTS = { initialRetryTime: 300, maxRetryTime: 30_000, factor: 0.
 
 /** Thrown out of the kafka-wire run() handler: the batch is not done (see the top of the file). */
 const INCOMPLETE = Symbol('incomplete batch');
+/**
+ * Thrown out of the kafka-wire run() handler with partitionsConsumedConcurrently above 1: the
+ * batch was handed to a task of its own (or dropped as stale), so the kafka-wire consumer counts
+ * nothing of it done; the task marks what the app resolved, as the one-at-a-time path does.
+ */
+const DETACHED = Symbol('batch handled by a task');
 
 const keyOf = (topic: string, partition: number) => `${topic}\u0000${partition}`;
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
@@ -174,7 +180,27 @@ export class KafkaJSConsumer implements Consumer {
   readonly events = CONSUMER_EVENTS;
   readonly #context: ConsumerContext;
   readonly #config: ConsumerConfig;
-  readonly #instrumentation = new Instrumentation();
+  readonly #instrumentation = new Instrumentation({
+    request: CONSUMER_EVENTS.REQUEST, timeout: CONSUMER_EVENTS.REQUEST_TIMEOUT,
+    // kafkajs's fetch and heartbeat events, from the requests the kafka-wire consumer sends.
+    more: {
+      names: [CONSUMER_EVENTS.FETCH_START, CONSUMER_EVENTS.FETCH, CONSUMER_EVENTS.HEARTBEAT],
+      owner: {
+        started: (trace) => {
+          if (trace.apiKey === ApiKey.Fetch && this.#instrumentation.has(CONSUMER_EVENTS.FETCH_START)) this.#instrumentation.emit(CONSUMER_EVENTS.FETCH_START, { nodeId: this.#nodeOf(trace.broker) });
+        },
+        answered: (trace, _response, _sentAt, duration) => {
+          if (trace.apiKey === ApiKey.Fetch) {
+            // kafkajs gives 0 batches since its 1.12 (it no longer counts them); so does this.
+            if (this.#instrumentation.has(CONSUMER_EVENTS.FETCH)) this.#instrumentation.emit(CONSUMER_EVENTS.FETCH, { numberOfBatches: 0, duration, nodeId: this.#nodeOf(trace.broker) });
+          } else if ((trace.apiKey === ApiKey.Heartbeat || trace.apiKey === ApiKey.ConsumerGroupHeartbeat) && this.#instrumentation.has(CONSUMER_EVENTS.HEARTBEAT)) {
+            const m = this.#wire?.membership as { memberId?: string; generationId?: number; memberEpoch?: number } | null | undefined;
+            this.#instrumentation.emit(CONSUMER_EVENTS.HEARTBEAT, { groupId: this.#config.groupId, memberId: m?.memberId ?? '', groupGenerationId: m?.generationId ?? m?.memberEpoch ?? -1 });
+          }
+        },
+      },
+    },
+  });
   readonly #log: Logger;
   readonly #subscriptions: (string | RegExp)[] = [];
   #fromBeginning: boolean | undefined;
@@ -195,6 +221,13 @@ export class KafkaJSConsumer implements Consumer {
   /** Next offset to commit per partition: what the handlers resolved, and what the group has. */
   readonly #resolved = new Map<string, { topic: string; partition: number; offset: bigint }>();
   readonly #committed = new Map<string, bigint>();
+  /** partitionsConsumedConcurrently above 1: the batch task running per partition (one each, so order is kept). */
+  readonly #tasks = new Map<string, Promise<void>>();
+  /** Seeks of the wire consumer per partition: a batch held while the one before ran is dropped when it moved. */
+  readonly #seeks = new Map<string, number>();
+  /** A task's failure, for the run loop (which retries or crashes as for the one-at-a-time path). */
+  #taskFailure: { error: unknown; failedAt: { topic: string; partition: number; offset: bigint } | null } | null = null;
+  #wakeLoop: (() => void) | null = null;
 
   constructor(context: ConsumerContext, config: ConsumerConfig) {
     if (config === undefined || typeof config.groupId !== 'string' || config.groupId === '') {
@@ -206,6 +239,12 @@ export class KafkaJSConsumer implements Consumer {
   }
 
   logger(): Logger { return this.#log; }
+
+  /** A broker's node id from its "host:port", as text (kafkajs's fetch events name brokers so). */
+  #nodeOf(broker: string): string {
+    for (const b of this.#wire?.client.brokers.values() ?? []) if (`${b.host}:${b.port}` === broker) return String(b.nodeId);
+    return '-1';
+  }
 
   on(eventName: string, listener: (event: never) => void): () => void {
     return this.#instrumentation.on(eventName, Object.values(CONSUMER_EVENTS), listener);
@@ -223,7 +262,7 @@ export class KafkaJSConsumer implements Consumer {
     }
     if (!this.#connected) {
       this.#connected = true;
-      this.#instrumentation.emit(CONSUMER_EVENTS.CONNECT, null);
+      this.#instrumentation.emit(CONSUMER_EVENTS.CONNECT);
     }
   }
 
@@ -231,7 +270,7 @@ export class KafkaJSConsumer implements Consumer {
     await this.stop();
     if (this.#connected) {
       this.#connected = false;
-      this.#instrumentation.emit(CONSUMER_EVENTS.DISCONNECT, null);
+      this.#instrumentation.emit(CONSUMER_EVENTS.DISCONNECT);
     }
   }
 
@@ -279,7 +318,7 @@ export class KafkaJSConsumer implements Consumer {
     };
     this.#running = true;
     try {
-      await this.#start();
+      await this.#instrumentation.work(() => this.#start());
     } catch (error) {
       this.#running = false;
       await this.#closeWire();
@@ -345,6 +384,20 @@ export class KafkaJSConsumer implements Consumer {
         if (paused === null || paused?.has(p)) wire.pause([{ topic: tp.topic, partitions: [p] }]);
       }
     }
+    if (this.#instrumentation.has(CONSUMER_EVENTS.RECEIVED_UNSUBSCRIBED_TOPICS)) {
+      // Another member led the group and gave this one topics it did not subscribe to (kafkajs's
+      // round robin assigns every member's topics to every member).
+      const assignedTopics = wire.assignment().map((tp) => tp.topic);
+      const subscribed = (t: string) => this.#subscriptions.some((s) => (typeof s === 'string' ? s === t : s.test(t)));
+      const topicsNotSubscribed = assignedTopics.filter((t) => !subscribed(t));
+      if (topicsNotSubscribed.length > 0) {
+        const m = wire.membership as { memberId?: string; generationId?: number } | null;
+        const topicsSubscribed = [...new Set([...this.#subscriptions.filter((s): s is string => typeof s === 'string'), ...assignedTopics.filter(subscribed)])];
+        this.#instrumentation.emit(CONSUMER_EVENTS.RECEIVED_UNSUBSCRIBED_TOPICS, {
+          groupId: this.#config.groupId, generationId: m?.generationId ?? -1, memberId: m?.memberId ?? '', assignedTopics, topicsSubscribed, topicsNotSubscribed,
+        });
+      }
+    }
     if (!this.#instrumentation.has(CONSUMER_EVENTS.GROUP_JOIN)) return;
     const m = wire.membership as { memberId?: string; generationId?: number; protocolName?: string | null } | null;
     const memberAssignment: Record<string, number[]> = {};
@@ -379,18 +432,35 @@ export class KafkaJSConsumer implements Consumer {
   /** Hands batches to the app until stopped: a failing handler is retried, then the consumer crashes (and restarts). */
   async #consume(wire: WireConsumer): Promise<void> {
     const run = this.#run!;
+    const concurrently = Math.max(1, Math.floor(Number(run.config.partitionsConsumedConcurrently ?? 1)) || 1);
+    const handler = concurrently === 1 ? (batch: PartitionBatch) => this.#handle(wire, batch) : (batch: PartitionBatch) => this.#dispatch(wire, batch, concurrently);
+    /** The kafka-wire run() waiting for a batch (kept across a task's failure, which does not end it). */
+    let pending: Promise<void> | null = null;
     for (;;) {
       try {
-        await wire.run((batch) => this.#handle(wire, batch));
-        return;
+        if (concurrently === 1) {
+          await wire.run(handler);
+          return;
+        }
+        const running = pending ??= wire.run(handler).finally(() => { if (pending === running) pending = null; });
+        running.catch(() => undefined); // it is awaited below, or after a task's failure, or left when stopped
+        const failed = new Promise<void>((r) => { this.#wakeLoop = r; if (this.#taskFailure !== null) r(); });
+        await Promise.race([running, failed]);
+        if (pending === null && this.#taskFailure === null) return; // the kafka-wire consumer closed
+        const f = this.#taskFailure;
+        if (f === null) continue;
+        this.#taskFailure = null;
+        this.#failedAt = f.failedAt;
+        throw f.error;
       } catch (error) {
         if (!this.#running || this.#wire !== wire) return;
-        if (error === INCOMPLETE) continue;
+        if (error === INCOMPLETE || error === DETACHED) continue;
         const failed = this.#failedAt;
         this.#failedAt = null;
         const retriable = failed !== null && !(error instanceof KafkaJSError && !error.retriable);
         if (failed !== null) {
           // Fetch the record again (what was fetched past it is dropped), whatever happens next.
+          this.#moved(failed.topic, failed.partition);
           try { wire.seek(failed.topic, failed.partition, failed.offset); } catch { /* revoked meanwhile */ }
         }
         if (retriable && run.retryCount < run.retry.retries) {
@@ -413,6 +483,7 @@ export class KafkaJSConsumer implements Consumer {
   async #crash(wire: WireConsumer, error: Error): Promise<void> {
     const run = this.#run!;
     this.#log.error(`Crash: ${error.name}: ${error.message}`, { groupId: this.#config.groupId, retryCount: run.retryCount });
+    await Promise.allSettled([...this.#tasks.values()]);
     await this.#closeWire();
     const original = (e: unknown): unknown => (e instanceof Error && e.cause !== undefined ? original(e.cause) : e);
     const retriable = error instanceof KafkaJSNumberOfRetriesExceeded || (original(error) as { retriable?: boolean })?.retriable === true;
@@ -431,10 +502,38 @@ export class KafkaJSConsumer implements Consumer {
     this.#restartTimer = setTimeout(() => {
       this.#restartTimer = null;
       if (!this.#running) return;
-      this.#start().catch((e) => {
+      this.#instrumentation.work(() => this.#start()).catch((e) => {
         void this.#crash(this.#wire ?? wire, fromWire(e) as Error);
       });
     }, wait);
+  }
+
+  #moved(topic: string, partition: number): void {
+    const k = keyOf(topic, partition);
+    this.#seeks.set(k, (this.#seeks.get(k) ?? 0) + 1);
+  }
+
+  /**
+   * partitionsConsumedConcurrently: the batch goes to a task of its own once its partition's
+   * previous batch is done (order kept per partition) and fewer than `limit` tasks run; the
+   * kafka-wire consumer goes on to the next batch meanwhile (DETACHED counts none of it done).
+   */
+  async #dispatch(wire: WireConsumer, batch: PartitionBatch, limit: number): Promise<void> {
+    const key = keyOf(batch.topic, batch.partition);
+    const seeks = this.#seeks.get(key) ?? 0;
+    for (let before = this.#tasks.get(key); before !== undefined; before = this.#tasks.get(key)) await before;
+    while (this.#tasks.size >= limit) await Promise.race(this.#tasks.values());
+    // Seeked while the batch before it ran (a retry, a part left, the app's seek): fetched again from there.
+    if ((this.#seeks.get(key) ?? 0) !== seeks || !this.#running || this.#wire !== wire || this.#taskFailure !== null) throw DETACHED;
+    const task = this.#handle(wire, batch).then(() => undefined, (error) => {
+      if (error === INCOMPLETE) return;
+      const failedAt = this.#failedAt;
+      this.#failedAt = null;
+      this.#taskFailure ??= { error, failedAt };
+      this.#wakeLoop?.();
+    }).finally(() => { this.#tasks.delete(key); });
+    this.#tasks.set(key, task);
+    throw DETACHED;
   }
 
   /** One partition's batch through the app's handler; resolves only when all of it was resolved. */
@@ -545,6 +644,7 @@ export class KafkaJSConsumer implements Consumer {
     // Not all resolved (paused, seeked, stopped, eachBatch left some), or no autoCommit: read it
     // again from the first record not resolved, unless the app seeked it elsewhere.
     if (!this.#stale.has(key)) {
+      this.#moved(topic, partition);
       try { wire.seek(topic, partition, resolved ?? batch.firstOffset); } catch { /* revoked meanwhile */ }
     }
     throw INCOMPLETE;
@@ -623,6 +723,7 @@ export class KafkaJSConsumer implements Consumer {
     // As kafkajs: the sought offset counts as resolved, and with autoCommit it is committed at once.
     this.#resolved.set(k, { topic, partition, offset: at });
     try {
+      this.#moved(topic, partition);
       wire.seek(topic, partition, at);
       if (run.autoCommit) void this.#commitExplicit([{ topic, partition, offset: String(at) }]).catch(() => undefined);
     } catch (error) {
@@ -715,10 +816,11 @@ export class KafkaJSConsumer implements Consumer {
     this.#restartTimer = null;
     const wasRunning = this.#running;
     this.#running = false;
+    await Promise.allSettled([...this.#tasks.values()]);
     await this.#closeWire();
     await this.#loop?.catch(() => undefined);
     this.#loop = null;
     this.#stale.clear();
-    if (wasRunning) this.#instrumentation.emit(CONSUMER_EVENTS.STOP, null);
+    if (wasRunning) this.#instrumentation.emit(CONSUMER_EVENTS.STOP);
   }
 }

@@ -209,15 +209,22 @@ export class KafkaJSMemberIdRequired extends KafkaJSProtocolError {
 export class KafkaJSCreateTopicError extends KafkaJSProtocolError {
   override readonly name: string = 'KafkaJSCreateTopicError';
   readonly topic: string;
-  constructor(e: Error | string, topicName = '') { super(e, { code: 36, retriable: true }); this.topic = topicName; }
+  /** From the topic's protocol error (its type and code kept, as kafkajs keeps them); a message alone is TOPIC_ALREADY_EXISTS. */
+  constructor(e: Error | string, topicName = '') {
+    const from = e instanceof KafkaJSProtocolError ? e : null;
+    super(e, from ? { code: from.code, type: from.type, retriable: from.retriable } : { code: 36, retriable: true });
+    this.topic = topicName;
+  }
 }
 
 export class KafkaJSAlterPartitionReassignmentsError extends KafkaJSProtocolError {
   override readonly name: string = 'KafkaJSAlterPartitionReassignmentsError';
   readonly topic?: string;
   readonly partition?: number;
+  /** From the partition's protocol error (its type and code kept, as kafkajs keeps them). */
   constructor(e: Error | string, topic?: string, partition?: number) {
-    super(e, { retriable: true });
+    const from = e instanceof KafkaJSProtocolError ? e : null;
+    super(e, from ? { code: from.code, type: from.type, retriable: from.retriable } : { retriable: true });
     this.topic = topic;
     this.partition = partition;
   }

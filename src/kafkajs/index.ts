@@ -8,6 +8,7 @@
 //   await producer.send({ topic: 'orders', messages: [{ key: 'k', value: 'v' }] });
 import type { ProducerOptions } from '../producer/index.js';
 import type { SaslOptions } from '../wire/connection.js';
+import { KafkaJSAdmin } from './admin.js';
 import { KafkaJSConsumer } from './consumer.js';
 import { KafkaJSNonRetriableError, KafkaJSNotImplemented } from './errors.js';
 import { createLogger, logLevel, type Logger } from './logger.js';
@@ -29,7 +30,7 @@ export {
   CompressionTypes, CompressionCodecs, ConfigResourceTypes, ConfigSource, AclResourceTypes, ResourceTypes, AclOperationTypes,
   AclPermissionTypes, ResourcePatternTypes,
 } from './constants.js';
-export { Partitioners, type PartitionerArgs, type ICustomPartitioner, type DefaultPartitioner, type LegacyPartitioner } from './partitioners.js';
+export { Partitioners } from './partitioners.js';
 export { PartitionAssigners, AssignerProtocol } from './assigners.js';
 export type * from './types.js';
 
@@ -86,10 +87,9 @@ export class Kafka {
     return new KafkaJSConsumer({ options: () => this.#options(), logger: this.#logger }, config);
   }
 
-  /** Not in this version: kafka-wire's own admin client is being written; docs/kafkajs.md says what to use meanwhile. */
+  /** kafkajs's admin client (every method of kafkajs 2.2.4's Admin), over kafka-wire's own admin client (kafka-wire/admin). */
   admin(config?: AdminConfig): Admin {
-    void config;
-    throw new KafkaJSNotImplemented('kafka-wire/kafkajs: kafka.admin() is not available yet (use kafka-wire\'s CLI or the wire client meanwhile)');
+    return new KafkaJSAdmin({ options: () => this.#options(), logger: this.#logger }, config);
   }
 
   logger(): Logger { return this.#logger; }

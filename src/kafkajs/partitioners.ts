@@ -5,12 +5,8 @@
 // Both send a message without a key round-robin over the partitions that have a leader, starting
 // at a random place per topic; a message's own partition wins.
 import { murmur2 } from '../producer/index.js';
-import type { Message, PartitionMetadata } from './types.js';
-
-export interface PartitionerArgs { topic: string; partitionMetadata: PartitionMetadata[]; message: Message }
-export type ICustomPartitioner = () => (args: PartitionerArgs) => number;
-export type DefaultPartitioner = ICustomPartitioner;
-export type LegacyPartitioner = ICustomPartitioner;
+// Their types (PartitionerArgs, ICustomPartitioner) are kafkajs's declared ones, in ./types.ts.
+import type { DefaultPartitioner, ICustomPartitioner, LegacyPartitioner } from './types.js';
 
 const encoder = new TextEncoder();
 const keyBytes = (key: Buffer | string): Uint8Array => (typeof key === 'string' ? encoder.encode(key) : key);

@@ -10,9 +10,9 @@ import { COMPRESSION_NAME, CompressionTypes } from './constants.js';
 import { fromWire, KafkaJSNonRetriableError } from './errors.js';
 import { Instrumentation } from './instrumentation.js';
 import type { Logger } from './logger.js';
-import { Partitioners, type PartitionerArgs } from './partitioners.js';
+import { Partitioners } from './partitioners.js';
 import type {
-  IHeaders, Message, Offsets, PartitionMetadata, Producer, ProducerBatch, ProducerConfig, ProducerEvents, ProducerRecord,
+  IHeaders, Message, Offsets, PartitionerArgs, PartitionMetadata, Producer, ProducerBatch, ProducerConfig, ProducerEvents, ProducerRecord,
   RecordMetadata, Transaction,
 } from './types.js';
 
@@ -75,8 +75,14 @@ export class KafkaJSProducer implements Producer {
   readonly events = PRODUCER_EVENTS;
   readonly #context: ClientContext;
   readonly #config: ProducerConfig;
-  readonly #instrumentation = new Instrumentation();
+  readonly #instrumentation = new Instrumentation({ request: PRODUCER_EVENTS.REQUEST, timeout: PRODUCER_EVENTS.REQUEST_TIMEOUT });
   readonly #partition: (args: PartitionerArgs) => number;
+  /**
+   * The partitioner is kafkajs's default (the Java client's murmur2 for keys): keyed messages
+   * without a partition go to the kafka-wire producer as they are, which picks the same
+   * partitions (one call per topic, each key encoded once).
+   */
+  readonly #keysByWire: boolean;
   /** kafka-wire producers by `${acks}/${codec}`; the transactional one is the only one when transactional. */
   readonly #producers = new Map<string, Promise<WireProducer>>();
   #connected = false;
@@ -88,6 +94,8 @@ export class KafkaJSProducer implements Producer {
     this.#config = config;
     this.#log = context.logger.namespace('Producer');
     this.#partition = (config.createPartitioner ?? Partitioners.DefaultPartitioner)();
+    const p = config.createPartitioner;
+    this.#keysByWire = p === undefined || p === Partitioners.DefaultPartitioner || p === Partitioners.JavaCompatiblePartitioner;
   }
 
   get #transactional(): boolean { return this.#config.transactionalId !== undefined; }
@@ -105,7 +113,7 @@ export class KafkaJSProducer implements Producer {
     const key = inTransaction ? 'tx' : `${acks}/${codec}`;
     let p = this.#producers.get(key);
     if (p === undefined) {
-      p = (async () => {
+      p = this.#instrumentation.work(async () => {
         const c = this.#config;
         const base = await this.#context.options();
         const producer = new WireProducer({
@@ -127,7 +135,7 @@ export class KafkaJSProducer implements Producer {
           throw fromWire(error);
         }
         return producer;
-      })();
+      });
       this.#producers.set(key, p);
       p.catch(() => { if (this.#producers.get(key) === p) this.#producers.delete(key); });
     }
@@ -139,7 +147,7 @@ export class KafkaJSProducer implements Producer {
     await this.#producer(-1, CompressionTypes.None, this.#transactional);
     if (!this.#connected) {
       this.#connected = true;
-      this.#instrumentation.emit(PRODUCER_EVENTS.CONNECT, null);
+      this.#instrumentation.emit(PRODUCER_EVENTS.CONNECT);
     }
   }
 
@@ -149,7 +157,7 @@ export class KafkaJSProducer implements Producer {
     await Promise.all(all.map(async (p) => (await p.catch(() => null))?.close().catch(() => undefined)));
     if (this.#connected) {
       this.#connected = false;
-      this.#instrumentation.emit(PRODUCER_EVENTS.DISCONNECT, null);
+      this.#instrumentation.emit(PRODUCER_EVENTS.DISCONNECT);
     }
   }
 
@@ -170,7 +178,11 @@ export class KafkaJSProducer implements Producer {
   }
 
   /** Sends a batch of topics' messages (the transaction's sends come here too, `inTransaction`). */
-  async sendNow(batch: ProducerBatch, inTransaction: boolean): Promise<RecordMetadata[]> {
+  sendNow(batch: ProducerBatch, inTransaction: boolean): Promise<RecordMetadata[]> {
+    return this.#instrumentation.work(() => this.#sendNow(batch, inTransaction));
+  }
+
+  async #sendNow(batch: ProducerBatch, inTransaction: boolean): Promise<RecordMetadata[]> {
     const topicMessages = batch.topicMessages ?? [];
     for (const { topic, messages } of topicMessages) {
       if (typeof topic !== 'string' || topic === '') throw new KafkaJSNonRetriableError(`Invalid topic ${String(topic)}`);
@@ -181,6 +193,10 @@ export class KafkaJSProducer implements Producer {
       const sends: Promise<WireMetadata[]>[] = [];
       for (const { topic, messages } of topicMessages) {
         if (messages.length === 0) continue;
+        if (this.#keysByWire && messages.every((m) => m !== null && typeof m === 'object' && m.key !== null && m.key !== undefined && (m.partition === null || m.partition === undefined))) {
+          sends.push(producer.send(topic, messages.map(recordOf)));
+          continue;
+        }
         const info = await producer.topic(topic);
         const partitionMetadata = partitionMetadataOf(info);
         // Each partition's records in one call (kafka-wire's send takes a partition per call), in the order given.

@@ -10,7 +10,6 @@ import type {
   AclOperationTypes, AclPermissionTypes, AclResourceTypes, CompressionTypes, ConfigResourceTypes, ConfigSource, ResourcePatternTypes,
 } from './constants.js';
 import type { KafkaJSProtocolError } from './errors.js';
-import type { ICustomPartitioner } from './partitioners.js';
 
 type Without<T, U> = { [P in Exclude<keyof T, keyof U>]?: never };
 type XOR<T, U> = T | U extends object ? (Without<T, U> & U) | (Without<U, T> & T) : T | U;
@@ -100,6 +99,13 @@ export type PartitionMetadata = {
   isr: number[];
   offlineReplicas?: number[];
 };
+
+// ---- partitioners (./partitioners.ts has kafkajs's two) ----
+
+export interface PartitionerArgs { topic: string; partitionMetadata: PartitionMetadata[]; message: Message }
+export type ICustomPartitioner = () => (args: PartitionerArgs) => number;
+export type DefaultPartitioner = ICustomPartitioner;
+export type LegacyPartitioner = ICustomPartitioner;
 
 export type Assignment = { [topic: string]: number[] };
 export type GroupMember = { memberId: string; memberMetadata: Buffer };
