@@ -11,7 +11,7 @@
 // two rows is a pair; ratios are medians of per-pair ratios with their quartiles. Each run's record
 // count is checked with ListOffsets. The load average is printed with every round.
 //
-//   node bench/produce.mjs [--records 1000000] [--pairs 5] [--broker memory|kafka] [--only cli,lib] [--codecs none,lz4] [--stdin file|pipe]
+//   node bench/produce.mjs [--records 1000000] [--pairs 5] [--broker memory|kafka] [--only cli,lib] [--codecs none,lz4] [--stdin file|pipe] [--lines wide|small]
 import { spawn, execFileSync } from 'node:child_process';
 import { createReadStream, existsSync, mkdirSync, openSync, closeSync, writeSync, writeFileSync, statSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -28,23 +28,29 @@ const { values: args } = parseArgs({ options: {
   only: { type: 'string', default: 'cli,lib' },
   codecs: { type: 'string', default: 'none,lz4' },
   stdin: { type: 'string', default: 'file' },
+  /** wide: `key<TAB>json` of about 81 bytes; small: 58 on average, 37-66 (`k<i><TAB>json`: issue 45's small records). */
+  lines: { type: 'string', default: 'wide' },
 } });
+if (args.lines !== 'wide' && args.lines !== 'small') throw new Error(`--lines wide|small, not ${args.lines}`);
 if (args.stdin !== 'file' && args.stdin !== 'pipe') throw new Error(`--stdin file|pipe, not ${args.stdin}`);
 const N = Number(args.records);
 const PAIRS = Number(args.pairs);
 const CLI = join(ROOT, 'dist/src/cli/main.js');
 const PARTITIONS = 4;
 
-/** The input: N lines `key<TAB>json` (about 81 bytes a line), made once per N. */
+/** The input: N lines `key<TAB>json` (about 81 bytes a line, or 58 with --lines small), made once per N. */
+const line = args.lines === 'wide'
+  ? (i) => `key${i % 100000}\t${JSON.stringify({ id: i, user: `user${i}`, score: (i * 7) % 1000, active: i % 2 === 0, tag: 'abc' })}\n`
+  : (i) => `k${i}\t${JSON.stringify({ id: i, n: `u${i % 1000}`, ok: i % 2 === 0, v: (i * 7) % 100 })}${'x'.repeat(i % 16)}\n`;
 function inputFile() {
   const dir = join(tmpdir(), 'kafka-wire-produce-bench');
   mkdirSync(dir, { recursive: true });
-  const file = join(dir, `lines-${N}.txt`);
+  const file = join(dir, `lines-${args.lines}-${N}.txt`);
   if (existsSync(file)) return file;
   const fd = openSync(file, 'w');
   let buf = [];
   for (let i = 0; i < N; i++) {
-    buf.push(`key${i % 100000}\t${JSON.stringify({ id: i, user: `user${i}`, score: (i * 7) % 1000, active: i % 2 === 0, tag: 'abc' })}\n`);
+    buf.push(line(i));
     if (buf.length === 10000) { writeSync(fd, buf.join('')); buf = []; }
   }
   writeSync(fd, buf.join(''));

@@ -33,7 +33,7 @@ if (client === 'kafka-wire') {
     return { promise, resolve, reject };
   };
   const { Producer } = await import(join(BENCH_MODULES, '@platformatic/kafka', 'dist/index.js'));
-  const producer = new Producer({ clientId: 'single-bench', bootstrapBrokers: [bootstrap], idempotent: true, acks: -1 });
+  const producer = new Producer({ clientId: 'single-bench', bootstrapBrokers: [bootstrap], idempotent: true, acks: -1, autocreateTopics: true });
   send = () => producer.send({ messages: [{ topic, value }] });
   close = () => producer.close();
 } else throw new Error(`unknown client ${client}`);

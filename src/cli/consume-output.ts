@@ -110,16 +110,11 @@ export class JsonLinesWriter {
     const start = this.pos;
     let p = start;
     buf[p++] = QUOTE;
-    // Most fields are plain ASCII with nothing to escape: found so by one scan, copied by set().
+    // Most fields are plain ASCII with nothing to escape: copied in the same pass that finds so
+    // (no view and no set() call per field).
     let plain = offset;
     const stop = offset + size;
-    while (plain < stop) { const c = data[plain]!; if (c < 0x20 || c >= 0x80 || c === QUOTE || c === BACKSLASH) break; plain++; }
-    if (plain - offset > 32) {
-      buf.set(data.subarray(offset, plain), p);
-      p += plain - offset;
-    } else {
-      for (let i = offset; i < plain; i++) buf[p++] = data[i]!;
-    }
+    for (; plain < stop; plain++) { const c = data[plain]!; if (c < 0x20 || c >= 0x80 || c === QUOTE || c === BACKSLASH) break; buf[p++] = c; }
     for (let i = plain, end = stop; i < end; i++) {
       const c = data[i]!;
       if (c >= 0x20 && c !== QUOTE && c !== BACKSLASH) {
@@ -167,40 +162,58 @@ export type RecordWriter = (partition: number, batch: RecordBatch, i: number, of
 
 /**
  * Writes one record as a JSON line {topic, partition, offset, timestamp, key, value, headers}
- * (the shape `kafka-wire broker --load` reads), straight from the batch's positions.
+ * (the shape `kafka-wire broker --load` reads), straight from the batch's positions. What does not
+ * change between records is written as few pieces as it can be (per partition, the line's start up
+ * to the offset; a null key with the value's name; no headers with the line's end), and the
+ * timestamp is summed as Numbers while that is exact (no BigInt per record).
  */
 export function jsonRecordWriter(topic: string, encoding: Encoding, out: JsonLinesWriter): RecordWriter {
-  const head = Buffer.from(`{"topic":${JSON.stringify(topic)},"partition":`, 'utf8');
-  const [offsetKey, timestampKey, keyKey, valueKey, headersKey, end] = [',"offset":', ',"timestamp":', ',"key":', ',"value":', ',"headers":', '}\n'].map(ascii);
-  const [noHeaders, open, headerKey, headerValue, headerEnd, comma, close] = ['[]', '[', '{"key":', ',"value":', '}', ',', ']'].map(ascii);
+  const topicJson = JSON.stringify(topic);
+  const heads: Buffer[] = [];
+  const headFor = (partition: number) => (heads[partition] = Buffer.from(`{"topic":${topicJson},"partition":${partition},"offset":`, 'utf8'));
+  const [timestampKey, keyKey, nullKeyValueKey, valueKey, headersKey, noHeadersEnd, end] =
+    [',"timestamp":', ',"key":', ',"key":null,"value":', ',"value":', ',"headers":', ',"headers":[]}\n', '}\n'].map(ascii);
+  const [open, headerKey, headerValue, headerEnd, comma, close] = ['[', '{"key":', ',"value":', '}', ',', ']'].map(ascii);
   const fieldBytes = (out: JsonLinesWriter, b: Uint8Array | null) => (b === null ? out.raw(NULL) : out.bytes(b, 0, b.length, encoding));
   return (partition, batch, i, offset) => {
-    out.raw(head);
-    out.int(partition);
-    out.raw(offsetKey);
+    out.raw(heads[partition] ?? headFor(partition));
     if (typeof offset === 'number') out.int(offset); else out.string(String(offset));
     out.raw(timestampKey);
-    out.int(Number(batch.timestampAt(i)));
+    out.int(timestampNumber(batch, i));
     const data = batch.data;
-    out.raw(keyKey);
-    out.bytes(data, batch.keyOffsetAt(i), batch.keySizeAt(i), encoding);
-    out.raw(valueKey);
-    out.bytes(data, batch.valueOffsetAt(i), batch.valueSizeAt(i), encoding);
-    out.raw(headersKey);
-    if (batch.headerCountAt(i) === 0) out.raw(noHeaders);
+    const keySize = batch.keySizeAt(i);
+    if (keySize < 0) out.raw(nullKeyValueKey);
     else {
-      batch.headersAt(i).forEach((h, n) => {
-        out.raw(n === 0 ? open : comma);
-        out.raw(headerKey);
-        out.string(h.key);
-        out.raw(headerValue);
-        fieldBytes(out, h.value);
-        out.raw(headerEnd);
-      });
-      out.raw(close);
+      out.raw(keyKey);
+      out.bytes(data, batch.keyOffsetAt(i), keySize, encoding);
+      out.raw(valueKey);
     }
+    out.bytes(data, batch.valueOffsetAt(i), batch.valueSizeAt(i), encoding);
+    if (batch.headerCountAt(i) === 0) { out.raw(noHeadersEnd); return; }
+    out.raw(headersKey);
+    batch.headersAt(i).forEach((h, n) => {
+      out.raw(n === 0 ? open : comma);
+      out.raw(headerKey);
+      out.string(h.key);
+      out.raw(headerValue);
+      fieldBytes(out, h.value);
+      out.raw(headerEnd);
+    });
+    out.raw(close);
     out.raw(end);
   };
+}
+
+/**
+ * Record i's timestamp as a Number (as JSON prints it): for v2 batches with create times, the
+ * base plus the delta as Numbers when the three are exact; else through the bigint.
+ */
+function timestampNumber(batch: RecordBatch, i: number): number {
+  if (batch.magic === 2 && batch.timestampType === 'create') {
+    const base = batch.baseTimestampNumber, delta = batch.timestampDeltaAt(i), sum = base + delta;
+    if (Number.isSafeInteger(base) && Number.isSafeInteger(delta) && Number.isSafeInteger(sum)) return sum;
+  }
+  return Number(batch.timestampAt(i));
 }
 
 export interface OutputOptions {

@@ -3,9 +3,9 @@
 // stopping at every partition's end, -c stopping mid-response.
 import { describe, it, expect } from 'vitest';
 import fc from 'fast-check';
-import { JsonLinesWriter } from '../../src/cli/consume-output.js';
+import { JsonLinesWriter, jsonRecordWriter } from '../../src/cli/consume-output.js';
 import { startMemoryBroker } from '../../src/wire/memory-broker.js';
-import { encodeRecordBatch } from '../../src/records/index.js';
+import { encodeRecordBatch, decodeRecordBatches } from '../../src/records/index.js';
 import { runCli, jsonLines, type CliProgress } from '../wire/cli-io.js';
 import { waitUntil } from '../helpers/wait.js';
 import { startDelayProxy } from '../helpers/delay-proxy.js';
@@ -19,6 +19,40 @@ function written(fill: (w: JsonLinesWriter) => void): string {
   w.flush();
   return text;
 }
+
+describe('jsonRecordWriter', () => {
+  // Each line is JSON.stringify of the record as the batch decodes it (bytes as their UTF-8
+  // text, offsets and timestamps as numbers): null and empty keys, bytes to escape or decode,
+  // headers, log-append and create times, timestamps near the limits of exact Numbers.
+  it('writes each record as JSON.stringify writes it', () => {
+    const decoder = new TextDecoder();
+    const text = (b: Uint8Array | null) => (b === null ? null : decoder.decode(b));
+    const field = fc.option(fc.oneof(fc.uint8Array({ maxLength: 40 }), fc.string({ maxLength: 40 }).map((t) => new TextEncoder().encode(t))), { nil: null });
+    const record = fc.record({
+      key: field, value: field, timestampDelta: fc.integer({ min: 0, max: 1_000_000 }),
+      headers: fc.array(fc.record({ key: fc.string({ maxLength: 8 }), value: field }), { maxLength: 2 }),
+    });
+    const batch = fc.record({
+      records: fc.array(record, { minLength: 1, maxLength: 5 }),
+      baseOffset: fc.oneof(fc.nat(), fc.constant(2 ** 53 - 10)).map(BigInt),
+      baseTimestamp: fc.constantFrom(1_764_700_000_000n, -1n, 2n ** 53n - 100n, 2n ** 53n + 1n),
+      logAppend: fc.boolean(), partition: fc.nat(5),
+    });
+    fc.assert(fc.property(batch, (b) => {
+      const bytes = encodeRecordBatch({ baseOffset: b.baseOffset, baseTimestamp: b.baseTimestamp, timestampType: b.logAppend ? 'logAppend' : 'create', records: b.records });
+      const [decoded] = decodeRecordBatches(bytes, { lazy: true }).batches;
+      const lines = written((out) => {
+        const w = jsonRecordWriter('tópic "t"', 'utf8', out);
+        for (let i = 0; i < decoded!.recordCount; i++) w(b.partition, decoded!, i, Number(decoded!.offsetAt(i)));
+      });
+      const expected = decoded!.records.map((r, i) => JSON.stringify({
+        topic: 'tópic "t"', partition: b.partition, offset: Number(decoded!.offsetAt(i)), timestamp: Number(decoded!.timestampAt(i)),
+        key: text(r.key), value: text(r.value), headers: r.headers.map((h) => ({ key: h.key, value: text(h.value) })),
+      }) + '\n').join('');
+      expect(lines).toBe(expected);
+    }), { numRuns: 500 });
+  });
+});
 
 describe('JsonLinesWriter', () => {
   it('writes any bytes as JSON.stringify writes their UTF-8 decoding', () => {
