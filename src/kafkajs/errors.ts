@@ -369,7 +369,12 @@ export function fromWire(error: unknown): unknown {
     switch (error.code) {
       case 'TIMEOUT': return new KafkaJSRequestTimeoutError(error, { broker, correlationId: error.correlationId });
       case 'CLOSED': case 'TRUNCATED': return new KafkaJSConnectionClosedError(error, { host: error.host, port: error.port });
-      case 'SASL': return new KafkaJSSASLAuthenticationError(error);
+      case 'SASL':
+        // As in kafkajs: a custom authenticator's own KafkaJS error passes through, and a refused
+        // SaslHandshake (key 17: the broker lacks the mechanism) is a protocol error.
+        if (error.cause instanceof KafkaJSError) return error.cause;
+        if (error.apiKey === 17 && error.errorCode !== undefined && error.errorCode !== 0) return protocolError(error, error.errorCode);
+        return new KafkaJSSASLAuthenticationError(error);
       case 'UNSUPPORTED_VERSION': return new KafkaJSServerDoesNotSupportApiKey(error, { apiKey: error.apiKey });
       default:
         if (error.errorCode !== undefined && error.errorCode !== 0) return protocolError(error, error.errorCode);

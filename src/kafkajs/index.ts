@@ -7,13 +7,13 @@
 //   await producer.connect();
 //   await producer.send({ topic: 'orders', messages: [{ key: 'k', value: 'v' }] });
 import type { ProducerOptions } from '../producer/index.js';
-import type { SaslOptions } from '../wire/connection.js';
 import { KafkaJSAdmin } from './admin.js';
 import { KafkaJSConsumer } from './consumer.js';
 import { KafkaJSNonRetriableError, KafkaJSNotImplemented } from './errors.js';
 import { createLogger, logLevel, type Logger } from './logger.js';
 import { KafkaJSProducer } from './producer.js';
-import type { Admin, AdminConfig, Consumer, ConsumerConfig, KafkaConfig, Mechanism, Producer, ProducerConfig, SASLOptions } from './types.js';
+import { saslOf } from './sasl.js';
+import type { Admin, AdminConfig, Consumer, ConsumerConfig, KafkaConfig, Producer, ProducerConfig } from './types.js';
 
 export {
   KafkaJSError, KafkaJSNonRetriableError, KafkaJSPartialMessageError, KafkaJSBrokerNotFound, KafkaJSProtocolError,
@@ -37,16 +37,6 @@ export type * from './types.js';
 /** kafkajs's defaults for the connection (its docs' values). */
 const CONNECTION_TIMEOUT_MS = 1_000;
 const REQUEST_TIMEOUT_MS = 30_000;
-
-function saslOf(sasl: SASLOptions | Mechanism | undefined): SaslOptions | undefined {
-  if (sasl === undefined) return undefined;
-  const mechanism = String(sasl.mechanism).toLowerCase();
-  const s = sasl as { username?: string; password?: string };
-  if (mechanism === 'plain') return { mechanism: 'PLAIN', username: s.username ?? '', password: s.password ?? '' };
-  if (mechanism === 'scram-sha-256') return { mechanism: 'SCRAM-SHA-256', username: s.username ?? '', password: s.password ?? '' };
-  if (mechanism === 'scram-sha-512') return { mechanism: 'SCRAM-SHA-512', username: s.username ?? '', password: s.password ?? '' };
-  throw new KafkaJSNotImplemented(`kafka-wire/kafkajs: SASL mechanism ${sasl.mechanism} is not supported (plain, scram-sha-256 and scram-sha-512 are)`);
-}
 
 export class Kafka {
   readonly #config: KafkaConfig;
@@ -72,7 +62,7 @@ export class Kafka {
       bootstrap: brokers,
       clientId: c.clientId ?? 'kafkajs',
       tls: c.ssl === undefined || c.ssl === false ? undefined : c.ssl,
-      sasl: saslOf(c.sasl),
+      sasl: saslOf(c.sasl, this.#logger),
       connectTimeoutMs: c.connectionTimeout ?? CONNECTION_TIMEOUT_MS,
       requestTimeoutMs: c.requestTimeout ?? REQUEST_TIMEOUT_MS,
       retryBackoffMs: c.retry?.initialRetryTime,

@@ -7,78 +7,25 @@
 // endpoint (status and endpoint named); an expired token, a wrong audience and a bad signature
 // are each refused by the broker (invalid_token), the broker's log saying why. No secret appears
 // in any output.
-import { execFileSync } from 'node:child_process';
-import { generateKeyPairSync, createSign, type KeyObject } from 'node:crypto';
-import { readFileSync, rmSync } from 'node:fs';
-import { createServer as createHttpServer, type Server } from 'node:http';
-import { createServer as createHttpsServer } from 'node:https';
-import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ApiKey } from '../../src/generated/types.js';
 import { connect, saslMechanism, SaslError, OAuthTokenError, type SaslMechanism, type SaslOptions } from '../../src/wire/index.js';
 import { createProducer } from '../../src/producer/index.js';
 import { Consumer } from '../../src/consumer/index.js';
 import { kafkaPeer, useKafka } from '../helpers/kafka.js';
+import { startOidcIdp } from '../helpers/oidc.js';
 import { jsonLines, runCli } from '../wire/cli-io.js';
-import { makeCert } from '../wire/tls-cert.js';
 
 const CLIENT_ID = 'kafka-app';
 const CLIENT_SECRET = 'oidc-client-secret-c0ffee';
-const AUDIENCE = 'kafka-aud';
-const ISSUER = 'https://idp.test';
 const TOKEN_SECONDS = 10;
 const outputs: string[] = [];
 
-const cert = await kafkaPeer() ? makeCert() : null;
-const ok = cert !== null;
-
-const b64url = (v: object | Buffer) => (Buffer.isBuffer(v) ? v : Buffer.from(JSON.stringify(v))).toString('base64url');
-const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
-const other = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey;
-/** An RS256 JWT signed by `key` with the JWKS's key id. */
-function jwt(claims: Record<string, unknown>, key: KeyObject = privateKey): string {
-  const head = `${b64url({ alg: 'RS256', typ: 'JWT', kid: 'k1' })}.${b64url(claims)}`;
-  return `${head}.${createSign('RSA-SHA256').update(head).sign(key).toString('base64url')}`;
-}
-const claims = (over: Record<string, unknown> = {}) => {
-  const now = Math.floor(Date.now() / 1000);
-  return { iss: ISSUER, sub: CLIENT_ID, aud: AUDIENCE, iat: now, exp: now + TOKEN_SECONDS, scope: 'kafka', ...over };
-};
-
-let jwks: Server | undefined;
-let idp: Server | undefined;
-let jwksUrl = '';
-let tokenUrl = '';
-let truststore = '';
-let tokensIssued = 0;
-if (ok) {
-  truststore = join(cert.dir, 'trust.p12');
-  execFileSync('keytool', ['-importcert', '-noprompt', '-alias', 'jwks', '-file', cert.cert, '-keystore', truststore, '-storetype', 'PKCS12', '-storepass', 'trustpass'], { stdio: 'ignore' });
-  const jwk = { ...publicKey.export({ format: 'jwk' }), kid: 'k1', alg: 'RS256', use: 'sig' };
-  jwks = createHttpsServer({ key: readFileSync(cert.key), cert: readFileSync(cert.cert) }, (_req, res) => {
-    res.setHeader('content-type', 'application/json');
-    res.end(JSON.stringify({ keys: [jwk] }));
-  });
-  await new Promise<void>((resolve) => jwks!.listen(0, '127.0.0.1', resolve));
-  jwksUrl = `https://127.0.0.1:${(jwks.address() as { port: number }).port}/jwks`;
-  idp = createHttpServer((req, res) => {
-    let body = '';
-    req.on('data', (c) => { body += c; });
-    req.on('end', () => {
-      const basic = Buffer.from((req.headers.authorization ?? '').replace(/^Basic /, ''), 'base64').toString();
-      res.setHeader('content-type', 'application/json');
-      if (basic !== `${CLIENT_ID}:${CLIENT_SECRET}` || new URLSearchParams(body).get('grant_type') !== 'client_credentials') {
-        res.statusCode = 401;
-        res.end(JSON.stringify({ error: 'invalid_client', error_description: 'Invalid client or Invalid client credentials' }));
-        return;
-      }
-      tokensIssued++;
-      res.end(JSON.stringify({ access_token: jwt(claims()), token_type: 'Bearer', expires_in: TOKEN_SECONDS }));
-    });
-  });
-  await new Promise<void>((resolve) => idp!.listen(0, '127.0.0.1', resolve));
-  tokenUrl = `http://127.0.0.1:${(idp.address() as { port: number }).port}/oauth2/token`;
-}
+const idp = await kafkaPeer() ? await startOidcIdp({ [CLIENT_ID]: { secret: CLIENT_SECRET, tokenSeconds: TOKEN_SECONDS } }) : null;
+const ok = idp !== null;
+const jwt: NonNullable<typeof idp>['jwt'] = (c, key) => idp!.jwt(c, key);
+const claims = (over: Record<string, unknown> = {}) => idp!.claims(CLIENT_ID, TOKEN_SECONDS, over);
+const tokenUrl = idp?.tokenUrl ?? '';
 
 function address(listener: string): { host: string; port: number } {
   const [host, port] = listener.split(',')[0]!.split(':');
@@ -88,22 +35,10 @@ function address(listener: string): { host: string; port: number } {
 describe.skipIf(!ok)('OAUTHBEARER with OIDC against a broker validating with Kafka\'s JWKS validator', () => {
   const kafka = useKafka({
     sasl: { users: {}, oauthbearer: true },
-    jvmArgs: [`-Dorg.apache.kafka.sasl.oauthbearer.allowed.urls=${jwksUrl}`],
-    config: {
-      'listener.name.sasl_plaintext.oauthbearer.sasl.server.callback.handler.class':
-        'org.apache.kafka.common.security.oauthbearer.OAuthBearerValidatorCallbackHandler',
-      'listener.name.sasl_plaintext.oauthbearer.sasl.jaas.config':
-        `org.apache.kafka.common.security.oauthbearer.OAuthBearerLoginModule required unsecuredLoginStringClaim_sub=\"broker\" ssl.truststore.location="${truststore}" ssl.truststore.password="trustpass" ssl.truststore.type="PKCS12";`,
-      'sasl.oauthbearer.jwks.endpoint.url': jwksUrl,
-      'sasl.oauthbearer.expected.audience': AUDIENCE,
-      'sasl.oauthbearer.expected.issuer': ISSUER,
-      'connections.max.reauth.ms': '600000',
-    },
+    jvmArgs: idp?.broker.jvmArgs,
+    config: { ...idp?.broker.config, 'connections.max.reauth.ms': '600000' },
   });
-  afterAll(async () => {
-    await Promise.all([jwks, idp].map((s) => s && new Promise((resolve) => s.close(resolve))));
-    if (cert) rmSync(cert.dir, { recursive: true, force: true });
-  });
+  afterAll(() => idp?.close());
   const oidc = { tokenEndpointUrl: tokenUrl, clientId: CLIENT_ID, clientSecret: CLIENT_SECRET, scope: 'kafka' };
 
   it('the right client credentials: a producer and a consumer run across token refreshes and re-authentications, losing nothing', async () => {
@@ -114,7 +49,7 @@ describe.skipIf(!ok)('OAUTHBEARER with OIDC against a broker validating with Kaf
     const inner = saslMechanism(sasl);
     let reauths = 0;
     const counting: SaslMechanism = { name: inner.name, authenticate: (send, c) => { if (c.reauthentication) reauths++; return inner.authenticate(send, c); } };
-    const issuedBefore = tokensIssued;
+    const issuedBefore = idp!.issued(CLIENT_ID);
     const producer = await createProducer({ bootstrap, sasl: counting });
     const consumer = new Consumer({ bootstrap, sasl: counting, groupId: 'oidc-g', topics: ['oidc-t'], resetPolicy: 'earliest' });
     const got = new Set<string>();
@@ -131,7 +66,7 @@ describe.skipIf(!ok)('OAUTHBEARER with OIDC against a broker validating with Kaf
     await consumer.close();
     await running;
     expect(got.size).toBe(sent);
-    expect(tokensIssued - issuedBefore).toBeGreaterThanOrEqual(2); // refreshed before the first expired
+    expect(idp!.issued(CLIENT_ID) - issuedBefore).toBeGreaterThanOrEqual(2); // refreshed before the first expired
     expect(reauths).toBeGreaterThanOrEqual(1);
   }, 120_000);
 
@@ -163,7 +98,7 @@ describe.skipIf(!ok)('OAUTHBEARER with OIDC against a broker validating with Kaf
     const cases: [string, string, RegExp][] = [
       ['an expired token', jwt(claims({ iat: now - 7200, exp: now - 3600 })), /Could not validate the access token: .*The JWT is no longer valid/],
       ['a wrong audience', jwt(claims({ aud: 'someone-else' })), /Could not validate the access token: .*Audience \(aud\) claim \[someone-else\] doesn't contain an acceptable identifier/],
-      ['a bad signature', jwt(claims(), other), /Could not validate the access token: JWT rejected due to invalid signature/],
+      ['a bad signature', jwt(claims(), idp!.otherKey), /Could not validate the access token: JWT rejected due to invalid signature/],
     ];
     for (const [what, token, logged] of cases) {
       const logBefore = k.log().length;

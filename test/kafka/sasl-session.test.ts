@@ -2,16 +2,22 @@
 // and OAUTHBEARER (Kafka's unsecured validator) and sets connections.max.reauth.ms=10000:
 // OAUTHBEARER with an unsecured JWS connects (library and CLI), an expired token is refused
 // with the broker's status; the MSK IAM token goes over OAUTHBEARER and is refused by this
-// validator (no MSK here: the exchange is what is checked); a producer and a consumer over SCRAM
-// and over OAUTHBEARER run across several session lifetimes (KIP-368) and lose nothing; a
-// delegation token from a raw CreateDelegationToken authenticates (SCRAM tokenauth=true), is
-// renewed, expired, and refused after. No secret appears in any output.
+// validator (no MSK here: the exchange is what is checked); a delegation token from a raw
+// CreateDelegationToken authenticates (SCRAM tokenauth=true), is renewed, expired, and refused
+// after; through the proxy (startProxy, what `kafka-wire proxy` runs) the clients' own SASL
+// passes through to the SASL listener: kafka-wire's CLI and Kafka's Java client produce and
+// consume over SCRAM-SHA-512, kcat produces over PLAIN, and a wrong SCRAM-SHA-256 password is
+// refused with the broker's error. No secret appears in any output.
+// Producers and consumers running across many session lifetimes are in sasl-long-run.test.ts.
 import { describe, expect, it } from 'vitest';
 import { ApiKey } from '../../src/generated/types.js';
-import { connect, saslMechanism, SaslError, unsecuredJws, type SaslMechanism, type SaslOptions } from '../../src/wire/index.js';
-import { createProducer } from '../../src/producer/index.js';
-import { Consumer } from '../../src/consumer/index.js';
-import { kafkaPeer, useKafka } from '../helpers/kafka.js';
+import { connect, SaslError, unsecuredJws } from '../../src/wire/index.js';
+import { startProxy } from '../../src/capture/proxy.js';
+import { CaptureFileWriter } from '../../src/capture/writer.js';
+import { CaptureReader, type CaptureEvent } from '../../src/capture/reader.js';
+import { kafkaJava, kafkaPeer, useKafka } from '../helpers/kafka.js';
+import { hasCommand, peer } from '../helpers/peer.js';
+import { kcat } from '../wire/kcat.js';
 import { jsonLines, runCli } from '../wire/cli-io.js';
 import { perf } from '../perf/run-perf.js';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -19,26 +25,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 const ok = await kafkaPeer();
+const kcatOk = ok && peer('kcat (SASL through the proxy)', hasCommand('kcat'), 'apt-get install kcat');
 const USER = 'alice';
 const PASSWORD = 'alice-scram-secret-5e1f';
 const REAUTH_MS = 10_000;
-/** Several session lifetimes: ~30 s at 10 s each is three re-authentications (the issue asks 60 s and 5; CI time is short). */
-const RUN_MS = 31_000;
 const seen: string[] = [];
 
 function address(listener: string): { host: string; port: number } {
   const [host, port] = listener.split(',')[0]!.split(':');
   return { host: host!, port: Number(port) };
-}
-
-/** `sasl`'s mechanism, counting its re-authentications. */
-function counting(sasl: SaslOptions): { mechanism: SaslMechanism; reauths: () => number } {
-  const inner = saslMechanism(sasl);
-  let n = 0;
-  return {
-    mechanism: { name: inner.name, authenticate: (send, context) => { if (context.reauthentication) n++; return inner.authenticate(send, context); } },
-    reauths: () => n,
-  };
 }
 
 describe.skipIf(!ok)('SASL tokens and sessions against a real broker', () => {
@@ -108,46 +103,6 @@ describe.skipIf(!ok)('SASL tokens and sessions against a real broker', () => {
     }
   }, 60_000);
 
-  it(`KIP-368: a producer and a consumer over SCRAM and over OAUTHBEARER run ${RUN_MS / 1000} s, re-authenticate at least 3 times each, and lose nothing`, async () => {
-    const k = kafka();
-    const bootstrap = k.listeners.SASL_PLAINTEXT!;
-    const run = async (label: string, sasl: SaslOptions) => {
-      const topic = `reauth-${label}`;
-      await k.createTopic(topic, { partitions: 2 });
-      const p = counting(sasl);
-      const c = counting(sasl);
-      const producer = await createProducer({ bootstrap, sasl: p.mechanism, clientId: `${label}-p` });
-      const consumer = new Consumer({ bootstrap, sasl: c.mechanism, groupId: `${topic}-g`, topics: [topic], resetPolicy: 'earliest', clientId: `${label}-c` });
-      const got = new Set<string>();
-      const running = consumer.run((batch) => { for (const r of batch.records()) got.add(new TextDecoder().decode(r.value!)); });
-      let sent = 0;
-      const until = Date.now() + RUN_MS;
-      while (Date.now() < until) {
-        await producer.send(topic, [{ key: String(sent % 7), value: `m${sent}` }]);
-        sent++;
-        await new Promise((r) => setTimeout(r, 50));
-      }
-      await producer.flush();
-      const deadline = Date.now() + 30_000;
-      while (got.size < sent && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
-      await producer.close();
-      await consumer.close();
-      await running;
-      return { sent, got: got.size, missing: Array.from({ length: sent }, (_, i) => `m${i}`).filter((m) => !got.has(m)).slice(0, 5), producerReauths: p.reauths(), consumerReauths: c.reauths() };
-    };
-    const [scram, oauth] = await Promise.all([
-      run('scram', { mechanism: 'SCRAM-SHA-512', username: USER, password: PASSWORD }),
-      run('oauth', { mechanism: 'OAUTHBEARER', unsecured: { principal: USER } }),
-    ]);
-    for (const r of [scram, oauth]) {
-      expect(r.sent).toBeGreaterThan(100);
-      expect(r.missing).toEqual([]);
-      expect(r.got).toBe(r.sent);
-      expect(r.producerReauths).toBeGreaterThanOrEqual(3);
-      expect(r.consumerReauths).toBeGreaterThanOrEqual(3);
-    }
-  }, 150_000);
-
   it('a delegation token (raw CreateDelegationToken) authenticates with SCRAM tokenauth=true; renewed, expired, then refused', async () => {
     const at = address(kafka().listeners.SASL_PLAINTEXT!);
     const owner = await connect({ ...at, sasl: { mechanism: 'SCRAM-SHA-256', username: USER, password: PASSWORD } });
@@ -183,6 +138,56 @@ describe.skipIf(!ok)('SASL tokens and sessions against a real broker', () => {
       await owner.close();
     }
   }, 60_000);
+
+  it('through the proxy: the clients\' own SASL passes through (kafka-wire\'s CLI and Kafka\'s Java client over SCRAM, kcat over PLAIN); a wrong password is refused with the broker\'s error', async () => {
+    const k = kafka();
+    const upstream = address(k.listeners.SASL_PLAINTEXT!);
+    // What the proxy forwarded, read back as a capture: the API keys of the requests.
+    const writer = new CaptureFileWriter({ nanoseconds: true });
+    const reader = new CaptureReader();
+    const frames: number[] = [];
+    const take = (events: CaptureEvent[]) => { for (const e of events) if (e.type === 'frame' && e.direction === 'request' && e.apiKey !== null) frames.push(e.apiKey); };
+    take(reader.push(writer.header()));
+    const proxy = await startProxy({ listen: { host: '127.0.0.1', port: 0 }, upstream, record: (packet) => take(reader.push(writer.record(packet))) });
+    const via = `${proxy.address.host}:${proxy.address.port}`;
+    const topic = 'proxied-sasl';
+    try {
+      await k.createTopic(topic, { partitions: 1 });
+      const x = ['-X', 'security.protocol=SASL_PLAINTEXT', '-X', 'sasl.mechanism=SCRAM-SHA-512', '-X', `sasl.username=${USER}`, '-X', `sasl.password=${PASSWORD}`];
+      const produced = await runCli('produce', ['-b', via, '-t', topic, ...x], 'a\tkafka-wire via the proxy\n');
+      expect(produced.code, produced.stderr).toBe(0);
+      const javaSasl = ['security.protocol=SASL_PLAINTEXT', 'sasl.mechanism=SCRAM-SHA-512',
+        `sasl.jaas.config=org.apache.kafka.common.security.scram.ScramLoginModule required username="${USER}" password="${PASSWORD}";`];
+      const jp = await kafkaJava('dev.kafkawire.JavaClient', ['produce', via, topic, ...javaSasl],
+        { input: JSON.stringify({ partition: 0, key: Buffer.from('j').toString('hex'), value: Buffer.from('java via the proxy').toString('hex'), headers: [] }), timeoutMs: 180_000 });
+      expect(jp.code, jp.stderr.slice(-2000)).toBe(0);
+      const expected = ['kafka-wire via the proxy', 'java via the proxy'];
+      if (kcatOk) {
+        // PLAIN for kcat: Debian's librdkafka (2.0) sends a SCRAM client-final message Kafka 4 refuses (see test/kafka/auth.test.ts).
+        const kc = await kcat(['-b', via, '-X', 'security.protocol=SASL_PLAINTEXT', '-X', 'sasl.mechanisms=PLAIN', '-X', `sasl.username=${USER}`, '-X', `sasl.password=${PASSWORD}`,
+          '-P', '-t', topic], 'kcat via the proxy\n', 60_000);
+        expect(kc.code, kc.stderr).toBe(0);
+        expected.push('kcat via the proxy');
+        seen.push(kc.stdout, kc.stderr);
+      }
+      const jc = await kafkaJava('dev.kafkawire.JavaClient', ['consume', via, topic, ...javaSasl], { timeoutMs: 180_000 });
+      expect(jc.code, jc.stderr.slice(-2000)).toBe(0);
+      expect(jsonLines(jc.stdout).map((l) => Buffer.from(l.value, 'hex').toString())).toEqual(expected);
+      const consumed = await runCli('consume', ['-b', via, '-t', topic, '-e', ...x]);
+      expect(consumed.code, consumed.stderr).toBe(0);
+      expect(jsonLines(consumed.stdout).map((l) => l.value)).toEqual(expected);
+      const wrong = await connect({ host: proxy.address.host, port: proxy.address.port, sasl: { mechanism: 'SCRAM-SHA-256', username: USER, password: 'not-the-password' } }).catch((e) => e);
+      expect(wrong).toBeInstanceOf(SaslError);
+      expect(wrong).toMatchObject({ code: 'SASL', errorCode: 58, mechanism: 'SCRAM-SHA-256' });
+      expect(wrong.message).toMatch(/Authentication failed during authentication due to invalid credentials with SASL mechanism SCRAM-SHA-256/);
+      // The proxy authenticates nothing itself: the SaslHandshake and SaslAuthenticate it forwarded are the clients'.
+      expect(frames).toContain(ApiKey.SaslHandshake);
+      expect(frames).toContain(ApiKey.SaslAuthenticate);
+      seen.push(produced.stdout, produced.stderr, jp.stdout, jp.stderr, jc.stderr, consumed.stderr, String(wrong), JSON.stringify(wrong));
+    } finally {
+      await proxy.close();
+    }
+  }, 240_000);
 
   it('no secret in any output', () => {
     expect(seen.length).toBeGreaterThan(5);

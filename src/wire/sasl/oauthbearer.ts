@@ -8,20 +8,12 @@
 // fetched again before they expire when Kafka's Java login refresh would (refreshAt below).
 
 import { SaslRefusal } from './errors.js';
-import type { SaslMechanism } from './mechanism.js';
+import type { SaslMechanism, SaslSend } from './mechanism.js';
 import { base64url } from './base64.js';
 import { oidcTokenProvider, type OidcClientCredentialsOptions } from './oidc.js';
+import type { OAuthBearerToken, OAuthBearerTokenProvider } from './token.js';
 
-/** A bearer token and when it stops being valid. */
-export interface OAuthBearerToken {
-  /** The token as the broker receives it (a JWT for Kafka's validators). */
-  value: string;
-  /** When it expires, in ms since the epoch. */
-  expiresAt: number;
-}
-
-/** The app's source of tokens; called when there is no cached token or the cached one is due for refresh. */
-export type OAuthBearerTokenProvider = () => OAuthBearerToken | Promise<OAuthBearerToken>;
+export type { OAuthBearerToken, OAuthBearerTokenProvider };
 
 /** Kafka's unsecured JWS ("alg": "none") tokens, which its default broker validator accepts: development only. */
 export interface UnsecuredJwsOptions {
@@ -130,6 +122,25 @@ export function cachedTokenProvider(fetchToken: OAuthBearerTokenProvider, option
   return Object.defineProperty(provider, 'refreshAt', { get: () => nextRefresh }) as OAuthBearerTokenProvider & { readonly refreshAt: number };
 }
 
+/**
+ * One OAUTHBEARER conversation with `token`: the initial response, and on a refusal the "\x01"
+ * acknowledgement, then a SaslRefusal carrying the broker's status. For mechanisms that get their
+ * token elsewhere (kafka-wire/kafkajs's oauthBearerProvider).
+ */
+export async function oauthBearerConversation(send: SaslSend, token: string, extensions?: Readonly<Record<string, string>>, authzid?: string): Promise<void> {
+  const answer = await send(oauthBearerInitialResponse(token, extensions, authzid));
+  if (answer.length === 0) return;
+  // A refusal (RFC 7628 section 3.2.2): acknowledge it, then report the broker's status.
+  const json = utf8Decoder.decode(answer);
+  let status: string | undefined;
+  try { status = (JSON.parse(json) as { status?: unknown }).status?.toString(); } catch { /* not JSON: keep the text */ }
+  const reason = status ?? json.slice(0, 200);
+  let brokerError: unknown;
+  try { await send(utf8.encode(SEPARATOR)); } catch (err) { brokerError = err; }
+  throw new SaslRefusal(`the broker refused the token: ${json.slice(0, 200)}${brokerError instanceof Error ? ` (${brokerError.message.replace(/^SASL \S+: /, '')})` : ''}`,
+    reason, { cause: brokerError });
+}
+
 /** The OAUTHBEARER mechanism with a token provider (cached by the caller, see cachedTokenProvider). */
 export function oauthBearerMechanism(options: Omit<SaslOAuthBearerOptions, 'mechanism'>, name = 'OAUTHBEARER'): SaslMechanism {
   const sources = [options.token, options.oidc, options.unsecured].filter((s) => s !== undefined).length;
@@ -139,18 +150,7 @@ export function oauthBearerMechanism(options: Omit<SaslOAuthBearerOptions, 'mech
   return {
     name,
     async authenticate(send) {
-      const token = await provider();
-      const answer = await send(oauthBearerInitialResponse(token.value, options.extensions, options.authzid));
-      if (answer.length === 0) return;
-      // A refusal (RFC 7628 section 3.2.2): acknowledge it, then report the broker's status.
-      const json = utf8Decoder.decode(answer);
-      let status: string | undefined;
-      try { status = (JSON.parse(json) as { status?: unknown }).status?.toString(); } catch { /* not JSON: keep the text */ }
-      const reason = status ?? json.slice(0, 200);
-      let brokerError: unknown;
-      try { await send(utf8.encode(SEPARATOR)); } catch (err) { brokerError = err; }
-      throw new SaslRefusal(`the broker refused the token: ${json.slice(0, 200)}${brokerError instanceof Error ? ` (${brokerError.message.replace(/^SASL \S+: /, '')})` : ''}`,
-        reason, { cause: brokerError });
+      await oauthBearerConversation(send, (await provider()).value, options.extensions, options.authzid);
     },
   };
 }

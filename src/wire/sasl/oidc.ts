@@ -7,7 +7,7 @@
 
 import { redact } from './errors.js';
 import { base64, base64url, unbase64url } from './base64.js';
-import type { OAuthBearerToken } from './oauthbearer.js';
+import type { OAuthBearerToken } from './token.js';
 
 export interface OidcClientCredentialsOptions {
   /** The identity provider's token endpoint (sasl.oauthbearer.token.endpoint.url). */
