@@ -257,6 +257,8 @@ export interface TransactionDescription {
 }
 export interface ProducerState { producerId: bigint; producerEpoch: number; lastSequence: number; lastTimestamp: bigint; coordinatorEpoch: number; currentTxnStartOffset: bigint }
 
+/** An open transaction to abort: the partition, and the producer (id, epoch) and coordinator epoch DescribeProducers shows for it. */
+export interface TransactionToAbort { topic: string; partition: number; producerId: bigint; producerEpoch: number; coordinatorEpoch: number }
 export interface FeatureUpdate {
   feature: string;
   /** The new maximum level (0 with `downgrade: 'unsafe'` or 'safe' removes the feature). */
@@ -1165,6 +1167,54 @@ export class Admin {
         });
       },
     }, list);
+  }
+
+  /**
+   * Aborts another producer's open transaction on one partition, as Kafka's Admin.abortTransaction
+   * and kafka-transactions.sh abort do: an abort marker (WriteTxnMarkers) written by the
+   * partition's leader for that producer id and epoch, so read_committed consumers read past a
+   * transaction its producer will never end (a hung transaction). Given `startOffset` instead of
+   * the producer, the producer is the one whose open transaction on the partition starts there
+   * (from DescribeProducers), with its epoch and coordinator epoch. Resolves with what was aborted.
+   */
+  async abortTransaction(spec: TransactionToAbort | { topic: string; partition: number; startOffset: bigint | number }): Promise<TransactionToAbort> {
+    const topic = checkTopicName(spec?.topic);
+    const need = (value: unknown, what: string) => {
+      if (value === undefined) throw invalid(`abortTransaction: ${what} is required`);
+      return value;
+    };
+    const partition = checkCount(need(spec.partition, 'the partition'), `${topic}: partition`, 0, 0);
+    let target: TransactionToAbort;
+    if ('startOffset' in spec) {
+      const startOffset = checkOffset(need(spec.startOffset, 'startOffset'), `${topic}-${partition}: startOffset`);
+      const [described] = await this.describeProducers([{ topic, partition }]);
+      const open = described!.producers.filter((p) => p.currentTxnStartOffset === startOffset);
+      if (open.length !== 1) {
+        throw new AdminError('NOT_FOUND', `abortTransaction: ${topic}-${partition} has ${open.length === 0 ? 'no' : String(open.length)} producer with an open transaction starting at offset ${startOffset}`
+          + ` (open ones start at ${described!.producers.filter((p) => p.currentTxnStartOffset >= 0n).map((p) => String(p.currentTxnStartOffset)).join(', ') || 'none'})`, { resource: `${topic}-${partition}` });
+      }
+      // A producer the coordinator has not written a marker for yet has coordinator epoch -1; Kafka's tool sends 0.
+      target = { topic, partition, producerId: open[0]!.producerId, producerEpoch: open[0]!.producerEpoch, coordinatorEpoch: Math.max(0, open[0]!.coordinatorEpoch) };
+    } else {
+      target = {
+        topic, partition, producerId: checkOffset(need(spec.producerId, 'producerId'), `${topic}-${partition}: producerId`, 0n),
+        producerEpoch: checkCount(need(spec.producerEpoch, 'producerEpoch'), `${topic}-${partition}: producerEpoch`, 0, 0),
+        coordinatorEpoch: checkCount(need(spec.coordinatorEpoch, 'coordinatorEpoch'), `${topic}-${partition}: coordinatorEpoch`, 0, 0),
+      };
+      if (target.producerEpoch > 32767) throw invalid(`${topic}-${partition}: producerEpoch is an int16, at most 32767, not ${target.producerEpoch}`);
+    }
+    return this.#router.one<TransactionToAbort, TransactionToAbort>({
+      op: 'abortTransaction', apiKey: ApiKey.WriteTxnMarkers, resource: (t) => `${t.topic}-${t.partition}`, route: (t) => ({ kind: 'leader', topic: t.topic, partition: t.partition }),
+      send: async (conn, version, items) => {
+        const t = items[0]!;
+        const res = await send(conn, ApiKey.WriteTxnMarkers, version, {
+          markers: [{ producerId: t.producerId, producerEpoch: t.producerEpoch, transactionResult: false, coordinatorEpoch: t.coordinatorEpoch, topics: [{ name: t.topic, partitionIndexes: [t.partition] }] }],
+        });
+        const r = res.markers.find((m) => m.producerId === t.producerId)?.topics.find((x) => x.name === t.topic)?.partitions.find((x) => x.partitionIndex === t.partition);
+        if (!r) return [{ errorCode: -1, errorMessage: 'not in the response' }];
+        return [r.errorCode ? { errorCode: r.errorCode } : ok(t)];
+      },
+    }, target);
   }
 
   /** Finalizes feature levels (kafka-features.sh upgrade / downgrade), on the controller; `validateOnly` changes nothing. */

@@ -9,7 +9,7 @@ export {
   type GroupType, type GroupListing, type GroupMember, type GroupDescriptionResult, type CommittedOffset, type OffsetToCommit,
   type ClusterDescription, type FeatureDescription, type LogDirDescription, type PartitionReassignment,
   type QuotaEntity, type ClientQuota, type QuotaAlteration, type ScramMechanismName, type ScramCredentials, type ScramAlteration,
-  type AclBinding, type AclFilter, type FeatureUpdate, type DelegationToken, type TransactionListing, type TransactionDescription, type ProducerState,
+  type AclBinding, type AclFilter, type FeatureUpdate, type DelegationToken, type TransactionListing, type TransactionDescription, type ProducerState, type TransactionToAbort,
 } from './admin.js';
 export { AdminError, type AdminErrorCode, type AdminErrorDetails } from './errors.js';
 export { RETRIABLE as RETRIABLE_ERROR_CODES, type Route } from './router.js';
