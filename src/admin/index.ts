@@ -21,3 +21,4 @@ export {
   listGroups, describeGroup, resetOffsets,
   type GroupDescription, type GroupMemberDescription, type PartitionOffsets, type ResetTarget, type ResetPlanRow,
 } from './groups.js';
+export { METADATA_VERSIONS, metadataVersionName } from './metadata-versions.js';

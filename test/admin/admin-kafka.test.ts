@@ -3,9 +3,9 @@
 // list, create partitions, delete by name and by id), configs (describe, incremental alter),
 // offsets and records (list offsets, delete records), groups (list, describe classic and KIP-848,
 // offsets fetched, altered, reset and deleted, members removed, groups deleted), the cluster and
-// its features; and the partial failures, each named while the rest is done.
+// its features (metadata.version's release names as Kafka's enum and kafka-features.sh have them); and the partial failures, each named while the rest is done.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Admin, AdminError, createAdmin } from '../../src/admin/index.js';
+import { Admin, AdminError, createAdmin, METADATA_VERSIONS, metadataVersionName } from '../../src/admin/index.js';
 import { createProducer } from '../../src/producer/index.js';
 import { Consumer } from '../../src/consumer/index.js';
 import { kafkaJava, kafkaPeer, useKafka } from '../helpers/kafka.js';
@@ -295,6 +295,19 @@ describe.skipIf(!ok)('the admin client against Kafka 4.4, checked by Kafka\'s Ja
     // change of the cluster, so ours (asked after Kafka's Java Admin) is at least its.
     expect(f.finalizedEpoch).toBeGreaterThanOrEqual(BigInt(features.finalizedEpoch));
     expect(f.finalized['metadata.version']).toBeDefined();
+
+    // metadata.version's release names: the committed table is Kafka 4.4's MetadataVersion enum,
+    // and `kafka-wire features describe` prints what kafka-features.sh describe prints.
+    const enumLines = await kafkaJava('dev.kafkawire.JavaAdmin', ['metadata-versions']);
+    expect(enumLines.code, enumLines.stderr).toBe(0);
+    expect(METADATA_VERSIONS.map(([level, name]) => ({ level, name }))).toEqual(jsonLines(enumLines.stdout));
+    expect(metadataVersionName(f.finalized['metadata.version']!.maxVersionLevel)).toMatch(/^4\.4-IV\d$/);
+    // The epoch moves on with every change of the cluster: compared without it.
+    const noEpoch = (text: string) => text.replace(/Epoch: \d+$/gm, 'Epoch: N');
+    const ourFeatures = await runCli('features', ['describe', '--bootstrap-server', bootstrap]);
+    expect(ourFeatures.code, ourFeatures.stderr).toBe(0);
+    expect(ourFeatures.stdout).toMatch(/^Feature: metadata\.version +SupportedMinVersion: 3\.3-IV3 +SupportedMaxVersion: 4\.\d-IV\d +FinalizedVersionLevel: 4\.4-IV\d +Epoch: \d+$/m);
+    expect(noEpoch(ourFeatures.stdout)).toBe(noEpoch(await kafkaTool('FeatureCommand', ['--bootstrap-server', bootstrap, 'describe'])));
   });
 
   it('kafka-wire topics: create, list, describe (what kafka-topics.sh --describe prints), alter, delete; -J lines; failures named', async () => {

@@ -4,6 +4,8 @@
 //
 //   java dev.kafkawire.JavaAdmin errors
 //     prints every org.apache.kafka.common.protocol.Errors constant as {"code":N,"name":"..."}
+//   java dev.kafkawire.JavaAdmin metadata-versions
+//     prints every org.apache.kafka.server.common.MetadataVersion as {"level":N,"name":"4.4-IV2"}
 //   java dev.kafkawire.JavaAdmin BOOTSTRAP [admin.property=value]...
 //     stdin:  {"op":"describeTopics","topics":["t"]}         {"op":"listTopics","internal":true}
 //             {"op":"describeConfigs","type":"TOPIC","name":"t"}
@@ -63,6 +65,14 @@ public final class JavaAdmin {
   public static void main(String[] args) throws Exception {
     if (args.length == 1 && args[0].equals("errors")) {
       for (Errors e : Errors.values()) System.out.println("{\"code\":" + e.code() + ",\"name\":\"" + e.name() + "\"}");
+      return;
+    }
+    if (args.length == 1 && args[0].equals("metadata-versions")) {
+      // By reflection: kafka-server-common is on the run-time classpath (the broker's), not the compile one.
+      Class<?> mv = Class.forName("org.apache.kafka.server.common.MetadataVersion");
+      for (Object v : mv.getEnumConstants()) {
+        System.out.println("{\"level\":" + mv.getMethod("featureLevel").invoke(v) + ",\"name\":\"" + mv.getMethod("version").invoke(v) + "\"}");
+      }
       return;
     }
     if (args.length < 1) {
