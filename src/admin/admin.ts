@@ -19,6 +19,7 @@ import { AdminError, brokerError, invalid } from './errors.js';
 import { KAFKA_ERROR_NAMES } from '../wire/error-names.js';
 import { ANY, CONTROLLER, ok, Router, type Call, type Outcome, type Route } from './router.js';
 import { checkCount, checkOffset, checkReplicas, checkTopicName, nonEmpty } from './validate.js';
+import { assignReplicas } from './reassign-plan.js';
 import {
   ACL_OPERATIONS, ACL_PATTERN_TYPES, ACL_PERMISSIONS, ACL_RESOURCE_TYPES, codeOf,
   type AclOperation, type AclPatternType, type AclPermission, type AclResourceType,
@@ -216,6 +217,12 @@ export interface LogDirDescription {
   partitions: { topic: string; partition: number; size: bigint; offsetLag: bigint; isFuture: boolean }[];
 }
 
+/** A partition's replicas (kafka-reassign-partitions.sh's JSON entries). */
+export interface ReplicaAssignment {
+  topic: string; partition: number; replicas: number[];
+  /** Each replica's log directory, where known (planReassignment's current assignment; kafka-reassign-partitions.sh's "any" elsewhere). */
+  logDirs?: string[];
+}
 export interface PartitionReassignment { topic: string; partition: number; replicas: number[]; addingReplicas: number[]; removingReplicas: number[] }
 
 /** A client quota's entity: user, client-id and/or ip, each a name or null for the default. */
@@ -947,6 +954,41 @@ export class Admin {
   /** Cancels reassignments in progress (the partitions keep the replicas they had). */
   cancelPartitionReassignments(partitions: readonly { topic: string; partition: number }[]): Promise<{ topic: string; partition: number }[]> {
     return this.alterPartitionReassignments(nonEmpty(partitions, 'cancelPartitionReassignments\'s partitions').map((p) => ({ ...p, replicas: null })));
+  }
+
+  /**
+   * A proposed reassignment of every partition of `topics` onto `brokers` (kafka-reassign-partitions.sh
+   * --generate): each partition keeps its replication factor, leaders and followers spread over
+   * the brokers, rack-aware when every broker given has a rack (`rackAware: false` turns it off;
+   * a cluster where only some have racks needs it off). Resolves with the current assignment and
+   * the proposed one, partitions in order, ready for alterPartitionReassignments.
+   */
+  async planReassignment(topics: readonly string[], brokers: readonly number[], options: { rackAware?: boolean } = {}): Promise<{ current: ReplicaAssignment[]; proposed: ReplicaAssignment[] }> {
+    const names = [...new Set(nonEmpty(topics, 'planReassignment\'s topics').map((t) => checkTopicName(t)))].sort();
+    const ids = nonEmpty(brokers, 'planReassignment\'s brokers').map((b) => checkCount(b, 'a broker id', 0, 0));
+    const cluster = await this.describeCluster();
+    const unknown = ids.filter((id) => !cluster.brokers.some((b) => b.nodeId === id));
+    if (unknown.length > 0) throw invalid(`planReassignment: broker(s) ${unknown.join(', ')} not in the cluster (it has ${cluster.brokers.map((b) => b.nodeId).join(', ')})`);
+    const planBrokers = ids.map((id) => ({ id, rack: cluster.brokers.find((b) => b.nodeId === id)!.rack }));
+    const described = await this.describeTopics(names);
+    // Where each current replica lives, as the tool's current assignment shows it.
+    const holders = [...new Set(described.flatMap((t) => t.partitions.flatMap((p) => p.replicas)))].filter((id) => cluster.brokers.some((b) => b.nodeId === id)).sort((a, b) => a - b);
+    const dirs = new Map<string, string>();
+    for (const d of holders.length > 0 ? await this.describeLogDirs(holders) : []) {
+      for (const p of d.partitions) if (!p.isFuture) dirs.set(`${d.broker}\u0000${p.topic}\u0000${p.partition}`, d.logDir);
+    }
+    const current: ReplicaAssignment[] = [];
+    const proposed: ReplicaAssignment[] = [];
+    for (const t of described) {
+      const partitions = [...t.partitions].sort((a, b) => a.partition - b.partition);
+      const replicationFactor = partitions[0]?.replicas.length ?? 1;
+      const plan = assignReplicas(t.name, partitions.length, replicationFactor, planBrokers, options);
+      partitions.forEach((p, i) => {
+        current.push({ topic: t.name, partition: p.partition, replicas: [...p.replicas], logDirs: p.replicas.map((r) => dirs.get(`${r}\u0000${t.name}\u0000${p.partition}`) ?? 'any') });
+        proposed.push({ topic: t.name, partition: p.partition, replicas: plan[i]! });
+      });
+    }
+    return { current, proposed };
   }
 
   /** The reassignments in progress (of these partitions, or all). */

@@ -7,7 +7,7 @@ export {
   type NewPartitions, type ConfigResource, type ConfigEntry, type ConfigSynonym, type ConfigDescription, type ConfigChange, type ConfigAlteration,
   type OffsetSpec, type OffsetQuery, type ListedOffset, type RecordsToDelete, type DeletedRecords,
   type GroupType, type GroupListing, type GroupMember, type GroupDescriptionResult, type CommittedOffset, type OffsetToCommit,
-  type ClusterDescription, type FeatureDescription, type LogDirDescription, type PartitionReassignment,
+  type ClusterDescription, type FeatureDescription, type LogDirDescription, type PartitionReassignment, type ReplicaAssignment,
   type QuotaEntity, type ClientQuota, type QuotaAlteration, type ScramMechanismName, type ScramCredentials, type ScramAlteration,
   type AclBinding, type AclFilter, type FeatureUpdate, type DelegationToken, type TransactionListing, type TransactionDescription, type ProducerState, type TransactionToAbort,
 } from './admin.js';
@@ -22,3 +22,4 @@ export {
   type GroupDescription, type GroupMemberDescription, type PartitionOffsets, type ResetTarget, type ResetPlanRow,
 } from './groups.js';
 export { METADATA_VERSIONS, metadataVersionName } from './metadata-versions.js';
+export { assignReplicas, type PlanBroker } from './reassign-plan.js';
