@@ -20,6 +20,9 @@ import { KAFKA_ERROR_NAMES } from '../wire/error-names.js';
 import { ANY, CONTROLLER, ok, Router, type Call, type Outcome, type Route } from './router.js';
 import { checkCount, checkOffset, checkReplicas, checkTopicName, nonEmpty } from './validate.js';
 import { assignReplicas } from './reassign-plan.js';
+import * as shareGroups from './share-groups.js';
+import type { ShareGroupDescription, ShareGroupListing, ShareResetTarget } from './share-groups.js';
+import { ConsumerError } from '../consumer/errors.js';
 import {
   ACL_OPERATIONS, ACL_PATTERN_TYPES, ACL_PERMISSIONS, ACL_RESOURCE_TYPES, codeOf,
   type AclOperation, type AclPatternType, type AclPermission, type AclResourceType,
@@ -567,6 +570,31 @@ export class Admin {
     }, wanted);
   }
 
+  /**
+   * The config resources the cluster has (ListConfigResources, Kafka's Admin.listConfigResources):
+   * of these types, or every type the broker lists; from a broker with only v0
+   * (ListClientMetricsResources), the client-metrics subscriptions alone.
+   */
+  async listConfigResources(types?: readonly ConfigResourceType[]): Promise<ConfigResource[]> {
+    const codes = (types ?? []).map((t) => {
+      if (!(t in RESOURCE_TYPE_CODES)) throw invalid(`a config resource's type is one of ${Object.keys(RESOURCE_TYPE_CODES).join(', ')}, not ${JSON.stringify(t)}`);
+      return RESOURCE_TYPE_CODES[t];
+    });
+    const onlyClientMetrics = codes.length === 1 && codes[0] === RESOURCE_TYPE_CODES['client-metrics'];
+    return this.#router.one<null, ConfigResource[]>({
+      op: 'listConfigResources', apiKey: ApiKey.ListConfigResources, minVersion: onlyClientMetrics ? 0 : 1, resource: () => 'config resources', route: () => ANY,
+      send: async (conn, version) => {
+        const res = await send(conn, ApiKey.ListConfigResources, version, version >= 1 ? { resourceTypes: codes } : {});
+        if (res.errorCode) return [{ errorCode: res.errorCode }];
+        const named = Object.entries(RESOURCE_TYPE_CODES);
+        return [ok(res.configResources.flatMap((r) => {
+          const type = named.find(([, code]) => code === (version >= 1 ? r.resourceType : 16))?.[0] as ConfigResourceType | undefined;
+          return type === undefined ? [] : [{ type, name: r.resourceName }];
+        }).sort((a, b) => (a.type === b.type ? (a.name < b.name ? -1 : a.name > b.name ? 1 : 0) : a.type < b.type ? -1 : 1)))];
+      },
+    }, null);
+  }
+
   /** IncrementalAlterConfigs: set, delete, append to or subtract from configs; `validateOnly` changes nothing. */
   async alterConfigs(alterations: readonly ConfigAlteration[], options: { validateOnly?: boolean } = {}): Promise<ConfigResource[]> {
     const wanted = nonEmpty(alterations, 'alterConfigs\'s alterations').map((a) => {
@@ -852,6 +880,68 @@ export class Admin {
         });
       },
     }, list);
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Share groups (KIP-932): ./share-groups.ts's functions, with the admin client's errors
+
+  /** Every share group of the cluster and its state (ListGroups of type share, from every broker). */
+  listShareGroups(): Promise<ShareGroupListing[]> {
+    return this.#share('listShareGroups', 'share groups', () => shareGroups.listShareGroups(this.client));
+  }
+
+  /** Share groups' members with their assignments, and each partition's start offset and lag; a group that fails is named, the others described. */
+  describeShareGroups(groupIds: readonly string[]): Promise<ShareGroupDescription[]> {
+    const ids = nonEmpty(groupIds, 'describeShareGroups\'s group ids').map((g) => checkGroupId(g));
+    return this.#shareEach('describeShareGroups', ids, (g) => shareGroups.describeShareGroup(this.client, g));
+  }
+
+  /** Sets a share group's start offsets (the group must have no members). */
+  async alterShareGroupOffsets(groupId: string, offsets: readonly { topic: string; partition: number; offset: bigint | number }[]): Promise<void> {
+    const list = nonEmpty(offsets, 'alterShareGroupOffsets\'s offsets').map((o) => ({
+      topic: checkTopicName(o?.topic), partition: checkCount(o.partition, `${o.topic}: partition`, 0, 0), offset: checkOffset(o.offset, `${o.topic}-${o.partition}: offset`),
+    }));
+    await this.#share('alterShareGroupOffsets', `group ${checkGroupId(groupId)}`, () => shareGroups.alterShareGroupOffsets(this.client, groupId, list));
+  }
+
+  /** Moves a share group's start offsets on every partition of the topics to the earliest, the latest or the first at a time; resolves with what was set. */
+  resetShareGroupOffsets(groupId: string, topics: readonly string[], target: ShareResetTarget): Promise<{ topic: string; partition: number; offset: bigint }[]> {
+    const names = nonEmpty(topics, 'resetShareGroupOffsets\'s topics').map((t) => checkTopicName(t));
+    if (target !== 'earliest' && target !== 'latest' && typeof target?.timestamp !== 'bigint') throw invalid(`a share-group reset goes to earliest, latest or { timestamp: bigint }, not ${JSON.stringify(target)}`);
+    return this.#share('resetShareGroupOffsets', `group ${checkGroupId(groupId)}`, () => shareGroups.resetShareGroupOffsets(this.client, groupId, names, target));
+  }
+
+  /** Forgets a share group's state for these topics (the group must have no members). */
+  async deleteShareGroupOffsets(groupId: string, topics: readonly string[]): Promise<void> {
+    const names = nonEmpty(topics, 'deleteShareGroupOffsets\'s topics').map((t) => checkTopicName(t));
+    await this.#share('deleteShareGroupOffsets', `group ${checkGroupId(groupId)}`, () => shareGroups.deleteShareGroupOffsets(this.client, groupId, names));
+  }
+
+  /** Deletes share groups (each must have no members): deleteGroups, which serves every group type. */
+  deleteShareGroups(groupIds: readonly string[]): Promise<string[]> {
+    return this.deleteGroups(groupIds);
+  }
+
+  /** One share-group function, its ConsumerError (Kafka's error code) as the AdminError of `resource`. */
+  async #share<T>(op: string, resource: string, run: () => Promise<T>): Promise<T> {
+    if (this.#router.closed) throw new AdminError('CLOSED', `${op}: the admin client is closed`);
+    try {
+      return await run();
+    } catch (error) {
+      if (error instanceof ConsumerError) {
+        if (error.errorCode !== undefined) throw new AdminError('BROKER', `${op}: ${resource}: ${error.message}`, { resource, errorCode: error.errorCode, errorMessage: error.message, cause: error });
+        throw new AdminError('UNSUPPORTED', `${op}: ${error.message}`, { resource, cause: error });
+      }
+      throw error;
+    }
+  }
+
+  async #shareEach<T>(op: string, ids: string[], run: (id: string) => Promise<T>): Promise<T[]> {
+    const settled = await Promise.allSettled(ids.map((id) => this.#share(op, `group ${id}`, () => run(id))));
+    const failures = settled.flatMap((r) => (r.status === 'rejected' ? [r.reason instanceof AdminError ? r.reason : new AdminError('BROKER', String(r.reason), { cause: r.reason })] : []));
+    const values = settled.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
+    if (failures.length > 0) throw new AdminError('RESOURCES', `${op}: ${failures.length} of ${ids.length} failed: ${failures.map((e) => e.message).join('; ')}`, { failures, succeeded: values });
+    return values;
   }
 
   // ---------------------------------------------------------------------------------------------

@@ -23,3 +23,7 @@ export {
 } from './groups.js';
 export { METADATA_VERSIONS, metadataVersionName } from './metadata-versions.js';
 export { assignReplicas, type PlanBroker } from './reassign-plan.js';
+export {
+  listShareGroups, describeShareGroup, alterShareGroupOffsets, resetShareGroupOffsets, deleteShareGroupOffsets, deleteShareGroup, alterShareGroupConfig,
+  type ShareGroupListing, type ShareGroupDescription, type ShareMemberDescription, type SharePartitionOffsets, type ShareResetTarget,
+} from './share-groups.js';
