@@ -257,7 +257,7 @@ describe.skipIf(!ok)('cluster and security operations against Kafka 4.4 with an 
     } finally {
       await plain.close();
     }
-  });
+  }, 180_000); // nine JVMs one after another (two killed producers, four read_committed consumers, Kafka's tool twice, the Java Admin): 20 s alone, minutes on a loaded machine
 
   it('the CLI: acls (listed as kafka-acls.sh lists them), quotas and users scram (as kafka-configs.sh shows them), records delete, reassign, transactions, features, cluster', async () => {
     const b = ['-b', bootstrap];
