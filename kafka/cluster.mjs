@@ -209,6 +209,7 @@ process.once('exit', () => {
  *   config     broker settings laid over the defaults (strings)
  *   heap       the JVM's -Xmx (default '768m')
  *   port       the first node's PLAINTEXT port (default: a free one), e.g. 9092 for examples that assume it
+ *   racks      each node's broker.rack, in node order (['a', 'a', 'b']); default none
  */
 export async function startKafka(options = {}) {
   const count = options.nodes ?? 1;
@@ -279,6 +280,7 @@ export async function startKafka(options = {}) {
         'ssl.keystore.password': ssl.password, 'ssl.key.password': ssl.password,
       });
     }
+    if (options.racks?.[node.nodeId - 1] !== undefined) config['broker.rack'] = options.racks[node.nodeId - 1];
     Object.assign(config, options.config ?? {});
     node.properties = join(node.dir, 'server.properties');
     writeFileSync(node.properties, properties(config));

@@ -34,9 +34,9 @@ const CODEC_DOORS = ['codec/by-key.ts', 'codec/by-definition.ts', 'codec/json.ts
 
 /**
  * Re-exports kept where code moved up a floor, for users of the old entry (deprecated there):
- * kafka-wire/consumer still offers the group admin functions that moved to kafka-wire/admin.
+ * kafka-wire/consumer still offers the group and share-group admin functions that moved to kafka-wire/admin.
  */
-const DEPRECATED_REEXPORTS = [{ from: 'consumer/index.ts', to: 'admin/groups.ts' }];
+const DEPRECATED_REEXPORTS = [{ from: 'consumer/index.ts', to: 'admin/groups.ts' }, { from: 'consumer/index.ts', to: 'admin/share-groups.ts' }];
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {

@@ -21,6 +21,10 @@ import { AdminError, brokerError, invalid } from './errors.js';
 import { KAFKA_ERROR_NAMES } from '../wire/error-names.js';
 import { ANY, CONTROLLER, ok, Router, type Call, type Outcome, type Route } from './router.js';
 import { checkCount, checkOffset, checkReplicas, checkTopicName, nonEmpty } from './validate.js';
+import { assignReplicas } from './reassign-plan.js';
+import * as shareGroups from './share-groups.js';
+import type { ShareGroupDescription, ShareGroupListing, ShareResetTarget } from './share-groups.js';
+import { ConsumerError } from '../consumer/errors.js';
 import {
   ACL_OPERATIONS, ACL_PATTERN_TYPES, ACL_PERMISSIONS, ACL_RESOURCE_TYPES, codeOf,
   type AclOperation, type AclPatternType, type AclPermission, type AclResourceType,
@@ -218,6 +222,12 @@ export interface LogDirDescription {
   partitions: { topic: string; partition: number; size: bigint; offsetLag: bigint; isFuture: boolean }[];
 }
 
+/** A partition's replicas (kafka-reassign-partitions.sh's JSON entries). */
+export interface ReplicaAssignment {
+  topic: string; partition: number; replicas: number[];
+  /** Each replica's log directory, where known (planReassignment's current assignment; kafka-reassign-partitions.sh's "any" elsewhere). */
+  logDirs?: string[];
+}
 export interface PartitionReassignment { topic: string; partition: number; replicas: number[]; addingReplicas: number[]; removingReplicas: number[] }
 
 /** A client quota's entity: user, client-id and/or ip, each a name or null for the default. */
@@ -259,6 +269,8 @@ export interface TransactionDescription {
 }
 export interface ProducerState { producerId: bigint; producerEpoch: number; lastSequence: number; lastTimestamp: bigint; coordinatorEpoch: number; currentTxnStartOffset: bigint }
 
+/** An open transaction to abort: the partition, and the producer (id, epoch) and coordinator epoch DescribeProducers shows for it. */
+export interface TransactionToAbort { topic: string; partition: number; producerId: bigint; producerEpoch: number; coordinatorEpoch: number }
 export interface FeatureUpdate {
   feature: string;
   /** The new maximum level (0 with `downgrade: 'unsafe'` or 'safe' removes the feature). */
@@ -570,6 +582,31 @@ export class Admin {
     }, wanted);
   }
 
+  /**
+   * The config resources the cluster has (ListConfigResources, Kafka's Admin.listConfigResources):
+   * of these types, or every type the broker lists; from a broker with only v0
+   * (ListClientMetricsResources), the client-metrics subscriptions alone.
+   */
+  async listConfigResources(types?: readonly ConfigResourceType[]): Promise<ConfigResource[]> {
+    const codes = (types ?? []).map((t) => {
+      if (!(t in RESOURCE_TYPE_CODES)) throw invalid(`a config resource's type is one of ${Object.keys(RESOURCE_TYPE_CODES).join(', ')}, not ${JSON.stringify(t)}`);
+      return RESOURCE_TYPE_CODES[t];
+    });
+    const onlyClientMetrics = codes.length === 1 && codes[0] === RESOURCE_TYPE_CODES['client-metrics'];
+    return this.#router.one<null, ConfigResource[]>({
+      op: 'listConfigResources', apiKey: ApiKey.ListConfigResources, minVersion: onlyClientMetrics ? 0 : 1, resource: () => 'config resources', route: () => ANY,
+      send: async (conn, version) => {
+        const res = await send(conn, ApiKey.ListConfigResources, version, version >= 1 ? { resourceTypes: codes } : {});
+        if (res.errorCode) return [{ errorCode: res.errorCode }];
+        const named = Object.entries(RESOURCE_TYPE_CODES);
+        return [ok(res.configResources.flatMap((r) => {
+          const type = named.find(([, code]) => code === (version >= 1 ? r.resourceType : 16))?.[0] as ConfigResourceType | undefined;
+          return type === undefined ? [] : [{ type, name: r.resourceName }];
+        }).sort((a, b) => (a.type === b.type ? (a.name < b.name ? -1 : a.name > b.name ? 1 : 0) : a.type < b.type ? -1 : 1)))];
+      },
+    }, null);
+  }
+
   /** IncrementalAlterConfigs: set, delete, append to or subtract from configs; `validateOnly` changes nothing. */
   async alterConfigs(alterations: readonly ConfigAlteration[], options: { validateOnly?: boolean } = {}): Promise<ConfigResource[]> {
     const wanted = nonEmpty(alterations, 'alterConfigs\'s alterations').map((a) => {
@@ -858,6 +895,68 @@ export class Admin {
   }
 
   // ---------------------------------------------------------------------------------------------
+  // Share groups (KIP-932): ./share-groups.ts's functions, with the admin client's errors
+
+  /** Every share group of the cluster and its state (ListGroups of type share, from every broker). */
+  listShareGroups(): Promise<ShareGroupListing[]> {
+    return this.#share('listShareGroups', 'share groups', () => shareGroups.listShareGroups(this.client));
+  }
+
+  /** Share groups' members with their assignments, and each partition's start offset and lag; a group that fails is named, the others described. */
+  describeShareGroups(groupIds: readonly string[]): Promise<ShareGroupDescription[]> {
+    const ids = nonEmpty(groupIds, 'describeShareGroups\'s group ids').map((g) => checkGroupId(g));
+    return this.#shareEach('describeShareGroups', ids, (g) => shareGroups.describeShareGroup(this.client, g));
+  }
+
+  /** Sets a share group's start offsets (the group must have no members). */
+  async alterShareGroupOffsets(groupId: string, offsets: readonly { topic: string; partition: number; offset: bigint | number }[]): Promise<void> {
+    const list = nonEmpty(offsets, 'alterShareGroupOffsets\'s offsets').map((o) => ({
+      topic: checkTopicName(o?.topic), partition: checkCount(o.partition, `${o.topic}: partition`, 0, 0), offset: checkOffset(o.offset, `${o.topic}-${o.partition}: offset`),
+    }));
+    await this.#share('alterShareGroupOffsets', `group ${checkGroupId(groupId)}`, () => shareGroups.alterShareGroupOffsets(this.client, groupId, list));
+  }
+
+  /** Moves a share group's start offsets on every partition of the topics to the earliest, the latest or the first at a time; resolves with what was set. */
+  resetShareGroupOffsets(groupId: string, topics: readonly string[], target: ShareResetTarget): Promise<{ topic: string; partition: number; offset: bigint }[]> {
+    const names = nonEmpty(topics, 'resetShareGroupOffsets\'s topics').map((t) => checkTopicName(t));
+    if (target !== 'earliest' && target !== 'latest' && typeof target?.timestamp !== 'bigint') throw invalid(`a share-group reset goes to earliest, latest or { timestamp: bigint }, not ${JSON.stringify(target)}`);
+    return this.#share('resetShareGroupOffsets', `group ${checkGroupId(groupId)}`, () => shareGroups.resetShareGroupOffsets(this.client, groupId, names, target));
+  }
+
+  /** Forgets a share group's state for these topics (the group must have no members). */
+  async deleteShareGroupOffsets(groupId: string, topics: readonly string[]): Promise<void> {
+    const names = nonEmpty(topics, 'deleteShareGroupOffsets\'s topics').map((t) => checkTopicName(t));
+    await this.#share('deleteShareGroupOffsets', `group ${checkGroupId(groupId)}`, () => shareGroups.deleteShareGroupOffsets(this.client, groupId, names));
+  }
+
+  /** Deletes share groups (each must have no members): deleteGroups, which serves every group type. */
+  deleteShareGroups(groupIds: readonly string[]): Promise<string[]> {
+    return this.deleteGroups(groupIds);
+  }
+
+  /** One share-group function, its ConsumerError (Kafka's error code) as the AdminError of `resource`. */
+  async #share<T>(op: string, resource: string, run: () => Promise<T>): Promise<T> {
+    if (this.#router.closed) throw new AdminError('CLOSED', `${op}: the admin client is closed`);
+    try {
+      return await run();
+    } catch (error) {
+      if (error instanceof ConsumerError) {
+        if (error.errorCode !== undefined) throw new AdminError('BROKER', `${op}: ${resource}: ${error.message}`, { resource, errorCode: error.errorCode, errorMessage: error.message, cause: error });
+        throw new AdminError('UNSUPPORTED', `${op}: ${error.message}`, { resource, cause: error });
+      }
+      throw error;
+    }
+  }
+
+  async #shareEach<T>(op: string, ids: string[], run: (id: string) => Promise<T>): Promise<T[]> {
+    const settled = await Promise.allSettled(ids.map((id) => this.#share(op, `group ${id}`, () => run(id))));
+    const failures = settled.flatMap((r) => (r.status === 'rejected' ? [r.reason instanceof AdminError ? r.reason : new AdminError('BROKER', String(r.reason), { cause: r.reason })] : []));
+    const values = settled.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
+    if (failures.length > 0) throw new AdminError('RESOURCES', `${op}: ${failures.length} of ${ids.length} failed: ${failures.map((e) => e.message).join('; ')}`, { failures, succeeded: values });
+    return values;
+  }
+
+  // ---------------------------------------------------------------------------------------------
   // Cluster
 
   /** The cluster's id, its controller (as brokers see it) and its brokers with their racks. */
@@ -957,6 +1056,41 @@ export class Admin {
   /** Cancels reassignments in progress (the partitions keep the replicas they had). */
   cancelPartitionReassignments(partitions: readonly { topic: string; partition: number }[]): Promise<{ topic: string; partition: number }[]> {
     return this.alterPartitionReassignments(nonEmpty(partitions, 'cancelPartitionReassignments\'s partitions').map((p) => ({ ...p, replicas: null })));
+  }
+
+  /**
+   * A proposed reassignment of every partition of `topics` onto `brokers` (kafka-reassign-partitions.sh
+   * --generate): each partition keeps its replication factor, leaders and followers spread over
+   * the brokers, rack-aware when every broker given has a rack (`rackAware: false` turns it off;
+   * a cluster where only some have racks needs it off). Resolves with the current assignment and
+   * the proposed one, partitions in order, ready for alterPartitionReassignments.
+   */
+  async planReassignment(topics: readonly string[], brokers: readonly number[], options: { rackAware?: boolean } = {}): Promise<{ current: ReplicaAssignment[]; proposed: ReplicaAssignment[] }> {
+    const names = [...new Set(nonEmpty(topics, 'planReassignment\'s topics').map((t) => checkTopicName(t)))].sort();
+    const ids = nonEmpty(brokers, 'planReassignment\'s brokers').map((b) => checkCount(b, 'a broker id', 0, 0));
+    const cluster = await this.describeCluster();
+    const unknown = ids.filter((id) => !cluster.brokers.some((b) => b.nodeId === id));
+    if (unknown.length > 0) throw invalid(`planReassignment: broker(s) ${unknown.join(', ')} not in the cluster (it has ${cluster.brokers.map((b) => b.nodeId).join(', ')})`);
+    const planBrokers = ids.map((id) => ({ id, rack: cluster.brokers.find((b) => b.nodeId === id)!.rack }));
+    const described = await this.describeTopics(names);
+    // Where each current replica lives, as the tool's current assignment shows it.
+    const holders = [...new Set(described.flatMap((t) => t.partitions.flatMap((p) => p.replicas)))].filter((id) => cluster.brokers.some((b) => b.nodeId === id)).sort((a, b) => a - b);
+    const dirs = new Map<string, string>();
+    for (const d of holders.length > 0 ? await this.describeLogDirs(holders) : []) {
+      for (const p of d.partitions) if (!p.isFuture) dirs.set(`${d.broker}\u0000${p.topic}\u0000${p.partition}`, d.logDir);
+    }
+    const current: ReplicaAssignment[] = [];
+    const proposed: ReplicaAssignment[] = [];
+    for (const t of described) {
+      const partitions = [...t.partitions].sort((a, b) => a.partition - b.partition);
+      const replicationFactor = partitions[0]?.replicas.length ?? 1;
+      const plan = assignReplicas(t.name, partitions.length, replicationFactor, planBrokers, options);
+      partitions.forEach((p, i) => {
+        current.push({ topic: t.name, partition: p.partition, replicas: [...p.replicas], logDirs: p.replicas.map((r) => dirs.get(`${r}\u0000${t.name}\u0000${p.partition}`) ?? 'any') });
+        proposed.push({ topic: t.name, partition: p.partition, replicas: plan[i]! });
+      });
+    }
+    return { current, proposed };
   }
 
   /** The reassignments in progress (of these partitions, or all). */
@@ -1177,6 +1311,54 @@ export class Admin {
         });
       },
     }, list);
+  }
+
+  /**
+   * Aborts another producer's open transaction on one partition, as Kafka's Admin.abortTransaction
+   * and kafka-transactions.sh abort do: an abort marker (WriteTxnMarkers) written by the
+   * partition's leader for that producer id and epoch, so read_committed consumers read past a
+   * transaction its producer will never end (a hung transaction). Given `startOffset` instead of
+   * the producer, the producer is the one whose open transaction on the partition starts there
+   * (from DescribeProducers), with its epoch and coordinator epoch. Resolves with what was aborted.
+   */
+  async abortTransaction(spec: TransactionToAbort | { topic: string; partition: number; startOffset: bigint | number }): Promise<TransactionToAbort> {
+    const topic = checkTopicName(spec?.topic);
+    const need = (value: unknown, what: string) => {
+      if (value === undefined) throw invalid(`abortTransaction: ${what} is required`);
+      return value;
+    };
+    const partition = checkCount(need(spec.partition, 'the partition'), `${topic}: partition`, 0, 0);
+    let target: TransactionToAbort;
+    if ('startOffset' in spec) {
+      const startOffset = checkOffset(need(spec.startOffset, 'startOffset'), `${topic}-${partition}: startOffset`);
+      const [described] = await this.describeProducers([{ topic, partition }]);
+      const open = described!.producers.filter((p) => p.currentTxnStartOffset === startOffset);
+      if (open.length !== 1) {
+        throw new AdminError('NOT_FOUND', `abortTransaction: ${topic}-${partition} has ${open.length === 0 ? 'no' : String(open.length)} producer with an open transaction starting at offset ${startOffset}`
+          + ` (open ones start at ${described!.producers.filter((p) => p.currentTxnStartOffset >= 0n).map((p) => String(p.currentTxnStartOffset)).join(', ') || 'none'})`, { resource: `${topic}-${partition}` });
+      }
+      // A producer the coordinator has not written a marker for yet has coordinator epoch -1; Kafka's tool sends 0.
+      target = { topic, partition, producerId: open[0]!.producerId, producerEpoch: open[0]!.producerEpoch, coordinatorEpoch: Math.max(0, open[0]!.coordinatorEpoch) };
+    } else {
+      target = {
+        topic, partition, producerId: checkOffset(need(spec.producerId, 'producerId'), `${topic}-${partition}: producerId`, 0n),
+        producerEpoch: checkCount(need(spec.producerEpoch, 'producerEpoch'), `${topic}-${partition}: producerEpoch`, 0, 0),
+        coordinatorEpoch: checkCount(need(spec.coordinatorEpoch, 'coordinatorEpoch'), `${topic}-${partition}: coordinatorEpoch`, 0, 0),
+      };
+      if (target.producerEpoch > 32767) throw invalid(`${topic}-${partition}: producerEpoch is an int16, at most 32767, not ${target.producerEpoch}`);
+    }
+    return this.#router.one<TransactionToAbort, TransactionToAbort>({
+      op: 'abortTransaction', apiKey: ApiKey.WriteTxnMarkers, resource: (t) => `${t.topic}-${t.partition}`, route: (t) => ({ kind: 'leader', topic: t.topic, partition: t.partition }),
+      send: async (conn, version, items) => {
+        const t = items[0]!;
+        const res = await send(conn, ApiKey.WriteTxnMarkers, version, {
+          markers: [{ producerId: t.producerId, producerEpoch: t.producerEpoch, transactionResult: false, coordinatorEpoch: t.coordinatorEpoch, topics: [{ name: t.topic, partitionIndexes: [t.partition] }] }],
+        });
+        const r = res.markers.find((m) => m.producerId === t.producerId)?.topics.find((x) => x.name === t.topic)?.partitions.find((x) => x.partitionIndex === t.partition);
+        if (!r) return [{ errorCode: -1, errorMessage: 'not in the response' }];
+        return [r.errorCode ? { errorCode: r.errorCode } : ok(t)];
+      },
+    }, target);
   }
 
   /** Finalizes feature levels (kafka-features.sh upgrade / downgrade), on the controller; `validateOnly` changes nothing. */

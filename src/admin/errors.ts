@@ -16,6 +16,8 @@ export type AdminErrorCode =
   | 'UNSUPPORTED'
   /** Still failing with a retriable error (or a lost connection) after every retry. */
   | 'RETRIES_EXHAUSTED'
+  /** What the call needs is not on the cluster (abortTransaction: no open transaction starts at that offset). */
+  | 'NOT_FOUND'
   /** The admin client was closed. */
   | 'CLOSED';
 

@@ -1,8 +1,10 @@
 // `kafka-wire cluster describe` (kafka-cluster.sh's cluster id, with the controller and the
-// brokers) and `kafka-wire features describe` (kafka-features.sh describe): over the admin client.
+// brokers) and `kafka-wire features describe` (kafka-features.sh describe, metadata.version by its
+// release name): over the admin client.
 import { UsageError } from '../errors.js';
 import type { Command, Io } from './command.js';
 import { ADMIN_OPTIONS, jsonLine, table, withAdmin } from './admin-common.js';
+import { metadataVersionName } from '../admin/metadata-versions.js';
 import type { ParsedArgs } from './options.js';
 
 function only(action: string, positionals: string[], command: string): void {
@@ -34,16 +36,19 @@ export const features: Command = {
   summary: 'the cluster\'s feature levels: kafka-features.sh describe\'s fields, a line per feature',
   synopsis: ['describe -b HOST:PORT'],
   options: ADMIN_OPTIONS,
-  notes: ['Versions are the levels\' numbers (metadata.version 27, not its release name).'],
+  notes: ['metadata.version\'s levels are shown by their release names (4.4-IV2 for 33), as kafka-features.sh shows them; -J gives the numbers.'],
   run: async ({ options: values, positionals }: ParsedArgs, io: Io) => {
     only('describe', positionals, 'features');
     return withAdmin(values, async (admin) => {
       const f = await admin.describeFeatures();
       if (values.json) { io.stdout.write(jsonLine(f)); return 0; }
+      // kafka-features.sh describe's line: its columns padded as its format string pads them.
+      const level = (name: string, n: number) => (name === 'metadata.version' ? metadataVersionName(n) ?? String(n) : String(n));
       for (const name of Object.keys(f.supported).sort()) {
         const s = f.supported[name]!;
-        const level = f.finalized[name]?.maxVersionLevel ?? 0;
-        io.stdout.write(`Feature: ${name}\tSupportedMinVersion: ${s.minVersion}\tSupportedMaxVersion: ${s.maxVersion}\tFinalizedVersionLevel: ${level}\tEpoch: ${f.finalizedEpoch}\n`);
+        const finalized = f.finalized[name]?.maxVersionLevel ?? 0;
+        io.stdout.write(`Feature: ${name.padEnd(40)}  SupportedMinVersion: ${level(name, s.minVersion).padEnd(15)}  SupportedMaxVersion: ${level(name, s.maxVersion).padEnd(15)}  `
+          + `FinalizedVersionLevel: ${level(name, finalized).padEnd(15)}  Epoch: ${f.finalizedEpoch < 0n ? '-' : String(f.finalizedEpoch)}\n`);
       }
       return 0;
     });

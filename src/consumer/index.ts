@@ -36,4 +36,4 @@ export {
 export {
   listShareGroups, describeShareGroup, alterShareGroupOffsets, resetShareGroupOffsets, deleteShareGroupOffsets, deleteShareGroup, alterShareGroupConfig,
   type ShareGroupListing, type ShareGroupDescription, type ShareMemberDescription, type SharePartitionOffsets, type ShareResetTarget,
-} from './share-admin.js';
+} from '../admin/share-groups.js';

@@ -3,7 +3,8 @@
 // Admin: SCRAM credentials (a user created through kafka-wire then signs in with its password),
 // ACLs (created through kafka-wire, they refuse that SCRAM user when Kafka's own Java Admin asks
 // as it; described and deleted), client quotas, log dirs, leader election, partition
-// reassignments, transactions (listed, described, their producers), feature updates and
+// reassignments, transactions (listed, described, their producers, a hung one aborted and
+// read past at read_committed, as Kafka's Java consumer and kafka-transactions.sh see), feature updates and
 // delegation tokens (created, renewed, expired).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Admin, AdminError, createAdmin } from '../../src/admin/index.js';
@@ -11,7 +12,8 @@ import { createProducer } from '../../src/producer/index.js';
 import { KafkaClient } from '../../src/wire/client.js';
 import { kafkaPeer, useKafka } from '../helpers/kafka.js';
 import { javaAdmin, javaAdminOne } from './java-admin.js';
-import { kafkaJava } from '../helpers/kafka.js';
+import { kafkaClasspath, kafkaJava } from '../helpers/kafka.js';
+import { spawn } from 'node:child_process';
 import { jsonLines, runCli } from '../wire/cli-io.js';
 import { writeFileSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -196,6 +198,67 @@ describe.skipIf(!ok)('cluster and security operations against Kafka 4.4 with an 
     }
   });
 
+  it('aborts a hung transaction (a Java producer killed inside it): a read_committed consumer then reads past it; Kafka\'s tool and Java Admin see it closed', async () => {
+    await admin.createTopics([{ name: 'm-hung' }]);
+    const tp = { topic: 'm-hung', partition: 0 };
+    const plain = await createProducer({ bootstrap });
+    const hex = (text: string) => Buffer.from(text).toString('hex');
+    /** Kafka's Java consumer at read_committed: the values it reads to the last stable offset. */
+    const committed = async () => {
+      const r = await kafkaJava('dev.kafkawire.JavaClient', ['consume', bootstrap, 'm-hung', 'isolation.level=read_committed'], { timeoutMs: 120_000 });
+      if (r.code !== 0) throw new Error(r.stderr.slice(-2000));
+      return jsonLines(r.stdout).map((x) => Buffer.from(x.value, 'hex').toString());
+    };
+    /** A Java producer begins a transaction, writes one record, and is killed (SIGKILL) before ending it; the producer state of it. */
+    const hang = async (id: string, startOffset: bigint) => {
+      const child = spawn('java', ['-Xmx256m', '-cp', await kafkaClasspath(), 'dev.kafkawire.JavaClient', 'produce', bootstrap, 'm-hung', `transactional.id=${id}`, 'transaction.timeout.ms=600000'],
+        { stdio: ['pipe', 'ignore', 'pipe'] });
+      child.stdin.write(`{"begin":true}\n{"partition":0,"value":"${hex(`hung ${id}`)}"}\n`);
+      try {
+        expect(await until(async () => (await admin.describeProducers([tp]))[0]!.producers.some((p) => p.currentTxnStartOffset === startOffset), 60_000)).toBe(true);
+      } finally {
+        child.kill('SIGKILL');
+      }
+      return (await admin.describeProducers([tp]))[0]!.producers.find((p) => p.currentTxnStartOffset === startOffset)!;
+    };
+    try {
+      await plain.send('m-hung', [{ value: 'before' }], { partition: 0 });
+      const hung = await hang('m-hung-a', 1n);
+      await plain.send('m-hung', [{ value: 'after' }], { partition: 0 });
+      // The open transaction holds the last stable offset at its start: read_committed stops there.
+      expect((await admin.listOffsets([{ ...tp, spec: 'latest' }], { isolation: 'read_committed' }))[0]!.offset).toBe(1n);
+      expect(await committed()).toEqual(['before']);
+      const tool = await kafkaTool('TransactionsCommand', ['--bootstrap-server', bootstrap, 'describe-producers', '--topic', 'm-hung', '--partition', '0']);
+      expect(tool.split('\n').find((l) => l.startsWith(`${hung.producerId} `))?.trim().split(/\s+/).at(-1)).toBe('1');
+
+      // By the producer, as Admin.abortTransaction takes it.
+      const spec = { ...tp, producerId: hung.producerId, producerEpoch: hung.producerEpoch, coordinatorEpoch: Math.max(0, hung.coordinatorEpoch) };
+      expect(await admin.abortTransaction(spec)).toEqual(spec);
+      expect(await committed()).toEqual(['before', 'after']);
+      // The abort marker is offset 3: the last stable offset is the end.
+      expect((await admin.listOffsets([{ ...tp, spec: 'latest' }], { isolation: 'read_committed' }))[0]!.offset).toBe(4n);
+
+      // By the start offset, from the command line, as kafka-transactions.sh abort --start-offset.
+      const second = await hang('m-hung-b', 4n);
+      await plain.send('m-hung', [{ value: 'later' }], { partition: 0 });
+      expect(await committed()).toEqual(['before', 'after']);
+      const none = await runCli('transactions', ['abort', '-b', bootstrap, '--topic', 'm-hung', '--partition', '0', '--start-offset', '2']);
+      expect(none.code).not.toBe(0);
+      expect(none.stderr).toContain('no producer with an open transaction starting at offset 2 (open ones start at 4)');
+      const cli = await runCli('transactions', ['abort', '-b', bootstrap, '--topic', 'm-hung', '--partition', '0', '--start-offset', '4']);
+      expect(cli, cli.stderr).toMatchObject({ code: 0, stdout: `Aborted the transaction of producer ${second.producerId} (epoch ${second.producerEpoch}, coordinator epoch ${Math.max(0, second.coordinatorEpoch)}) on m-hung-0.\n` });
+      expect(await committed()).toEqual(['before', 'after', 'later']);
+      const javaProducers = await javaAdminOne(bootstrap, { op: 'describeProducers', topic: 'm-hung', partition: 0 });
+      expect(javaProducers.filter((p: { currentTxnStartOffset: string }) => p.currentTxnStartOffset !== '-1')).toEqual([]);
+      const after = await kafkaTool('TransactionsCommand', ['--bootstrap-server', bootstrap, 'describe-producers', '--topic', 'm-hung', '--partition', '0']);
+      expect(after.split('\n').filter((l) => /^\d+ /.test(l)).map((l) => l.trim().split(/\s+/).at(-1))).toEqual(['None', 'None', 'None']);
+      // A bad spec is refused before anything is sent.
+      expect((await rejection(admin.abortTransaction({ ...tp, producerId: 1n, producerEpoch: 40_000, coordinatorEpoch: 0 }))).code).toBe('INVALID_ARGUMENT');
+    } finally {
+      await plain.close();
+    }
+  }, 180_000); // nine JVMs one after another (two killed producers, four read_committed consumers, Kafka's tool twice, the Java Admin): 20 s alone, minutes on a loaded machine
+
   it('the CLI: acls (listed as kafka-acls.sh lists them), quotas and users scram (as kafka-configs.sh shows them), records delete, reassign, transactions, features, cluster', async () => {
     const b = ['-b', bootstrap];
     await admin.createTopics([{ name: 'n-cli', partitions: 2 }]);
@@ -243,7 +306,7 @@ describe.skipIf(!ok)('cluster and security operations against Kafka 4.4 with an 
     expect((await kafkaTool('reassign.ReassignPartitionsCommand', ['--bootstrap-server', bootstrap, '--verify', '--reassignment-json-file', join(dir, 'move.json')]))).toContain('Reassignment of partition n-cli-1 is completed.');
 
     const features = await runCli('features', ['describe', ...b]);
-    expect(features.stdout).toMatch(/^Feature: metadata.version\tSupportedMinVersion: \d+\tSupportedMaxVersion: \d+\tFinalizedVersionLevel: \d+\tEpoch: \d+$/m);
+    expect(features.stdout).toMatch(/^Feature: metadata.version +SupportedMinVersion: 3\.3-IV3 +SupportedMaxVersion: [\d.]+-IV\d +FinalizedVersionLevel: 4\.4-IV\d +Epoch: \d+$/m);
     const cluster = await runCli('cluster', ['describe', ...b]);
     expect(cluster.stdout).toMatch(new RegExp(`^Cluster ID: ${kafka().clusterId}\nController: 1\nBROKER +HOST +PORT +RACK +FENCED\n1 +127.0.0.1 +\\d+ +- +false\n$`));
     expect(jsonLines((await runCli('transactions', ['list', ...b, '-J'])).stdout).every((t) => typeof t.producerId === 'string')).toBe(true);

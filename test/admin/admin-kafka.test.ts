@@ -1,13 +1,15 @@
 // The admin client against one real Kafka 4.4 broker, each result checked against what Kafka's own
 // Java Admin (kafka/src's JavaAdmin) reports for the same resource: topics (create, describe,
-// list, create partitions, delete by name and by id), configs (describe, incremental alter),
+// list, create partitions, delete by name and by id), configs (describe, incremental alter;
+// client-metrics subscriptions too, and the config resources listed),
 // offsets and records (list offsets, delete records), groups (list, describe classic and KIP-848,
-// offsets fetched, altered, reset and deleted, members removed, groups deleted), the cluster and
-// its features; and the partial failures, each named while the rest is done.
+// offsets fetched, altered, reset and deleted, members removed, groups deleted; share groups and
+// their start offsets), the cluster and
+// its features (metadata.version's release names as Kafka's enum and kafka-features.sh have them); and the partial failures, each named while the rest is done.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Admin, AdminError, createAdmin } from '../../src/admin/index.js';
+import { Admin, AdminError, createAdmin, METADATA_VERSIONS, metadataVersionName } from '../../src/admin/index.js';
 import { createProducer } from '../../src/producer/index.js';
-import { Consumer } from '../../src/consumer/index.js';
+import { Consumer, ShareConsumer, listShareGroups as oldListShareGroups } from '../../src/consumer/index.js';
 import { kafkaJava, kafkaPeer, useKafka } from '../helpers/kafka.js';
 import { jsonLines, runCli } from '../wire/cli-io.js';
 import { KafkaClient } from '../../src/wire/client.js';
@@ -295,6 +297,19 @@ describe.skipIf(!ok)('the admin client against Kafka 4.4, checked by Kafka\'s Ja
     // change of the cluster, so ours (asked after Kafka's Java Admin) is at least its.
     expect(f.finalizedEpoch).toBeGreaterThanOrEqual(BigInt(features.finalizedEpoch));
     expect(f.finalized['metadata.version']).toBeDefined();
+
+    // metadata.version's release names: the committed table is Kafka 4.4's MetadataVersion enum,
+    // and `kafka-wire features describe` prints what kafka-features.sh describe prints.
+    const enumLines = await kafkaJava('dev.kafkawire.JavaAdmin', ['metadata-versions']);
+    expect(enumLines.code, enumLines.stderr).toBe(0);
+    expect(METADATA_VERSIONS.map(([level, name]) => ({ level, name }))).toEqual(jsonLines(enumLines.stdout));
+    expect(metadataVersionName(f.finalized['metadata.version']!.maxVersionLevel)).toMatch(/^4\.4-IV\d$/);
+    // The epoch moves on with every change of the cluster: compared without it.
+    const noEpoch = (text: string) => text.replace(/Epoch: \d+$/gm, 'Epoch: N');
+    const ourFeatures = await runCli('features', ['describe', '--bootstrap-server', bootstrap]);
+    expect(ourFeatures.code, ourFeatures.stderr).toBe(0);
+    expect(ourFeatures.stdout).toMatch(/^Feature: metadata\.version +SupportedMinVersion: 3\.3-IV3 +SupportedMaxVersion: 4\.\d-IV\d +FinalizedVersionLevel: 4\.4-IV\d +Epoch: \d+$/m);
+    expect(noEpoch(ourFeatures.stdout)).toBe(noEpoch(await kafkaTool('FeatureCommand', ['--bootstrap-server', bootstrap, 'describe'])));
   });
 
   it('kafka-wire topics: create, list, describe (what kafka-topics.sh --describe prints), alter, delete; -J lines; failures named', async () => {
@@ -335,6 +350,107 @@ describe.skipIf(!ok)('the admin client against Kafka 4.4, checked by Kafka\'s Ja
     expect(deleted.stderr).toMatch(/topic h-nope: UNKNOWN_TOPIC_OR_PARTITION \(3\)/);
     expect((await runCli('topics', ['delete', ...b, '--topic', 'h-nope', '--if-exists'])).code).toBe(0);
   });
+
+  it('client-metrics subscriptions (KIP-714): set, described and listed as the Java Admin does, shown and altered as kafka-configs.sh does, deleted', async () => {
+    const metrics = 'org.apache.kafka.producer.,org.apache.kafka.consumer.';
+    await admin.alterConfigs([{ type: 'client-metrics', name: 'm-sub', changes: [
+      { name: 'metrics', value: metrics }, { name: 'interval.ms', value: '60000' }, { name: 'match', value: 'client_id=kafka-wire.*' },
+    ] }]);
+    await admin.alterConfigs([{ type: 'client-metrics', name: 'm-other', changes: [{ name: 'metrics', value: '*' }] }]);
+    // A bad subscription (an interval below Kafka's 100 ms) refused and named (Kafka says INVALID_REQUEST), the other done.
+    const refused = await rejection(admin.alterConfigs([
+      { type: 'client-metrics', name: 'm-bad', changes: [{ name: 'interval.ms', value: '5' }] },
+      { type: 'client-metrics', name: 'm-other', changes: [{ name: 'interval.ms', value: '30000' }] },
+    ]));
+    expect(refused.failures.map((f) => [f.resource, f.errorName])).toEqual([['client-metrics m-bad', 'INVALID_REQUEST']]);
+    expect(await until(async () => (await admin.listConfigResources(['client-metrics'])).length === 2)).toBe(true);
+
+    const [javaDescribed, javaOther, javaListed] = await javaAdmin(bootstrap, [
+      { op: 'describeConfigs', type: 'CLIENT_METRICS', name: 'm-sub' }, { op: 'describeConfigs', type: 'CLIENT_METRICS', name: 'm-other' },
+      { op: 'listConfigResources', types: ['CLIENT_METRICS'] },
+    ]);
+    const ours = await admin.describeConfigs([{ type: 'client-metrics', name: 'm-sub' }, { type: 'client-metrics', name: 'm-other' }]);
+    ours.forEach((d, i) => {
+      expect(d.entries.slice().sort((x, y) => (x.name < y.name ? -1 : 1)).map((e) => ({
+        name: e.name, value: e.value, source: e.source, isSensitive: e.isSensitive, isReadOnly: e.readOnly, isDefault: e.isDefault, type: e.type, synonyms: e.synonyms,
+      }))).toEqual([javaDescribed, javaOther][i]);
+    });
+    expect(ours[0]!.entries.find((e) => e.name === 'metrics')).toMatchObject({ value: metrics, source: 'DYNAMIC_CLIENT_METRICS_CONFIG' });
+    expect(ours[1]!.entries.find((e) => e.name === 'interval.ms')).toMatchObject({ value: '30000' });
+    const listed = await admin.listConfigResources(['client-metrics']);
+    expect(listed).toEqual(javaListed.map((r: { name: string }) => ({ type: 'client-metrics', name: r.name })));
+    expect(listed.map((r) => r.name)).toEqual(['m-other', 'm-sub']);
+    expect((await admin.listConfigResources()).filter((r) => r.type === 'client-metrics')).toEqual(listed);
+
+    // The command line: kafka-configs.sh's view of a subscription, then its metrics set anew
+    // (Kafka keeps them as one string: a SUBTRACT is refused, named).
+    const b = ['--entity-type', 'client-metrics', '--entity-name', 'm-sub'];
+    const kafkaConfigs = () => kafkaTool('ConfigCommand', ['--bootstrap-server', bootstrap, ...b, '--describe']);
+    expect((await runCli('configs', ['describe', '-b', bootstrap, ...b])).stdout).toBe(await kafkaConfigs());
+    const subtracted = await runCli('configs', ['alter', '-b', bootstrap, ...b, '--subtract-config', 'metrics=org.apache.kafka.consumer.']);
+    expect(subtracted).toMatchObject({ code: 1, stderr: expect.stringContaining('client-metrics m-sub: INVALID_CONFIG (40)') });
+    const set = await runCli('configs', ['alter', '-b', bootstrap, ...b, '--add-config', 'metrics=org.apache.kafka.producer.']);
+    expect(set.code, set.stderr).toBe(0);
+    expect(await until(async () => (await admin.describeConfigs([{ type: 'client-metrics', name: 'm-sub', keys: ['metrics'] }]))[0]!.entries[0]!.value === 'org.apache.kafka.producer.')).toBe(true);
+    expect((await runCli('configs', ['describe', '-b', bootstrap, ...b])).stdout).toBe(await kafkaConfigs());
+
+    // Deleting every config deletes the subscription.
+    await admin.alterConfigs([{ type: 'client-metrics', name: 'm-other', changes: [{ name: 'metrics', op: 'delete' }, { name: 'interval.ms', op: 'delete' }] }]);
+    expect(await until(async () => (await admin.listConfigResources(['client-metrics'])).map((r) => r.name).join() === 'm-sub')).toBe(true);
+  });
+
+  it('share groups through the Admin: listed, described, start offsets altered, reset and deleted, the group deleted, as Kafka\'s Java Admin sees them; the old kafka-wire/consumer names still work', async () => {
+    const group = 'o-share-g';
+    await admin.createTopics([{ name: 'o-share', partitions: 2 }]);
+    const producer = await createProducer({ bootstrap });
+    try {
+      for (const partition of [0, 1]) await producer.send('o-share', Array.from({ length: 5 }, (_, i) => ({ value: `r${i}` })), { partition });
+    } finally {
+      await producer.close();
+    }
+    await admin.alterConfigs([{ type: 'group', name: group, changes: [{ name: 'share.auto.offset.reset', value: 'earliest' }] }]);
+    const member = new ShareConsumer({ bootstrap, groupId: group, topics: ['o-share'] });
+    const ourOffsets = async () => (await admin.describeShareGroups([group]))[0]!.offsets.map((o) => ({ ...o, startOffset: o.startOffset === null ? null : String(o.startOffset), lag: o.lag === null ? null : String(o.lag) }));
+    try {
+      for (let n = 0, end = Date.now() + 90_000; n < 10; n += (await member.poll(5_000)).length) if (Date.now() > end) throw new Error(`the share member got ${n} of 10 records in 90 s`);
+      expect((await admin.listShareGroups()).find((g) => g.groupId === group)).toEqual({ groupId: group, state: 'Stable' });
+      const javaGroups = await javaAdminOne(bootstrap, { op: 'listGroups' });
+      expect(javaGroups.find((g: { groupId: string }) => g.groupId === group)).toMatchObject({ type: 'Share', state: 'Stable' });
+      const [d] = await admin.describeShareGroups([group]);
+      const [{ coordinator: _, ...jd }] = await javaAdminOne(bootstrap, { op: 'describeShareGroups', groups: [group] });
+      expect({ groupId: d!.groupId, state: d!.state, groupEpoch: d!.groupEpoch, assignmentEpoch: d!.assignmentEpoch, members: d!.members.map((m) => ({ memberId: m.memberId, clientId: m.clientId })) })
+        .toEqual(jd);
+      expect(d!.members[0]!.assignment).toEqual([{ topic: 'o-share', partitions: [0, 1] }]);
+    } finally {
+      await member.close();
+    }
+    // The member gone (what it had acknowledged is Kafka's business): the group empty, its start
+    // offsets as the Java Admin has them.
+    expect(await until(async () => (await admin.describeShareGroups([group]))[0]!.members.length === 0, 60_000)).toBe(true);
+    let java: unknown = null;
+    expect(await until(async () => JSON.stringify(await ourOffsets()) === JSON.stringify(java = await javaAdminOne(bootstrap, { op: 'listShareGroupOffsets', group })), 60_000), JSON.stringify(java)).toBe(true);
+    await admin.alterShareGroupOffsets(group, [{ topic: 'o-share', partition: 0, offset: 0 }, { topic: 'o-share', partition: 1, offset: 2n }]);
+    expect((await ourOffsets()).map((o) => [o.startOffset, o.lag])).toEqual([['0', '5'], ['2', '3']]);
+    expect(await ourOffsets()).toEqual(await javaAdminOne(bootstrap, { op: 'listShareGroupOffsets', group }));
+    expect(await admin.resetShareGroupOffsets(group, ['o-share'], 'latest')).toEqual([{ topic: 'o-share', partition: 0, offset: 5n }, { topic: 'o-share', partition: 1, offset: 5n }]);
+    await admin.deleteShareGroupOffsets(group, ['o-share']);
+    expect(await ourOffsets()).toEqual([]);
+    // A group that is not there named, the other described; bad input refused before sending.
+    const missing = await rejection(admin.describeShareGroups([group, 'o-nobody']));
+    expect(missing.failures.map((f) => f.resource)).toEqual(['group o-nobody']);
+    expect(missing.failures[0]!.errorName).toBe('GROUP_ID_NOT_FOUND');
+    expect(missing.succeeded).toHaveLength(1);
+    expect((await rejection(admin.alterShareGroupOffsets(group, [{ topic: 'o-share', partition: -1, offset: 0 }]))).code).toBe('INVALID_ARGUMENT');
+    // The functions kafka-wire/consumer exported keep working (deprecated there).
+    const client = new KafkaClient({ bootstrap });
+    try {
+      expect((await oldListShareGroups(client)).map((g) => g.groupId)).toContain(group);
+    } finally {
+      await client.close();
+    }
+    expect(await admin.deleteShareGroups([group])).toEqual([group]);
+    expect((await admin.listShareGroups()).some((g) => g.groupId === group)).toBe(false);
+  }, 180_000); // a share member's join and leave take Kafka's default heartbeats (5 s) and session (45 s) on this shared broker
 
   it('kafka-wire configs: describe prints what kafka-configs.sh prints (dynamic and --all), alter adds, deletes, appends and subtracts', async () => {
     await admin.createTopics([{ name: 'i-cli', configs: { 'retention.ms': '1000', 'cleanup.policy': 'compact' } }]);

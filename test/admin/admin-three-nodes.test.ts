@@ -1,6 +1,8 @@
 // The admin client's replica operations on a real three-node Kafka 4.4 cluster, checked against
 // Kafka's own Java Admin and kafka-reassign-partitions.sh: a partition reassigned across the nodes
-// runs to completion and `kafka-wire reassign verify` says so; a preferred-leader election moves
+// runs to completion and `kafka-wire reassign verify` says so; `kafka-wire reassign plan` (the
+// nodes in racks a, a, b) prints the current assignment as the tool's --generate does and a valid
+// rack-aware proposal of the same shape as the tool's, which executes to completion; a preferred-leader election moves
 // leadership back to the first replica; a stopped node shows as the partitions' offline replica.
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -11,6 +13,7 @@ import { createProducer } from '../../src/producer/index.js';
 import { kafkaPeer, useKafka } from '../helpers/kafka.js';
 import { runCli } from '../wire/cli-io.js';
 import { javaAdminOne } from './java-admin.js';
+import { kafkaJava } from '../helpers/kafka.js';
 
 const ok = await kafkaPeer();
 
@@ -20,7 +23,7 @@ async function until(check: () => boolean | Promise<boolean>, ms = 60_000): Prom
 }
 
 describe.skipIf(!ok)('replica operations on three Kafka 4.4 nodes', () => {
-  const kafka = useKafka({ nodes: 3 });
+  const kafka = useKafka({ nodes: 3, racks: ['a', 'a', 'b'] });
   let admin: Admin;
   let bootstrap: string;
   beforeAll(async () => {
@@ -52,6 +55,55 @@ describe.skipIf(!ok)('replica operations on three Kafka 4.4 nodes', () => {
     expect((await java('r-move')).partitions[0].replicas).toEqual([2, 3]);
     const [end] = await admin.listOffsets([{ topic: 'r-move', partition: 0, spec: 'latest' }]);
     expect(end!.offset).toBe(200n);
+  });
+
+  it('reassign plan: the current assignment as kafka-reassign-partitions.sh --generate prints it, a rack-aware proposal of its shape, which executes to completion', async () => {
+    await admin.createTopics([{ name: 'r-plan', assignments: [[1, 2], [2, 1], [1, 2], [2, 1]] }, { name: 'r-plan-b', assignments: [[2], [1]] }]);
+    // Every follower in sync, so each replica has its log dir on its broker (the current assignment shows them).
+    expect(await until(async () => (await admin.describeTopics(['r-plan', 'r-plan-b'])).every((t) => t.partitions.every((p) => p.isr.length === p.replicas.length)))).toBe(true);
+    const dir = mkdtempSync(join(tmpdir(), 'kafka-wire-plan-'));
+    const topicsFile = join(dir, 'topics.json');
+    writeFileSync(topicsFile, JSON.stringify({ version: 1, topics: [{ topic: 'r-plan-b' }, { topic: 'r-plan' }] }));
+    const ours = await runCli('reassign', ['plan', '--bootstrap-server', bootstrap, '--topics-to-move-json-file', topicsFile, '--broker-list', '1,2,3']);
+    expect(ours.code, ours.stderr).toBe(0);
+    const tool = await kafkaJava('org.apache.kafka.tools.reassign.ReassignPartitionsCommand', ['--bootstrap-server', bootstrap, '--generate', '--topics-to-move-json-file', topicsFile, '--broker-list', '1,2,3'], { timeoutMs: 120_000 });
+    expect(tool.code, tool.stderr).toBe(0);
+    const sections = (text: string) => {
+      const m = /^Current partition replica assignment\n(.*)\n\nProposed partition reassignment configuration\n(.*)\n$/.exec(text);
+      expect(m, text).not.toBeNull();
+      return { current: m![1]!, proposed: JSON.parse(m![2]!) as { version: number; partitions: { topic: string; partition: number; replicas: number[]; log_dirs: string[] }[] } };
+    };
+    const a = sections(ours.stdout);
+    const b = sections(tool.stdout);
+    expect(a.current).toBe(b.current);
+    const rack = new Map([[1, 'a'], [2, 'a'], [3, 'b']]);
+    const shape = (p: typeof a.proposed) => p.partitions.map((x) => ({
+      topic: x.topic, partition: x.partition, rf: x.replicas.length, distinct: new Set(x.replicas).size, onGiven: x.replicas.every((r) => [1, 2, 3].includes(r)),
+      racks: new Set(x.replicas.map((r) => rack.get(r))).size, logDirs: x.log_dirs.join(),
+    }));
+    expect(a.proposed.version).toBe(1);
+    expect(shape(a.proposed)).toEqual(shape(b.proposed));
+    expect(shape(a.proposed).map((x) => x.racks)).toEqual([2, 2, 2, 2, 1, 1]);
+    // Leaders spread over the three brokers (r-plan's four partitions: one broker leads two).
+    expect(new Set(a.proposed.partitions.filter((x) => x.topic === 'r-plan').map((x) => x.replicas[0])).size).toBe(3);
+
+    const planFile = join(dir, 'plan.json');
+    writeFileSync(planFile, JSON.stringify(a.proposed));
+    const started = await runCli('reassign', ['execute', '-b', bootstrap, '--reassignment-json-file', planFile]);
+    expect(started.code, started.stderr).toBe(0);
+    let verified = { code: 1, stdout: '', stderr: '' };
+    expect(await until(async () => (verified = await runCli('reassign', ['verify', '-b', bootstrap, '--reassignment-json-file', planFile])).code === 0)).toBe(true);
+    expect(verified.stdout.split('\n').filter((l) => l.endsWith('is completed.'))).toHaveLength(6);
+    const described = await admin.describeTopics(['r-plan', 'r-plan-b']);
+    expect(described.flatMap((t) => t.partitions.map((p) => ({ topic: t.name, partition: p.partition, replicas: p.replicas }))))
+      .toEqual(a.proposed.partitions.map(({ topic, partition, replicas }) => ({ topic, partition, replicas })));
+    // Racks off: still a valid plan; a broker not in the cluster refused.
+    const off = await runCli('reassign', ['plan', '-b', bootstrap, '--topics-to-move-json-file', topicsFile, '--broker-list', '1,2', '--disable-rack-aware', '-J']);
+    expect(off.code, off.stderr).toBe(0);
+    expect(JSON.parse(off.stdout).proposed.partitions.every((x: { replicas: number[] }) => x.replicas.every((r) => r === 1 || r === 2))).toBe(true);
+    const missing = await runCli('reassign', ['plan', '-b', bootstrap, '--topics-to-move-json-file', topicsFile, '--broker-list', '1,7']);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain('broker(s) 7 not in the cluster');
   });
 
   it('elects the preferred leader once it is first in the replicas again', async () => {

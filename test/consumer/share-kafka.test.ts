@@ -15,7 +15,7 @@ import { repoRoot } from '../helpers/shared.js';
 import { ShareConsumer, type AcknowledgementResult, type ShareRecord } from '../../src/consumer/share.js';
 import {
   alterShareGroupConfig, alterShareGroupOffsets, deleteShareGroup, deleteShareGroupOffsets, describeShareGroup, listShareGroups, resetShareGroupOffsets,
-} from '../../src/consumer/share-admin.js';
+} from '../../src/admin/share-groups.js';
 import { KafkaClient } from '../../src/wire/client.js';
 import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -40,6 +40,8 @@ export interface StartOptions {
   heap?: string;
   /** The first node's PLAINTEXT port (default: a free one). */
   port?: number;
+  /** Each node's broker.rack, in node order. */
+  racks?: string[];
 }
 export interface JavaResult { code: number | null; signal: string | null; stdout: string; stderr: string; stdoutBytes: Buffer }
 

@@ -277,6 +277,8 @@ const CALLS: Record<string, string> = {
   Admin: WITH_WIRE_BROKER(`const a = new m.Admin({ bootstrap }); try { await a.listTopics(); } finally { await a.close(); }`),
   createAdmin: WITH_WIRE_BROKER(`const a = await m.createAdmin({ bootstrap }); try { await a.describeTopics(['t']); } finally { await a.close(); }`),
   AdminError: `new m.AdminError('BROKER', 'x', { errorCode: 36 })`,
+  assignReplicas: `if (m.assignReplicas('t', 3, 2, [{ id: 1, rack: null }, { id: 2, rack: null }]).length !== 3) throw new Error('not 3 partitions')`,
+  metadataVersionName: `if (m.metadataVersionName(33) !== '4.4-IV2') throw new Error('not 4.4-IV2')`,
   // capture
   CaptureFileReader: `new m.CaptureFileReader().push(I.pcapHex)`,
   capturedPackets: `[...m.capturedPackets(I.pcapHex)]`,

@@ -4,12 +4,15 @@
 //
 //   java dev.kafkawire.JavaAdmin errors
 //     prints every org.apache.kafka.common.protocol.Errors constant as {"code":N,"name":"..."}
+//   java dev.kafkawire.JavaAdmin metadata-versions
+//     prints every org.apache.kafka.server.common.MetadataVersion as {"level":N,"name":"4.4-IV2"}
 //   java dev.kafkawire.JavaAdmin BOOTSTRAP [admin.property=value]...
 //     stdin:  {"op":"describeTopics","topics":["t"]}         {"op":"listTopics","internal":true}
-//             {"op":"describeConfigs","type":"TOPIC","name":"t"}
+//             {"op":"describeConfigs","type":"TOPIC","name":"t"}  {"op":"listConfigResources","types":["CLIENT_METRICS"]}
 //             {"op":"listOffsets","topic":"t","partition":0,"spec":"earliest|latest|maxTimestamp|N","isolation":"read_committed"}
 //             {"op":"describeCluster"}  {"op":"describeFeatures"}  {"op":"listGroups"}
 //             {"op":"describeConsumerGroups","groups":["g"]}  {"op":"listConsumerGroupOffsets","group":"g"}
+//             {"op":"describeShareGroups","groups":["g"]}  {"op":"listShareGroupOffsets","group":"g"}
 //             {"op":"describeAcls"}  {"op":"describeClientQuotas"}  {"op":"describeUserScramCredentials"}
 //             {"op":"describeLogDirs","brokers":[1]}  {"op":"listPartitionReassignments"}
 //             {"op":"describeDelegationTokens"}  {"op":"listTransactions"}  {"op":"describeTransactions","ids":["t"]}  {"op":"describeProducers","topic":"t","partition":0}
@@ -63,6 +66,14 @@ public final class JavaAdmin {
   public static void main(String[] args) throws Exception {
     if (args.length == 1 && args[0].equals("errors")) {
       for (Errors e : Errors.values()) System.out.println("{\"code\":" + e.code() + ",\"name\":\"" + e.name() + "\"}");
+      return;
+    }
+    if (args.length == 1 && args[0].equals("metadata-versions")) {
+      // By reflection: kafka-server-common is on the run-time classpath (the broker's), not the compile one.
+      Class<?> mv = Class.forName("org.apache.kafka.server.common.MetadataVersion");
+      for (Object v : mv.getEnumConstants()) {
+        System.out.println("{\"level\":" + mv.getMethod("featureLevel").invoke(v) + ",\"name\":\"" + mv.getMethod("version").invoke(v) + "\"}");
+      }
       return;
     }
     if (args.length < 1) {
@@ -146,6 +157,36 @@ public final class JavaAdmin {
           ArrayNode syn = o.putArray("synonyms");
           for (ConfigEntry.ConfigSynonym s : e.synonyms()) syn.addObject().put("name", s.name()).put("value", s.value()).put("source", s.source().name());
         });
+        return out;
+      }
+      case "listConfigResources": {
+        ArrayNode out = JSON.createArrayNode();
+        java.util.Set<ConfigResource.Type> types = new java.util.HashSet<>();
+        for (String t : strings(call.get("types"))) types.add(ConfigResource.Type.valueOf(t));
+        admin.listConfigResources(types, new org.apache.kafka.clients.admin.ListConfigResourcesOptions()).all().get().stream()
+            .sorted((a, b) -> a.name().compareTo(b.name())).forEach(r -> out.addObject().put("type", r.type().name()).put("name", r.name()));
+        return out;
+      }
+      case "listShareGroupOffsets": {
+        String group = call.get("group").asText();
+        var offsets = admin.listShareGroupOffsets(Map.of(group, new org.apache.kafka.clients.admin.ListShareGroupOffsetsSpec())).partitionsToOffsetInfo(group).get();
+        ArrayNode out = JSON.createArrayNode();
+        offsets.entrySet().stream().sorted((a, b) -> a.getKey().toString().compareTo(b.getKey().toString())).forEach(e -> {
+          ObjectNode o = out.addObject().put("topic", e.getKey().topic()).put("partition", e.getKey().partition());
+          if (e.getValue() == null) o.putNull("startOffset"); else o.put("startOffset", String.valueOf(e.getValue().startOffset())).put("lag", e.getValue().lag().map(String::valueOf).orElse(null));
+        });
+        return out;
+      }
+      case "describeShareGroups": {
+        ArrayNode out = JSON.createArrayNode();
+        var all = admin.describeShareGroups(strings(call.get("groups"))).all().get();
+        for (String id : strings(call.get("groups"))) {
+          var d = all.get(id);
+          ObjectNode o = out.addObject().put("groupId", id).put("state", d.groupState().toString()).put("groupEpoch", d.groupEpoch())
+              .put("assignmentEpoch", d.targetAssignmentEpoch()).put("coordinator", d.coordinator().id());
+          ArrayNode ms = o.putArray("members");
+          d.members().stream().sorted((a, b) -> a.consumerId().compareTo(b.consumerId())).forEach(m -> ms.addObject().put("memberId", m.consumerId()).put("clientId", m.clientId()));
+        }
         return out;
       }
       case "listOffsets": {

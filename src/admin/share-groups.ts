@@ -1,16 +1,17 @@
-// Admin requests for share groups (KIP-932) over the wire client: list and describe share groups
-// (members, assignments, start offsets, lag), alter, reset and delete their start offsets,
-// delete a group, and set a group's share.* configs (share.auto.offset.reset,
-// share.isolation.level, share.record.lock.duration.ms, ...). Standalone, so the admin client
-// can take it in; every call finds the group's coordinator itself.
+// Share groups (KIP-932) in the admin client: list and describe share groups (members,
+// assignments, start offsets, lag), alter, reset and delete their start offsets, delete a group,
+// and set a group's share.* configs (share.auto.offset.reset, share.isolation.level,
+// share.record.lock.duration.ms, ...). These functions over a KafkaClient are what the Admin's
+// share-group methods call; kafka-wire/consumer still offers them under their old names
+// (deprecated there). Every call finds the group's coordinator itself.
 
 import type { KafkaClient } from '../wire/client.js';
 import { kafkaErrorName } from '../wire/errors.js';
 import { ApiKey } from '../generated/types.js';
-import { findCoordinator } from './classic.js';
-import { ConsumerError, COORDINATOR_ERRORS } from './errors.js';
-import { listOffsets } from './offsets.js';
-import type { TopicPartitions } from './protocol.js';
+import { findCoordinator } from '../consumer/classic.js';
+import { ConsumerError, COORDINATOR_ERRORS } from '../consumer/errors.js';
+import { listOffsets } from '../consumer/offsets.js';
+import type { TopicPartitions } from '../consumer/protocol.js';
 import type { Connection } from '../wire/connection.js';
 
 /** The config resource type of a group (IncrementalAlterConfigs, DescribeConfigs). */
