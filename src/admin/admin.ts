@@ -14,7 +14,8 @@ import { KafkaClient, type ClientOptions } from '../wire/client.js';
 import type { Connection } from '../wire/connection.js';
 import { ZERO_UUID } from '../wire/versions.js';
 import { Metrics, type MetricValue } from '../observe/metrics.js';
-import { NetworkMetrics } from '../observe/network-metrics.js';
+import { NetworkMetrics, type ConnectionObserver } from '../observe/network-metrics.js';
+import { TelemetryPusher } from '../wire/telemetry.js';
 import { ApiKey, type ResponseBodies } from '../generated/types.js';
 import { decodeAssignment, CONSUMER_PROTOCOL_TYPE, type TopicPartitions } from '../consumer/protocol.js';
 import { AdminError, brokerError, invalid } from './errors.js';
@@ -311,6 +312,7 @@ export class Admin {
   readonly #ownsClient: boolean;
   readonly #timeoutMs: number;
   readonly #metrics: Metrics;
+  #telemetry: TelemetryPusher | null = null;
 
   /** From options (the admin owns its client), or over a KafkaClient the caller keeps (and closes). */
   constructor(options: AdminOptions | KafkaClient) {
@@ -320,7 +322,16 @@ export class Admin {
     // The Java admin's metrics (admin-client-metrics); a client the caller gave counts only when it has no observer of its own.
     this.#metrics = new Metrics(given?.options.clientId ?? (options as AdminOptions).clientId ?? 'kafka-wire');
     const network = new NetworkMetrics(this.#metrics, 'admin-client-metrics');
-    this.client = given ?? new KafkaClient({ ...(options as AdminOptions), observer: (options as AdminOptions).observer ?? network });
+    const counted: ConnectionObserver = (options as AdminOptions).observer ?? network;
+    // KIP-714 (as the Java admin): metrics pushed from the first answered request on, so an admin
+    // that is made and never used asks the cluster nothing.
+    const observer: ConnectionObserver = given !== null || (options as AdminOptions).enableMetricsPush === false ? counted : {
+      opened: () => counted.opened(),
+      closed: () => counted.closed(),
+      answered: (apiKey, ms, failed) => { counted.answered(apiKey, ms, failed); this.#telemetry?.start(); },
+    };
+    this.client = given ?? new KafkaClient({ ...(options as AdminOptions), observer });
+    if (observer !== counted) this.#telemetry = new TelemetryPusher(this.client, () => this.metrics());
     const o: AdminOptions | undefined = given ? undefined : (options as AdminOptions);
     this.#router = new Router(this.client, { retries: o?.retries, retryBackoffMs: o?.retryBackoffMs });
     this.#timeoutMs = o?.timeoutMs ?? 30_000;
@@ -1461,6 +1472,7 @@ export class Admin {
 
   async close(): Promise<void> {
     this.#router.closed = true;
+    await this.#telemetry?.close();
     if (this.#ownsClient) await this.client.close();
   }
 }

@@ -1,6 +1,6 @@
 // KIP-714 against Kafka 4.4: a broker with a client telemetry receiver (kafka/'s TelemetryRecorder,
 // which parses each push with the OTLP classes kafka-clients ships and writes it to a file) and a
-// client-metrics subscription receives kafka-wire's producer and consumer metrics under the
+// client-metrics subscription receives kafka-wire's producer, consumer and admin metrics under the
 // subscribed names, the producer's record count among them, and a terminating push at close;
 // with enableMetricsPush: false the client never asks.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -22,7 +22,7 @@ interface Push { clientId: string; clientInstanceId: string; terminating: boolea
 const pushes = (clientId: string): Push[] => !existsSync(file) ? []
   : readFileSync(file, 'utf8').split('\n').filter((l) => l !== '').map((l) => JSON.parse(l) as Push).filter((p) => p.clientId === clientId);
 
-const SUBSCRIBED = ['org.apache.kafka.producer.record.send', 'org.apache.kafka.producer.request.latency', 'org.apache.kafka.consumer.fetch.manager.records'];
+const SUBSCRIBED = ['org.apache.kafka.producer.record.send', 'org.apache.kafka.producer.request.latency', 'org.apache.kafka.consumer.fetch.manager.records', 'org.apache.kafka.admin.client.request'];
 
 describe.skipIf(!ok)('KIP-714 client metrics pushed to Kafka 4.4', () => {
   const kafka = useKafka({ config: { 'metric.reporters': 'dev.kafkawire.TelemetryRecorder', 'kafkawire.telemetry.file': file } });
@@ -71,6 +71,17 @@ describe.skipIf(!ok)('KIP-714 client metrics pushed to Kafka 4.4', () => {
     expect(lag.points).toEqual([expect.objectContaining({ attributes: { client_id: 'kw-telemetry-consumer', topic: 'kw-telemetry', partition: '0' }, value: 0 })]);
     expect(new Set(got.flatMap((p) => p.metrics.map((m) => m.name)))).toContain('org.apache.kafka.consumer.fetch.manager.records.consumed.total');
   }, 90_000);
+
+  it('pushes the admin client\'s metrics once it has asked something, and a terminating push at close', async () => {
+    const other = await createAdmin({ bootstrap: kafka().bootstrap, clientId: 'kw-telemetry-admin' });
+    await other.listTopics();
+    expect(await until(() => pushes('kw-telemetry-admin').some((p) => p.metrics.some((m) => m.name === 'org.apache.kafka.admin.client.request.total')), 20_000)).toBe(true);
+    await other.close();
+    const sent = pushes('kw-telemetry-admin');
+    expect(sent.every((p) => p.error === undefined)).toBe(true);
+    for (const n of new Set(sent.flatMap((p) => p.metrics.map((m) => m.name)))) expect(n.startsWith('org.apache.kafka.admin.client.request')).toBe(true);
+    expect(sent.at(-1)!.terminating).toBe(true);
+  }, 60_000);
 
   it('asks nothing with enableMetricsPush: false', async () => {
     const asked: string[] = [];
