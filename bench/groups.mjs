@@ -25,7 +25,7 @@ const PARTITIONS = 12;
 
 const { KafkaClient } = await import(join(ROOT, 'dist/src/wire/client.js'));
 const { encodeRecordBatch } = await import(join(ROOT, 'dist/src/records/index.js'));
-const { describeGroup } = await import(join(ROOT, 'dist/src/consumer/admin.js'));
+const { describeGroup } = await import(join(ROOT, 'dist/src/admin/groups.js'));
 
 function run(args) {
   return new Promise((resolve, reject) => {

@@ -1,19 +1,23 @@
-// Fetching for a consumer: one loop per leader broker, each with one Fetch in flight for the
-// partitions that broker leads and the consumer owns, unpaused, with a known position. Answers
-// are decoded (eager or lazy), filtered for read_committed, and queued as per-partition batches;
-// no new Fetch starts while the queued bytes are at the limit, so a busy caller holds memory to
-// that limit. A partition's `epoch` changes when it is removed or seeked, so an answer that
-// arrives afterwards for the old position is dropped rather than delivered.
+// The library's one fetch loop: one loop per leader broker, each with one Fetch in flight for the
+// partitions that broker leads and the reader owns, unpaused, not at their end, with a known
+// position. An answer is decoded (eager or lazy), filtered for read_committed, every position moved
+// past it, and the next Fetch sent BEFORE its records are handed on, so the broker and the network
+// work while the caller does (what made the CLI's loop the fast one). No new Fetch starts while the
+// handed-on bytes not yet released are at the limit, so a busy caller holds memory to that limit. A
+// partition's `epoch` changes when it is removed or seeked, so an answer that arrives afterwards for
+// the old position is dropped rather than delivered. Two readers run on it: the Consumer (batches
+// queued for its iterator and run(), in every mode) and readAssigned (./assigned.ts: records handed
+// on at once, to the partitions' ends). And the one Fetch request with its answer (fetchOnce).
 
 import type { KafkaClient } from '../wire/client.js';
 import type { Connection } from '../wire/connection.js';
 import { kafkaErrorName } from '../wire/errors.js';
 import { decodeRecordBatches, type KafkaRecord, type RecordBatch } from '../records/index.js';
 import { FETCH_MAX_BYTES, FETCH_PARTITION_MAX_BYTES } from '../limits.js';
-import { readCommitted } from '../wire/isolation.js';
+import { readCommitted, type AbortedTransaction } from '../wire/isolation.js';
+import { ApiKey } from '../generated/types.js';
 import { ConsumerError, GroupErrorCode, RETRIABLE_PARTITION_ERRORS } from './errors.js';
 import { listOffsets, policyTimestamp, type ResetPolicy } from './offsets.js';
-import { fetchOnce, type FetchAnswer } from './assigned.js';
 import { RecordDeserializer, type ConsumerRecord } from '../serde.js';
 
 const NO_DESERIALIZER = new RecordDeserializer<Uint8Array, Uint8Array>({});
@@ -78,14 +82,25 @@ export interface FetcherOptions {
   maxWaitMs: number;
   maxBytes: number;
   partitionMaxBytes: number;
+  /** Handed-on bytes not yet released at which no new Fetch starts (Infinity: the caller releases at once). */
   maxBufferedBytes: number;
-  resetPolicy: ResetPolicy;
+  /** Where OFFSET_OUT_OF_RANGE moves a partition (ListOffsets); without one it is an error. */
+  resetPolicy?: ResetPolicy;
+  /**
+   * A Fetch that fails (the connection) or a partition whose leader moved: 'retry' (default)
+   * refreshes the metadata and fetches again; 'fail' is an error at once (readAssigned's way).
+   */
+  onFetchError?: 'retry' | 'fail';
+  /** A partition that reached its end (the high watermark; read_committed: the last stable offset) is no longer fetched. */
+  exitAtEnd?: boolean;
   /** Given to every batch: its consumerRecords() deserialise with it. */
   deserializer?: RecordDeserializer<unknown, unknown>;
-  /** A batch is ready (the consumer queues it). */
+  /** A batch is ready: the next Fetch for its leader is already under way (the consumer queues it; readAssigned hands its records on). */
   deliver(batch: PartitionBatch<unknown, unknown>): void;
   /** Fetching a partition cannot go on. */
   failed(error: Error): void;
+  /** Nothing is left to fetch: no loop runs and every position is at its end (exitAtEnd) or removed. */
+  ended?(): void;
   /** A Fetch was answered after `ms` (the consumer's metrics). */
   fetched?(ms: number): void;
   debug?(message: string): void;
@@ -104,7 +119,16 @@ interface Position {
   /** Waiting for a reset (ListOffsets) after OFFSET_OUT_OF_RANGE. */
   resetting: boolean;
   highWatermark: bigint;
+  /** Where it ends (with exitAtEnd): the high watermark, under read_committed the last stable offset; -1 unknown. */
+  end: bigint;
+  /** exitAtEnd: it reached its end and is no longer fetched. */
+  done: boolean;
 }
+
+/** One Fetch sent for some positions (each with the offset and epoch it was sent for), and what came of it. */
+type Sent =
+  | { taken: { p: Position; offset: bigint; epoch: number }[]; answer: FetchAnswer[] }
+  | { taken: { p: Position; offset: bigint; epoch: number }[]; error: unknown };
 
 const keyOf = (topic: string, partition: number) => `${topic}\u0000${partition}`;
 /** Metadata refreshes for leader changes at most this often. */
@@ -120,6 +144,7 @@ export class Fetcher {
   #closed = false;
   #refreshing: Promise<void> | null = null;
   #lastRefresh = 0;
+  #endCheck = false;
   /** Connections with a Fetch under way. */
   readonly #waiting = new Set<Connection>();
 
@@ -127,10 +152,11 @@ export class Fetcher {
 
   get bufferedBytes(): number { return this.#buffered; }
 
-  /** Starts reading topic/partition at offset (replacing any earlier position). */
-  add(topic: string, partition: number, offset: bigint): void {
+  /** Starts reading topic/partition at offset (replacing any earlier position); `end` where it ends if known (exitAtEnd). */
+  add(topic: string, partition: number, offset: bigint, end = -1n): void {
     this.#positions.set(keyOf(topic, partition), {
       topic, partition, offset, epoch: ++this.#epochs, paused: false, inFlight: false, resetting: false, highWatermark: -1n,
+      end, done: this.options.exitAtEnd === true && end >= 0n && offset >= end,
     });
     this.#kick();
   }
@@ -138,6 +164,7 @@ export class Fetcher {
   /** Stops reading it; an answer still under way for it is dropped. */
   remove(topic: string, partition: number): void {
     this.#positions.delete(keyOf(topic, partition));
+    this.#checkEnded();
   }
 
   has(topic: string, partition: number): boolean { return this.#positions.has(keyOf(topic, partition)); }
@@ -156,6 +183,7 @@ export class Fetcher {
     p.epoch = ++this.#epochs;
     p.inFlight = false; // the answer under way is dropped (epoch), so another may start
     p.resetting = false;
+    p.done = this.options.exitAtEnd === true && p.end >= 0n && offset >= p.end;
     this.#kick();
   }
 
@@ -185,13 +213,21 @@ export class Fetcher {
     }
   }
 
-  /** Stops fetching. A Fetch still waiting at the broker is not waited for (its answer is dropped). */
-  close(): void {
+  /**
+   * Stops fetching: nothing more is delivered. A Fetch under way is left to end on its
+   * connection (its answer dropped), so the client's connections stay usable (readAssigned).
+   */
+  stop(): void {
     this.#closed = true;
     const waiters = this.#spaceWaiters;
     this.#spaceWaiters = [];
     for (const w of waiters) w();
     for (const p of this.#positions.values()) p.epoch = ++this.#epochs;
+  }
+
+  /** Stops fetching. A Fetch still waiting at the broker is not waited for (its connection is destroyed). */
+  close(): void {
+    this.stop();
     // A Fetch the broker holds (up to maxWaitMs) would hold the connection's close as long.
     for (const conn of this.#waiting) conn.destroy();
     this.#waiting.clear();
@@ -222,7 +258,7 @@ export class Fetcher {
   }
 
   #fetchable(p: Position): boolean {
-    return !p.paused && !p.inFlight && !p.resetting;
+    return !p.paused && !p.inFlight && !p.resetting && !p.done;
   }
 
   /** Starts a loop for every leader with fetchable partitions and none running. */
@@ -241,69 +277,112 @@ export class Fetcher {
         if (this.#loops.get(leader) === loop) this.#loops.delete(leader);
         // Partitions may have moved to it while it was ending.
         if (!this.#closed && [...this.#positions.values()].some((p) => this.#fetchable(p) && this.#leaderOf(p) === leader)) this.#kick();
+        this.#checkEnded();
       });
       this.#loops.set(leader, loop);
     }
     if (unknown && !this.#refreshing) void this.refresh();
+    this.#checkEnded();
   }
 
+  /** Soon (positions are often added one after another): `ended` if nothing is left to fetch. */
+  #checkEnded(): void {
+    if (this.options.ended === undefined || this.#endCheck) return;
+    this.#endCheck = true;
+    queueMicrotask(() => {
+      this.#endCheck = false;
+      if (this.#closed || this.#loops.size > 0 || this.#refreshing) return;
+      for (const p of this.#positions.values()) if (!p.done) return;
+      this.options.ended!();
+    });
+  }
+
+  /** One leader's loop: a Fetch in flight while the answer before it is handed on. */
   async #loop(leader: number): Promise<void> {
     let failures = 0;
-    while (!this.#closed) {
-      if (this.#buffered >= this.options.maxBufferedBytes) {
-        await new Promise<void>((r) => this.#spaceWaiters.push(r));
-        continue;
-      }
-      const parts = [...this.#positions.values()].filter((p) => this.#fetchable(p) && this.#leaderOf(p) === leader);
-      if (parts.length === 0) return;
-      const taken = parts.map((p) => ({ p, offset: p.offset, epoch: p.epoch }));
-      for (const t of taken) t.p.inFlight = true;
-      let answer: FetchAnswer[];
-      let conn: Connection | undefined;
-      try {
-        conn = await this.client.broker(leader);
-        this.#waiting.add(conn);
-        const t0 = performance.now();
-        answer = await this.#fetch(conn, taken.map((t) => [t.p.topic, t.p.partition, t.offset] as const));
-        this.options.fetched?.(performance.now() - t0);
-        failures = 0;
-      } catch (err) {
-        if (conn) this.#waiting.delete(conn);
-        for (const t of taken) if (t.p.epoch === t.epoch) t.p.inFlight = false;
-        if (err instanceof ConsumerError || this.#closed) throw err;
+    let pending: Promise<Sent | null> = this.#send(leader);
+    for (;;) {
+      const sent = await pending;
+      if (sent === null || this.#closed) return;
+      if ('error' in sent) {
+        const err = sent.error as Error;
+        if (err instanceof ConsumerError || this.options.onFetchError === 'fail') throw err;
         failures++;
-        this.options.debug?.(`Fetch from broker ${leader} failed (${(err as Error).message}); refreshing metadata`);
+        this.options.debug?.(`Fetch from broker ${leader} failed (${err.message}); refreshing metadata`);
         await sleep(Math.min(50 * 2 ** failures, 1000));
         await this.refresh();
+        pending = this.#send(leader);
         continue;
       }
-      this.#waiting.delete(conn);
-      if (this.#closed) return;
-      let refresh = false;
-      for (const t of taken) {
-        const current = this.#positions.get(keyOf(t.p.topic, t.p.partition)) === t.p && t.p.epoch === t.epoch;
-        if (current) t.p.inFlight = false;
-        const a = answer.find((x) => x.topic === t.p.topic && x.partition === t.p.partition);
-        if (!current || !a) continue;
-        if (a.errorCode !== 0) this.options.debug?.(`Fetch ${t.p.topic}/${t.p.partition} at ${t.offset}: ${kafkaErrorName(a.errorCode)}`);
-        if (a.errorCode === GroupErrorCode.OFFSET_OUT_OF_RANGE) { void this.#reset(t.p); continue; }
-        if (RETRIABLE_PARTITION_ERRORS.has(a.errorCode)) { refresh = true; continue; }
-        if (a.errorCode !== 0) throw new ConsumerError('FETCH', `Fetch ${t.p.topic}/${t.p.partition} at ${t.offset}: ${kafkaErrorName(a.errorCode)}`, { errorCode: a.errorCode });
-        t.p.highWatermark = a.highWatermark;
-        this.#accept(t.p, t.offset, a);
+      failures = 0;
+      const { ready, refresh } = this.#answered(sent.taken, sent.answer);
+      // The next Fetch goes out before this answer's records are handed on (after a refresh when a leader moved).
+      if (!refresh) pending = this.#send(leader);
+      for (const batch of ready) this.options.deliver(batch);
+      if (refresh) {
+        await this.refresh();
+        pending = this.#send(leader);
       }
-      if (refresh) await this.refresh();
     }
   }
 
-  /** Decodes one partition's answer, moves its position on, and delivers what is left to deliver. */
-  #accept(p: Position, from: bigint, a: FetchAnswer): void {
-    if (a.records === null || a.records.length === 0) return;
+  /** Sends the next Fetch for `leader`'s fetchable positions, once the buffer has room; null when there are none. */
+  async #send(leader: number): Promise<Sent | null> {
+    while (this.#buffered >= this.options.maxBufferedBytes && !this.#closed) await new Promise<void>((r) => this.#spaceWaiters.push(r));
+    if (this.#closed) return null;
+    const taken: { p: Position; offset: bigint; epoch: number }[] = [];
+    for (const p of this.#positions.values()) if (this.#fetchable(p) && this.#leaderOf(p) === leader) taken.push({ p, offset: p.offset, epoch: p.epoch });
+    if (taken.length === 0) return null;
+    for (const t of taken) t.p.inFlight = true;
+    let conn: Connection | undefined;
+    try {
+      conn = await this.client.broker(leader);
+      this.#waiting.add(conn);
+      const t0 = this.options.fetched === undefined ? 0 : performance.now();
+      const answer = await fetchOnce(this.client, conn, taken.map((t) => [t.p.topic, t.p.partition, t.offset] as const), this.options);
+      this.options.fetched?.(performance.now() - t0);
+      return { taken, answer };
+    } catch (error) {
+      for (const t of taken) if (t.p.epoch === t.epoch) t.p.inFlight = false;
+      return { taken, error };
+    } finally {
+      if (conn) this.#waiting.delete(conn);
+    }
+  }
+
+  /** One answer: every position still current moved past it; the batches to hand on, and whether a leader moved. */
+  #answered(taken: { p: Position; offset: bigint; epoch: number }[], answer: FetchAnswer[]): { ready: PartitionBatch<unknown, unknown>[]; refresh: boolean } {
+    const retry = this.options.onFetchError !== 'fail';
+    const committedOnly = this.options.isolationLevel === 1;
+    const ready: PartitionBatch<unknown, unknown>[] = [];
+    let refresh = false;
+    for (const t of taken) {
+      const current = this.#positions.get(keyOf(t.p.topic, t.p.partition)) === t.p && t.p.epoch === t.epoch;
+      if (current) t.p.inFlight = false;
+      const a = answer.find((x) => x.topic === t.p.topic && x.partition === t.p.partition);
+      if (!current || !a) continue;
+      if (a.errorCode !== 0) this.options.debug?.(`Fetch ${t.p.topic}/${t.p.partition} at ${t.offset}: ${kafkaErrorName(a.errorCode)}`);
+      if (a.errorCode === GroupErrorCode.OFFSET_OUT_OF_RANGE && this.options.resetPolicy !== undefined) { void this.#reset(t.p); continue; }
+      if (retry && RETRIABLE_PARTITION_ERRORS.has(a.errorCode)) { refresh = true; continue; }
+      if (a.errorCode !== 0) throw new ConsumerError('FETCH', `Fetch ${t.p.topic}/${t.p.partition} at ${t.offset}: ${kafkaErrorName(a.errorCode)}`, { errorCode: a.errorCode });
+      t.p.highWatermark = a.highWatermark;
+      // read_committed sees records up to the last stable offset only: that is its end.
+      t.p.end = committedOnly && a.lastStableOffset >= 0n ? a.lastStableOffset : a.highWatermark;
+      const batch = this.#accept(t.p, t.offset, a);
+      if (this.options.exitAtEnd && t.p.offset >= t.p.end) t.p.done = true;
+      if (batch) ready.push(batch);
+    }
+    return { ready, refresh };
+  }
+
+  /** Decodes one partition's answer, moves its position on, and counts its bytes; the batch to deliver, if any. */
+  #accept(p: Position, from: bigint, a: FetchAnswer): PartitionBatch<unknown, unknown> | undefined {
+    if (a.records === null || a.records.length === 0) return undefined;
     const decoded = decodeRecordBatches(a.records, { lazy: this.options.lazy }).batches;
-    if (decoded.length === 0) return;
+    if (decoded.length === 0) return undefined;
     const last = decoded[decoded.length - 1]!;
     const next = last.baseOffset + BigInt(last.lastOffsetDelta) + 1n;
-    if (next <= from) return;
+    if (next <= from) return undefined;
     p.offset = next;
     let batches = this.options.isolationLevel === 1 ? readCommitted(decoded, a.abortedTransactions) : decoded.filter((b) => !b.isControl);
     batches = batches.filter((b) => b.baseOffset + BigInt(b.lastOffsetDelta) >= from && b.recordCount > 0);
@@ -311,7 +390,7 @@ export class Fetcher {
     for (const b of batches) bytes += b.byteLength;
     this.#buffered += bytes;
     // An answer of only markers or aborted records still moves the committable offset on.
-    this.options.deliver(new PartitionBatch(p.topic, p.partition, batches, from, next, a.highWatermark, bytes, this.options.deserializer));
+    return new PartitionBatch(p.topic, p.partition, batches, from, next, a.highWatermark, bytes, this.options.deserializer);
   }
 
   /** OFFSET_OUT_OF_RANGE: the position under the reset policy. */
@@ -319,7 +398,7 @@ export class Fetcher {
     p.resetting = true;
     const epoch = p.epoch;
     try {
-      const ts = policyTimestamp(this.options.resetPolicy);
+      const ts = policyTimestamp(this.options.resetPolicy!);
       const offsets = await listOffsets(this.client, [{ topic: p.topic, partitions: [p.partition] }], ts, this.options.isolationLevel);
       const offset = offsets.get(p.topic)?.get(p.partition);
       if (p.epoch !== epoch || offset === undefined) return;
@@ -332,9 +411,59 @@ export class Fetcher {
       this.#kick();
     }
   }
+}
 
-  /** The one Fetch (assigned.ts), with this fetcher's sizes and isolation level. */
-  #fetch(conn: Connection, wanted: readonly (readonly [string, number, bigint])[]): Promise<FetchAnswer[]> {
-    return fetchOnce(this.client, conn, wanted, this.options);
+/** How a Fetch asks: how long the broker may wait, how many bytes in all and per partition, at which isolation level. */
+export interface FetchSettings { maxWaitMs: number; maxBytes: number; partitionMaxBytes: number; isolationLevel: number }
+
+/** One partition's part of a Fetch answer, records still as bytes. */
+export interface FetchAnswer {
+  topic: string;
+  partition: number;
+  errorCode: number;
+  highWatermark: bigint;
+  lastStableOffset: bigint;
+  records: Uint8Array | null;
+  abortedTransactions: AbortedTransaction[] | null;
+}
+
+/**
+ * One Fetch to `conn` for `wanted` ([topic, partition, offset]), by topic id from v13 (the ids
+ * from the client's metadata). A broker without Fetch v4 (record batches v2) is a ConsumerError;
+ * an error for the whole request a plain Error (the caller may retry it).
+ */
+export async function fetchOnce(client: KafkaClient, conn: Connection, wanted: readonly (readonly [string, number, bigint])[], settings: FetchSettings): Promise<FetchAnswer[]> {
+  const version = conn.versionFor(ApiKey.Fetch);
+  if (version === undefined || version < 4) throw new ConsumerError('FETCH', `broker ${conn.host}:${conn.port} lacks Fetch v4+ (record batches v2)`);
+  const byTopic = new Map<string, { partition: number; fetchOffset: bigint; partitionMaxBytes: number }[]>();
+  for (const [topic, partition, fetchOffset] of wanted) {
+    let list = byTopic.get(topic);
+    if (list === undefined) byTopic.set(topic, list = []);
+    list.push({ partition, fetchOffset, partitionMaxBytes: settings.partitionMaxBytes });
   }
+  const byId = new Map<string, string>();
+  const topics = [...byTopic].map(([name, partitions]) => {
+    if (version < 13) return { topic: name, partitions };
+    const topicId = client.topics.get(name)?.topicId;
+    if (!topicId) throw new Error(`no topic id known for ${name}`);
+    byId.set(topicId, name);
+    return { topicId, partitions };
+  });
+  const { maxWaitMs } = settings;
+  const res = await conn.request(ApiKey.Fetch, version, {
+    replicaId: -1, maxWaitMs, minBytes: 1, maxBytes: settings.maxBytes, isolationLevel: settings.isolationLevel, topics,
+  }, { timeoutMs: Math.max(conn.requestTimeoutMs, maxWaitMs + 10_000) });
+  if (res.errorCode) throw new Error(`Fetch: ${kafkaErrorName(res.errorCode)}`);
+  const out: FetchAnswer[] = [];
+  for (const t of res.responses) {
+    const topic = version >= 13 ? byId.get(t.topicId) : t.topic;
+    if (topic === undefined) continue;
+    for (const p of t.partitions) {
+      out.push({
+        topic, partition: p.partitionIndex, errorCode: p.errorCode, highWatermark: p.highWatermark, lastStableOffset: p.lastStableOffset,
+        records: p.records, abortedTransactions: p.abortedTransactions,
+      });
+    }
+  }
+  return out;
 }

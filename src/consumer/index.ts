@@ -1,7 +1,8 @@
-// Public API of the consumer (`kafka-wire/consumer`): a group or partition consumer on the wire
-// layer, the fast read of given partitions from a start to their end (readAssigned: what
-// `kafka-wire consume` runs), the group protocol's pieces (assignors, subscription/assignment
-// bytes, offsets) for tools that speak to groups themselves. The group admin functions moved to kafka-wire/admin.
+// The consumer folder's face: a group or partition consumer on the wire layer, the fast read of
+// given partitions from a start to their end (readAssigned: what `kafka-wire consume` runs), the
+// group protocol's pieces (assignors, subscription/assignment bytes, offsets) for tools that speak
+// to groups themselves. The package's `kafka-wire/consumer` entry is ../consumer.ts (this, and the
+// group admin functions that moved to kafka-wire/admin, for code written against earlier releases).
 export { Consumer, PartitionBatch, type ConsumerOptions, type ConsumerEvents, type RunHandlers, type PartitionOffset } from './consumer.js';
 export {
   serdes, jsonSafe, SerdeError, type Serde, type Serializer, type Deserializer, type SerializeFn, type DeserializeFn,
@@ -21,19 +22,7 @@ export { readAssigned, type ReadAssignedOptions } from './assigned.js';
 export { readCommitted, type AbortedTransaction } from '../wire/isolation.js';
 export { ClassicMembership, type Membership, type MembershipHooks, type MemberState } from './group.js';
 export { NextGenMembership } from './next-gen.js';
-/**
- * @deprecated Moved to `kafka-wire/admin` (an Admin's listGroups, describeGroups, fetchOffsets,
- * alterOffsets; these functions too): re-exported here for code written against earlier releases.
- */
-export {
-  listGroups, describeGroup, resetOffsets,
-  type GroupListing, type GroupDescription, type GroupMemberDescription, type PartitionOffsets, type ResetTarget, type ResetPlanRow,
-} from '../admin/groups.js';
 export {
   ShareConsumer, AcknowledgeType,
   type ShareConsumerOptions, type ShareConsumerEvents, type ShareRecord, type AcknowledgementResult, type AcknowledgeTypeName,
 } from './share.js';
-export {
-  listShareGroups, describeShareGroup, alterShareGroupOffsets, resetShareGroupOffsets, deleteShareGroupOffsets, deleteShareGroup, alterShareGroupConfig,
-  type ShareGroupListing, type ShareGroupDescription, type ShareMemberDescription, type SharePartitionOffsets, type ShareResetTarget,
-} from '../admin/share-groups.js';

@@ -9,7 +9,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Admin, AdminError, createAdmin, METADATA_VERSIONS, metadataVersionName } from '../../src/admin/index.js';
 import { createProducer } from '../../src/producer/index.js';
-import { Consumer, ShareConsumer, listShareGroups as oldListShareGroups } from '../../src/consumer/index.js';
+import { Consumer, ShareConsumer } from '../../src/consumer/index.js';
+import { listShareGroups as oldListShareGroups } from '../../src/consumer.js';
 import { kafkaJava, kafkaPeer, useKafka } from '../helpers/kafka.js';
 import { jsonLines, runCli } from '../wire/cli-io.js';
 import { KafkaClient } from '../../src/wire/client.js';
