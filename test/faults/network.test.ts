@@ -11,6 +11,8 @@ import { createProducer, type Producer, type RecordMetadata } from '../../src/pr
 import * as producerEntry from '../../src/producer/index.js';
 import { Consumer } from '../../src/consumer/consumer.js';
 import { ConnectionError } from '../../src/wire/errors.js';
+import { KafkaClient } from '../../src/wire/client.js';
+import { startOffsets } from '../../src/consumer/offsets.js';
 import { startFaultProxy, type FaultProxy, type FaultProxyOptions } from '../helpers/fault-proxy.js';
 import { waitUntil } from '../helpers/wait.js';
 import { judgeAcks, storedRecords } from './log.js';
@@ -113,6 +115,33 @@ describe('a hostile network', () => {
         expect(proxy.faults).toHaveLength(1);
         await p.close();
       }
+    }
+  });
+
+  it('a confused first ListOffsets answer (a partition not asked for, one missing) is asked again, not a failed start (37 #9)', async () => {
+    const { broker, proxy } = await setup({ t: 2 }, {
+      script: [{ apiKey: ApiKey.ListOffsets, nth: 1, kind: 'edit', edit: (body) => { body.topics[0].partitions[1].partitionIndex = 7; } }],
+    });
+    const direct = await producer({ bootstrap: broker.bootstrap });
+    await Promise.all(values(40).map((value, i) => direct.send('t', { value, partition: i % 2 })));
+    const consumer = new Consumer({ bootstrap: proxy.bootstrap, assign: [{ topic: 't' }], resetPolicy: 'earliest', maxWaitMs: 50 });
+    cleanups.push(() => consumer.close());
+    let n = 0;
+    for await (const batch of consumer) { n += batch.records().length; if (n >= 40) break; }
+    expect(n).toBe(40);
+    expect(proxy.faults.map((f) => f.kind)).toEqual(['edit']);
+  });
+
+  it('a ListOffsets answer whose log starts past its end, or at a negative offset, is asked again at start-up (37 #6 #9)', async () => {
+    for (const edit of [(body: any) => { body.topics[0].partitions[0].offset = 65280n; }, (body: any) => { body.topics[0].partitions[0].offset = -72057594021216256n; }]) {
+      const { broker, proxy } = await setup({ t: 1 }, { script: [{ apiKey: ApiKey.ListOffsets, nth: 1, kind: 'edit', edit }] });
+      const direct = await producer({ bootstrap: broker.bootstrap });
+      await direct.send('t', values(29).map((value) => ({ value })));
+      const client = new KafkaClient({ bootstrap: proxy.bootstrap });
+      cleanups.push(() => client.close());
+      const start = await startOffsets(client, 't', [0], 'earliest');
+      expect(start.get(0)).toEqual({ offset: 0n, end: 29n });
+      expect(proxy.faults.map((f) => f.kind)).toEqual(['edit']);
     }
   });
 

@@ -22,6 +22,7 @@ export const FAULT_KINDS = ['flip', 'truncate', 'stall', 'duplicate', 'swap', 'd
  * stays open). duplicate: the frame sent twice. swap: its correlation id exchanged with the next
  * answer's on the connection. delay: held `delayMs`. midframe: part of the frame, then the
  * connection closed. garbage: a frame of random bytes with a random correlation id sent first.
+ * (A script may also 'edit' an answer: a corrupted answer that still decodes.)
  */
 export type FaultKind = (typeof FAULT_KINDS)[number];
 
@@ -29,7 +30,10 @@ export interface ScriptedFault {
   /** The nth answer (from 1, counted over every connection) of this API key; any API when omitted. */
   apiKey?: number;
   nth: number;
-  kind: FaultKind;
+  /** One of FAULT_KINDS, or 'edit': the answer decoded, changed by `edit`, encoded again (a corrupted answer that still decodes). */
+  kind: FaultKind | 'edit';
+  /** For 'edit' (with apiKey): changes the decoded answer's body in place. */
+  edit?: (body: any) => void;
 }
 
 export interface FaultProxyOptions {
@@ -49,7 +53,7 @@ export interface FaultProxyOptions {
   delayMs?: number;
 }
 
-export interface AppliedFault { kind: FaultKind; apiKey: number; nth: number; connection: number }
+export interface AppliedFault { kind: FaultKind | 'edit'; apiKey: number; nth: number; connection: number }
 
 export interface FaultProxy {
   readonly host: string;
@@ -97,12 +101,12 @@ export async function startFaultProxy(options: FaultProxyOptions): Promise<Fault
   let open = 0;
   let self = { host: '127.0.0.1', port: 0 };
 
-  const pickFault = (apiKey: number): { kind: FaultKind; nth: number } | null => {
+  const pickFault = (apiKey: number): { kind: FaultKind | 'edit'; nth: number; edit?: (body: any) => void } | null => {
     const nth = (answers.get(apiKey) ?? 0) + 1;
     answers.set(apiKey, nth);
     answered++;
     const scripted = script.find((s) => s.apiKey === undefined ? s.nth === answered : s.apiKey === apiKey && s.nth === nth);
-    if (scripted) return { kind: scripted.kind, nth };
+    if (scripted) return { kind: scripted.kind, nth, edit: scripted.edit };
     if (rate <= 0 || (eligible !== null && !eligible.has(apiKey))) return null;
     if (options.maxFaults !== undefined && randomFaults >= options.maxFaults) return null;
     if (random() >= rate) return null;
@@ -166,6 +170,13 @@ export async function startFaultProxy(options: FaultProxyOptions): Promise<Fault
       if (fault === null) { send(frame); return; }
       faults.push({ kind: fault.kind, apiKey, nth: fault.nth, connection });
       switch (fault.kind) {
+        case 'edit': {
+          const { apiVersion } = request!;
+          const decoded = decodeResponse(frame, apiKey, apiVersion) as { header: never; body: Record<string, unknown> };
+          fault.edit!(decoded.body);
+          send(encodeResponse(apiKey, apiVersion, decoded.header, decoded.body as never, { checkFields: false }));
+          break;
+        }
         case 'flip': {
           const copy = Buffer.from(frame);
           const n = 1 + Math.floor(random() * 3);
