@@ -5,7 +5,8 @@
 // `--kafka` adds every kind × component against real Kafka 4.4 (test/faults/kafka.test.ts, share
 // groups included), `--kafka-only` runs those alone. `--jobs J` runs J runs at a time (default
 // 4: they mostly wait on deadlines). Needs a build (npm run build): the clients run as their own
-// processes from dist/. FAULT_ONLY=kind:component,... runs only those cells.
+// processes from dist/. FAULT_ONLY=kind:component,... runs only those cells; FAULT_PROGRESS=FILE gets a
+// line per run as it ends.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -8,6 +8,7 @@
 // order per partition, consumed records gap-free and in order, consume -e exiting 0 only at the
 // true end, the admin client's answers true.
 import { spawn } from 'node:child_process';
+import { appendFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { dirname, join } from 'node:path';
 import { startMemoryBroker, type MemoryBroker } from '../../src/wire/memory-broker.js';
@@ -363,8 +364,12 @@ export async function runTasks(tasks: readonly Task[], jobs = 1, kafka?: KafkaTa
       total.runs++;
       for (const k of ['crashes', 'hangs', 'exits', 'untyped', 'lost', 'duplicated', 'reordered', 'misplaced', 'faults'] as const) total[k] += v[k];
       total.notes.push(...v.notes.map((n) => `seed ${t.seed}: ${n}`));
+      done++;
+      // FAULT_PROGRESS=FILE: a line per run as it ends (a long run can be followed, and what it found so far kept).
+      if (process.env.FAULT_PROGRESS) appendFileSync(process.env.FAULT_PROGRESS, `${done}/${tasks.length} ${target} ${t.kind} ${t.component} seed ${t.seed}${clean(v) ? '' : `: ${v.notes.join('; ')}`}\n`);
     }
   };
+  let done = 0;
   await Promise.all(Array.from({ length: Math.max(1, jobs) }, worker));
   return [...cells.values()];
 }
