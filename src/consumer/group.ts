@@ -319,7 +319,13 @@ export class ClassicMembership implements Membership {
   // ---- leaving ----
 
   async close(): Promise<void> {
-    if (this.#state === 'left' || this.#state === 'failed') return;
+    if (this.#state === 'left') return;
+    if (this.#state === 'failed') {
+      // Failed (a fatal answer): nothing to leave, but its coordinator connection is still open (issue 37 #2).
+      await Promise.allSettled(this.#loops);
+      this.coordinatorFailed();
+      return;
+    }
     const wasMember = this.#memberId !== '';
     this.#stop.abort();
     this.#wake();

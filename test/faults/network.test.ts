@@ -15,6 +15,7 @@ import { KafkaClient } from '../../src/wire/client.js';
 import { startOffsets } from '../../src/consumer/offsets.js';
 import { startFaultProxy, type FaultProxy, type FaultProxyOptions } from '../helpers/fault-proxy.js';
 import { waitUntil } from '../helpers/wait.js';
+import { mockClusterAvailable, startMockCluster } from '../wire/mock-cluster.js';
 import { judgeAcks, storedRecords } from './log.js';
 
 const cleanups: (() => Promise<unknown>)[] = [];
@@ -227,4 +228,23 @@ describe('a hostile network', () => {
     await Promise.all(values(1000).map((value) => q.send('t', { value })));
     expect(acks.length).toBeLessThan(10);
   });
+});
+
+const mock = await mockClusterAvailable();
+
+describe.skipIf(!mock.ok)('a hostile network in front of a group coordinator (librdkafka mock cluster)', () => {
+  it('a SyncGroup answer with an error code Kafka does not have: the member fails typed, and close() leaves no connection open (37 #2)', async () => {
+    const cluster = await startMockCluster({ topics: ['t:3'] });
+    cleanups.push(() => cluster.stop());
+    const proxy = await startFaultProxy({ upstream: cluster.brokers[0]!, script: [{ apiKey: ApiKey.SyncGroup, nth: 1, kind: 'edit', edit: (body) => { body.errorCode = 255; } }] });
+    cleanups.push(() => proxy.close());
+    const consumer = new Consumer({ bootstrap: proxy.bootstrap, groupId: 'g', topics: ['t'], groupProtocol: 'classic', sessionTimeoutMs: 6000, heartbeatIntervalMs: 500 });
+    const errors: Error[] = [];
+    consumer.on('error', (e) => errors.push(e));
+    const thrown = await (async () => { for await (const _ of consumer) { /* nothing is produced */ } })().catch((e: unknown) => e);
+    expect(thrown).toMatchObject({ name: 'ConsumerError', code: 'GROUP' });
+    expect(proxy.faults.map((f) => f.kind)).toEqual(['edit']);
+    await consumer.close();
+    await waitUntil(() => proxy.open === 0, 'every client connection closed', 3000);
+  }, 30_000);
 });
