@@ -34,6 +34,8 @@ export interface ScriptedFault {
   kind: FaultKind | 'edit';
   /** For 'edit' (with apiKey): changes the decoded answer's body in place. */
   edit?: (body: any) => void;
+  /** With apiKey: count only the answers whose decoded body passes this (e.g. the first that carries an assignment). */
+  when?: (body: any) => boolean;
 }
 
 export interface FaultProxyOptions {
@@ -101,11 +103,21 @@ export async function startFaultProxy(options: FaultProxyOptions): Promise<Fault
   let open = 0;
   let self = { host: '127.0.0.1', port: 0 };
 
-  const pickFault = (apiKey: number): { kind: FaultKind | 'edit'; nth: number; edit?: (body: any) => void } | null => {
+  const passed = new Map<ScriptedFault, number>();
+  const pickFault = (apiKey: number, body: () => unknown): { kind: FaultKind | 'edit'; nth: number; edit?: (body: any) => void } | null => {
     const nth = (answers.get(apiKey) ?? 0) + 1;
     answers.set(apiKey, nth);
     answered++;
-    const scripted = script.find((s) => s.apiKey === undefined ? s.nth === answered : s.apiKey === apiKey && s.nth === nth);
+    const scripted = script.find((s) => {
+      if (s.apiKey === undefined) return s.nth === answered;
+      if (s.apiKey !== apiKey) return false;
+      if (s.when === undefined) return s.nth === nth;
+      let ok = false;
+      try { ok = s.when(body()); } catch { ok = false; }
+      if (!ok) return false;
+      passed.set(s, (passed.get(s) ?? 0) + 1);
+      return passed.get(s) === s.nth;
+    });
     if (scripted) return { kind: scripted.kind, nth, edit: scripted.edit };
     if (rate <= 0 || (eligible !== null && !eligible.has(apiKey))) return null;
     if (options.maxFaults !== undefined && randomFaults >= options.maxFaults) return null;
@@ -166,7 +178,7 @@ export async function startFaultProxy(options: FaultProxyOptions): Promise<Fault
         frame.writeInt32BE(a, 4);
         send(first);
       }
-      const fault = pickFault(apiKey);
+      const fault = pickFault(apiKey, () => (decodeResponse(frame, apiKey, request!.apiVersion) as { body: unknown }).body);
       if (fault === null) { send(frame); return; }
       faults.push({ kind: fault.kind, apiKey, nth: fault.nth, connection });
       switch (fault.kind) {
