@@ -57,6 +57,8 @@ export const KAFKA_CONFIG: Record<string, string> = {
 /** The clients' deadlines, and the margins a run gets past them before it counts as a hang. */
 export const DEADLINES = { requestTimeoutMs: 1000, retryTimeoutMs: 8000, deliveryTimeoutMs: 15_000, consumeMs: 25_000 } as const;
 const RUN_LIMIT_MS = 45_000;
+/** consume -G: the CLI's rebalance timeout (60 s, not an option) plus the margin. */
+const CLI_GROUP_LIMIT_MS = 60_000 + 25_000;
 const EXIT_MARGIN_MS = 3000;
 const RECORDS = 1200;
 const PARTITIONS = 3;
@@ -84,7 +86,7 @@ export function clean(v: Verdict): boolean {
 interface ChildRun { code: number | null; signal: string | null; stdout: string; stderr: string; hung: boolean; lingered: boolean }
 
 /** Runs a process; kills it at RUN_LIMIT_MS (hung) or EXIT_MARGIN_MS after it printed "closed" (lingered). */
-function runChild(args: string[], stdin?: string): Promise<ChildRun> {
+function runChild(args: string[], stdin?: string, limitMs = RUN_LIMIT_MS): Promise<ChildRun> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, args, { stdio: ['pipe', 'pipe', 'pipe'] });
     let stdout = '';
@@ -92,7 +94,7 @@ function runChild(args: string[], stdin?: string): Promise<ChildRun> {
     let hung = false;
     let lingered = false;
     let exitTimer: ReturnType<typeof setTimeout> | undefined;
-    const limit = setTimeout(() => { hung = true; child.kill('SIGKILL'); }, RUN_LIMIT_MS);
+    const limit = setTimeout(() => { hung = true; child.kill('SIGKILL'); }, limitMs);
     child.stdout.on('data', (d) => {
       stdout += String(d);
       if (exitTimer === undefined && /(^|\n)closed\n/.test(stdout)) exitTimer = setTimeout(() => { lingered = true; child.kill('SIGKILL'); }, EXIT_MARGIN_MS);
@@ -154,8 +156,8 @@ function judgeErrors(v: Verdict, errors: { name: string; code?: string; message:
   for (const e of errors) if (!TYPED.has(e.name)) { v.untyped++; v.notes.push(`untyped ${e.name}: ${e.message}`); }
 }
 
-function judgeProcess(v: Verdict, run: ChildRun, what: string): void {
-  if (run.hung) { v.hangs++; v.notes.push(`${what}: still running after ${RUN_LIMIT_MS} ms`); }
+function judgeProcess(v: Verdict, run: ChildRun, what: string, limitMs = RUN_LIMIT_MS): void {
+  if (run.hung) { v.hangs++; v.notes.push(`${what}: still running after ${limitMs} ms`); }
   if (run.lingered) { v.exits++; v.notes.push(`${what}: did not exit within ${EXIT_MARGIN_MS} ms of close`); }
   const crash = run.stdout.split('\n').find((l) => l.startsWith('{"crash"'));
   if (crash !== undefined || (!run.hung && !run.lingered && run.code !== 0 && run.code !== 1)) {
@@ -272,9 +274,12 @@ export async function runOnce(component: Component, kind: FaultKind, seedNumber:
       case 'cli-consume':
       case 'cli-group': {
         const what = component === 'cli-group' ? 'cli consume -G' : 'cli consume';
-        const how = component === 'cli-group' ? ['-G', group, topic, '--group-protocol', groupProtocol] : ['-t', topic];
-        const run = await runChild([cliBin, 'consume', '-b', proxy.bootstrap, ...how, '-e', '-o', 'beginning', '-f', '%p %o\\n', '--timeout', String(DEADLINES.requestTimeoutMs)]);
-        judgeProcess(v, run, what);
+        // The group's session timeout as the library's runs have it; a JoinGroup or SyncGroup may
+        // wait out the rebalance timeout, which the CLI leaves at its default (60 s): the limit is past it.
+        const how = component === 'cli-group' ? ['-G', group, topic, '--group-protocol', groupProtocol, '--session-timeout', '6000'] : ['-t', topic];
+        const limit = component === 'cli-group' ? CLI_GROUP_LIMIT_MS : RUN_LIMIT_MS;
+        const run = await runChild([cliBin, 'consume', '-b', proxy.bootstrap, ...how, '-e', '-o', 'beginning', '-f', '%p %o\\n', '--timeout', String(DEADLINES.requestTimeoutMs)], undefined, limit);
+        judgeProcess(v, run, what, limit);
         const records = run.stdout.split('\n').filter((l) => /^\d+ \d+$/.test(l)).map((l) => l.split(' ') as [string, string]).map(([p, o]) => [Number(p), o] as [number, string]);
         // -e exits 0 only at the true end: every record printed.
         judgeConsumed(v, records, run.code === 0, RECORDS);
