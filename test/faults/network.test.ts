@@ -247,4 +247,23 @@ describe.skipIf(!mock.ok)('a hostile network in front of a group coordinator (li
     await consumer.close();
     await waitUntil(() => proxy.open === 0, 'every client connection closed', 3000);
   }, 30_000);
+
+  it('a stalled SyncGroup answer to the leader is given up after the session timeout, not the rebalance timeout (fault suite: stall × group)', async () => {
+    const cluster = await startMockCluster({ topics: ['t:3'] });
+    cleanups.push(() => cluster.stop());
+    const direct = await producer({ bootstrap: cluster.bootstrap });
+    await Promise.all(values(60).map((value, i) => direct.send('t', { value, partition: i % 3 })));
+    const proxy = await startFaultProxy({ upstream: cluster.brokers[0]!, script: [{ apiKey: ApiKey.SyncGroup, nth: 1, kind: 'stall' }] });
+    cleanups.push(() => proxy.close());
+    const consumer = new Consumer({
+      bootstrap: proxy.bootstrap, groupId: 'g', topics: ['t'], groupProtocol: 'classic', resetPolicy: 'earliest',
+      requestTimeoutMs: 1000, sessionTimeoutMs: 6000, heartbeatIntervalMs: 500, rebalanceTimeoutMs: 30_000, maxWaitMs: 100,
+    });
+    cleanups.push(() => consumer.close());
+    const t0 = Date.now();
+    let n = 0;
+    for await (const batch of consumer) { n += batch.records().length; if (n >= 60) break; }
+    expect(proxy.faults.map((f) => f.kind)).toEqual(['stall']);
+    expect(Date.now() - t0).toBeLessThan(25_000); // 40 s (rebalance timeout + 10 s) before
+  }, 60_000);
 });
