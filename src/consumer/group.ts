@@ -196,10 +196,16 @@ export class ClassicMembership implements Membership {
     // sync on the leader's request and refuses any follower's that comes after it (each such
     // refusal costs a rebalance). Kafka waits for everyone, so there it costs only the moment.
     if (leader && join.members.length > 1) await sleep(LEADER_SYNC_DELAY_MS, this.#stop.signal);
+    // A follower's SyncGroup waits for the leader's (up to the rebalance timeout); the leader's is
+    // answered once the coordinator stored the assignments, and an answer later than the session
+    // timeout is moot (the member is gone): a stalled one is given up then, not after the rebalance timeout (issue 37).
+    const syncTimeoutMs = leader
+      ? Math.min(this.options.rebalanceTimeoutMs, Math.max(conn.requestTimeoutMs, this.options.sessionTimeoutMs)) + 1000
+      : this.options.rebalanceTimeoutMs + 10_000;
     const sync = await syncGroup(conn, {
       groupId: this.options.groupId, generationId: this.#generationId, memberId: this.#memberId,
       groupInstanceId: this.options.groupInstanceId ?? null, protocolName: this.#protocol.name, assignments,
-    }, this.options.rebalanceTimeoutMs + 10_000);
+    }, syncTimeoutMs);
     // librdkafka's mock coordinator answers a SyncGroup that comes after the leader's with
     // INVALID_REQUEST (it completes the sync on the leader's assignments); joining again is safe.
     if (sync.errorCode === GroupErrorCode.INVALID_REQUEST) { this.#rejoinWanted = 'SyncGroup refused'; return; }
@@ -319,7 +325,13 @@ export class ClassicMembership implements Membership {
   // ---- leaving ----
 
   async close(): Promise<void> {
-    if (this.#state === 'left' || this.#state === 'failed') return;
+    if (this.#state === 'left') return;
+    if (this.#state === 'failed') {
+      // Failed (a fatal answer): nothing to leave, but its coordinator connection is still open (issue 37 #2).
+      await Promise.allSettled(this.#loops);
+      this.coordinatorFailed();
+      return;
+    }
     const wasMember = this.#memberId !== '';
     this.#stop.abort();
     this.#wake();

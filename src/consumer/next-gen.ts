@@ -213,7 +213,13 @@ export class NextGenMembership implements Membership {
   }
 
   async close(): Promise<void> {
-    if (this.#state === 'left' || this.#state === 'failed') return;
+    if (this.#state === 'left') return;
+    if (this.#state === 'failed') {
+      // Failed (a fatal answer): nothing to leave, but its coordinator connection is still open (issue 37 #2).
+      await this.#loop?.catch(() => {});
+      this.coordinatorFailed();
+      return;
+    }
     this.#stop.abort();
     this.#wake();
     await this.#loop?.catch(() => {});

@@ -4,6 +4,7 @@
 import type { Connection } from '../wire/connection.js';
 import type { KafkaClient } from '../wire/client.js';
 import { kafkaErrorName } from '../wire/errors.js';
+import { KAFKA_ERROR_NAMES } from '../wire/error-names.js';
 import { ApiKey } from '../generated/types.js';
 import { ConsumerError, RETRIABLE_PARTITION_ERRORS } from './errors.js';
 import type { TopicPartitions } from './protocol.js';
@@ -127,13 +128,25 @@ export async function listOffsets(client: KafkaClient, partitions: readonly Topi
           isolationLevel,
           topics: [...topics].map(([name, ps]) => ({ name, partitions: ps.map((partitionIndex) => ({ partitionIndex, timestamp, maxNumOffsets: 1 })) })),
         });
+        // An answer can be confused (a corrupted frame decodes too: ListOffsets carries no
+        // checksum): a partition not asked for, one answered twice or not at all, an error code
+        // Kafka does not have, a negative offset where a log position is due. Those partitions are
+        // asked again (issue 37: start-up requests are retried), not taken, nor failed at once.
+        const asked = new Set(list.map(([t, p]) => `${t}\0${p}`));
+        const answered = new Set<string>();
         for (const t of res.topics) {
           for (const p of t.partitions) {
-            if (RETRIABLE_PARTITION_ERRORS.has(p.errorCode)) retry.push([t.name, p.partitionIndex]);
+            const key = `${t.name}\0${p.partitionIndex}`;
+            if (!asked.has(key) || answered.has(key)) continue;
+            answered.add(key);
+            const offset = version === 0 ? (p.oldStyleOffsets[0] ?? 0n) : p.offset;
+            if (RETRIABLE_PARTITION_ERRORS.has(p.errorCode) || !KAFKA_ERROR_NAMES.has(p.errorCode)) retry.push([t.name, p.partitionIndex]);
             else if (p.errorCode) throw new ConsumerError('FETCH', `ListOffsets ${t.name}/${p.partitionIndex}: ${kafkaErrorName(p.errorCode)}`, { errorCode: p.errorCode });
-            else setOffset(out, t.name, p.partitionIndex, version === 0 ? (p.oldStyleOffsets[0] ?? 0n) : p.offset);
+            else if (offset < -1n || (offset === -1n && timestamp < 0n)) retry.push([t.name, p.partitionIndex]);
+            else setOffset(out, t.name, p.partitionIndex, offset);
           }
         }
+        for (const [t, p] of list) if (!answered.has(`${t}\0${p}`)) retry.push([t, p]);
       } catch (err) {
         if (err instanceof ConsumerError) throw err;
         retry.push(...list); // the broker went away: refresh and ask again
@@ -145,7 +158,7 @@ export async function listOffsets(client: KafkaClient, partitions: readonly Topi
       const ends = await listOffsets(client, missing.map(([t, p]) => ({ topic: t, partitions: [p] })), -1n, isolationLevel);
       for (const [t, m] of ends) for (const [p, o] of m) setOffset(out, t, p, o);
     }
-    if (retry.length > 0 && attempt >= 10) throw new ConsumerError('FETCH', `ListOffsets: ${retry.length} partitions still without a leader`);
+    if (retry.length > 0 && attempt >= 10) throw new ConsumerError('FETCH', `ListOffsets: ${retry.length} partitions still without a leader or a plausible answer`);
     if (retry.length > 0) {
       await new Promise((r) => setTimeout(r, Math.min(100 * 2 ** attempt, 1000)));
       await client.metadata([...new Set(retry.map(([t]) => t))]).catch(() => {});
@@ -168,16 +181,24 @@ export interface PartitionStart { offset: bigint; end: bigint }
  */
 export async function startOffsets(client: KafkaClient, topic: string, partitions: readonly number[], at: StartAt, isolationLevel = 0): Promise<Map<number, PartitionStart>> {
   const tps = [{ topic, partitions: [...partitions] }];
-  const [earliest, latest, byTime] = await Promise.all([
+  const ask = () => Promise.all([
     listOffsets(client, tps, -2n, isolationLevel), listOffsets(client, tps, -1n, isolationLevel),
     typeof at === 'object' && 'timestamp' in at ? listOffsets(client, tps, at.timestamp, isolationLevel) : null,
   ]);
+  const implausible = (lo: bigint | undefined, hi: bigint | undefined) => lo === undefined || hi === undefined || lo < 0n || hi < 0n || lo > hi;
+  let [earliest, latest, byTime] = await ask();
+  // A start past the end cannot be true: a corrupted or confused answer; asked again (twice)
+  // before it is an error (issue 37: start-up requests are retried).
+  for (let again = 0; again < 2 && partitions.some((p) => implausible(earliest.get(topic)?.get(p), latest.get(topic)?.get(p))); again++) {
+    await new Promise((r) => setTimeout(r, 100 * (again + 1)));
+    [earliest, latest, byTime] = await ask();
+  }
   const out = new Map<number, PartitionStart>();
   for (const p of partitions) {
     const lo = earliest.get(topic)?.get(p);
     const hi = latest.get(topic)?.get(p);
     if (lo === undefined || hi === undefined) throw new ConsumerError('FETCH', `ListOffsets ${topic}/${p}: no answer`);
-    if (lo < 0n || hi < 0n || lo > hi) {
+    if (implausible(lo, hi)) {
       throw new ConsumerError('FETCH', `ListOffsets ${topic}/${p}: the log starts at ${lo} and ends at ${hi}, which cannot be (a corrupted or confused answer)`);
     }
     let offset: bigint;

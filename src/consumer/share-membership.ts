@@ -41,6 +41,8 @@ export class ShareMembership {
   #assignment: TopicPartitions[] = [];
   readonly #coordinator: CoordinatorConnection;
   #intervalMs = DEFAULT_HEARTBEAT_MS;
+  /** The next heartbeat is a full request (after one failed). */
+  #full = false;
   #loop: Promise<void> | null = null;
   #wake: () => void = () => {};
   readonly #stop = new AbortController();
@@ -76,6 +78,9 @@ export class ShareMembership {
         if (this.#stop.signal.aborted) return;
         if (err instanceof ConsumerError) { this.#fail(err); return; }
         failures++;
+        // The lost answer may have carried a new assignment, which Kafka sends once: the next
+        // heartbeat is a full one (the subscription set), which Kafka answers with the whole assignment.
+        this.#full = true;
         this.hooks.debug?.(`share group ${this.groupId}: heartbeat failed (${(err as Error).message})`);
         this.#coordinator.failed();
         await sleep(Math.min(100 * 2 ** failures, 2000), this.#stop.signal);
@@ -101,9 +106,10 @@ export class ShareMembership {
       memberId: this.memberId,
       memberEpoch: epoch,
       rackId: null,
-      // The subscription goes with the join; afterwards null says "unchanged".
-      subscribedTopicNames: epoch === JOIN_EPOCH ? [...this.topics] : null,
+      // The subscription goes with the join and after a failed heartbeat; otherwise null says "unchanged".
+      subscribedTopicNames: epoch === JOIN_EPOCH || this.#full ? [...this.topics] : null,
     });
+    this.#full = false;
     if (res.errorCode !== 0) {
       const why = `${kafkaErrorName(res.errorCode)}${res.errorMessage ? `: ${res.errorMessage}` : ''}`;
       if (epoch === LEAVE_EPOCH) return;

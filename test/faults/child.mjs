@@ -1,6 +1,7 @@
 // One client of the fault suite, in its own process (so the suite can see that it exits after
-// close): `node child.mjs '<json>'` with { component: 'producer' | 'consumer' | 'group', bootstrap,
-// topic, records, ... }. Prints one JSON line with what happened ({ acked | records, errors }),
+// close): `node child.mjs '<json>'` with { component: 'producer' | 'consumer' | 'group' | 'share' |
+// 'admin', bootstrap, topic, records, ... }. Prints one JSON line with what happened ({ acked |
+// records | answers, errors }),
 // then "closed" once close() resolved; after that the process must end by itself.
 import { join } from 'node:path';
 import { pathToFileURL, fileURLToPath } from 'node:url';
@@ -36,10 +37,50 @@ if (args.component === 'producer') {
   }
   process.stdout.write(`${JSON.stringify({ acked, errors: dedupe(errors) })}\n`);
   await producer?.close();
+} else if (args.component === 'admin') {
+  // Each call's answer, or its error; the suite checks the answers against the broker's truth.
+  const { createAdmin } = await import(pathToFileURL(join(root, 'dist/src/admin/index.js')).href);
+  const admin = await createAdmin({ ...common, retryBackoffMs: 50 }).catch((e) => { errors.push(describe(e)); return null; });
+  const answers = {};
+  if (admin !== null) {
+    const step = async (name, call) => { try { answers[name] = await call(); } catch (e) { errors.push(describe(e)); } };
+    if (args.createTopic !== undefined) {
+      await step('created', async () => (await admin.createTopics([{ name: args.createTopic, partitions: 2, replicationFactor: 1 }])).map((t) => [t.name, t.partitions]));
+    }
+    await step('described', async () => (await admin.describeTopics([args.topic])).map((t) => [t.name, t.partitions.length]));
+    await step('listed', async () => (await admin.listTopics()).map((t) => t.name).filter((n) => n === args.topic));
+    const partitions = Array.from({ length: args.partitions }, (_, p) => p);
+    for (const spec of ['earliest', 'latest']) {
+      await step(spec, async () => (await admin.listOffsets(partitions.map((partition) => ({ topic: args.topic, partition, spec })))).map((o) => [o.partition, String(o.offset)]));
+    }
+  }
+  process.stdout.write(`${JSON.stringify({ answers, errors: dedupe(errors) })}\n`);
+  await admin?.close().catch((e) => errors.push(describe(e)));
+} else if (args.component === 'share') {
+  // Implicit acknowledgement: a record is accepted when the next records are asked for.
+  const { ShareConsumer } = await import(pathToFileURL(join(root, 'dist/src/consumer/share.js')).href);
+  const consumer = new ShareConsumer({ ...common, groupId: args.group, topics: [args.topic], maxWaitMs: 100 });
+  consumer.on('error', (e) => errors.push(describe(e)));
+  const records = [];
+  const distinct = new Set();
+  let stopped = false;
+  const stop = setTimeout(() => { stopped = true; errors.push({ name: 'Deadline', message: 'not all records within the deadline' }); }, args.deadlineMs);
+  try {
+    while (!stopped && distinct.size < args.records) {
+      for (const r of await consumer.poll(500)) {
+        records.push([r.partition, String(r.offset), r.deliveryCount]);
+        distinct.add(`${r.partition}/${r.offset}`);
+      }
+    }
+    if (!stopped) await consumer.commitSync();
+  } catch (e) { errors.push(describe(e)); }
+  clearTimeout(stop);
+  process.stdout.write(`${JSON.stringify({ records, errors: dedupe(errors) })}\n`);
+  await consumer.close().catch((e) => errors.push(describe(e)));
 } else {
   const consumer = new Consumer({
     ...common, maxWaitMs: 100, partitionMaxBytes: 4096, resetPolicy: 'earliest',
-    ...(args.component === 'group' ? { groupId: args.group, topics: [args.topic], sessionTimeoutMs: 6000, rebalanceTimeoutMs: 8000, heartbeatIntervalMs: 500, groupProtocol: 'classic' } : { assign: [{ topic: args.topic }] }),
+    ...(args.component === 'group' ? { groupId: args.group, topics: [args.topic], sessionTimeoutMs: 6000, rebalanceTimeoutMs: 8000, heartbeatIntervalMs: 500, groupProtocol: args.groupProtocol ?? 'classic' } : { assign: [{ topic: args.topic }] }),
   });
   consumer.on('error', (e) => errors.push(describe(e)));
   const records = [];

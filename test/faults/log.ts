@@ -1,8 +1,12 @@
-// What a memory broker's log holds, for the fault tests' verdicts: every record of a topic with
-// its partition and offset, and the checks on what a producer said it wrote.
+// What a broker's log holds, for the fault tests' verdicts: every record of a topic with its
+// partition and offset (a memory broker's log, or real Kafka's read back), and the checks on what
+// a producer said it wrote.
 import type { MemoryBroker } from '../../src/wire/memory-broker.js';
 import { decodeRecordBatches } from '../../src/records/index.js';
 import type { RecordMetadata } from '../../src/producer/index.js';
+import { KafkaClient } from '../../src/wire/client.js';
+import { startOffsets } from '../../src/consumer/offsets.js';
+import { readAssigned } from '../../src/consumer/assigned.js';
 
 const text = new TextDecoder();
 
@@ -35,12 +39,13 @@ export interface AckVerdict {
 }
 
 /**
- * Judges acknowledged sends against the log. `acked[i]` is what send #i (value `values[i]`)
+ * Judges acknowledged sends against the log (a memory broker's, or one read back from Kafka by
+ * readStored). `acked[i]` is what send #i (value `values[i]`)
  * resolved with, or undefined when it did not resolve; values are unique.
  */
-export function judgeAcks(broker: MemoryBroker, topic: string, values: readonly string[], acked: readonly (RecordMetadata | undefined)[]): AckVerdict {
+export function judgeAcks(log: MemoryBroker | StoredRecord[][], topic: string, values: readonly string[], acked: readonly (RecordMetadata | undefined)[]): AckVerdict {
   const where = new Map<string, StoredRecord[]>();
-  for (const partition of storedRecords(broker, topic)) for (const r of partition) {
+  for (const partition of Array.isArray(log) ? log : storedRecords(log, topic)) for (const r of partition) {
     const list = where.get(r.value);
     if (list === undefined) where.set(r.value, [r]); else list.push(r);
   }
@@ -59,4 +64,25 @@ export function judgeAcks(broker: MemoryBroker, topic: string, values: readonly 
     lastByPartition.set(r.partition, r.offset);
   }
   return { lost, duplicated, reordered, misplaced };
+}
+
+/** Every record of `topic` on a real broker, by partition, in offset order (read to the end, straight from the broker). */
+export async function readStored(bootstrap: string, topic: string): Promise<StoredRecord[][]> {
+  const client = new KafkaClient({ bootstrap });
+  try {
+    const info = await client.topic(topic);
+    const partitions = Array.from({ length: info.partitions.length }, (_, p) => p);
+    const out: StoredRecord[][] = partitions.map(() => []);
+    const start = await startOffsets(client, topic, partitions, 'earliest');
+    await readAssigned(client, info, {
+      start, exitAtEnd: true,
+      record(partition, batch, index, offset) {
+        const v = batch.record(index).value;
+        out[partition]!.push({ partition, offset: BigInt(offset), value: v === null ? '' : text.decode(v) });
+      },
+    });
+    return out;
+  } finally {
+    await client.close();
+  }
 }

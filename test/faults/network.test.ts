@@ -11,8 +11,11 @@ import { createProducer, type Producer, type RecordMetadata } from '../../src/pr
 import * as producerEntry from '../../src/producer/index.js';
 import { Consumer } from '../../src/consumer/consumer.js';
 import { ConnectionError } from '../../src/wire/errors.js';
+import { KafkaClient } from '../../src/wire/client.js';
+import { startOffsets } from '../../src/consumer/offsets.js';
 import { startFaultProxy, type FaultProxy, type FaultProxyOptions } from '../helpers/fault-proxy.js';
 import { waitUntil } from '../helpers/wait.js';
+import { mockClusterAvailable, startMockCluster } from '../wire/mock-cluster.js';
 import { judgeAcks, storedRecords } from './log.js';
 
 const cleanups: (() => Promise<unknown>)[] = [];
@@ -116,6 +119,33 @@ describe('a hostile network', () => {
     }
   });
 
+  it('a confused first ListOffsets answer (a partition not asked for, one missing) is asked again, not a failed start (37 #9)', async () => {
+    const { broker, proxy } = await setup({ t: 2 }, {
+      script: [{ apiKey: ApiKey.ListOffsets, nth: 1, kind: 'edit', edit: (body) => { body.topics[0].partitions[1].partitionIndex = 7; } }],
+    });
+    const direct = await producer({ bootstrap: broker.bootstrap });
+    await Promise.all(values(40).map((value, i) => direct.send('t', { value, partition: i % 2 })));
+    const consumer = new Consumer({ bootstrap: proxy.bootstrap, assign: [{ topic: 't' }], resetPolicy: 'earliest', maxWaitMs: 50 });
+    cleanups.push(() => consumer.close());
+    let n = 0;
+    for await (const batch of consumer) { n += batch.records().length; if (n >= 40) break; }
+    expect(n).toBe(40);
+    expect(proxy.faults.map((f) => f.kind)).toEqual(['edit']);
+  });
+
+  it('a ListOffsets answer whose log starts past its end, or at a negative offset, is asked again at start-up (37 #6 #9)', async () => {
+    for (const edit of [(body: any) => { body.topics[0].partitions[0].offset = 65280n; }, (body: any) => { body.topics[0].partitions[0].offset = -72057594021216256n; }]) {
+      const { broker, proxy } = await setup({ t: 1 }, { script: [{ apiKey: ApiKey.ListOffsets, nth: 1, kind: 'edit', edit }] });
+      const direct = await producer({ bootstrap: broker.bootstrap });
+      await direct.send('t', values(29).map((value) => ({ value })));
+      const client = new KafkaClient({ bootstrap: proxy.bootstrap });
+      cleanups.push(() => client.close());
+      const start = await startOffsets(client, 't', [0], 'earliest');
+      expect(start.get(0)).toEqual({ offset: 0n, end: 29n });
+      expect(proxy.faults.map((f) => f.kind)).toEqual(['edit']);
+    }
+  });
+
   it('a bootstrap that refuses is retried with backoff, saying so, until the broker is up (36: connection retries)', async () => {
     const probe = createServer();
     await new Promise<void>((r) => probe.listen(0, '127.0.0.1', r));
@@ -198,4 +228,42 @@ describe('a hostile network', () => {
     await Promise.all(values(1000).map((value) => q.send('t', { value })));
     expect(acks.length).toBeLessThan(10);
   });
+});
+
+const mock = await mockClusterAvailable();
+
+describe.skipIf(!mock.ok)('a hostile network in front of a group coordinator (librdkafka mock cluster)', () => {
+  it('a SyncGroup answer with an error code Kafka does not have: the member fails typed, and close() leaves no connection open (37 #2)', async () => {
+    const cluster = await startMockCluster({ topics: ['t:3'] });
+    cleanups.push(() => cluster.stop());
+    const proxy = await startFaultProxy({ upstream: cluster.brokers[0]!, script: [{ apiKey: ApiKey.SyncGroup, nth: 1, kind: 'edit', edit: (body) => { body.errorCode = 255; } }] });
+    cleanups.push(() => proxy.close());
+    const consumer = new Consumer({ bootstrap: proxy.bootstrap, groupId: 'g', topics: ['t'], groupProtocol: 'classic', sessionTimeoutMs: 6000, heartbeatIntervalMs: 500 });
+    const errors: Error[] = [];
+    consumer.on('error', (e) => errors.push(e));
+    const thrown = await (async () => { for await (const _ of consumer) { /* nothing is produced */ } })().catch((e: unknown) => e);
+    expect(thrown).toMatchObject({ name: 'ConsumerError', code: 'GROUP' });
+    expect(proxy.faults.map((f) => f.kind)).toEqual(['edit']);
+    await consumer.close();
+    await waitUntil(() => proxy.open === 0, 'every client connection closed', 3000);
+  }, 30_000);
+
+  it('a stalled SyncGroup answer to the leader is given up after the session timeout, not the rebalance timeout (fault suite: stall × group)', async () => {
+    const cluster = await startMockCluster({ topics: ['t:3'] });
+    cleanups.push(() => cluster.stop());
+    const direct = await producer({ bootstrap: cluster.bootstrap });
+    await Promise.all(values(60).map((value, i) => direct.send('t', { value, partition: i % 3 })));
+    const proxy = await startFaultProxy({ upstream: cluster.brokers[0]!, script: [{ apiKey: ApiKey.SyncGroup, nth: 1, kind: 'stall' }] });
+    cleanups.push(() => proxy.close());
+    const consumer = new Consumer({
+      bootstrap: proxy.bootstrap, groupId: 'g', topics: ['t'], groupProtocol: 'classic', resetPolicy: 'earliest',
+      requestTimeoutMs: 1000, sessionTimeoutMs: 6000, heartbeatIntervalMs: 500, rebalanceTimeoutMs: 30_000, maxWaitMs: 100,
+    });
+    cleanups.push(() => consumer.close());
+    const t0 = Date.now();
+    let n = 0;
+    for await (const batch of consumer) { n += batch.records().length; if (n >= 60) break; }
+    expect(proxy.faults.map((f) => f.kind)).toEqual(['stall']);
+    expect(Date.now() - t0).toBeLessThan(25_000); // 40 s (rebalance timeout + 10 s) before
+  }, 60_000);
 });

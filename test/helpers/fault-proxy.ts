@@ -22,6 +22,7 @@ export const FAULT_KINDS = ['flip', 'truncate', 'stall', 'duplicate', 'swap', 'd
  * stays open). duplicate: the frame sent twice. swap: its correlation id exchanged with the next
  * answer's on the connection. delay: held `delayMs`. midframe: part of the frame, then the
  * connection closed. garbage: a frame of random bytes with a random correlation id sent first.
+ * (A script may also 'edit' an answer: a corrupted answer that still decodes.)
  */
 export type FaultKind = (typeof FAULT_KINDS)[number];
 
@@ -29,7 +30,12 @@ export interface ScriptedFault {
   /** The nth answer (from 1, counted over every connection) of this API key; any API when omitted. */
   apiKey?: number;
   nth: number;
-  kind: FaultKind;
+  /** One of FAULT_KINDS, or 'edit': the answer decoded, changed by `edit`, encoded again (a corrupted answer that still decodes). */
+  kind: FaultKind | 'edit';
+  /** For 'edit' (with apiKey): changes the decoded answer's body in place. */
+  edit?: (body: any) => void;
+  /** With apiKey: count only the answers whose decoded body passes this (e.g. the first that carries an assignment). */
+  when?: (body: any) => boolean;
 }
 
 export interface FaultProxyOptions {
@@ -49,7 +55,7 @@ export interface FaultProxyOptions {
   delayMs?: number;
 }
 
-export interface AppliedFault { kind: FaultKind; apiKey: number; nth: number; connection: number }
+export interface AppliedFault { kind: FaultKind | 'edit'; apiKey: number; nth: number; connection: number }
 
 export interface FaultProxy {
   readonly host: string;
@@ -97,12 +103,22 @@ export async function startFaultProxy(options: FaultProxyOptions): Promise<Fault
   let open = 0;
   let self = { host: '127.0.0.1', port: 0 };
 
-  const pickFault = (apiKey: number): { kind: FaultKind; nth: number } | null => {
+  const passed = new Map<ScriptedFault, number>();
+  const pickFault = (apiKey: number, body: () => unknown): { kind: FaultKind | 'edit'; nth: number; edit?: (body: any) => void } | null => {
     const nth = (answers.get(apiKey) ?? 0) + 1;
     answers.set(apiKey, nth);
     answered++;
-    const scripted = script.find((s) => s.apiKey === undefined ? s.nth === answered : s.apiKey === apiKey && s.nth === nth);
-    if (scripted) return { kind: scripted.kind, nth };
+    const scripted = script.find((s) => {
+      if (s.apiKey === undefined) return s.nth === answered;
+      if (s.apiKey !== apiKey) return false;
+      if (s.when === undefined) return s.nth === nth;
+      let ok = false;
+      try { ok = s.when(body()); } catch { ok = false; }
+      if (!ok) return false;
+      passed.set(s, (passed.get(s) ?? 0) + 1);
+      return passed.get(s) === s.nth;
+    });
+    if (scripted) return { kind: scripted.kind, nth, edit: scripted.edit };
     if (rate <= 0 || (eligible !== null && !eligible.has(apiKey))) return null;
     if (options.maxFaults !== undefined && randomFaults >= options.maxFaults) return null;
     if (random() >= rate) return null;
@@ -162,10 +178,17 @@ export async function startFaultProxy(options: FaultProxyOptions): Promise<Fault
         frame.writeInt32BE(a, 4);
         send(first);
       }
-      const fault = pickFault(apiKey);
+      const fault = pickFault(apiKey, () => (decodeResponse(frame, apiKey, request!.apiVersion) as { body: unknown }).body);
       if (fault === null) { send(frame); return; }
       faults.push({ kind: fault.kind, apiKey, nth: fault.nth, connection });
       switch (fault.kind) {
+        case 'edit': {
+          const { apiVersion } = request!;
+          const decoded = decodeResponse(frame, apiKey, apiVersion) as { header: never; body: Record<string, unknown> };
+          fault.edit!(decoded.body);
+          send(encodeResponse(apiKey, apiVersion, decoded.header, decoded.body as never, { checkFields: false }));
+          break;
+        }
         case 'flip': {
           const copy = Buffer.from(frame);
           const n = 1 + Math.floor(random() * 3);
