@@ -302,7 +302,7 @@ export class Fetcher {
     let failures = 0;
     let pending: Promise<Sent | null> = this.#send(leader);
     for (;;) {
-      const sent = await pending;
+      let sent = await pending;
       if (sent === null || this.#closed) return;
       if ('error' in sent) {
         const err = sent.error as Error;
@@ -315,15 +315,26 @@ export class Fetcher {
         continue;
       }
       failures = 0;
-      const { ready, refresh } = this.#answered(sent.taken, sent.answer);
-      // The next Fetch goes out before this answer's records are handed on (after a refresh when a leader moved).
-      if (!refresh) pending = this.#send(leader);
-      for (const batch of ready) this.options.deliver(batch);
-      if (refresh) {
-        await this.refresh();
-        pending = this.#send(leader);
-      }
+      const next = this.#handOn(leader, sent);
+      // Nothing of the answer stays referenced from this frame while the next one is awaited: the
+      // caller's batches (and the records it materializes on them) die young, as the GC likes.
+      sent = null;
+      if (next !== null) { pending = next; continue; }
+      await this.refresh();
+      pending = this.#send(leader);
     }
+  }
+
+  /**
+   * One answer handed on: the next Fetch for `leader` goes out first (the broker and the network
+   * work while the caller does), then the batches are delivered. Null when a leader moved: the
+   * caller refreshes the metadata before sending again.
+   */
+  #handOn(leader: number, sent: { taken: { p: Position; offset: bigint; epoch: number }[]; answer: FetchAnswer[] }): Promise<Sent | null> | null {
+    const { ready, refresh } = this.#answered(sent.taken, sent.answer);
+    const next = refresh ? null : this.#send(leader);
+    for (const batch of ready) this.options.deliver(batch);
+    return next;
   }
 
   /** Sends the next Fetch for `leader`'s fetchable positions, once the buffer has room; null when there are none. */
