@@ -29,7 +29,7 @@ const TOTAL = PER_PARTITION * PARTITIONS;
 
 const { KafkaClient } = await import(join(ROOT, 'dist/src/wire/client.js'));
 const { encodeRecordBatch } = await import(join(ROOT, 'dist/src/records/index.js'));
-const { alterShareGroupConfig } = await import(join(ROOT, 'dist/src/consumer/share-admin.js'));
+const { alterShareGroupConfig } = await import(join(ROOT, 'dist/src/admin/share-groups.js'));
 
 function run(file, args, options = {}) {
   return new Promise((resolve, reject) => {

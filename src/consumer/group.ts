@@ -327,7 +327,10 @@ export class ClassicMembership implements Membership {
   async close(): Promise<void> {
     if (this.#state === 'left') return;
     if (this.#state === 'failed') {
-      // Failed (a fatal answer): nothing to leave, but its coordinator connection is still open (issue 37 #2).
+      // Failed (a fatal answer): nothing to leave, but its loops may still wait and its coordinator
+      // connection is still open (issue 37 #2): both end here.
+      this.#stop.abort();
+      this.#wake();
       await Promise.allSettled(this.#loops);
       this.coordinatorFailed();
       return;

@@ -61,6 +61,14 @@ describe.skipIf(!ok)('replica operations on three Kafka 4.4 nodes', () => {
     await admin.createTopics([{ name: 'r-plan', assignments: [[1, 2], [2, 1], [1, 2], [2, 1]] }, { name: 'r-plan-b', assignments: [[2], [1]] }]);
     // Every follower in sync, so each replica has its log dir on its broker (the current assignment shows them).
     expect(await until(async () => (await admin.describeTopics(['r-plan', 'r-plan-b'])).every((t) => t.partitions.every((p) => p.isr.length === p.replicas.length)))).toBe(true);
+    // ... and each broker lists it among its log dirs' partitions (on a loaded machine a follower in
+    // the ISR was once missing from its broker's DescribeLogDirs for a moment; the tool, asking a
+    // little later, saw it).
+    const placed = async () => {
+      const listed = new Set((await admin.describeLogDirs([1, 2])).flatMap((d) => d.partitions.map((p) => `${d.broker}/${p.topic}/${p.partition}`)));
+      return (await admin.describeTopics(['r-plan', 'r-plan-b'])).every((t) => t.partitions.every((p) => p.replicas.every((r) => listed.has(`${r}/${t.name}/${p.partition}`))));
+    };
+    expect(await until(placed)).toBe(true);
     const dir = mkdtempSync(join(tmpdir(), 'kafka-wire-plan-'));
     const topicsFile = join(dir, 'topics.json');
     writeFileSync(topicsFile, JSON.stringify({ version: 1, topics: [{ topic: 'r-plan-b' }, { topic: 'r-plan' }] }));

@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { kafkaPeer, useKafka } from '../helpers/kafka.js';
 import { ShareConsumer, type AcknowledgementResult } from '../../src/consumer/share.js';
-import { alterShareGroupConfig } from '../../src/consumer/share-admin.js';
+import { alterShareGroupConfig } from '../../src/admin/share-groups.js';
 import { KafkaClient, type ClientOptions } from '../../src/wire/client.js';
 import { produceNumbered } from './group-helpers.js';
 

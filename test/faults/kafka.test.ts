@@ -13,7 +13,7 @@ import { kafkaPeer, useKafka } from '../helpers/kafka.js';
 import { FAULT_KINDS } from '../helpers/fault-proxy.js';
 import { ApiKey } from '../../src/generated/types.js';
 import { KafkaClient, parseHostPort } from '../../src/wire/client.js';
-import { alterShareGroupConfig } from '../../src/consumer/share-admin.js';
+import { alterShareGroupConfig } from '../../src/admin/share-groups.js';
 import { ShareConsumer } from '../../src/consumer/share.js';
 import { createProducer } from '../../src/producer/index.js';
 import { startFaultProxy } from '../helpers/fault-proxy.js';

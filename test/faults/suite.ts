@@ -19,7 +19,7 @@ import { prng } from '../helpers/random.js';
 import { startMockCluster } from '../wire/mock-cluster.js';
 import { judgeAcks, readStored, storedRecords, type StoredRecord } from './log.js';
 import { KafkaClient, parseHostPort } from '../../src/wire/client.js';
-import { alterShareGroupConfig } from '../../src/consumer/share-admin.js';
+import { alterShareGroupConfig } from '../../src/admin/share-groups.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const repoRoot = join(here, '..', '..');
