@@ -7,7 +7,7 @@
 // bytes as kafka-wire's. With --kafka the same contenders also read from a real Apache Kafka (one
 // node, kafka/cluster.mjs), a topic per codec (none, lz4, zstd) filled by Kafka's Java producer:
 // rows "kafka:CODEC" beside the memory broker's.
-//   node bench/import.mjs [--records N] [--pairs N] [--partitions N] [--kafka]   (run.mjs --only import calls runImport)
+//   node bench/import.mjs [--records N] [--pairs N] [--partitions N] [--kafka] [--baseline DIR]   (run.mjs --only import calls runImport)
 import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { closeSync, createReadStream, mkdtempSync, openSync, rmSync } from 'node:fs';
@@ -36,6 +36,16 @@ const CONTENDERS = [
   { id: 'platformatic', label: '@platformatic/kafka 2.x script', argv: (a, t, real) => [process.execPath, join(HERE, 'import/platformatic.mjs'), a, t, ...(real ? ['by-id'] : [])], js: true, peer: 'js' },
   { id: 'platformatic1', label: '@platformatic/kafka 1.x script', argv: (a, t, real) => [process.execPath, join(HERE, 'import/platformatic.mjs'), a, t, ...(real ? ['by-id'] : [])], env: { PACKAGE: 'platformatic-kafka-1' }, js: true, peer: 'js' },
 ];
+
+/**
+ * With a baseline (run.mjs's --baseline DIR, passed on in KAFKA_WIRE_BENCH_BASELINE, or this file's
+ * own --baseline DIR), the CLI built in DIR runs as one more contender in the same rounds: its
+ * "kafka-wire vs this" ratio is the change's before/after per pair. It is no peer: no goal counts it.
+ */
+function baselineContender(dir) {
+  const cli = join(dir, 'dist/src/cli/main.js');
+  return { id: 'kafka-wire@baseline', label: `kafka-wire consume (baseline ${dir})`, argv: (a, t) => [process.execPath, cli, 'consume', '-b', a, '-t', t, '-e'], js: true };
+}
 
 export function kcatAvailable() {
   return spawnSync('kcat', ['-V'], { stdio: 'ignore' }).status === 0;
@@ -168,8 +178,9 @@ async function measure(contenders, source, { records, pairs, dir, log, name }) {
  * The whole import benchmark; returns { records, partitions, pairs, codecs: { codec: rows } }, with
  * `kafka: true` also rows "kafka:CODEC" read from a real Kafka.
  */
-export async function runImport({ records = 1_000_000, pairs = 3, partitions = 4, kafka = false, log = console.log } = {}) {
+export async function runImport({ records = 1_000_000, pairs = 3, partitions = 4, kafka = false, baseline = process.env.KAFKA_WIRE_BENCH_BASELINE, log = console.log } = {}) {
   const contenders = CONTENDERS.filter((c) => c.id !== 'kcat' || kcatAvailable());
+  if (baseline) contenders.splice(1, 0, baselineContender(baseline));
   const dir = mkdtempSync(join(tmpdir(), 'kafka-wire-import-'));
   const result = { records, partitions, valueBytes: VALUE_BYTES, pairs, codecs: {} };
   const options = { records, pairs, dir, log };
@@ -246,7 +257,9 @@ export function importTable(result, markdown = false) {
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const opt = (n, d) => { const i = process.argv.indexOf(n); return i >= 0 ? Number(process.argv[i + 1]) : d; };
-  const result = await runImport({ records: opt('--records', 1_000_000), pairs: opt('--pairs', 3), partitions: opt('--partitions', 4), kafka: process.argv.includes('--kafka') });
+  const at = process.argv.indexOf('--baseline');
+  const baseline = at >= 0 ? process.argv[at + 1] : undefined;
+  const result = await runImport({ records: opt('--records', 1_000_000), pairs: opt('--pairs', 3), partitions: opt('--partitions', 4), kafka: process.argv.includes('--kafka'), baseline });
   console.log(importTable(result).join('\n'));
   for (const g of importGoals(result)) console.log(`  ${g.holds === null ? 'n/a     ' : g.holds ? 'held    ' : 'NOT HELD'} ${g.goal}: ${g.display} (target ${g.target})`);
 }
