@@ -179,6 +179,13 @@ export class Connection extends EventEmitter<ConnectionEvents> {
   #saslGate: Promise<void> | null = null;
   #reauthentications = 0;
   readonly #observer: ConnectionObserver | undefined;
+  /**
+   * An answer whose first bytes arrived keeps coming, whatever its request's own deadline (a
+   * JoinGroup may wait minutes for the broker to start answering, not for the rest of its
+   * bytes): when the last byte of an incomplete answer came, and the timer that checks it.
+   */
+  #lastByteAt = 0;
+  #stallTimer: ReturnType<typeof setTimeout> | undefined;
 
   /** Wraps an already-connected socket; most callers want connect(). */
   constructor(socket: ByteSocket, options: Omit<ConnectOptions, 'host' | 'port'> & { host?: string; port?: number }) {
@@ -429,7 +436,31 @@ export class Connection extends EventEmitter<ConnectionEvents> {
     } catch (err) {
       if (!(err instanceof FrameError)) throw err;
       this.#fail(new ConnectionError('FRAME', `bad response frame from ${this.host}:${this.port}: ${err.message}`, { host: this.host, port: this.port, cause: err }));
+      return;
     }
+    // One clock read per chunk; the timer is armed once per stretch of incomplete answer.
+    if (this.#splitter.bufferedBytes > 0 && this.requestTimeoutMs > 0) {
+      this.#lastByteAt = Date.now();
+      if (this.#stallTimer === undefined) this.#watchStall(this.requestTimeoutMs);
+    }
+  }
+
+  /** Fails the connection TIMEOUT when an incomplete answer gets no byte for requestTimeoutMs. */
+  #watchStall(ms: number): void {
+    this.#stallTimer = setTimeout(() => {
+      this.#stallTimer = undefined;
+      if (this.#closedError || this.#splitter.bufferedBytes === 0) return;
+      const idle = Date.now() - this.#lastByteAt;
+      if (idle < this.requestTimeoutMs) { this.#watchStall(this.requestTimeoutMs - idle); return; }
+      const size = this.#splitter.pendingFrameSize;
+      const oldest = this.#pending.values().next().value;
+      const what = oldest === undefined ? 'an answer' : `the ${apiName(oldest.apiKey)} v${oldest.apiVersion} answer (correlation id ${oldest.correlationId})`;
+      this.#fail(new ConnectionError('TIMEOUT',
+        `${this.host}:${this.port} stalled mid-frame: ${this.#splitter.bufferedBytes} of ${size < 0 ? 'an unknown number of' : size + 4} bytes of ${what} came, then nothing for ${idle} ms; connection closed`,
+        { host: this.host, port: this.port, apiKey: oldest?.apiKey, apiVersion: oldest?.apiVersion, correlationId: oldest?.correlationId }));
+    }, ms);
+    // The pending request holds the process; this watch alone must not.
+    (this.#stallTimer as { unref?: () => void }).unref?.();
   }
 
   #onFrame(frame: Uint8Array): void {
@@ -529,6 +560,7 @@ export class Connection extends EventEmitter<ConnectionEvents> {
     }
     this.#closedError = error;
     clearTimeout(this.#reauthTimer);
+    clearTimeout(this.#stallTimer);
     this.logger[error.code === 'CLOSED' ? 'debug' : 'warn'](error.message, { code: error.code, pending: this.#pending.size });
     const pending = [...this.#pending.values()];
     this.#pending.clear();

@@ -12,6 +12,7 @@ import * as producerEntry from '../../src/producer/index.js';
 import { Consumer } from '../../src/consumer/consumer.js';
 import { ConnectionError } from '../../src/wire/errors.js';
 import { KafkaClient } from '../../src/wire/client.js';
+import { connect } from '../../src/wire/connection.js';
 import { startOffsets } from '../../src/consumer/offsets.js';
 import { startFaultProxy, type FaultProxy, type FaultProxyOptions } from '../helpers/fault-proxy.js';
 import { waitUntil } from '../helpers/wait.js';
@@ -228,6 +229,21 @@ describe('a hostile network', () => {
     await Promise.all(values(1000).map((value) => q.send('t', { value })));
     expect(acks.length).toBeLessThan(10);
   });
+
+  it('an answer that stalls after its size prefix fails TIMEOUT after requestTimeoutMs, even when its request may wait longer (fault suite: stall × group)', async () => {
+    const { proxy } = await setup({ t: 1 }, { script: [{ apiKey: ApiKey.Metadata, nth: 1, kind: 'stall' }] });
+    const conn = await connect({ host: proxy.host, port: proxy.port, requestTimeoutMs: 500 });
+    cleanups.push(() => conn.close());
+    const t0 = Date.now();
+    // Its own deadline is a minute (as a JoinGroup's is the rebalance timeout and more).
+    const err = await conn.request(ApiKey.Metadata, undefined, { topics: null }, { timeoutMs: 60_000 }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ConnectionError);
+    expect(err).toMatchObject({ code: 'TIMEOUT', apiKey: ApiKey.Metadata });
+    expect((err as Error).message).toMatch(/stalled mid-frame: 4 of \d+ bytes of the Metadata v\d+ answer .* then nothing for \d+ ms/);
+    expect(Date.now() - t0).toBeLessThan(3000);
+    expect(proxy.faults.map((f) => f.kind)).toEqual(['stall']);
+    await waitUntil(() => proxy.open === 0, 'the stalled connection closed', 3000);
+  });
 });
 
 const mock = await mockClusterAvailable();
@@ -265,5 +281,29 @@ describe.skipIf(!mock.ok)('a hostile network in front of a group coordinator (li
     for await (const batch of consumer) { n += batch.records().length; if (n >= 60) break; }
     expect(proxy.faults.map((f) => f.kind)).toEqual(['stall']);
     expect(Date.now() - t0).toBeLessThan(25_000); // 40 s (rebalance timeout + 10 s) before
+  }, 60_000);
+
+  it('a stalled JoinGroup and then a stalled SyncGroup: the member gives each up and reads everything (fault suite: stall × group, seed 5)', async () => {
+    const cluster = await startMockCluster({ topics: ['t:3'] });
+    cleanups.push(() => cluster.stop());
+    const direct = await producer({ bootstrap: cluster.bootstrap });
+    await Promise.all(values(60).map((value, i) => direct.send('t', { value, partition: i % 3 })));
+    const proxy = await startFaultProxy({ upstream: cluster.brokers[0]!, script: [
+      { apiKey: ApiKey.JoinGroup, nth: 1, kind: 'stall' },
+      { apiKey: ApiKey.SyncGroup, nth: 1, kind: 'stall' },
+    ] });
+    cleanups.push(() => proxy.close());
+    const consumer = new Consumer({
+      bootstrap: proxy.bootstrap, groupId: 'g', topics: ['t'], groupProtocol: 'classic', resetPolicy: 'earliest',
+      requestTimeoutMs: 1000, sessionTimeoutMs: 6000, heartbeatIntervalMs: 500, rebalanceTimeoutMs: 30_000, maxWaitMs: 100,
+    });
+    cleanups.push(() => consumer.close());
+    const t0 = Date.now();
+    const seen = new Set<string>();
+    for await (const batch of consumer) { for (const r of batch.records()) seen.add(`${batch.partition}/${r.offset}`); if (seen.size >= 60) break; }
+    expect(proxy.faults.map((f) => f.kind)).toEqual(['stall', 'stall']);
+    expect(seen.size).toBe(60);
+    // Before: the JoinGroup alone waited out rebalance timeout + 10 s (40 s).
+    expect(Date.now() - t0).toBeLessThan(25_000);
   }, 60_000);
 });
