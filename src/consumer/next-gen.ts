@@ -56,6 +56,13 @@ export class NextGenMembership implements Membership {
   #intervalMs = DEFAULT_HEARTBEAT_MS;
   /** The last assignment the broker sent (topic ids), until it is reconciled in full. */
   #target: { topicId: string; partitions: number[] }[] | null = null;
+  /**
+   * The next heartbeat is a full request (rebalance timeout, subscription and owned partitions
+   * all set), which Kafka answers with the whole assignment again: after a heartbeat failed (its
+   * answer, perhaps bringing the assignment, is lost) and while the held assignment names
+   * topics or partitions the metadata does not have (a corrupted answer is not sent twice).
+   */
+  #full = false;
   #loop: Promise<void> | null = null;
   #wake: () => void = () => {};
   readonly #stop = new AbortController();
@@ -112,6 +119,7 @@ export class NextGenMembership implements Membership {
         if (this.#stop.signal.aborted) return;
         if (err instanceof ConsumerError) { this.#fail(err); return; }
         failures++;
+        this.#full = true;
         this.hooks.debug?.(`group ${this.options.groupId}: heartbeat failed (${(err as Error).message})`);
         this.coordinatorFailed();
         await sleep(Math.min(100 * 2 ** failures, 2000), this.#stop.signal);
@@ -133,14 +141,15 @@ export class NextGenMembership implements Membership {
     if (version === undefined) throw new ConsumerError('GROUP', `broker ${conn.host}:${conn.port} lacks ConsumerGroupHeartbeat (KIP-848)`, { errorCode: GroupErrorCode.UNSUPPORTED_VERSION });
     if (epoch === JOIN_EPOCH) this.#to('joining', 'epoch 0');
     const owned = await this.#topicIds(this.#owned);
+    const full = epoch === JOIN_EPOCH || (epoch > 0 && this.#full);
     const res = await conn.request(ApiKey.ConsumerGroupHeartbeat, version, {
       groupId: this.options.groupId,
       memberId: this.#memberId,
       memberEpoch: epoch,
       instanceId: this.options.groupInstanceId,
-      rebalanceTimeoutMs: epoch === JOIN_EPOCH ? this.options.rebalanceTimeoutMs : -1,
+      rebalanceTimeoutMs: full ? this.options.rebalanceTimeoutMs : -1,
       subscribedTopicNames: topics,
-      serverAssignor: epoch === JOIN_EPOCH ? this.options.serverAssignor : null,
+      serverAssignor: full ? this.options.serverAssignor : null,
       topicPartitions: epoch >= 0 ? owned : null,
     });
     const E = GroupErrorCode;
@@ -160,6 +169,7 @@ export class NextGenMembership implements Membership {
       throw new ConsumerError('GROUP', `group ${this.options.groupId}: ConsumerGroupHeartbeat: ${why}`, { errorCode: res.errorCode });
     }
     if (epoch < 0) return false;
+    this.#full = false;
     this.#epoch = res.memberEpoch;
     if (res.heartbeatIntervalMs > 0) this.#intervalMs = res.heartbeatIntervalMs;
     // The broker sends an assignment once, when it changes: kept until it is reconciled, so a
@@ -175,6 +185,7 @@ export class NextGenMembership implements Membership {
     const changed = await this.#reconcile(target);
     const complete = target.reduce((n, tp) => n + tp.partitions.length, 0) === pending.reduce((n, t) => n + t.partitions.length, 0);
     if (complete && this.#target === pending) this.#target = null;
+    if (!complete) this.#full = true;
     return changed;
   }
 

@@ -7,7 +7,7 @@
 
 import { ConsumerError } from './errors.js';
 import { be16, be32 } from '../bytes.js';
-import type { KafkaClient } from '../wire/client.js';
+import type { KafkaClient, TopicInfo } from '../wire/client.js';
 
 /** Partitions of one topic. */
 export interface TopicPartitions { topic: string; partitions: number[] }
@@ -182,20 +182,29 @@ export function decodeAssignment(bytes: Uint8Array): Assignment {
 }
 
 /**
- * A KIP-848 or share-group assignment (topic ids) as topic names, partitions sorted. Ids the
- * client's metadata lacks are looked up once (metadata of `refresh`: the topics named, or all
- * with null); one still unknown is left out, said through `debug`, and comes with the next heartbeat.
+ * A KIP-848 or share-group assignment (topic ids) as topic names, partitions sorted. Ids or
+ * partitions the client's metadata lacks are looked up once (metadata of `refresh`: the topics
+ * named, or all with null); what is still unknown is left out, said through `debug` (a
+ * corrupted answer, or a topic too new for this broker's metadata): the caller asks again.
  */
 export async function namedAssignment(client: KafkaClient, list: readonly { topicId: string; partitions: number[] }[],
   refresh: readonly string[] | null, debug?: (message: string) => void): Promise<TopicPartitions[]> {
-  const byId = () => new Map([...client.topics.values()].map((t) => [t.topicId, t.name]));
-  let names = byId();
-  if (list.some((t) => !names.has(t.topicId))) { await client.metadata(refresh === null ? null : [...refresh]); names = byId(); }
+  const byId = () => new Map([...client.topics.values()].map((t) => [t.topicId, t]));
+  const known = (topics: Map<string, TopicInfo>, t: { topicId: string; partitions: number[] }) => {
+    const info = topics.get(t.topicId);
+    return info !== undefined && t.partitions.every((p) => info.partitions.some((q) => q.partition === p));
+  };
+  let topics = byId();
+  if (!list.every((t) => known(topics, t))) { await client.metadata(refresh === null ? null : [...refresh]); topics = byId(); }
   const out: TopicPartitions[] = [];
   for (const t of list) {
-    const topic = names.get(t.topicId);
-    if (topic === undefined) { debug?.(`assigned topic id ${t.topicId} is not in metadata yet`); continue; }
-    out.push({ topic, partitions: [...t.partitions].sort((a, b) => a - b) });
+    const info = topics.get(t.topicId);
+    if (info === undefined) { debug?.(`assigned topic id ${t.topicId} is not in metadata yet`); continue; }
+    const partitions = t.partitions.filter((p) => info.partitions.some((q) => q.partition === p));
+    if (partitions.length < t.partitions.length) {
+      debug?.(`assigned partitions ${t.partitions.filter((p) => !partitions.includes(p)).join(', ')} of ${info.name} are not in metadata`);
+    }
+    if (partitions.length > 0) out.push({ topic: info.name, partitions: partitions.sort((a, b) => a - b) });
   }
   return out;
 }

@@ -15,6 +15,7 @@ import { ApiKey } from '../../src/generated/types.js';
 import { KafkaClient, parseHostPort } from '../../src/wire/client.js';
 import { alterShareGroupConfig } from '../../src/admin/share-groups.js';
 import { ShareConsumer } from '../../src/consumer/share.js';
+import { Consumer } from '../../src/consumer/consumer.js';
 import { createProducer } from '../../src/producer/index.js';
 import { startFaultProxy } from '../helpers/fault-proxy.js';
 import { KAFKA_CONFIG, TARGET_COMPONENTS, clean, formatTable, runTasks, type Task } from './suite.js';
@@ -76,4 +77,39 @@ describe.skipIf(!ok)('fault suite against Kafka 4.4', () => {
       await proxy.close();
     }
   }, 60_000);
+
+  // A flip inside the first ConsumerGroupHeartbeat answer that brings partitions (the suite's
+  // flip × group, seed 6): Kafka sends an assignment once, so the member must ask again in full.
+  for (const [what, edit] of [
+    ['names a topic id no topic has', (a: { topicId: string; partitions: number[] }) => { a.topicId = 'AAAAAAAAAAAAAAAAAAAAAA'; }],
+    ['names partition 65536 of the topic', (a: { topicId: string; partitions: number[] }) => { a.partitions[0] = 65536; }],
+  ] as const) {
+    it(`a KIP-848 member whose first assignment ${what} asks again in full and reads everything`, async () => {
+      const k = kafka();
+      const topic = `faults-848-${what.split(' ').pop()}-${process.pid}`;
+      await k.createTopic(topic, { partitions: 3 });
+      const producer = await createProducer({ bootstrap: k.bootstrap });
+      await Promise.all(Array.from({ length: 60 }, (_, i) => producer.send(topic, { value: `v${i}`, partition: i % 3 })));
+      await producer.close();
+      const proxy = await startFaultProxy({
+        upstream: parseHostPort(k.bootstrap),
+        script: [{
+          apiKey: ApiKey.ConsumerGroupHeartbeat, nth: 1, kind: 'edit',
+          when: (body) => (body.assignment?.topicPartitions.length ?? 0) > 0,
+          edit: (body) => { edit(body.assignment.topicPartitions[0]); },
+        }],
+      });
+      const consumer = new Consumer({ bootstrap: proxy.bootstrap, groupId: `${topic}-g`, topics: [topic], groupProtocol: 'consumer', resetPolicy: 'earliest', requestTimeoutMs: 2000, maxWaitMs: 100 });
+      try {
+        const seen = new Set<string>();
+        const reading = (async () => { for await (const batch of consumer) { for (const r of batch.records()) seen.add(`${batch.partition}/${r.offset}`); if (seen.size >= 60) return; } })();
+        await Promise.race([reading, new Promise((resolve) => setTimeout(resolve, 30_000))]);
+        expect(proxy.faults.map((f) => f.kind)).toEqual(['edit']);
+        expect(seen.size).toBe(60);
+      } finally {
+        await consumer.close();
+        await proxy.close();
+      }
+    }, 60_000);
+  }
 });
