@@ -47,7 +47,7 @@ export interface ConnectOptions {
    */
   socket?: SocketConnector;
   sasl?: SaslOptions;
-  /** Per-request timeout; default 30 000 ms. 0 disables. */
+  /** Per-request timeout, and the longest an answer may pause mid-frame; default 30 000 ms. 0 disables both. */
   requestTimeoutMs?: number;
   /** Timeout for establishing TCP/TLS; default 10 000 ms. */
   connectTimeoutMs?: number;
