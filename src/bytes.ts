@@ -1,4 +1,4 @@
-// Joining byte pieces (one implementation for the frame splitter, decompression and the memory
+// Joining and searching byte pieces (one implementation for the frame splitter, decompression and the memory
 // broker), and reading the integers of Kafka's frames (big-endian) and of gzip and zstd headers
 // (little-endian) straight from bytes. No Node imports (browsers use it too).
 
@@ -6,6 +6,7 @@
 // large frame) and, unlike Buffer.concat's, never comes from the shared pool, so a result's
 // .buffer holds only its own bytes; elsewhere a plain Uint8Array.
 const NodeBuffer = (globalThis as { Buffer?: { allocUnsafeSlow(size: number): Uint8Array } }).Buffer;
+const NodeBufferIndexOf = (globalThis as { Buffer?: { prototype: { indexOf(this: Uint8Array, value: number | Uint8Array, from: number): number } } }).Buffer?.prototype.indexOf;
 
 /** `size` bytes for the caller to fill: a plain Uint8Array either way (a Buffer differs in equality and methods). */
 export function allocateBytes(size: number): Uint8Array {
@@ -25,6 +26,26 @@ export function concatBytes(pieces: readonly Uint8Array[], total: number): Uint8
     filled += piece.length;
   }
   return out;
+}
+
+/**
+ * Where `needle` (not empty) first occurs in `hay` at or after `from`, or -1: in Node by
+ * Buffer's indexOf on the same memory (memchr, a SIMD search), elsewhere by searchBytes().
+ */
+export function indexOfBytes(hay: Uint8Array, needle: Uint8Array, from: number): number {
+  return NodeBufferIndexOf !== undefined ? NodeBufferIndexOf.call(hay, needle.length === 1 ? needle[0]! : needle, from) : searchBytes(hay, needle, from);
+}
+
+/** indexOfBytes() without Node: TypedArray indexOf for the first byte, then a comparison. */
+export function searchBytes(hay: Uint8Array, needle: Uint8Array, from: number): number {
+  const first = needle[0]!;
+  const last = hay.length - needle.length;
+  for (let at = hay.indexOf(first, from); at >= 0 && at <= last; at = hay.indexOf(first, at + 1)) {
+    let i = 1;
+    while (i < needle.length && hay[at + i] === needle[i]) i++;
+    if (i === needle.length) return at;
+  }
+  return -1;
 }
 
 /** The signed big-endian 16-bit integer at src[p] (the caller has checked p + 2 <= src.length). */

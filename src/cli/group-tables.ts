@@ -1,5 +1,5 @@
 // `kafka-wire group list|describe --table`: the tables kafka-consumer-groups.sh prints, from the
-// admin client's group listing and description (group-command.ts prints JSON without --table).
+// admin client's group listing and description (group.ts prints JSON without --table).
 import type { GroupDescription, GroupListing } from '../admin/index.js';
 import { table } from './admin-common.js';
 

@@ -1,6 +1,8 @@
 // What several commands share: the options that say how to read a frame (hex argument, `-`,
 // stdin, --file; --response with its API key and version), the API named by number or name, the
-// schema directory option, and the colour decision.
+// schema directory option, and the colour decision; and a descriptor read in large chunks with
+// one read ahead (produce's stdin and -l files).
+import { closeSync, read } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { builtInCatalogue, type Catalogue } from '../catalogue/catalogue.js';
 import { loadCatalogue, messageSchemasDir } from '../catalogue/node.js';
@@ -187,4 +189,40 @@ export function useColour(options: OptionValues, io: Io): boolean {
   if (when !== 'auto') throw new UsageError(`--color must be auto, always or never, not ${JSON.stringify(when)}`);
   const noColor = io.env?.NO_COLOR;
   return io.stdout.isTTY === true && (noColor === undefined || noColor === '');
+}
+
+const READ_CHUNK = 1 << 20;
+
+/**
+ * A descriptor's bytes in chunks of up to READ_CHUNK, one read ahead: two buffers taking turns, so
+ * a chunk stays valid until the next one is asked for. A non-blocking descriptor (a pipe Node set
+ * so) with nothing to read yet is polled again after a millisecond.
+ */
+export async function* readAhead(fd: number, close: boolean): AsyncGenerator<Uint8Array> {
+  const buffers = [Buffer.allocUnsafe(READ_CHUNK), Buffer.allocUnsafe(READ_CHUNK)];
+  const readInto = async (buffer: Buffer): Promise<number> => {
+    for (;;) {
+      try {
+        return await new Promise<number>((resolve, reject) => read(fd, buffer, 0, buffer.length, null, (err, n) => (err ? reject(err) : resolve(n))));
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'EAGAIN') throw error;
+        await new Promise((r) => setTimeout(r, 1));
+      }
+    }
+  };
+  let turn = 0;
+  let next = readInto(buffers[0]!);
+  try {
+    for (;;) {
+      const n = await next;
+      if (n === 0) return;
+      const chunk = buffers[turn]!.subarray(0, n);
+      turn ^= 1;
+      next = readInto(buffers[turn]!);
+      yield chunk;
+    }
+  } finally {
+    next.catch(() => undefined); // a read still running when the consumer stopped early
+    if (close) closeSync(fd);
+  }
 }

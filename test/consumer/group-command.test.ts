@@ -3,7 +3,7 @@
 
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../wire/cli-io.js';
-import { resetTargetArg } from '../../src/cli/group-command.js';
+import { resetTargetArg } from '../../src/cli/group.js';
 import { resetPolicyArg, topicArg } from '../../src/cli/group-consume.js';
 
 describe('group command arguments', () => {

@@ -215,6 +215,7 @@ const CALLS: Record<string, string> = {
   createProducer: WITH_WIRE_BROKER(`const p = await m.createProducer({ bootstrap }); try { await p.send('t', [{ key: 'k', value: 'v' }]); } finally { await p.close(); }`),
   Producer: '- instances come from createProducer()',
   ProducerError: `new m.ProducerError('UNKNOWN_TOPIC', 'x')`,
+  DelimitedWriter: WITH_WIRE_BROKER(`const p = await m.createProducer({ bootstrap }); try { await p.topic('t'); const w = new m.DelimitedWriter(p, 't', { recordDelimiter: I.helloHex.subarray(0, 1), keyDelimiter: new Uint8Array(0) }); await w.push(I.helloHex); await w.end(); await p.flush(); } finally { await p.close(); }`),
   // consumer
   Consumer: WITH_WIRE_BROKER(`const c = new m.Consumer({ bootstrap, assign: [{ topic: 't' }] }); await c.start(); await c.close();`),
   PartitionBatch: '- instances come from a Consumer',

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { main } from '../../src/cli/main.js';
 import { startMemoryBroker, type MemoryBroker } from '../../src/wire/memory-broker.js';
 import { decodeRecordBatches } from '../../src/records/index.js';
-import { delimiterArg } from '../../src/cli/produce-command.js';
+import { delimiterArg } from '../../src/cli/produce.js';
 import { partitionForKey } from '../../src/wire/partitioner.js';
 
 async function produce(args: string[], chunks: Uint8Array[]): Promise<{ code: number; stderr: string }> {

@@ -2,12 +2,15 @@
 // straight into each partition's open batch): against the memory broker, the records it stores
 // must be exactly those a plain split of the input gives, keyed ones where the Java client puts
 // them, in input order per partition, mixed with write() in order, with timestamps, compression,
-// backpressure and the record limit as write() has them.
+// backpressure and the record limit as write() has them. And DelimitedWriter, the loop over
+// chunks that `kafka-wire produce` runs: whatever the chunking, the delimiters, a fixed key or
+// headers, the records stored are those of the reference split, and a chunk may be reused after.
 import { afterEach, describe, expect, it } from 'vitest';
 import { startMemoryBroker, type MemoryBroker } from '../../src/wire/memory-broker.js';
 import { partitionForKey } from '../../src/wire/partitioner.js';
 import { decodeRecordBatches } from '../../src/records/index.js';
-import { createProducer, type Producer } from '../../src/producer/index.js';
+import { createProducer, DelimitedWriter, type Producer } from '../../src/producer/index.js';
+import fc from 'fast-check';
 
 const text = new TextDecoder();
 const cleanups: (() => Promise<unknown>)[] = [];
@@ -118,5 +121,63 @@ describe('Producer.writeDelimited', () => {
     p.writeDelimited('t', input, 0, input.length, { recordDelimiter: 10, keyDelimiter: 9 });
     for (let i = 0; i < 100 && stored(b, 0).length === 0; i++) await new Promise((r) => setTimeout(r, 20));
     expect(stored(b, 0).map((r) => [r.key, r.value])).toEqual([['k', 'v']]);
+  });
+});
+
+/** The reference split of the whole input: records at `delim` (a last one without it too), the key before the first `kd`. */
+function reference(input: Uint8Array, delim: string, kd: string): { key: string | null; value: string }[] {
+  const all = Buffer.from(input).toString('latin1');
+  const parts = all.split(delim);
+  if (parts.at(-1) === '') parts.pop();
+  return parts.map((rec) => {
+    const k = kd === '' ? -1 : rec.indexOf(kd);
+    return k < 0 ? { key: null, value: rec } : { key: rec.slice(0, k), value: rec.slice(k + kd.length) };
+  });
+}
+
+describe('DelimitedWriter', () => {
+  it('stores the reference split whatever the chunking and delimiters, from plain Uint8Array chunks reused after each push (property)', async () => {
+    const { b, p } = await setup(1);
+    let before = 0;
+    await fc.assert(fc.asyncProperty(
+      fc.uint8Array({ maxLength: 300 }).map((x) => x.map((y) => [0x0a, 0x09, 0x7c, 0x7e, 0x61][y % 5]!)),
+      fc.constantFrom('\n', '|~', '~~~'),
+      fc.constantFrom('\t', '', '~', '|\n'),
+      fc.array(fc.nat(300), { maxLength: 6 }),
+      fc.constantFrom<'none' | 'key' | 'headers'>('none', 'key', 'headers'),
+      async (bytes, d, k, cuts, extra) => {
+        const latin1 = (t: string) => Uint8Array.from(t, (c) => c.charCodeAt(0));
+        const input = Uint8Array.from(bytes);
+        const at = [...new Set(cuts.map((c) => Math.min(c, input.length)))].sort((x, y) => x - y);
+        const writer = new DelimitedWriter(p, 't', {
+          recordDelimiter: latin1(d), keyDelimiter: latin1(k), partition: 0,
+          key: extra === 'key' ? latin1('K') : undefined, headers: extra === 'headers' ? [{ key: 'h', value: latin1('x') }] : undefined,
+        });
+        let prev = 0;
+        for (const c of [...at, input.length]) {
+          if (c <= prev) continue;
+          const chunk = input.slice(prev, c); // a plain Uint8Array, not a Buffer
+          await writer.push(chunk);
+          chunk.fill(0x21); // the caller reuses its buffer: nothing kept may change
+          prev = c;
+        }
+        await writer.end();
+        await p.flush();
+        const got = stored(b, 0).slice(before);
+        before += got.length;
+        const want = reference(input, d, extra === 'key' ? '' : k).map((r) => ({ key: extra === 'key' ? 'K' : r.key, value: r.value }));
+        expect(got.map((r) => ({ key: r.key, value: r.value }))).toEqual(want);
+      }), { numRuns: 80 });
+  });
+
+  it('an input record over maxRecordBytes throws RECORD_TOO_LARGE naming its line, on the in-place path and off it', async () => {
+    for (const headers of [undefined, [{ key: 'h', value: new Uint8Array([1]) }]]) {
+      const { p } = await setup(1, { maxRecordBytes: 200 });
+      const writer = new DelimitedWriter(p, 't', { recordDelimiter: new Uint8Array([10]), keyDelimiter: new Uint8Array(0), headers });
+      const input = new TextEncoder().encode(`a\nb\n${'x'.repeat(500)}\nd\n`);
+      const error = await writer.push(input).catch((e: unknown) => e);
+      expect(error).toMatchObject({ name: 'ProducerError', code: 'RECORD_TOO_LARGE', record: 3 });
+      expect((error as Error).message).toMatch(/^line 3: 50\d bytes.*above the record limit of 200 bytes \(maxRecordBytes\)/);
+    }
   });
 });

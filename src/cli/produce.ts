@@ -1,10 +1,10 @@
-// kafka-wire produce: stdin (or -l FILE) split into records as bytes, kcat -P style, sent by the
-// producer (src/producer): -D record delimiter (default newline), -K key delimiter (default tab),
-// -k fixed key, idempotent by default, --transactional-id for one transaction around the input,
-// -X for the producer's settings; a summary on stderr.
+// kafka-wire produce: stdin (or -l FILE) as records, kcat -P style, split and sent by the
+// producer's DelimitedWriter (src/producer/delimited.ts): -D record delimiter (default newline),
+// -K key delimiter (default tab), -k fixed key, idempotent by default, --transactional-id for one
+// transaction around the input, -X for the producer's settings; a summary on stderr.
 import { TOKEN_SASL_PROPERTIES } from './sasl-properties.js';
-import { closeSync, openSync, read } from 'node:fs';
-import { createProducer, ProducerError, type Producer, type ProducerOptions } from '../producer/index.js';
+import { openSync } from 'node:fs';
+import { createProducer, DelimitedWriter, ProducerError, type ProducerOptions } from '../producer/index.js';
 import { COMPRESSION_NAMES, type CompressionName } from '../records/index.js';
 import { UsageError } from '../errors.js';
 import type { Command, Io } from './command.js';
@@ -14,9 +14,9 @@ import {
 } from './client-options.js';
 import { NO_CREATE_HELP, topicForProduce } from './produce-topic.js';
 import { startStats, statsIntervalArg, STATS_OPTION } from './stats.js';
+import { readAhead } from './input.js';
 
 const utf8 = new TextEncoder();
-const READ_CHUNK = 1 << 20;
 
 /** --acks and -X acks= as Kafka's clients spell it. */
 const ACKS: Record<string, -1 | 0 | 1> = { all: -1, '-1': -1, '0': 0, '1': 1 };
@@ -90,40 +90,6 @@ export function delimiterArg(text: string, what: string): Uint8Array {
     else throw new UsageError(`${what}: unknown escape \\${e} (\\t \\n \\r \\0 \\\\ \\xNN)`);
   }
   return new Uint8Array(out);
-}
-
-/**
- * A descriptor's bytes in chunks of up to READ_CHUNK, one read ahead: two buffers taking turns, so
- * a chunk stays valid until the next one is asked for. A non-blocking descriptor (a pipe Node set
- * so) with nothing to read yet is polled again after a millisecond.
- */
-async function* readAhead(fd: number, close: boolean): AsyncGenerator<Uint8Array> {
-  const buffers = [Buffer.allocUnsafe(READ_CHUNK), Buffer.allocUnsafe(READ_CHUNK)];
-  const readInto = async (buffer: Buffer): Promise<number> => {
-    for (;;) {
-      try {
-        return await new Promise<number>((resolve, reject) => read(fd, buffer, 0, buffer.length, null, (err, n) => (err ? reject(err) : resolve(n))));
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code !== 'EAGAIN') throw error;
-        await new Promise((r) => setTimeout(r, 1));
-      }
-    }
-  };
-  let turn = 0;
-  let next = readInto(buffers[0]!);
-  try {
-    for (;;) {
-      const n = await next;
-      if (n === 0) return;
-      const chunk = buffers[turn]!.subarray(0, n);
-      turn ^= 1;
-      next = readInto(buffers[turn]!);
-      yield chunk;
-    }
-  } finally {
-    next.catch(() => undefined); // a read still running when the consumer stopped early
-    if (close) closeSync(fd);
-  }
 }
 
 /** The producer options --acks, -z, --transactional-id, --no-idempotence and -X give (perf produce shares them). */
@@ -200,7 +166,11 @@ async function runProduce({ options: values, positionals }: ParsedArgs, io: Io):
   const started = performance.now();
   const producer = await createProducer(options);
   const stopStats = startStats(statsMs, options.clientId ?? 'kafka-wire-cli', () => producer.metrics(), io);
-  const splitter = new RecordSplitter(producer, topic, partition, recordDelim, keyDelim, fixedKey, headers.length > 0 ? headers : undefined);
+  const input = new DelimitedWriter(producer, topic, {
+    recordDelimiter: recordDelim, keyDelimiter: keyDelim, partition, key: fixedKey, headers,
+    recordName: recordDelim.length === 1 && recordDelim[0] === 10 ? (n) => `line ${n}` : (n) => `record ${n} (as -D splits the input)`,
+    limitSetting: '-X message.max.bytes',
+  });
   let failure: unknown;
   try {
     const info = await topicForProduce(producer.client, topic,
@@ -211,13 +181,11 @@ async function runProduce({ options: values, positionals }: ParsedArgs, io: Io):
     if (options.transactionalId !== undefined) producer.beginTransaction();
     // The process's stdin (file, pipe or terminal) and -l files are read by the descriptor in
     // 1 MiB chunks, the next read running (in libuv's thread pool) while a chunk is encoded.
-    const input: AsyncIterable<string | Uint8Array> = file !== undefined ? readAhead(openSync(file, 'r'), true)
+    const chunks: AsyncIterable<string | Uint8Array> = file !== undefined ? readAhead(openSync(file, 'r'), true)
       : io.stdin === process.stdin ? readAhead(0, false)
       : io.stdin as AsyncIterable<string | Uint8Array>;
-    for await (const chunk of input) {
-      await splitter.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
-    }
-    await splitter.end();
+    for await (const chunk of chunks) await input.push(typeof chunk === 'string' ? utf8.encode(chunk) : chunk);
+    await input.end();
     if (options.transactionalId !== undefined) await producer.commitTransaction();
     else await producer.flush();
   } catch (error) {
@@ -242,208 +210,11 @@ async function runProduce({ options: values, positionals }: ParsedArgs, io: Io):
   if (failure !== undefined) {
     // The broker refused one record alone (too large even as a batch of its own): name its line.
     if (failure instanceof ProducerError && failure.code === 'RECORD_TOO_LARGE' && failure.record !== undefined) {
-      throw new InputLineError(`${splitter.recordName(failure.record)}: refused by the broker as too large (${failure.message})`);
+      throw new ProducerError('RECORD_TOO_LARGE', `${input.recordName(failure.record)}: refused by the broker as too large (${failure.message})`,
+        { topic, partition: failure.partition, errorCode: failure.errorCode, record: failure.record, size: failure.size, cause: failure });
     }
     if (failure instanceof RangeError) throw new UsageError(failure.message);
     throw failure;
   }
   return 0;
-}
-
-/** An input record the producer refused, named by its number in the input (its line, with -D \n). */
-class InputLineError extends Error {
-  override readonly name = 'InputLineError';
-}
-
-/**
- * Splits input chunks into records at the record delimiter and each record into key and value at
- * the first key delimiter, handing ranges of the chunk to the producer (no copy here, no text).
- * A record split across chunks is joined from the two pieces alone.
- */
-class RecordSplitter {
-  #carry: Uint8Array | null = null;
-  #record = 0;
-  readonly #producer: Producer;
-  readonly #topic: string;
-  readonly #partition: number | undefined;
-  readonly #delim: Uint8Array;
-  readonly #keyDelim: Uint8Array;
-  readonly #fixedKey: Uint8Array | undefined;
-  readonly #headers: { key: string; value: Uint8Array }[] | undefined;
-
-  constructor(producer: Producer, topic: string, partition: number | undefined, delim: Uint8Array, keyDelim: Uint8Array,
-    fixedKey: Uint8Array | undefined, headers: { key: string; value: Uint8Array }[] | undefined) {
-    this.#producer = producer;
-    this.#topic = topic;
-    this.#partition = partition;
-    this.#delim = delim;
-    this.#keyDelim = keyDelim;
-    this.#fixedKey = fixedKey;
-    this.#headers = headers;
-  }
-
-  /**
-   * One-byte delimiters, no fixed key or headers, few partitions: the producer splits and encodes
-   * the input in WebAssembly (writeDelimited), with no record handled here one by one.
-   */
-  get #inPlace(): boolean {
-    return this.#delim.length === 1 && this.#keyDelim.length <= 1 && this.#fixedKey === undefined && this.#headers === undefined &&
-      this.#producer.options.partitioner === undefined && (this.#producer.client.topics.get(this.#topic)?.partitions.length ?? Infinity) <= 64;
-  }
-
-  /** Hands buf[start, end) to writeDelimited, waiting for room as it asks; returns where the unfinished record starts. */
-  async #writeInPlace(buf: Uint8Array, start: number, end: number, final: boolean): Promise<number> {
-    const p = this.#producer;
-    const options = { recordDelimiter: this.#delim[0]!, keyDelimiter: this.#keyDelim.length === 0 ? -1 : this.#keyDelim[0]!, partition: this.#partition, final };
-    for (;;) {
-      try {
-        start += p.writeDelimited(this.#topic, buf, start, end, options);
-      } catch (error) {
-        if (error instanceof ProducerError && error.code === 'RECORD_TOO_LARGE' && error.record !== undefined && error.size !== undefined) {
-          this.#record = error.record - 1;
-          this.#tooLarge(error.size, false);
-        }
-        throw error;
-      }
-      if (start >= end || !p.full) return start;
-      await p.ready();
-    }
-  }
-
-  async push(chunk: Uint8Array): Promise<void> {
-    const buf = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
-    if (this.#inPlace) return this.#pushInPlace(buf);
-    const delim = this.#delim;
-    const dl = delim.length;
-    const d0 = delim[0]!;
-    const single = dl === 1;
-    let start = 0;
-    const carry = this.#carry;
-    if (carry !== null) {
-      // The record began in an earlier chunk: join its pieces, up to and with the first delimiter
-      // of this chunk; one that straddles the two is found from dl - 1 bytes before the join.
-      const first = buf.indexOf(delim);
-      const joined = Buffer.concat([carry, first < 0 ? buf : buf.subarray(0, first + dl)]);
-      const end = joined.indexOf(delim, Math.max(0, carry.length - dl + 1));
-      if (end < 0) {
-        this.#carry = joined;
-        if (joined.length > this.#limit) this.#tooLarge(joined.length);
-        return;
-      }
-      this.#carry = null;
-      start = end + dl - carry.length;
-      if (!this.#add(joined, 0, end)) await this.#producer.ready();
-    }
-    for (;;) {
-      const end = single ? buf.indexOf(d0, start) : buf.indexOf(delim, start);
-      if (end < 0) break;
-      const more = this.#add(buf, start, end);
-      start = end + dl;
-      if (!more) await this.#producer.ready();
-    }
-    if (start < buf.length) {
-      this.#carry = Buffer.from(buf.subarray(start)); // a copy: the reader reuses its buffers
-      if (this.#carry.length > this.#limit) this.#tooLarge(this.#carry.length);
-    }
-  }
-
-  async #pushInPlace(buf: Buffer): Promise<void> {
-    let start = 0;
-    const carry = this.#carry;
-    if (carry !== null) {
-      // The record that began in an earlier chunk, joined with its end (the rest goes in place).
-      const first = buf.indexOf(this.#delim[0]!);
-      if (first < 0) {
-        this.#carry = Buffer.concat([carry, buf]);
-        this.#record = this.#producer.stats.recordsAppended;
-        if (this.#carry.length > this.#limit) this.#tooLarge(this.#carry.length);
-        return;
-      }
-      this.#carry = null;
-      const joined = Buffer.concat([carry, buf.subarray(0, first + 1)]);
-      await this.#writeInPlace(joined, 0, joined.length, false);
-      start = first + 1;
-    }
-    const rest = await this.#writeInPlace(buf, start, buf.length, false);
-    if (rest < buf.length) {
-      this.#carry = Buffer.from(buf.subarray(rest)); // a copy: the reader reuses its buffers
-      this.#record = this.#producer.stats.recordsAppended;
-      if (this.#carry.length > this.#limit) this.#tooLarge(this.#carry.length);
-    }
-  }
-
-  /** A record cannot be larger than the record limit plus the key delimiter. */
-  get #limit(): number {
-    return (this.#producer.options.maxRecordBytes ?? 1_000_000) + this.#keyDelim.length;
-  }
-
-  /** The input's record `n` is over the limit: `partial` when it has not even ended yet. */
-  #tooLarge(bytes: number, partial = true): never {
-    throw new InputLineError(`${this.recordName(this.#record + 1)}: ${bytes} bytes${partial ? ' or more' : ''}, above the record limit of ${this.#producer.options.maxRecordBytes ?? 1_000_000} bytes (-X message.max.bytes)`);
-  }
-
-  /** The input's record `n` (from 1): its line, or its number as -D splits. */
-  recordName(n: number): string {
-    return this.#byLine ? `line ${n}` : `record ${n} (as -D splits the input)`;
-  }
-
-  get #byLine(): boolean {
-    return this.#delim.length === 1 && this.#delim[0] === 10;
-  }
-
-  async end(): Promise<void> {
-    const carry = this.#carry;
-    this.#carry = null;
-    if (carry !== null && carry.length > 0 && this.#inPlace) {
-      await this.#writeInPlace(carry, 0, carry.length, true);
-      return;
-    }
-    if (carry !== null && carry.length > 0 && !this.#add(carry, 0, carry.length)) await this.#producer.ready();
-  }
-
-  #keyCache = -1;
-  #keyCacheBuf: Uint8Array | null = null;
-  /** The last #split's key start and end (-1: no key) and value start. */
-  #ks = -1;
-  #ke = -1;
-  #vs = 0;
-
-  /** Appends src[start, end) as one record; false when the producer's buffer is full. */
-  #add(src: Uint8Array, start: number, end: number): boolean {
-    this.#record++;
-    const p = this.#producer;
-    try {
-      this.#split(src, start, end);
-      if (this.#fixedKey !== undefined || this.#headers !== undefined) {
-        const key = this.#fixedKey ?? (this.#ks < 0 ? null : src.subarray(this.#ks, this.#ke));
-        return p.write(this.#topic, key, src.subarray(this.#vs, end), this.#partition, this.#headers);
-      }
-      return p.writeRange(this.#topic, src, this.#ks, this.#ke, this.#vs, end, this.#partition);
-    } catch (error) {
-      if (error instanceof ProducerError && error.code === 'RECORD_TOO_LARGE') {
-        this.#record--;
-        this.#tooLarge(end - start, false);
-      }
-      throw error;
-    }
-  }
-
-  /** Finds the key delimiter of the record src[start, end). */
-  #split(src: Uint8Array, start: number, end: number): void {
-    const kd = this.#keyDelim;
-    if (kd.length === 0 || this.#fixedKey !== undefined) { this.#ks = -1; this.#ke = -1; this.#vs = start; return; }
-    // The next key delimiter found may lie in a later record: keep it for the records before it.
-    let at: number;
-    if (this.#keyCacheBuf === src && this.#keyCache >= start) at = this.#keyCache;
-    else {
-      at = kd.length === 1 ? (src as Buffer).indexOf(kd[0]!, start) : (src as Buffer).indexOf(kd, start);
-      if (at < 0) at = Number.MAX_SAFE_INTEGER;
-      this.#keyCacheBuf = src;
-      this.#keyCache = at;
-    }
-    if (at + kd.length > end) { this.#ks = -1; this.#ke = -1; this.#vs = start; return; }
-    this.#ks = start;
-    this.#ke = at;
-    this.#vs = at + kd.length;
-  }
 }

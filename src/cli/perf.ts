@@ -1,13 +1,13 @@
 // kafka-wire perf produce | consume: load a cluster and measure it, with the options and output
 // lines of Kafka's kafka-producer-perf-test.sh / kafka-consumer-perf-test.sh (ProducerPerformance,
 // ConsumerPerformance) so runs compare line by line; --json for pipelines, --report FILE.html for a
-// page of plots, --progress for a bar on a terminal. The load comes from the library producer
-// (src/producer) and consumer (src/consumer); the counting, histogram, throttle and page from src/perf.
+// page of plots, --progress for a bar on a terminal. The load runs in src/perf/load.ts (the library
+// producer and consumer), the counting, histogram and page in src/perf; this file parses and prints.
 import { readFileSync } from 'node:fs';
 import { createProducer, type Producer } from '../producer/index.js';
-import { Consumer, listOffsets } from '../consumer/index.js';
+import { Consumer } from '../consumer/index.js';
 import { UsageError } from '../errors.js';
-import { Throttle } from '../perf/throttle.js';
+import { consumeLoad, produceLoad, recordsIn } from '../perf/load.js';
 import {
   CONSUME_DETAILED_HEADER, CONSUME_HEADER, ConsumeStats, ProduceStats, REPORT_INTERVAL_MS, consumeSummaryLine, kafkaDate,
   produceProgressLine, produceSummaryLine, progressJson, roundTo,
@@ -18,13 +18,10 @@ import { ProgressBar } from '../perf/progress.js';
 import type { Command, Io } from './command.js';
 import { clientOptionsFrom, requiredTopic, NETWORK_OPTIONS, TOPIC_OPTION } from './client-options.js';
 import { COMPRESSION_NAMES } from '../records/index.js';
-import { producerOptions, delimiterArg } from './produce-command.js';
+import { producerOptions, delimiterArg } from './produce.js';
 import { integerArg, stringOption, type OptionValues, type ParsedArgs } from './options.js';
 import { withoutSecret } from './sasl-properties.js';
 import { startStats, statsIntervalArg, STATS_OPTION } from './stats.js';
-
-/** Records written between yields to the event loop, so acknowledgements and timers run during a run. */
-const YIELD_EVERY = 4_096;
 
 export const perf: Command = {
   name: 'perf',
@@ -159,17 +156,7 @@ async function runPerfProduce(values: OptionValues, io: Io): Promise<number> {
       out.line(produceProgressLine(w), { type: 'progress', ...progressJson(w) });
     }, interval);
     if (bar) barTimer = setInterval(() => bar.draw(s.records, s.summary().recordsPerSec), 200);
-    const throttle = new Throttle(throughput);
-    const { pool, starts, ends } = payloads;
-    const slots = starts.length;
-    for (let i = 0; i < records; i++) {
-      // Waiting for the schedule yields too; a sender behind it (or unthrottled) yields every so often.
-      const wait = throttle.delayFor(i);
-      if (wait > 0) await new Promise((r) => setTimeout(r, wait));
-      else if ((i & (YIELD_EVERY - 1)) === YIELD_EVERY - 1) await new Promise((r) => setImmediate(r));
-      const slot = payloads.pickAtRandom ? Math.floor(Math.random() * slots) : i % slots;
-      if (!producer.writeRange(topic, pool, -1, -1, starts[slot]!, ends[slot]!)) await producer.ready();
-    }
+    await produceLoad(producer, topic, payloads, records, throughput);
     if (options.transactionalId !== undefined) await producer.commitTransaction();
     else await producer.flush();
   } catch (error) {
@@ -269,15 +256,7 @@ async function runPerfConsume(values: OptionValues, io: Io): Promise<number> {
   let barTimer: ReturnType<typeof setInterval> | undefined;
   let timedOut = false;
   try {
-    if (target === undefined) {
-      // What the topic holds now: the sum over partitions of end minus start offsets.
-      const info = await consumer.client.topic(topic);
-      const partitions = [{ topic, partitions: info.partitions.map((p) => p.partition) }];
-      const [start, end] = await Promise.all([listOffsets(consumer.client, partitions, -2n), listOffsets(consumer.client, partitions, -1n)]);
-      let n = 0n;
-      for (const [p, e] of end.get(topic) ?? []) n += e - (start.get(topic)?.get(p) ?? 0n);
-      target = Number(n);
-    }
+    if (target === undefined) target = await recordsIn(consumer.client, topic);
     const goal = target;
     bar = values.progress === true ? new ProgressBar(io.stderr, goal) : null;
     if (detailed || out.json) {
@@ -289,33 +268,7 @@ async function runPerfConsume(values: OptionValues, io: Io): Promise<number> {
       }, interval);
     }
     if (bar) { const b = bar; barTimer = setInterval(() => b.draw(stats.records, stats.summary().recordsPerSec), 200); }
-    if (goal > 0) {
-      const iterator = consumer[Symbol.asyncIterator]();
-      for (;;) {
-        let idle: ReturnType<typeof setTimeout> | undefined;
-        const next = await Promise.race([
-          iterator.next(),
-          new Promise<'idle'>((resolve) => { idle = setTimeout(() => resolve('idle'), idleMs); }),
-        ]);
-        clearTimeout(idle);
-        if (next === 'idle') { timedOut = true; break; }
-        if (next.done) break;
-        const batch = next.value;
-        let n = 0;
-        let bytes = 0;
-        const left = goal - stats.records;
-        for (const b of batch.batches) {
-          const skip = Number(batch.firstOffset - b.baseOffset);
-          for (let i = 0; i < b.recordCount && n < left; i++) {
-            if (skip > 0 && b.offsetDeltaAt(i) < skip) continue;
-            n++;
-            bytes += (b.keyAt(i)?.length ?? 0) + (b.valueAt(i)?.length ?? 0);
-          }
-        }
-        stats.read(n, bytes);
-        if (stats.records >= goal) { await iterator.return?.(undefined); break; }
-      }
-    }
+    timedOut = await consumeLoad(consumer, goal, stats, idleMs) === 'idle';
   } finally {
     clearInterval(timer);
     clearInterval(barTimer);
