@@ -103,6 +103,18 @@ describe('the floors of src/', () => {
     expect(sending).toEqual([]);
   });
 
+  it('has one place for each lookup several clients need', () => {
+    // Coordinator, metadata and offsets lookups, each sent from one file: the client's (coordinator,
+    // metadata: KafkaClient.findCoordinator, metadata, leader), the consumer's offsets lookup (what
+    // the CLI, perf and the Consumer start from); the admin client's own listTopics, describeTopics
+    // and listOffsets are its operations (per-partition outcomes), not lookups.
+    const code = (f: string) => readFileSync(join(SRC, f), 'utf8').split('\n').filter((l) => !/^\s*(\/\/|\*)/.test(l)).join('\n');
+    const senders = (api: string) => files.filter((f) => new RegExp(`\\.request\\(ApiKey\\.${api}\\b|send\\(conn, ApiKey\\.${api}\\b`).test(code(f))).sort();
+    expect(senders('FindCoordinator')).toEqual(['wire/client.ts']);
+    expect(senders('Metadata')).toEqual(['admin/admin.ts', 'wire/client.ts']);
+    expect(senders('ListOffsets')).toEqual(['admin/admin.ts', 'consumer/offsets.ts']);
+  });
+
   it('keeps each WebAssembly engine and its memory to its own folder', () => {
     const engines = ['codec/engine.ts', 'records/engine.ts'];
     const wrong = edges

@@ -7,9 +7,8 @@
 // resource's failure, and the call's other resources still succeed.
 import type { Connection } from '../wire/connection.js';
 import { ConnectionError } from '../wire/errors.js';
-import type { KafkaClient } from '../wire/client.js';
+import type { CoordinatorAnswer, KafkaClient } from '../wire/client.js';
 import { apiName } from '../wire/versions.js';
-import { ApiKey } from '../generated/types.js';
 import { AdminError, brokerError } from './errors.js';
 
 /** Where a resource's request must go. */
@@ -204,15 +203,14 @@ export class Router {
         const cacheKey = `${route.keyType}\u0000${route.key}`;
         const cached = this.#coordinators.get(cacheKey);
         if (cached !== undefined) return cached;
-        const conn = await this.client.anyConnection();
-        const version = conn.versionFor(ApiKey.FindCoordinator);
-        if (version === undefined) throw new AdminError('UNSUPPORTED', `broker ${conn.host}:${conn.port} does not support FindCoordinator`);
-        const res = await conn.request(ApiKey.FindCoordinator, version, version >= 4
-          ? { keyType: route.keyType, coordinatorKeys: [route.key] }
-          : { key: route.key, ...(version >= 1 ? { keyType: route.keyType } : {}) });
-        const found = version >= 4 ? res.coordinators.find((c) => c.key === route.key) : { ...res, key: route.key };
+        let found: CoordinatorAnswer;
+        try {
+          found = await this.client.findCoordinator(route.keyType, route.key);
+        } catch (err) {
+          if (err instanceof ConnectionError && err.code === 'UNSUPPORTED_VERSION') throw new AdminError('UNSUPPORTED', err.message.replace('lacks', 'does not support'));
+          throw err;
+        }
         const what = `${route.keyType === 0 ? 'group' : 'transactional id'} ${route.key}`;
-        if (!found) throw brokerError(what, 15, 'FindCoordinator did not answer for it');
         if (found.errorCode !== 0) throw brokerError(what, found.errorCode, found.errorMessage);
         if (!this.client.brokers.has(found.nodeId)) await this.#metadata([]);
         this.#coordinators.set(cacheKey, found.nodeId);

@@ -5,7 +5,7 @@ import { connect, type Connection, type ConnectOptions } from './connection.js';
 // What a face over the client (the CLI) needs of the connection's options, so it need not open a connection's module itself.
 export { SASL_MECHANISMS, type ConnectOptions, type SaslOptions } from './connection.js';
 import { ConnectionError, kafkaErrorName, KafkaErrorCode, isTransient } from './errors.js';
-import type { MetadataResponse } from '../generated/types.js';
+import { ApiKey, type MetadataResponse } from '../generated/types.js';
 import { ZERO_UUID } from './versions.js';
 
 export interface ClientOptions extends Omit<ConnectOptions, 'host' | 'port'> {
@@ -34,6 +34,8 @@ const RETRY_BACKOFF_MAX_MS = 1000;
 export interface BrokerAddress { nodeId: number; host: string; port: number }
 
 export interface PartitionInfo { partition: number; leader: number; leaderEpoch: number; replicas: number[]; isr: number[]; errorCode: number }
+/** One key's FindCoordinator answer (errorCode 0: nodeId, host and port say where). */
+export interface CoordinatorAnswer { nodeId: number; host: string; port: number; errorCode: number; errorMessage: string | null }
 export interface TopicInfo { name: string; topicId: string; errorCode: number; partitions: PartitionInfo[] }
 
 /** Parses "host:port" (IPv6 as "[::1]:9092"). */
@@ -147,9 +149,9 @@ export class KafkaClient {
     let res: MetadataResponse;
     for (let attempt = 0; ; attempt++) {
       const conn = await this.anyConnection();
-      const version = conn.versionFor(3);
+      const version = conn.versionFor(ApiKey.Metadata);
       try {
-        res = await conn.request(3, version, {
+        res = await conn.request(ApiKey.Metadata, version, {
           topics: topics === null ? (version === 0 ? [] : null) : topics.map((name) => ({ name, topicId: ZERO_UUID })),
           // The field exists from v4; older versions always allow auto-creation.
           ...(version !== undefined && version >= 4 ? { allowAutoTopicCreation } : {}),
@@ -252,6 +254,27 @@ export class KafkaClient {
       }
     }
     return this.broker(this.leaderOf(topic, partition));
+  }
+
+  /**
+   * Where the coordinator of `key` is (keyType 0: a group, 1: a transactional id, 2: a share
+   * group), asked of any broker: the answer for that key, its error code included (each caller
+   * knows which to retry); a broker that left the key out answers COORDINATOR_NOT_AVAILABLE.
+   * Throws ConnectionError UNSUPPORTED_VERSION when the broker has no FindCoordinator.
+   */
+  async findCoordinator(keyType: number, key: string): Promise<CoordinatorAnswer> {
+    const conn = await this.anyConnection();
+    const version = conn.versionFor(ApiKey.FindCoordinator);
+    if (version === undefined) {
+      throw new ConnectionError('UNSUPPORTED_VERSION', `broker ${conn.host}:${conn.port} lacks FindCoordinator`, { host: conn.host, port: conn.port, apiKey: ApiKey.FindCoordinator });
+    }
+    // v4 asks for a list of keys (KIP-699); before it, one key (and from v1 its type).
+    const res = await conn.request(ApiKey.FindCoordinator, version, version >= 4
+      ? { keyType, coordinatorKeys: [key] }
+      : { key, ...(version >= 1 ? { keyType } : {}) });
+    const found = version >= 4 ? res.coordinators.find((c) => c.key === key) : res;
+    if (found === undefined) return { nodeId: -1, host: '', port: -1, errorCode: KafkaErrorCode.COORDINATOR_NOT_AVAILABLE, errorMessage: 'not in the FindCoordinator answer' };
+    return { nodeId: found.nodeId, host: found.host, port: found.port, errorCode: found.errorCode, errorMessage: found.errorMessage };
   }
 
   /** Closes every connection; a connection being made is closed once made, retry waits end. */
