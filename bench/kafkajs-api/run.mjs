@@ -96,7 +96,7 @@ try {
       }
       if (floors.length > 0) {
         const ratios = floors.map((x, i) => base[i] / x);
-        rows.push({ workload: w.label, size, unit: w.unit, contender: `floor: one Produce round trip (acks -1${w.id === 'batch1000' ? ', the 1,000 records' : ''}), rtt.mjs`,
+        rows.push({ workload: w.label, size, unit: w.unit, contender: `floor: one Produce round trip (acks -1${w.id === 'batch1000' ? ', the 1,000 records' : ''}; mean), rtt.mjs`,
           median: quantile(floors, 0.5), q1: quantile(floors, 0.25), q3: quantile(floors, 0.75), ratio: quantile(ratios, 0.5), r1: quantile(ratios, 0.25), r3: quantile(ratios, 0.75), ours: null });
         console.error(`${w.label} ${size} B floor: ${fmt(rows.at(-1).median)} ms`);
       }
@@ -107,11 +107,12 @@ try {
 }
 const lines = [
   `# kafkajs API benchmark`, '',
-  `${new Date().toISOString()}; Node ${process.version}; ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}; Kafka ${kafka.version}, one broker on 127.0.0.1; ${rounds} rounds; \`node bench/kafkajs-api/run.mjs${quick ? ' --quick' : ''}\`.`,
+  `${new Date().toISOString()}; Node ${process.version}; ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}; Kafka ${kafka.version}, one broker on 127.0.0.1; ${rounds} rounds; \`node bench/kafkajs-api/run.mjs${quick ? ' --quick' : ''}${only ? ` --only ${only.join(',')}` : ''}\`.`,
   'Time per unit: median over rounds [quartiles]; speed-up: kafkajs\'s time / the row\'s, median of the per-round ratios [quartiles]; kafka-wire/kafkajs vs this: this row\'s time / kafka-wire/kafkajs\'s, per round (above 1: kafka-wire/kafkajs is faster).',
   `Load average (1 min) after the rounds: median ${fmt(quantile(loads, 0.5))} [${fmt(quantile(loads, 0.25))}, ${fmt(quantile(loads, 0.75))}], max ${fmt(Math.max(...loads))}.`, '',
   '| workload | value | contender | ms per unit | speed-up vs kafkajs | kafka-wire/kafkajs vs this |', '|---|---|---|---|---|---|',
   ...rows.map((r) => `| ${r.workload} (per ${r.unit}) | ${r.size} B | ${r.contender} | ${fmt(r.median)} [${fmt(r.q1)}, ${fmt(r.q3)}] | ${fmt(r.ratio)}x [${fmt(r.r1)}, ${fmt(r.r3)}] | ${r.ours ? `${fmt(r.ours[0])}x [${fmt(r.ours[1])}, ${fmt(r.ours[2])}]` : ''} |`),
 ];
-writeFileSync(here(quick ? 'results-quick.md' : 'results.md'), `${lines.join('\n')}\n`);
+// A run of some rows (--only) leaves the full table alone.
+writeFileSync(here(`results${quick ? '-quick' : ''}${only ? `-${only.join('-')}` : ''}.md`), `${lines.join('\n')}\n`);
 console.log(lines.join('\n'));
