@@ -5,11 +5,13 @@
 // round runs every contender of a row once, in a rotating order, each in a fresh process, so
 // round i is a set measured in the same stretch of a shared machine; a row reports the median
 // time per unit over rounds with its quartiles, and each contender's ratio to kafkajs as the
-// median (and quartiles) of the per-round ratios.
+// median (and quartiles) of the per-round ratios, and kafka-wire/kafkajs's to each contender. The
+// load average is taken after every round. Sends are timed after a warm-up, consuming from the
+// group join (app.mjs says why).
 //   npm run build && node bench/kafkajs-api/run.mjs [--rounds 5] [--quick] [--only send1,batch1000,eachMessage,eachBatch]
 import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
-import { cpus } from 'node:os';
+import { cpus, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import * as cluster from '../../kafka/cluster.mjs';
 
@@ -27,8 +29,8 @@ const CONTENDERS = [
 ];
 const scale = quick ? 0.2 : 1;
 const WORKLOADS = [
-  { id: 'send1', label: 'send, one message per call', unit: 'send', count: Math.round(1000 * scale), per: 1 },
-  { id: 'batch1000', label: 'sendBatch of 1,000', unit: '1,000 messages', count: Math.round(20_000 * scale), per: 1000 },
+  { id: 'send1', label: 'send, one message per call', unit: 'send', count: Math.round(2000 * scale), per: 1 },
+  { id: 'batch1000', label: 'sendBatch of 1,000', unit: '1,000 messages', count: Math.round(100_000 * scale), per: 1000 },
   { id: 'eachMessage', label: 'consume, eachMessage', unit: '1,000 messages', count: Math.round(100_000 * scale), per: 1000 },
   { id: 'eachBatch', label: 'consume, eachBatch', unit: '1,000 messages', count: Math.round(100_000 * scale), per: 1000 },
 ];
@@ -44,6 +46,8 @@ const fmt = (x) => (x >= 100 ? x.toFixed(0) : x >= 10 ? x.toFixed(1) : x.toFixed
 const kafka = await cluster.startKafka({});
 console.error(`Kafka ${kafka.version} at ${kafka.bootstrap}, ${rounds} rounds`);
 const rows = [];
+/** The 1-minute load average after each round of each row. */
+const loads = [];
 try {
   // The consumed topics, written once by kafka-wire's producer (4 partitions, the rows' counts).
   const { createProducer } = await import(here('../../dist/src/producer/index.js'));
@@ -61,6 +65,7 @@ try {
       const topic = w.id.startsWith('each') ? `consume-${size}` : `${w.id}-${size}`;
       if (!w.id.startsWith('each')) await kafka.createTopic(topic, { partitions: 4 });
       const times = new Map(CONTENDERS.map((c) => [c.id, []]));
+      const floors = [];
       for (let round = 0; round < rounds; round++) {
         const order = CONTENDERS.map((_, i) => CONTENDERS[(i + round) % CONTENDERS.length]);
         for (const c of order) {
@@ -68,14 +73,32 @@ try {
           const { ms, count } = JSON.parse(out.trim().split('\n').pop());
           times.get(c.id).push((ms / count) * w.per);
         }
+        if (w.id === 'send1' || w.id === 'batch1000') {
+          // The floor of the row: the broker's round trip for the Produce it needs, on one
+          // kafka-wire connection with nothing else in flight (rtt.mjs), in the same round.
+          const out = execFileSync(process.execPath, [here('rtt.mjs'), kafka.bootstrap, topic, '500', String(size), '--json'], { encoding: 'utf8', timeout: 600_000 });
+          const m = JSON.parse(out.trim().split('\n').pop());
+          floors.push(w.id === 'send1' ? m['Produce acks=-1'] : Object.values(m).at(-1));
+        }
+        loads.push(loadavg()[0]);
       }
       const base = times.get('kafkajs');
+      const ours = times.get('kafka-wire/kafkajs');
+      const versus = (other) => { const r = other.map((x, i) => x / ours[i]); return [quantile(r, 0.5), quantile(r, 0.25), quantile(r, 0.75)]; };
       for (const c of CONTENDERS) {
         const t = times.get(c.id);
         const ratios = t.map((x, i) => base[i] / x);
-        rows.push({ workload: w.label, size, unit: w.unit, contender: c.id, median: quantile(t, 0.5), q1: quantile(t, 0.25), q3: quantile(t, 0.75), ratio: quantile(ratios, 0.5), r1: quantile(ratios, 0.25), r3: quantile(ratios, 0.75) });
+        rows.push({ workload: w.label, size, unit: w.unit, contender: c.id, median: quantile(t, 0.5), q1: quantile(t, 0.25), q3: quantile(t, 0.75), ratio: quantile(ratios, 0.5), r1: quantile(ratios, 0.25), r3: quantile(ratios, 0.75),
+          // kafka-wire/kafkajs's speed-up over this contender (its time / kafka-wire/kafkajs's), per round.
+          ours: c.id === 'kafka-wire/kafkajs' ? null : versus(t), load: loads.slice(-rounds) });
         const r = rows.at(-1);
-        console.error(`${w.label} ${size} B ${c.id}: ${fmt(r.median)} ms/${w.unit} [${fmt(r.q1)}, ${fmt(r.q3)}], ${fmt(r.ratio)}x kafkajs`);
+        console.error(`${w.label} ${size} B ${c.id}: ${fmt(r.median)} ms/${w.unit} [${fmt(r.q1)}, ${fmt(r.q3)}], ${fmt(r.ratio)}x kafkajs${r.ours ? `; kafka-wire/kafkajs ${fmt(r.ours[0])}x this` : ''}`);
+      }
+      if (floors.length > 0) {
+        const ratios = floors.map((x, i) => base[i] / x);
+        rows.push({ workload: w.label, size, unit: w.unit, contender: `floor: one Produce round trip (acks -1${w.id === 'batch1000' ? ', the 1,000 records' : ''}; mean), rtt.mjs`,
+          median: quantile(floors, 0.5), q1: quantile(floors, 0.25), q3: quantile(floors, 0.75), ratio: quantile(ratios, 0.5), r1: quantile(ratios, 0.25), r3: quantile(ratios, 0.75), ours: null });
+        console.error(`${w.label} ${size} B floor: ${fmt(rows.at(-1).median)} ms`);
       }
     }
   }
@@ -84,10 +107,12 @@ try {
 }
 const lines = [
   `# kafkajs API benchmark`, '',
-  `${new Date().toISOString()}; Node ${process.version}; ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}; Kafka ${kafka.version}, one broker on 127.0.0.1; ${rounds} rounds; \`node bench/kafkajs-api/run.mjs${quick ? ' --quick' : ''}\`.`,
-  'Time per unit: median over rounds [quartiles]; speed-up: kafkajs\'s time / the row\'s, median of the per-round ratios [quartiles].', '',
-  '| workload | value | contender | ms per unit | speed-up vs kafkajs |', '|---|---|---|---|---|',
-  ...rows.map((r) => `| ${r.workload} (per ${r.unit}) | ${r.size} B | ${r.contender} | ${fmt(r.median)} [${fmt(r.q1)}, ${fmt(r.q3)}] | ${fmt(r.ratio)}x [${fmt(r.r1)}, ${fmt(r.r3)}] |`),
+  `${new Date().toISOString()}; Node ${process.version}; ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}; Kafka ${kafka.version}, one broker on 127.0.0.1; ${rounds} rounds; \`node bench/kafkajs-api/run.mjs${quick ? ' --quick' : ''}${only ? ` --only ${only.join(',')}` : ''}\`.`,
+  'Time per unit: median over rounds [quartiles]; speed-up: kafkajs\'s time / the row\'s, median of the per-round ratios [quartiles]; kafka-wire/kafkajs vs this: this row\'s time / kafka-wire/kafkajs\'s, per round (above 1: kafka-wire/kafkajs is faster).',
+  `Load average (1 min) after the rounds: median ${fmt(quantile(loads, 0.5))} [${fmt(quantile(loads, 0.25))}, ${fmt(quantile(loads, 0.75))}], max ${fmt(Math.max(...loads))}.`, '',
+  '| workload | value | contender | ms per unit | speed-up vs kafkajs | kafka-wire/kafkajs vs this |', '|---|---|---|---|---|---|',
+  ...rows.map((r) => `| ${r.workload} (per ${r.unit}) | ${r.size} B | ${r.contender} | ${fmt(r.median)} [${fmt(r.q1)}, ${fmt(r.q3)}] | ${fmt(r.ratio)}x [${fmt(r.r1)}, ${fmt(r.r3)}] | ${r.ours ? `${fmt(r.ours[0])}x [${fmt(r.ours[1])}, ${fmt(r.ours[2])}]` : ''} |`),
 ];
-writeFileSync(here(quick ? 'results-quick.md' : 'results.md'), `${lines.join('\n')}\n`);
+// A run of some rows (--only) leaves the full table alone.
+writeFileSync(here(`results${quick ? '-quick' : ''}${only ? `-${only.join('-')}` : ''}.md`), `${lines.join('\n')}\n`);
 console.log(lines.join('\n'));

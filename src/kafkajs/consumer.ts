@@ -96,69 +96,125 @@ function nextRetryTime(retry: Required<Omit<RetryOptions, 'restartOnFailure'>>, 
   return Math.min(Math.round(randomized * retry.multiplier), retry.maxRetryTime);
 }
 
-/**
- * A kafka-wire batch's records from its first offset on, as kafkajs's messages: read through the
- * columnar accessors (no record object), keys and values as Buffers over the fetched bytes.
- */
-function messagesOf(batch: PartitionBatch): KafkaMessage[] {
-  const out: KafkaMessage[] = [];
+type WireRecordBatch = PartitionBatch['batches'][number];
+
+/** What every message of one record batch shares (its batchContext, where its bytes are). */
+interface BatchView {
+  b: WireRecordBatch;
+  batchContext: object;
+  bytes: ArrayBufferLike;
+  at: number;
+  /** Records before this offset delta are before the partition batch's first offset. */
+  skip: number;
+  /** Offsets and timestamps as numbers where exact (every real one). */
+  exact: boolean;
+  /** The log append time as a string ('' for create time). */
+  appendTime: string;
+}
+
+/** A kafka-wire batch's record batches (control batches left out) as BatchViews. */
+function viewsOf(batch: PartitionBatch): BatchView[] {
+  const out: BatchView[] = [];
   for (const b of batch.batches) {
     if (b.isControl) continue;
     const logAppend = b.timestampType === 'logAppend' && b.magic === 2;
-    const batchContext = {
-      firstOffset: String(b.baseOffset), firstTimestamp: String(b.baseTimestamp), partitionLeaderEpoch: b.partitionLeaderEpoch,
-      inTransaction: b.isTransactional, isControlBatch: b.isControl, lastOffsetDelta: b.lastOffsetDelta,
-      producerId: String(b.producerId), producerEpoch: b.producerEpoch, firstSequence: b.baseSequence,
-      maxTimestamp: String(b.maxTimestamp), timestampType: logAppend ? 1 : 0, magicByte: b.magic,
-    };
-    const data = b.data;
-    const bytes = data.buffer;
-    const at = data.byteOffset;
-    // Offsets and timestamps as numbers where exact (every real one), as strings once per record.
-    const exact = Number.isSafeInteger(b.baseOffsetNumber + b.lastOffsetDelta);
-    const skip = batch.firstOffset > b.baseOffset ? Number(batch.firstOffset - b.baseOffset) : 0;
-    const appendTime = logAppend ? String(b.maxTimestamp) : '';
-    for (let i = 0; i < b.recordCount; i++) {
-      const delta = b.offsetDeltaAt(i);
-      if (delta < skip) continue;
-      const headers: IHeaders = {};
-      if (b.headerCountAt(i) > 0) {
-        for (const h of b.headersAt(i)) {
-          const value = asBuffer(h.value) ?? Buffer.alloc(0);
-          const have = headers[h.key];
-          if (have === undefined) headers[h.key] = value;
-          else if (Array.isArray(have)) have.push(value);
-          else headers[h.key] = [have, value];
-        }
-      }
-      const keySize = b.keySizeAt(i);
-      const valueSize = b.valueSizeAt(i);
-      out.push({
-        magicByte: b.magic,
-        attributes: 0,
-        timestamp: logAppend ? appendTime : String(b.baseTimestampNumber + b.timestampDeltaAt(i)),
-        offset: exact ? String(b.baseOffsetNumber + delta) : String(b.offsetAt(i)),
-        key: keySize < 0 ? null : Buffer.from(bytes, at + b.keyOffsetAt(i), keySize),
-        value: valueSize < 0 ? null : Buffer.from(bytes, at + b.valueOffsetAt(i), valueSize),
-        headers,
-        isControlRecord: false,
-        batchContext,
-      } as KafkaMessage);
+    out.push({
+      b,
+      batchContext: {
+        firstOffset: String(b.baseOffset), firstTimestamp: String(b.baseTimestamp), partitionLeaderEpoch: b.partitionLeaderEpoch,
+        inTransaction: b.isTransactional, isControlBatch: b.isControl, lastOffsetDelta: b.lastOffsetDelta,
+        producerId: String(b.producerId), producerEpoch: b.producerEpoch, firstSequence: b.baseSequence,
+        maxTimestamp: String(b.maxTimestamp), timestampType: logAppend ? 1 : 0, magicByte: b.magic,
+      },
+      bytes: b.data.buffer,
+      at: b.data.byteOffset,
+      skip: batch.firstOffset > b.baseOffset ? Number(batch.firstOffset - b.baseOffset) : 0,
+      exact: Number.isSafeInteger(b.baseOffsetNumber + b.lastOffsetDelta),
+      appendTime: logAppend ? String(b.maxTimestamp) : '',
+    });
+  }
+  return out;
+}
+
+/** Record i of a view as kafkajs's message: read through the columnar accessors, key and value as Buffers over the fetched bytes. */
+function messageAt(v: BatchView, i: number): KafkaMessage {
+  const b = v.b;
+  const headers: IHeaders = {};
+  if (b.headerCountAt(i) > 0) {
+    for (const h of b.headersAt(i)) {
+      const value = asBuffer(h.value) ?? Buffer.alloc(0);
+      const have = headers[h.key];
+      if (have === undefined) headers[h.key] = value;
+      else if (Array.isArray(have)) have.push(value);
+      else headers[h.key] = [have, value];
+    }
+  }
+  const keySize = b.keySizeAt(i);
+  const valueSize = b.valueSizeAt(i);
+  return {
+    magicByte: b.magic,
+    attributes: 0,
+    timestamp: v.appendTime !== '' ? v.appendTime : String(b.baseTimestampNumber + b.timestampDeltaAt(i)),
+    offset: v.exact ? String(b.baseOffsetNumber + b.offsetDeltaAt(i)) : String(b.offsetAt(i)),
+    key: keySize < 0 ? null : Buffer.from(v.bytes, v.at + b.keyOffsetAt(i), keySize),
+    value: valueSize < 0 ? null : Buffer.from(v.bytes, v.at + b.valueOffsetAt(i), valueSize),
+    headers,
+    isControlRecord: false,
+    batchContext: v.batchContext,
+  } as KafkaMessage;
+}
+
+/** The first record of a view at or after the partition batch's first offset (recordCount: none). */
+function firstIndex(v: BatchView): number {
+  let i = 0;
+  if (v.skip > 0) while (i < v.b.recordCount && v.b.offsetDeltaAt(i) < v.skip) i++;
+  return i;
+}
+
+/** The offsets of the first and last message of the views (null: no message). */
+function messageRange(views: BatchView[]): { first: bigint; last: bigint } | null {
+  let first: bigint | null = null;
+  for (const v of views) {
+    const i = firstIndex(v);
+    if (i < v.b.recordCount) { first = v.b.offsetAt(i); break; }
+  }
+  if (first === null) return null;
+  for (let j = views.length - 1; j >= 0; j--) {
+    const v = views[j]!;
+    const n = v.b.recordCount;
+    if (n > 0 && v.b.offsetDeltaAt(n - 1) >= v.skip) return { first, last: v.b.offsetAt(n - 1) };
+  }
+  return null;
+}
+
+/** A kafka-wire batch's records from its first offset on, as kafkajs's messages (eachBatch's batch.messages). */
+function messagesOf(views: BatchView[]): KafkaMessage[] {
+  const out: KafkaMessage[] = [];
+  for (const v of views) {
+    for (let i = firstIndex(v); i < v.b.recordCount; i++) {
+      if (v.b.offsetDeltaAt(i) < v.skip) continue;
+      out.push(messageAt(v, i));
     }
   }
   return out;
 }
 
-function batchOf(batch: PartitionBatch, messages: KafkaMessage[]): Batch {
+function countMessages(views: BatchView[]): number {
+  let n = 0;
+  for (const v of views) for (let i = firstIndex(v); i < v.b.recordCount; i++) if (v.b.offsetDeltaAt(i) >= v.skip) n++;
+  return n;
+}
+
+function batchOf(batch: PartitionBatch, messages: KafkaMessage[], range: { first: bigint; last: bigint } | null): Batch {
   const hw = batch.highWatermark;
-  const last = messages.length > 0 ? BigInt(messages[messages.length - 1]!.offset) : batch.nextOffset - 1n;
-  const first = messages.length > 0 ? BigInt(messages[0]!.offset) : null;
+  const last = range !== null ? range.last : batch.nextOffset - 1n;
+  const first = range !== null ? range.first : null;
   return {
     topic: batch.topic,
     partition: batch.partition,
     highWatermark: String(hw),
     messages,
-    isEmpty: () => messages.length === 0,
+    isEmpty: () => first === null,
     firstOffset: () => (first === null ? null : String(first)),
     lastOffset: () => String(last),
     offsetLag: () => String(hw - 1n - last < 0n ? 0n : hw - 1n - last),
@@ -542,9 +598,9 @@ export class KafkaJSConsumer implements Consumer {
     const { topic, partition } = batch;
     const key = keyOf(topic, partition);
     this.#stale.delete(key);
-    const messages = messagesOf(batch);
-    const kbatch = batchOf(batch, messages);
-    const lastOffset = messages.length > 0 ? BigInt(messages[messages.length - 1]!.offset) : null;
+    const views = viewsOf(batch);
+    const range = messageRange(views);
+    const lastOffset = range === null ? null : range.last;
     /** Next offset this batch resolved so far (null: nothing). */
     let resolved: bigint | null = null;
     const resolve = (next: bigint) => {
@@ -556,15 +612,19 @@ export class KafkaJSConsumer implements Consumer {
       this.#resolved.set(key, { topic, partition, offset: upTo });
       if (run.autoCommit) wire.markOffset(topic, partition, upTo);
     };
-    if (messages.length === 0) {
+    if (range === null) {
       // Only control records or aborted transactions' records: resolved without the app, as kafkajs does.
       resolve(batch.nextOffset);
     } else {
       const started = Date.now();
+      const { eachMessage, eachBatch } = run.config;
+      // eachMessage's messages are made one at a time (each dies young); eachBatch's all at once.
+      const messages = eachMessage !== undefined ? null : messagesOf(views);
+      const kbatch = batchOf(batch, messages ?? [], range);
       const payload = this.#instrumentation.has(CONSUMER_EVENTS.START_BATCH_PROCESS) || this.#instrumentation.has(CONSUMER_EVENTS.END_BATCH_PROCESS)
         ? {
           topic, partition, highWatermark: kbatch.highWatermark, offsetLag: kbatch.offsetLag(), offsetLagLow: kbatch.offsetLagLow(),
-          batchSize: messages.length, firstOffset: kbatch.firstOffset()!, lastOffset: kbatch.lastOffset(),
+          batchSize: messages?.length ?? countMessages(views), firstOffset: kbatch.firstOffset()!, lastOffset: kbatch.lastOffset(),
         }
         : null;
       if (payload !== null) this.#instrumentation.emit(CONSUMER_EVENTS.START_BATCH_PROCESS, payload);
@@ -573,32 +633,37 @@ export class KafkaJSConsumer implements Consumer {
         return () => this.resume([{ topic, partitions: [partition] }]);
       };
       const heartbeat = async () => undefined; // the kafka-wire member heartbeats on its own schedule
-      const { eachMessage, eachBatch } = run.config;
       try {
         if (eachMessage !== undefined) {
           // Resolved as an index while the loop runs (no offset arithmetic per record), as offsets when they are needed.
           const commitsInBatch = run.autoCommit && (run.config.autoCommitInterval != null || run.config.autoCommitThreshold != null);
+          /** The last message handled: its view and index (-1: none yet). */
+          let lastView: BatchView | null = null;
           let last = -1;
           try {
-            for (let i = 0; i < messages.length; i++) {
-              if (!this.#running || this.#stale.has(key)) break;
-              const message = messages[i]!;
-              try {
-                await eachMessage({ topic, partition, message, heartbeat, pause });
-              } catch (error) {
-                if (!(error instanceof KafkaJSError)) this.#log.error('Error when calling eachMessage', { topic, partition, offset: message.offset, stack: (error as Error)?.stack, error });
-                this.#failedAt = { topic, partition, offset: BigInt(message.offset) };
-                throw error;
+            messages: for (const v of views) {
+              for (let i = firstIndex(v); i < v.b.recordCount; i++) {
+                if (v.b.offsetDeltaAt(i) < v.skip) continue;
+                if (!this.#running || this.#stale.has(key)) break messages;
+                const message = messageAt(v, i);
+                try {
+                  await eachMessage({ topic, partition, message, heartbeat, pause });
+                } catch (error) {
+                  if (!(error instanceof KafkaJSError)) this.#log.error('Error when calling eachMessage', { topic, partition, offset: message.offset, stack: (error as Error)?.stack, error });
+                  this.#failedAt = { topic, partition, offset: v.b.offsetAt(i) };
+                  throw error;
+                }
+                lastView = v;
+                last = i;
+                if (commitsInBatch) {
+                  resolve(v.b.offsetAt(i) + 1n);
+                  await this.#commitIfNecessary(wire);
+                }
+                if (this.#pausedTopics.size > 0 && this.#isPaused(topic, partition)) break messages;
               }
-              last = i;
-              if (commitsInBatch) {
-                resolve(BigInt(message.offset) + 1n);
-                await this.#commitIfNecessary(wire);
-              }
-              if (this.#pausedTopics.size > 0 && this.#isPaused(topic, partition)) break;
             }
           } finally {
-            if (last >= 0) resolve(BigInt(messages[last]!.offset) + 1n);
+            if (lastView !== null) resolve(lastView.b.offsetAt(last) + 1n);
           }
         } else {
           const payload: EachBatchPayload = {

@@ -47,6 +47,9 @@ export function headerList(headers: IHeaders | undefined): { key: string; value:
 function recordOf(m: Message): RecordInput {
   if (m === null || typeof m !== 'object') throw new KafkaJSNonRetriableError(`Invalid message: ${String(m)}`);
   if (m.value === undefined) throw new KafkaJSNonRetriableError('Invalid message without value');
+  // Without headers or a timestamp a kafkajs message is already a record as kafka-wire takes it
+  // (its partition field is not read): no object per message.
+  if (m.headers === undefined && (m.timestamp === undefined || m.timestamp === null) && m.key !== undefined) return m as RecordInput;
   const r: RecordInput = { key: toBytes(m.key), value: toBytes(m.value), headers: headerList(m.headers) };
   if (m.timestamp !== undefined && m.timestamp !== null) r.timestamp = Number(m.timestamp);
   return r;
@@ -61,14 +64,27 @@ export function partitionMetadataOf(info: TopicInfo): PartitionMetadata[] {
  * offset. kafka-wire's producer does not hand on the log start offset or append time: -1, unknown.
  */
 function perPartition(results: WireMetadata[]): RecordMetadata[] {
-  const first = new Map<string, RecordMetadata>();
+  const out: RecordMetadata[] = [];
+  const lowest: bigint[] = [];
+  const slots = new Map<string, number[]>(); // topic → partition → index in out
+  let lastTopic: string | undefined;
+  let lastSlots: number[] = [];
   for (const r of results) {
-    const k = `${r.topic}\u0000${r.partition}`;
-    const have = first.get(k);
-    if (have === undefined) first.set(k, { topicName: r.topic, partition: r.partition, errorCode: 0, baseOffset: String(r.offset), logAppendTime: '-1', logStartOffset: '-1' });
-    else if (r.offset >= 0n && BigInt(have.baseOffset!) > r.offset) have.baseOffset = String(r.offset);
+    if (r.topic !== lastTopic) {
+      lastTopic = r.topic;
+      let s = slots.get(r.topic);
+      if (s === undefined) slots.set(r.topic, s = []);
+      lastSlots = s;
+    }
+    const at = lastSlots[r.partition];
+    if (at === undefined) {
+      lastSlots[r.partition] = out.length;
+      out.push({ topicName: r.topic, partition: r.partition, errorCode: 0, baseOffset: '', logAppendTime: '-1', logStartOffset: '-1' });
+      lowest.push(r.offset);
+    } else if (r.offset >= 0n && lowest[at]! > r.offset) lowest[at] = r.offset;
   }
-  return [...first.values()];
+  for (let i = 0; i < out.length; i++) out[i]!.baseOffset = String(lowest[i]);
+  return out;
 }
 
 export class KafkaJSProducer implements Producer {

@@ -142,6 +142,9 @@ export class Accumulator {
   /** Partitions whose open batch goes without lingering if nothing of theirs waits (see soon()). */
   readonly #soon = new Set<PartitionState>();
   #soonTimer: unknown;
+  /** lingerMs 0: a microtask will seal every open batch. */
+  #sealSoon = false;
+  #stopped = false;
 
   constructor(options: AccumulatorOptions, seal: Sealer, onSealed: () => void) {
     this.options = options;
@@ -288,6 +291,15 @@ export class Accumulator {
 
   #armLinger(): void {
     if (this.#lingerTimer !== undefined || this.#open.size === 0) return;
+    if (this.options.lingerMs <= 0) {
+      // No lingering: sealed once the current job's appends are done (a zero timeout would wait
+      // for the event loop's timer phase, about 1 ms in Node: most of an awaited send's time).
+      if (!this.#sealSoon) {
+        this.#sealSoon = true;
+        queueMicrotask(() => { this.#sealSoon = false; if (!this.#stopped) this.sealLingered(true); });
+      }
+      return;
+    }
     let oldest = Infinity;
     for (const s of this.#open) if (s.openedAt < oldest) oldest = s.openedAt;
     const wait = Math.max(0, oldest + this.options.lingerMs - Date.now());
@@ -302,6 +314,7 @@ export class Accumulator {
   }
 
   stop(): void {
+    this.#stopped = true;
     if (this.#lingerTimer !== undefined) clearTimeout(this.#lingerTimer);
     this.#lingerTimer = undefined;
     if (this.#soonTimer !== undefined) cancelTurn(this.#soonTimer);

@@ -11,6 +11,7 @@
 import { KafkaClient, type ClientOptions, type TopicInfo } from '../wire/client.js';
 import { ConnectionError } from '../wire/errors.js';
 import { initZstd } from '../records/zstd.js';
+import { encodeUtf8Into } from '../text.js';
 import { BATCH_OVERHEAD, RecordColumns } from '../records/columns.js';
 import { SplitBatch, SplitBatches, SPLIT_FULL, SPLIT_NEED_MORE, SPLIT_NO_KEY } from '../records/split.js';
 import { decodeRecordBatches } from '../records/decode.js';
@@ -130,6 +131,8 @@ export class Producer<K = RawField, V = RawField> {
   readonly #lines = new Map<string, { tail: Promise<void>; waiting: number }>();
   /** writeDelimited()'s open batches in WebAssembly memory, per topic. */
   readonly #split = new Map<string, SplitBatches>();
+  /** send()'s string keys as UTF-8, to hash them (reused). */
+  #keyScratch = new Uint8Array(256);
 
   constructor(options: ProducerOptions<K, V>) {
     this.options = options;
@@ -294,12 +297,26 @@ export class Producer<K = RawField, V = RawField> {
       try {
         for (let i = 0; i < list.length; i++) {
           const r = list[i]!;
-          const key = r.key == null ? null : typeof r.key === 'string' ? utf8.encode(r.key) : r.key;
-          const size = fieldBytes(r, key);
-          const partition = this.#partitionFor(info, key, size, options.partition);
+          let partition: number;
+          let size: number;
+          let record = r;
+          if (typeof r.key === 'string' && options.partition === undefined && this.options.partitioner === undefined) {
+            // The default partitioner hashes the key's UTF-8 bytes in a reused buffer; the batch
+            // writes the string itself (no Uint8Array nor record copy per string key).
+            let scratch = this.#keyScratch;
+            if (scratch.length < r.key.length * 3) scratch = this.#keyScratch = new Uint8Array(r.key.length * 3);
+            const n = encodeUtf8Into(r.key, scratch, 0);
+            partition = partitionForKey(scratch, info.partitions.length, 0, n);
+            size = fieldBytes(r, null) + n;
+          } else {
+            const key = r.key == null ? null : typeof r.key === 'string' ? utf8.encode(r.key) : r.key;
+            size = fieldBytes(r, key);
+            partition = this.#partitionFor(info, key, size, options.partition);
+            if (key !== r.key) record = { ...r, key };
+          }
           op.results[i] = { topic, partition, offset: -1n };
           const state = this.#accumulator.state(topic, partition);
-          this.#accumulator.append(state, key === r.key ? r : { ...r, key }, size, now, op, i);
+          this.#accumulator.append(state, record, size, now, op, i);
           this.#accumulator.soon(state);
           this.stats.recordsAppended++;
         }

@@ -1,0 +1,80 @@
+// The awaited single send's path: with lingerMs 0 an open batch is sealed once the current job's
+// appends are done (a microtask), not by a zero timeout (which waits for the timer phase, about
+// 1 ms in Node); lingering batches still wait. And string keys, hashed from a reused buffer, go
+// to the partition murmur2 of their UTF-8 bytes picks (non-ASCII, long, lone surrogates).
+import { describe, expect, it } from 'vitest';
+import { Accumulator, ProducerBatch, type OpenBatch, type PartitionState } from '../../src/producer/accumulator.js';
+import { partitionForKey } from '../../src/wire/partitioner.js';
+import { decodeRecordBatches } from '../../src/records/index.js';
+import { testBroker, testProducer } from './scope.js';
+
+function accumulator(lingerMs: number) {
+  const sealed: number[] = [];
+  const acc = new Accumulator({ batchBytes: 1_000_000, lingerMs, bufferBytes: 1 << 26, maxRecordBytes: 1_000_000 },
+    (state: PartitionState, open: OpenBatch) => {
+      sealed.push(open.count);
+      return new ProducerBatch(state, open.count, new Uint8Array(0), 0, Date.now(), new Int32Array(open.count), null, 0);
+    }, () => undefined);
+  return { acc, sealed };
+}
+
+describe('the accumulator without lingering', () => {
+  it('lingerMs 0: the records appended in one job go in one batch, sealed before any timer could run', async () => {
+    const { acc, sealed } = accumulator(0);
+    const state = acc.state('t', 0);
+    acc.append(state, { key: 'a', value: 'x' }, 2, Date.now(), null, 0);
+    acc.append(state, { key: 'b', value: 'y' }, 2, Date.now(), null, 0);
+    expect(sealed).toEqual([]); // not inside the job: its later appends join the batch
+    await Promise.resolve();
+    expect(sealed).toEqual([2]);
+    expect(state.queue).toHaveLength(1);
+    expect(acc.empty).toBe(false);
+    // A second job's record: a batch of its own, sealed the same way.
+    acc.append(state, { key: 'c', value: 'z' }, 2, Date.now(), null, 0);
+    await Promise.resolve();
+    expect(sealed).toEqual([2, 1]);
+    acc.stop();
+  });
+
+  it('lingerMs 20: the batch waits (not sealed after the job, sealed by the linger timer)', async () => {
+    const { acc, sealed } = accumulator(20);
+    const state = acc.state('t', 0);
+    acc.append(state, { key: 'a', value: 'x' }, 2, Date.now(), null, 0);
+    await Promise.resolve();
+    await new Promise((r) => setImmediate(r));
+    expect(sealed).toEqual([]);
+    await new Promise((r) => setTimeout(r, 60));
+    expect(sealed).toEqual([1]);
+    acc.stop();
+  });
+
+  it('a stopped accumulator seals nothing more', async () => {
+    const { acc, sealed } = accumulator(0);
+    acc.append(acc.state('t', 0), { key: 'a', value: 'x' }, 2, Date.now(), null, 0);
+    acc.stop();
+    await Promise.resolve();
+    expect(sealed).toEqual([]);
+  });
+});
+
+describe('string keys', () => {
+  it('go where murmur2 of their UTF-8 bytes says, and are stored as those bytes', async () => {
+    const b = await testBroker({ topics: { t: 7 } });
+    const p = await testProducer({ bootstrap: b.bootstrap, lingerMs: 0 });
+    const keys = ['', 'a', 'ключ-1', '鍵-二', '😀 emoji', 'x'.repeat(65), 'é'.repeat(100), 'lone \ud800 surrogate', `k${'9'.repeat(300)}`];
+    const enc = new TextEncoder();
+    for (const key of keys) {
+      const [m] = await p.send('t', [{ key, value: 'v' }]);
+      expect(m!.partition, key).toBe(partitionForKey(enc.encode(key), 7));
+      const stored = b.topics.get('t')!.partitions[m!.partition]!.batches.flatMap((sb) => decodeRecordBatches(sb.bytes).batches.flatMap((x) => x.records));
+      const record = stored.find((r) => r.offset === m!.offset)!;
+      expect(record.key).toEqual(enc.encode(key));
+    }
+    // A custom partitioner still gets the key as bytes.
+    const seen: Uint8Array[] = [];
+    const q = await testProducer({ bootstrap: b.bootstrap, lingerMs: 0, partitioner: (_t, key) => { seen.push(key!); return 3; } });
+    const [m] = await q.send('t', [{ key: 'ключ', value: 'v' }]);
+    expect(m!.partition).toBe(3);
+    expect(seen[0]).toEqual(enc.encode('ключ'));
+  });
+});
