@@ -42,8 +42,13 @@ export interface ShareConsumeOptions {
 /** With -e: a poll this long with nothing in it ends the run. */
 const IDLE_END_MS = 3000;
 const POLL_MS = 30_000;
-/** Kafka's max.poll.records default, the ShareConsumer's: a first guess at one poll's size. */
-const MAX_RECORDS = 500;
+/**
+ * Records one ShareFetch asks for (Kafka's default is 500): the broker's share path costs it far
+ * more per ShareFetch than a fetch does (acquiring, then recording the acknowledgements in its
+ * share state), a third less at 5000 on 1M records (and a quarter less wall time); and
+ * 5000 lines are written well inside a lock's 30 s even to a slow reader.
+ */
+const MAX_RECORDS = 5000;
 /** A record is written only while at least this much (or half the lock) is left of its lock. */
 const LOCK_MARGIN_MS = 10_000;
 
@@ -105,6 +110,7 @@ export async function runShareConsume(o: ShareConsumeOptions, io: Io): Promise<n
     topics: o.topics,
     acknowledgementMode: 'explicit',
     prefetch: true,
+    maxRecords: MAX_RECORDS,
     ...(debugOn ? { debug: (m: string) => io.stderr.write(`kafka-wire: +${Math.round(performance.now() - started)} ms ${m}\n`) } : {}),
   };
   const consumer = new ShareConsumer(options);
