@@ -3,7 +3,8 @@
 // prefetch: true, one ShareFetch ahead per leader) against Kafka's
 // ShareConsumerPerformance (kafka-share-consumer-perf-test, one thread) on the same topic, in
 // interleaved pairs, each run a new share group reading from the earliest offset; then the CLI's
-// `consume --share -e` against plain `consume -e`, both writing JSON lines to /dev/null.
+// `consume --share -c N` (N: every record) against plain `consume -e`, both writing JSON lines to
+// /dev/null. It ends with the goals' ratios pair by pair.
 //
 //   node bench/share.mjs [--records 1000000] [--pairs 3] [--value-bytes 100] [--max-records 500]
 //
@@ -96,26 +97,38 @@ try {
     'kafka-wire ShareConsumer prefetch': async () => run(process.execPath, ['--input-type=module', '-e', library, kafka.bootstrap, await newGroup(), topic, String(TOTAL), String(MAX_RECORDS), 'true']),
     'Kafka ShareConsumerPerformance': async () => run('java', ['-Xmx1g', '-cp', cp, 'org.apache.kafka.tools.ShareConsumerPerformance', '--bootstrap-server', kafka.bootstrap,
       '--topic', topic, '--group', await newGroup(), '--num-records', String(TOTAL), '--threads', '1', '--timeout', '60000']),
-    'kafka-wire consume --share -e': async () => run(process.execPath, [BIN, 'consume', '-b', kafka.bootstrap, '--share', await newGroup(), '-c', String(TOTAL), topic]),
+    'kafka-wire consume --share -c N': async () => run(process.execPath, [BIN, 'consume', '-b', kafka.bootstrap, '--share', await newGroup(), '-c', String(TOTAL), topic]),
     'kafka-wire consume -e (plain)': async () => run(process.execPath, [BIN, 'consume', '-b', kafka.bootstrap, '-t', topic, '-e']),
   };
   // The cluster's first share group creates __share_group_state: not part of any timed run.
   await run(process.execPath, [BIN, 'consume', '-b', kafka.bootstrap, '--share', await newGroup(), '-c', '1', topic]);
+  const startLoad = loadavg().map((l) => l.toFixed(1)).join(' ');
   const times = Object.fromEntries(Object.keys(runs).map((k) => [k, []]));
   for (let pair = 0; pair < PAIRS; pair++) {
     for (const [name, f] of Object.entries(runs)) {
       const s = await timed(f);
       times[name].push(s);
-      console.error(`pair ${pair + 1}: ${name}: ${s.toFixed(2)} s`);
+      console.error(`pair ${pair + 1}: ${name}: ${s.toFixed(2)} s (load ${loadavg()[0].toFixed(1)})`);
     }
   }
   await admin.close();
   const quantile = (xs, f) => { const a = [...xs].sort((x, y) => x - y); const i = (a.length - 1) * f; const lo = Math.floor(i); const hi = Math.ceil(i); return a[lo] + (a[hi] - a[lo]) * (i - lo); };
   const median = (xs) => quantile(xs, 0.5);
-  console.log(`\nshare consume of ${TOTAL} records of ${VALUE_BYTES} B, ${PARTITIONS} partitions, one broker, ${PAIRS} interleaved rounds (${cpus().length} cores, load ${loadavg()[0].toFixed(1)})\n`);
+  console.log(`\nshare consume of ${TOTAL} records of ${VALUE_BYTES} B, ${PARTITIONS} partitions, one broker, ${PAIRS} interleaved rounds (${cpus().length} cores, load ${startLoad} at the start, ${loadavg().map((l) => l.toFixed(1)).join(' ')} at the end)\n`);
   console.log('| run | median s (q1-q3) | records/s |');
   console.log('|---|---|---|');
   for (const [name, xs] of Object.entries(times)) console.log(`| ${name} | ${median(xs).toFixed(2)} (${quantile(xs, 0.25).toFixed(2)}-${quantile(xs, 0.75).toFixed(2)}) | ${Math.round(TOTAL / median(xs)).toLocaleString('en')} |`);
+  // The goals, pair by pair (each ratio from runs next to each other): the ShareConsumer at least
+  // 2x Kafka's records/s, consume --share within 25% of plain consume's (its time at most 1.25x).
+  const ratios = (a, b) => times[a].map((t, i) => times[b][i] / t);
+  for (const [what, a, b] of [
+    ['Kafka ShareConsumerPerformance s / ShareConsumer s (goal >= 2)', 'kafka-wire ShareConsumer', 'Kafka ShareConsumerPerformance'],
+    ['Kafka ShareConsumerPerformance s / ShareConsumer prefetch s', 'kafka-wire ShareConsumer prefetch', 'Kafka ShareConsumerPerformance'],
+    ['consume --share s / plain consume -e s (goal <= 1.25)', 'kafka-wire consume -e (plain)', 'kafka-wire consume --share -c N'],
+  ]) {
+    const r = ratios(a, b);
+    console.log(`\n${what}: per pair ${r.map((x) => x.toFixed(2)).join(' ')}; median ${median(r).toFixed(2)} (${quantile(r, 0.25).toFixed(2)}-${quantile(r, 0.75).toFixed(2)})`);
+  }
 } finally {
   await kafka.stop();
 }

@@ -70,6 +70,7 @@ export class ShareMembership {
 
   async #run(): Promise<void> {
     let failures = 0;
+    let emptyBeats = 0;
     while (!this.#stop.signal.aborted) {
       try {
         await this.#heartbeat(this.#epoch);
@@ -87,9 +88,16 @@ export class ShareMembership {
         continue;
       }
       if (this.#epoch === JOIN_EPOCH) { await sleep(50, this.#stop.signal); continue; } // fenced: join again soon
+      // A member with nothing assigned yet (Kafka assigns a new share group's partitions once
+      // their share state is initialized, after the join's answer) asks again soon, backing off
+      // to the interval: waiting out a whole interval before the first records is most of a
+      // short run's time.
+      const empty = this.#assignment.every((tp) => tp.partitions.length === 0);
+      emptyBeats = empty ? emptyBeats + 1 : 0;
+      const wait = empty ? Math.min(this.#intervalMs, 100 * Math.max(1, emptyBeats - 10)) : this.#intervalMs;
       await new Promise<void>((resolve) => {
         this.#wake = resolve;
-        void sleep(this.#intervalMs, this.#stop.signal).then(resolve);
+        void sleep(wait, this.#stop.signal).then(resolve);
       });
     }
   }

@@ -84,6 +84,16 @@ export interface ShareRecord {
   lockExpiresAt: number;
 }
 
+/** For one poll(). */
+export interface PollOptions {
+  /**
+   * Fetch ahead after this poll (as the prefetch option, which is the default): false when the
+   * caller will want no more records, or few (a count it stops at), so none are locked to it
+   * only to be released at close with their delivery count up.
+   */
+  prefetch?: boolean;
+}
+
 /** What became of acknowledgements of one partition and one type. */
 export interface AcknowledgementResult {
   topic: string;
@@ -171,8 +181,8 @@ export class ShareConsumer extends EventEmitter<ShareConsumerEvents> {
   /** Deliveries handed out with records not acknowledged yet. */
   readonly #held = new Set<Delivery>();
   readonly #prefetch: boolean;
-  /** A poll() has been made (prefetching starts after the first). */
-  #polled = false;
+  /** Whether the loops fetch ahead now: the last poll()'s prefetch (none before the first poll). */
+  #ahead = false;
   #lockMs = DEFAULT_LOCK_MS;
   #started: Promise<void> | null = null;
   #closing: Promise<void> | null = null;
@@ -307,7 +317,7 @@ export class ShareConsumer extends EventEmitter<ShareConsumerEvents> {
       // Records acquired are locked to this member: take them for a poll() that waits, or (with
       // prefetch) one ShareFetch ahead while the caller works; never more before the caller has
       // taken those.
-      const fetch = (this.#wanting || (this.#prefetch && this.#polled)) && node.ready === 0 && wanted.length > 0;
+      const fetch = (this.#wanting || this.#ahead) && node.ready === 0 && wanted.length > 0;
       if (!renew && !fetch && (wanted.length > 0 || node.session.pendingCount === 0)) { await this.#idle(node, maxWaitMs); continue; }
       try {
         if (!fetch) await this.#acknowledgeNode(node);
@@ -490,12 +500,12 @@ export class ShareConsumer extends EventEmitter<ShareConsumerEvents> {
    * the consumer is closing. Implicit mode first accepts every record handed out before; explicit
    * mode refuses to go on while one of them is not acknowledged.
    */
-  async poll(timeoutMs = 5000): Promise<ShareRecord[]> {
+  async poll(timeoutMs = 5000, options: PollOptions = {}): Promise<ShareRecord[]> {
     await this.start();
     this.#settleHandedOut();
     const deadline = Date.now() + timeoutMs;
     this.#wanting = true;
-    this.#polled = true;
+    this.#ahead = options.prefetch ?? this.#prefetch;
     for (const n of this.#nodes.values()) n.wake();
     try {
       return await this.#take(deadline);
@@ -525,6 +535,16 @@ export class ShareConsumer extends EventEmitter<ShareConsumerEvents> {
       });
       this.#readyWaiter = null;
     }
+  }
+
+  /**
+   * Turns fetching ahead on or off from now until the next poll() (which sets it again from its
+   * prefetch option): off before releasing records the caller is done with, else the next
+   * ShareFetch ahead may bring them straight back to this member, locked to it.
+   */
+  fetchAhead(on: boolean): void {
+    this.#ahead = on;
+    if (on) for (const n of this.#nodes.values()) n.wake();
   }
 
   /** Record batches until close; each next() first settles the records handed out before (as poll). */

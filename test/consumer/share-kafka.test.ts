@@ -402,6 +402,63 @@ describe.skipIf(!ok)('share groups against Kafka 4.4', () => {
     }
   }, 150_000);
 
+  it.skipIf(!binOk)('`consume --share` fetches ahead while its lines wait, accepts a record only after its line got out, and what it fetched ahead but never wrote comes again: each line written once', async () => {
+    // A lock long enough that the lines held back below never outlast it.
+    // Four partitions: a member holds at most group.share.partition.max.record.locks (2000) of
+    // each, and both ShareFetches (5000 records each) must find records to lock.
+    const { topic, group } = await setup('cli-ahead', 4, { 'share.record.lock.duration.ms': '15000' });
+    const total = 40_000;
+    // Long values: one poll's lines are far more than a pipe holds.
+    await produceNumbered(kafka().bootstrap, topic, 4, 0, total, 'r'.padEnd(200, '-'));
+    const client = new KafkaClient({ bootstrap: kafka().bootstrap });
+    const child = spawn(process.execPath, [bin, 'consume', '-b', kafka().bootstrap, '--share', group, topic], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, KAFKA_WIRE_DEBUG: 'share' } });
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    let err = '';
+    child.stderr!.on('data', (d) => { err += d; });
+    /** The debug line of each ShareFetch answer: its acknowledgement count and whether it brought records. */
+    const fetches = () => [...err.matchAll(/ShareFetch broker \d+ epoch \d+: (\d+) acks, .*; acquired (.*)/g)].map((m) => ({ acks: Number(m[1]), records: m[2] !== 'nothing' }));
+    let out = '';
+    try {
+      // Nobody reads stdout: the first poll's lines (~1.5 MB) fill the pipe and their flush waits.
+      child.stdout!.pause();
+      expect(await until(() => fetches().filter((f) => f.records).length >= 2, 30_000, 50), err).toBe(true);
+      await sleep(1500);
+      const held = fetches();
+      // One ShareFetch ahead of the lines being written, no more, and none carried an
+      // acknowledgement: nothing is accepted before its line is out.
+      expect(held.filter((f) => f.records).length).toBe(2);
+      expect(held.every((f) => f.acks === 0)).toBe(true);
+      const before = (await describeShareGroup(client, group)).offsets;
+      expect(before.every((p) => (p.startOffset ?? 0n) === 0n)).toBe(true);
+      // Reading now: the flushed lines' records are accepted with the next ShareFetch; stopped
+      // part way, the member writes and accepts what it has in hand and releases the rest.
+      child.stdout!.on('data', (d) => { out += d; });
+      child.stdout!.resume();
+      expect(await until(() => out.split('\n').length > 7000, 60_000, 10)).toBe(true);
+      child.kill('SIGTERM');
+      expect(await exited).toBe(0);
+      expect(fetches().some((f) => f.acks > 0)).toBe(true);
+    } finally {
+      child.kill('SIGKILL');
+    }
+    try {
+      const first = lines(out);
+      const second = await consumeShare(['--share', group, '-e', topic], 'pipe');
+      expect(second.code, second.err).toBe(0);
+      const rest = lines(second.out);
+      console.log(`consume --share stopped after ${first.length} lines; the second member wrote ${rest.length}, ${rest.filter((r) => r.deliveryCount > 1).length} of them a second delivery`);
+      expect(first.length).toBeGreaterThanOrEqual(7000);
+      expect(first.every((r) => r.deliveryCount === 1)).toBe(true);
+      const values = [...first, ...rest].map((r) => r.value);
+      expect(values.length).toBe(total); // none written twice
+      expect(new Set(values).size).toBe(total); // none lost
+      expect(rest.every((r) => r.deliveryCount <= 2)).toBe(true);
+      expect(await untilAsync(async () => (await describeShareGroup(client, group)).offsets.every((p) => p.lag === 0n), 10_000)).toBe(true);
+    } finally {
+      await client.close();
+    }
+  }, 150_000);
+
   it.skipIf(!binOk)('`consume --share -f` prints kcat formats, and -c stops after COUNT with the rest released', async () => {
     const { topic, group } = await setup('cli-format');
     await produceNumbered(kafka().bootstrap, topic, 1, 0, 10);
@@ -417,8 +474,9 @@ describe.skipIf(!ok)('share groups against Kafka 4.4', () => {
     // The six past -c were released: the next member gets them at once, a second delivery each.
     const second = await run(['-e']);
     expect(second.code).toBe(0);
-    const rest = second.out.trim().split('\n').map((l) => JSON.parse(l) as { offset: string; deliveryCount: number });
-    expect(rest.map((r) => [r.offset, r.deliveryCount])).toEqual([4, 5, 6, 7, 8, 9].map((o) => [String(o), 2]));
+    const rest = second.out.trim().split('\n').map((l) => JSON.parse(l) as { offset: number; deliveryCount: number });
+    // Offsets as consume prints them (Numbers while exact).
+    expect(rest.map((r) => [r.offset, r.deliveryCount])).toEqual([4, 5, 6, 7, 8, 9].map((o) => [o, 2]));
     expect((await run(['--reject', '--release-on-error'])).err).toMatch(/one of --release-on-error and --reject/);
   }, 60_000);
 
@@ -590,7 +648,7 @@ describe.skipIf(!ok)('share groups against Kafka 4.4', () => {
       child.once('exit', (code) => { clearTimeout(t); resolve({ code, out, err }); });
     });
   }
-  const lines = (out: string) => out.trim().split('\n').filter((l) => l !== '').map((l) => JSON.parse(l) as { offset: string; deliveryCount: number; value: string });
+  const lines = (out: string) => out.trim().split('\n').filter((l) => l !== '').map((l) => JSON.parse(l) as { offset: number; deliveryCount: number; value: string });
 
   it.skipIf(!binOk)('`consume --share --release-on-error`: when stdout\'s reader is gone (EPIPE), the records not written are released, not accepted', async () => {
     const { topic, group } = await setup('cli-release');
