@@ -188,4 +188,5 @@ for (const g of [...new Set(rows.map((r) => r.group))]) {
 const text = lines.join('\n') + '\n';
 console.log(text);
 mkdirSync(join(ROOT, 'bench/results'), { recursive: true });
-writeFileSync(join(ROOT, 'bench/results', `produce-${args.broker}.md`), text);
+// Each input shape keeps its own table (the small lines are issue 45's goal 2).
+writeFileSync(join(ROOT, 'bench/results', `produce-${args.broker}${args.lines === 'small' ? '-small' : ''}.md`), text);
