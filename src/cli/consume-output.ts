@@ -2,10 +2,13 @@
 // built as UTF-8 bytes straight from the batches; kcat -K DELIM's "key DELIM value"; and
 // -f FORMAT with kcat's tokens (%s %S %R %k %K %T %h %t %p %o, \n \r \t \xXX); -Z prints null
 // (as kcat, also empty) keys and values as NULL. Each form is a RecordWriter called per record,
-// writing into one byte buffer; the options that choose the form are here too.
+// writing into one byte buffer; JSON lines in utf8 also have a RangeWriter, a batch's records per
+// call of the records WebAssembly module (assembly/records/json-lines.ts), the same bytes. The
+// options that choose the form are here too.
 import { UsageError } from '../errors.js';
 import type { Io } from './command.js';
 import type { RecordBatch } from '../records/index.js';
+import { jsonLinesTake, writeJsonLines } from '../records/json-lines.js';
 import { stringOption, type OptionSpec, type OptionValues } from './options.js';
 
 export type Encoding = 'utf8' | 'base64' | 'hex';
@@ -168,15 +171,13 @@ export type RecordWriter = (partition: number, batch: RecordBatch, i: number, of
  * timestamp is summed as Numbers while that is exact (no BigInt per record).
  */
 export function jsonRecordWriter(topic: string, encoding: Encoding, out: JsonLinesWriter): RecordWriter {
-  const topicJson = JSON.stringify(topic);
-  const heads: Buffer[] = [];
-  const headFor = (partition: number) => (heads[partition] = Buffer.from(`{"topic":${topicJson},"partition":${partition},"offset":`, 'utf8'));
+  const headFor = lineHeads(topic);
   const [timestampKey, keyKey, nullKeyValueKey, valueKey, headersKey, noHeadersEnd, end] =
     [',"timestamp":', ',"key":', ',"key":null,"value":', ',"value":', ',"headers":', ',"headers":[]}\n', '}\n'].map(ascii);
   const [open, headerKey, headerValue, headerEnd, comma, close] = ['[', '{"key":', ',"value":', '}', ',', ']'].map(ascii);
   const fieldBytes = (out: JsonLinesWriter, b: Uint8Array | null) => (b === null ? out.raw(NULL) : out.bytes(b, 0, b.length, encoding));
   return (partition, batch, i, offset) => {
-    out.raw(heads[partition] ?? headFor(partition));
+    out.raw(headFor(partition));
     if (typeof offset === 'number') out.int(offset); else out.string(String(offset));
     out.raw(timestampKey);
     out.int(timestampNumber(batch, i));
@@ -201,6 +202,36 @@ export function jsonRecordWriter(topic: string, encoding: Encoding, out: JsonLin
     });
     out.raw(close);
     out.raw(end);
+  };
+}
+
+/** Per partition, a line's start up to the offset's digits: {"topic":T,"partition":P,"offset": */
+function lineHeads(topic: string): (partition: number) => Buffer {
+  const topicJson = JSON.stringify(topic);
+  const heads: Buffer[] = [];
+  return (partition) => heads[partition] ?? (heads[partition] = Buffer.from(`{"topic":${topicJson},"partition":${partition},"offset":`, 'utf8'));
+}
+
+/** Writes records [from, to) of `batch`, whose offsets are safe integers, into the output buffer. */
+export type RangeWriter = (partition: number, batch: RecordBatch, from: number, to: number) => void;
+
+/**
+ * JSON lines (utf8) a batch at a time: the JSON-lines WebAssembly module writes the range's
+ * records in one call (src/records/json-lines.ts), copied once into the output buffer. What it
+ * leaves aside (invalid UTF-8 to replace, a timestamp that is not a safe integer, a header key with
+ * a byte order mark) goes through `each`, the per-record writer; so do batches it cannot take
+ * (legacy message sets, log-append batches whose time is not a safe integer).
+ */
+export function jsonRangeWriter(topic: string, out: JsonLinesWriter, each: RecordWriter): RangeWriter {
+  const headFor = lineHeads(topic);
+  const written = (bytes: Uint8Array) => out.raw(bytes);
+  return (partition, batch, from, to) => {
+    const one = (i: number) => each(partition, batch, i, batch.baseOffsetNumber + batch.offsetDeltaAt(i));
+    if (!jsonLinesTake(batch)) {
+      for (let i = from; i < to; i++) one(i);
+      return;
+    }
+    writeJsonLines(batch, from, to, headFor(partition), written, one);
   };
 }
 
@@ -245,6 +276,12 @@ export function unescapeKcat(text: string): Buffer {
 type Piece = Buffer | ((out: JsonLinesWriter, topic: string, partition: number, batch: RecordBatch, i: number, offset: number | bigint) => void);
 
 const NULL_TEXT = Buffer.from('NULL');
+
+/** The batch-at-a-time writer for the options when there is one (JSON lines in utf8), else undefined. */
+export function rangeWriter(topic: string, options: OutputOptions, out: JsonLinesWriter): RangeWriter | undefined {
+  if (options.format !== undefined || options.keyDelimiter !== undefined || options.encoding !== 'utf8') return undefined;
+  return jsonRangeWriter(topic, out, jsonRecordWriter(topic, 'utf8', out));
+}
 
 /** The writer for the options: JSON lines unless -f or -K asks for text. */
 export function recordWriter(topic: string, options: OutputOptions, out: JsonLinesWriter): RecordWriter {
