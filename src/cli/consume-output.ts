@@ -36,6 +36,8 @@ export function outputOptions(values: OptionValues, encoding: Encoding): OutputO
 }
 
 const WRITER_BUFFER_BYTES = 1 << 20;
+/** Buffers kept for reuse once written (more in flight are left to the GC). */
+const SPARE_BUFFERS = 4;
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
 const HEX = '0123456789abcdef';
@@ -47,32 +49,70 @@ const HEX = '0123456789abcdef';
  * TextDecoder-equivalent decoding and JSON.stringify (invalid UTF-8 becomes U+FFFD, as before).
  */
 export class JsonLinesWriter {
-  private buf = Buffer.allocUnsafe(WRITER_BUFFER_BYTES);
+  /** The buffer being filled and `buf` a view of its free part (past what was flushed). */
+  private root: Buffer = Buffer.allocUnsafe(WRITER_BUFFER_BYTES);
+  private buf: Buffer = this.root;
   private pos = 0;
+  /** Buffers whose bytes the sink has not yet said it is done with: how many pieces of each. */
+  private readonly held = new Map<Buffer, number>();
+  /** Whole buffers the sink is done with, to fill again (no new memory per megabyte written). */
+  private readonly spare: Buffer[] = [];
 
-  constructor(private readonly sink: (bytes: Uint8Array) => unknown) {}
+  /**
+   * `sink` keeps the bytes until it calls `done` (if ever; a sink that writes them at once may
+   * call it then): only after that is their buffer filled again.
+   */
+  constructor(private readonly sink: (bytes: Uint8Array, done: () => void) => unknown) {}
 
   /** Hands on what is buffered (the sink keeps it: the writer continues in a new buffer). */
   flush(): void {
     if (this.pos === 0) return;
-    this.sink(this.buf.subarray(0, this.pos));
-    // What is left of this buffer is still free to use; a new one once little is.
-    this.buf = this.buf.length - this.pos >= WRITER_BUFFER_BYTES / 8 ? this.buf.subarray(this.pos) : Buffer.allocUnsafe(WRITER_BUFFER_BYTES);
+    const root = this.root;
+    const bytes = this.buf.subarray(0, this.pos);
+    this.held.set(root, (this.held.get(root) ?? 0) + 1);
+    // What is left of this buffer is still free to use; another one once little is.
+    if (this.buf.length - this.pos >= WRITER_BUFFER_BYTES / 8) this.buf = this.buf.subarray(this.pos);
+    else this.root = this.buf = this.spare.pop() ?? Buffer.allocUnsafe(WRITER_BUFFER_BYTES);
     this.pos = 0;
+    let called = false;
+    this.sink(bytes, () => {
+      if (called) return;
+      called = true;
+      const left = this.held.get(root)! - 1;
+      if (left > 0) { this.held.set(root, left); return; }
+      this.held.delete(root);
+      if (root !== this.root && root.length === WRITER_BUFFER_BYTES && this.spare.length < SPARE_BUFFERS) this.spare.push(root);
+    });
   }
 
   private room(n: number): void {
     if (this.pos + n <= this.buf.length) return;
     this.flush();
-    if (n > this.buf.length) this.buf = Buffer.allocUnsafe(n);
+    if (n <= this.buf.length) return;
+    // Too little left of this buffer: a whole one (a spare), or one of its own for a long field.
+    this.root = this.buf = n <= WRITER_BUFFER_BYTES ? this.spare.pop() ?? Buffer.allocUnsafe(WRITER_BUFFER_BYTES) : Buffer.allocUnsafe(n);
   }
 
-  /** Bytes copied as they are (JSON syntax and text already escaped). */
+  /** Bytes copied as they are (JSON syntax and text already escaped); a long run across buffers. */
   raw(bytes: Uint8Array): void {
     const n = bytes.length;
+    if (n > 32) {
+      // Short ones: a loop beats set()'s call cost. Long ones fill what is left and go on in the
+      // next buffer (no buffer of their size).
+      let at = 0;
+      while (n - at > this.buf.length - this.pos) {
+        const part = this.buf.length - this.pos;
+        this.buf.set(bytes.subarray(at, at + part), this.pos);
+        this.pos += part;
+        at += part;
+        this.flush();
+      }
+      this.buf.set(at === 0 ? bytes : bytes.subarray(at), this.pos);
+      this.pos += n - at;
+      return;
+    }
     this.room(n);
-    if (n > 32) this.buf.set(bytes, this.pos); // short ones: a loop beats set()'s call cost
-    else for (let i = 0, buf = this.buf, p = this.pos; i < n; i++) buf[p + i] = bytes[i]!;
+    for (let i = 0, buf = this.buf, p = this.pos; i < n; i++) buf[p + i] = bytes[i]!;
     this.pos += n;
   }
 

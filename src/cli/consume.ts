@@ -87,7 +87,10 @@ async function runConsume({ options: values, positionals }: ParsedArgs, io: Io):
     }
     const start = await startOffsets(client, topic, partitions, startAt, isolationLevel);
     // One write per answer and partition (-u: per record), the bytes built in place.
-    const out = new JsonLinesWriter((bytes) => io.stdout.write(bytes));
+    // A stream says when it is done with each buffer (written, or failed: consume stops then
+    // anyway), and the writer fills it again.
+    const stream = io.stdout as Io['stdout'] & { write(data: Uint8Array, cb: () => void): boolean; once?: unknown };
+    const out = new JsonLinesWriter(typeof stream.once === 'function' ? (bytes, done) => stream.write(bytes, done) : (bytes) => io.stdout.write(bytes));
     const written = recordWriter(topic, output, out);
     const format: typeof written = consumed === undefined ? written : (partition, batch, i, offset) => {
       consumed.records.record();

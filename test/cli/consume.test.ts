@@ -161,6 +161,33 @@ describe('JsonLinesWriter', () => {
     }), { numRuns: 2000 });
   });
 
+  it('fills a buffer again only once the sink is done with every piece of it', () => {
+    const held: { bytes: Uint8Array; copy: string; done: () => void }[] = [];
+    const w = new JsonLinesWriter((bytes, done) => { held.push({ bytes, copy: Buffer.from(bytes).toString('latin1'), done }); });
+    const line = (i: number) => `${i}`.padEnd(100_000, String.fromCharCode(0x41 + (i % 26)));
+    const fill = (from: number, to: number) => { for (let i = from; i < to; i++) { w.utf8(Buffer.from(line(i)), 0, 100_000); w.flush(); } };
+    fill(0, 12);
+    // (100 kB values, whose 600 kB bound fits a 1 MiB buffer: a buffer holds several pieces.)
+    expect(new Set(held.map((h) => h.bytes.buffer)).size).toBeLessThan(12);
+    // Nothing released: every piece is as it was written, in buffers of their own.
+    for (const h of held) expect(Buffer.from(h.bytes).toString('latin1')).toBe(h.copy);
+    const firstBuffers = new Set(held.map((h) => h.bytes.buffer));
+    expect(firstBuffers.size).toBeGreaterThan(2);
+    // Released out of order, twice over: the buffers come back and are filled again.
+    for (const h of [...held].reverse()) { h.done(); h.done(); }
+    const before = held.length;
+    fill(12, 24);
+    const later = held.slice(before);
+    expect(later.some((h) => firstBuffers.has(h.bytes.buffer))).toBe(true);
+    for (const h of later) expect(Buffer.from(h.bytes).toString('latin1')).toBe(h.copy);
+    expect(later.map((h) => h.copy)).toEqual(Array.from({ length: 12 }, (_, k) => JSON.stringify(line(12 + k))));
+    // A piece still held is never written over, though the others of its buffer are released.
+    const keep = later.at(-2)!;
+    for (const h of later) if (h !== keep) h.done();
+    fill(24, 40);
+    expect(Buffer.from(keep.bytes).toString('latin1')).toBe(keep.copy);
+  });
+
   it('writes integers, hex and base64, and spills over its buffer', () => {
     for (const n of [0, 7, 10, 99, 100, 99_999_999, 100_000_000, 100_000_001, 2147483647, 2147483648, 4294967295, 4294967296,
       1_700_000_000_123, Number.MAX_SAFE_INTEGER, -1, -100_000_000, -1_700_000_000_123, -Number.MAX_SAFE_INTEGER]) {
@@ -174,8 +201,12 @@ describe('JsonLinesWriter', () => {
     const chunks: string[] = [];
     const w = new JsonLinesWriter((t) => { chunks.push(Buffer.from(t).toString('latin1')); });
     for (let i = 0; i < 3; i++) w.utf8(big, 0, big.length);
+    // raw() bytes longer than a buffer: spread over buffers, the pieces in order.
+    const longRaw = Uint8Array.from({ length: (5 << 20) + 3 }, (_, i) => 0x61 + (i % 26));
+    w.raw(Uint8Array.of(0x2c));
+    w.raw(longRaw);
     w.flush();
-    expect(chunks.join('')).toBe(`"${'A'.repeat(3 << 20)}"`.repeat(3));
+    expect(chunks.join('')).toBe(`"${'A'.repeat(3 << 20)}"`.repeat(3) + ',' + Buffer.from(longRaw).toString('latin1'));
   });
 });
 
