@@ -2,10 +2,13 @@
 // built as UTF-8 bytes straight from the batches; kcat -K DELIM's "key DELIM value"; and
 // -f FORMAT with kcat's tokens (%s %S %R %k %K %T %h %t %p %o, \n \r \t \xXX); -Z prints null
 // (as kcat, also empty) keys and values as NULL. Each form is a RecordWriter called per record,
-// writing into one byte buffer; the options that choose the form are here too.
+// writing into one byte buffer; JSON lines in utf8 also have a RangeWriter, a batch's records per
+// call of the records WebAssembly module (assembly/records/json-lines.ts), the same bytes. The
+// options that choose the form are here too.
 import { UsageError } from '../errors.js';
 import type { Io } from './command.js';
 import type { RecordBatch } from '../records/index.js';
+import { jsonLinesTake, writeJsonLines } from '../records/json-lines.js';
 import { stringOption, type OptionSpec, type OptionValues } from './options.js';
 
 export type Encoding = 'utf8' | 'base64' | 'hex';
@@ -33,6 +36,8 @@ export function outputOptions(values: OptionValues, encoding: Encoding): OutputO
 }
 
 const WRITER_BUFFER_BYTES = 1 << 20;
+/** Buffers kept for reuse once written (more in flight are left to the GC). */
+const SPARE_BUFFERS = 4;
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
 const HEX = '0123456789abcdef';
@@ -44,32 +49,70 @@ const HEX = '0123456789abcdef';
  * TextDecoder-equivalent decoding and JSON.stringify (invalid UTF-8 becomes U+FFFD, as before).
  */
 export class JsonLinesWriter {
-  private buf = Buffer.allocUnsafe(WRITER_BUFFER_BYTES);
+  /** The buffer being filled and `buf` a view of its free part (past what was flushed). */
+  private root: Buffer = Buffer.allocUnsafe(WRITER_BUFFER_BYTES);
+  private buf: Buffer = this.root;
   private pos = 0;
+  /** Buffers whose bytes the sink has not yet said it is done with: how many pieces of each. */
+  private readonly held = new Map<Buffer, number>();
+  /** Whole buffers the sink is done with, to fill again (no new memory per megabyte written). */
+  private readonly spare: Buffer[] = [];
 
-  constructor(private readonly sink: (bytes: Uint8Array) => unknown) {}
+  /**
+   * `sink` keeps the bytes until it calls `done` (if ever; a sink that writes them at once may
+   * call it then): only after that is their buffer filled again.
+   */
+  constructor(private readonly sink: (bytes: Uint8Array, done: () => void) => unknown) {}
 
   /** Hands on what is buffered (the sink keeps it: the writer continues in a new buffer). */
   flush(): void {
     if (this.pos === 0) return;
-    this.sink(this.buf.subarray(0, this.pos));
-    // What is left of this buffer is still free to use; a new one once little is.
-    this.buf = this.buf.length - this.pos >= WRITER_BUFFER_BYTES / 8 ? this.buf.subarray(this.pos) : Buffer.allocUnsafe(WRITER_BUFFER_BYTES);
+    const root = this.root;
+    const bytes = this.buf.subarray(0, this.pos);
+    this.held.set(root, (this.held.get(root) ?? 0) + 1);
+    // What is left of this buffer is still free to use; another one once little is.
+    if (this.buf.length - this.pos >= WRITER_BUFFER_BYTES / 8) this.buf = this.buf.subarray(this.pos);
+    else this.root = this.buf = this.spare.pop() ?? Buffer.allocUnsafe(WRITER_BUFFER_BYTES);
     this.pos = 0;
+    let called = false;
+    this.sink(bytes, () => {
+      if (called) return;
+      called = true;
+      const left = this.held.get(root)! - 1;
+      if (left > 0) { this.held.set(root, left); return; }
+      this.held.delete(root);
+      if (root !== this.root && root.length === WRITER_BUFFER_BYTES && this.spare.length < SPARE_BUFFERS) this.spare.push(root);
+    });
   }
 
   private room(n: number): void {
     if (this.pos + n <= this.buf.length) return;
     this.flush();
-    if (n > this.buf.length) this.buf = Buffer.allocUnsafe(n);
+    if (n <= this.buf.length) return;
+    // Too little left of this buffer: a whole one (a spare), or one of its own for a long field.
+    this.root = this.buf = n <= WRITER_BUFFER_BYTES ? this.spare.pop() ?? Buffer.allocUnsafe(WRITER_BUFFER_BYTES) : Buffer.allocUnsafe(n);
   }
 
-  /** Bytes copied as they are (JSON syntax and text already escaped). */
+  /** Bytes copied as they are (JSON syntax and text already escaped); a long run across buffers. */
   raw(bytes: Uint8Array): void {
     const n = bytes.length;
+    if (n > 32) {
+      // Short ones: a loop beats set()'s call cost. Long ones fill what is left and go on in the
+      // next buffer (no buffer of their size).
+      let at = 0;
+      while (n - at > this.buf.length - this.pos) {
+        const part = this.buf.length - this.pos;
+        this.buf.set(bytes.subarray(at, at + part), this.pos);
+        this.pos += part;
+        at += part;
+        this.flush();
+      }
+      this.buf.set(at === 0 ? bytes : bytes.subarray(at), this.pos);
+      this.pos += n - at;
+      return;
+    }
     this.room(n);
-    if (n > 32) this.buf.set(bytes, this.pos); // short ones: a loop beats set()'s call cost
-    else for (let i = 0, buf = this.buf, p = this.pos; i < n; i++) buf[p + i] = bytes[i]!;
+    for (let i = 0, buf = this.buf, p = this.pos; i < n; i++) buf[p + i] = bytes[i]!;
     this.pos += n;
   }
 
@@ -168,15 +211,13 @@ export type RecordWriter = (partition: number, batch: RecordBatch, i: number, of
  * timestamp is summed as Numbers while that is exact (no BigInt per record).
  */
 export function jsonRecordWriter(topic: string, encoding: Encoding, out: JsonLinesWriter): RecordWriter {
-  const topicJson = JSON.stringify(topic);
-  const heads: Buffer[] = [];
-  const headFor = (partition: number) => (heads[partition] = Buffer.from(`{"topic":${topicJson},"partition":${partition},"offset":`, 'utf8'));
+  const headFor = lineHeads(topic);
   const [timestampKey, keyKey, nullKeyValueKey, valueKey, headersKey, noHeadersEnd, end] =
     [',"timestamp":', ',"key":', ',"key":null,"value":', ',"value":', ',"headers":', ',"headers":[]}\n', '}\n'].map(ascii);
   const [open, headerKey, headerValue, headerEnd, comma, close] = ['[', '{"key":', ',"value":', '}', ',', ']'].map(ascii);
   const fieldBytes = (out: JsonLinesWriter, b: Uint8Array | null) => (b === null ? out.raw(NULL) : out.bytes(b, 0, b.length, encoding));
   return (partition, batch, i, offset) => {
-    out.raw(heads[partition] ?? headFor(partition));
+    out.raw(headFor(partition));
     if (typeof offset === 'number') out.int(offset); else out.string(String(offset));
     out.raw(timestampKey);
     out.int(timestampNumber(batch, i));
@@ -201,6 +242,36 @@ export function jsonRecordWriter(topic: string, encoding: Encoding, out: JsonLin
     });
     out.raw(close);
     out.raw(end);
+  };
+}
+
+/** Per partition, a line's start up to the offset's digits: {"topic":T,"partition":P,"offset": */
+function lineHeads(topic: string): (partition: number) => Buffer {
+  const topicJson = JSON.stringify(topic);
+  const heads: Buffer[] = [];
+  return (partition) => heads[partition] ?? (heads[partition] = Buffer.from(`{"topic":${topicJson},"partition":${partition},"offset":`, 'utf8'));
+}
+
+/** Writes records [from, to) of `batch`, whose offsets are safe integers, into the output buffer. */
+export type RangeWriter = (partition: number, batch: RecordBatch, from: number, to: number) => void;
+
+/**
+ * JSON lines (utf8) a batch at a time: the JSON-lines WebAssembly module writes the range's
+ * records in one call (src/records/json-lines.ts), copied once into the output buffer. What it
+ * leaves aside (invalid UTF-8 to replace, a timestamp that is not a safe integer, a header key with
+ * a byte order mark) goes through `each`, the per-record writer; so do batches it cannot take
+ * (legacy message sets, log-append batches whose time is not a safe integer).
+ */
+export function jsonRangeWriter(topic: string, out: JsonLinesWriter, each: RecordWriter): RangeWriter {
+  const headFor = lineHeads(topic);
+  const written = (bytes: Uint8Array) => out.raw(bytes);
+  return (partition, batch, from, to) => {
+    const one = (i: number) => each(partition, batch, i, batch.baseOffsetNumber + batch.offsetDeltaAt(i));
+    if (!jsonLinesTake(batch)) {
+      for (let i = from; i < to; i++) one(i);
+      return;
+    }
+    writeJsonLines(batch, from, to, headFor(partition), written, one);
   };
 }
 
@@ -245,6 +316,12 @@ export function unescapeKcat(text: string): Buffer {
 type Piece = Buffer | ((out: JsonLinesWriter, topic: string, partition: number, batch: RecordBatch, i: number, offset: number | bigint) => void);
 
 const NULL_TEXT = Buffer.from('NULL');
+
+/** The batch-at-a-time writer for the options when there is one (JSON lines in utf8), else undefined. */
+export function rangeWriter(topic: string, options: OutputOptions, out: JsonLinesWriter): RangeWriter | undefined {
+  if (options.format !== undefined || options.keyDelimiter !== undefined || options.encoding !== 'utf8') return undefined;
+  return jsonRangeWriter(topic, out, jsonRecordWriter(topic, 'utf8', out));
+}
 
 /** The writer for the options: JSON lines unless -f or -K asks for text. */
 export function recordWriter(topic: string, options: OutputOptions, out: JsonLinesWriter): RecordWriter {

@@ -13,7 +13,7 @@ import { integerArg, stringOption, type OptionValues, type ParsedArgs } from './
 import { clientFrom, clientOptionsFrom, NETWORK_OPTIONS, noPositionals, PARTITION_OPTION, partitionArg, requiredTopic, TOPIC_OPTION } from './client-options.js';
 import { GROUP_CONSUME_OPTIONS, refuseGroupOptions, runGroupConsume } from './group-consume.js';
 import { SHARE_CONSUME_OPTIONS, refuseShareOptions, runShareConsume } from './share-consume.js';
-import { CONSUME_OUTPUT_OPTIONS, ENCODINGS, JsonLinesWriter, outputOptions, recordWriter, type Encoding } from './consume-output.js';
+import { CONSUME_OUTPUT_OPTIONS, ENCODINGS, JsonLinesWriter, outputOptions, rangeWriter, recordWriter, type Encoding } from './consume-output.js';
 import { startStats, statsIntervalArg, STATS_OPTION } from './stats.js';
 import { KafkaClient } from '../wire/client.js';
 import { Metrics } from '../observe/metrics.js';
@@ -87,7 +87,10 @@ async function runConsume({ options: values, positionals }: ParsedArgs, io: Io):
     }
     const start = await startOffsets(client, topic, partitions, startAt, isolationLevel);
     // One write per answer and partition (-u: per record), the bytes built in place.
-    const out = new JsonLinesWriter((bytes) => io.stdout.write(bytes));
+    // A stream says when it is done with each buffer (written, or failed: consume stops then
+    // anyway), and the writer fills it again.
+    const stream = io.stdout as Io['stdout'] & { write(data: Uint8Array, cb: () => void): boolean; once?: unknown };
+    const out = new JsonLinesWriter(typeof stream.once === 'function' ? (bytes, done) => stream.write(bytes, done) : (bytes) => io.stdout.write(bytes));
     const written = recordWriter(topic, output, out);
     const format: typeof written = consumed === undefined ? written : (partition, batch, i, offset) => {
       consumed.records.record();
@@ -95,11 +98,14 @@ async function runConsume({ options: values, positionals }: ParsedArgs, io: Io):
       written(partition, batch, i, offset);
     };
     const unbuffered = values.unbuffered === true;
+    // JSON lines a batch at a time (in WebAssembly) unless each record is counted or flushed.
+    const range = consumed === undefined && !unbuffered ? rangeWriter(topic, output, out) : undefined;
     const printed = await readAssigned(client, info, {
       start, exitAtEnd, limit, isolationLevel, signal, stopAtTimestamp: stopAt,
       record: unbuffered
         ? (partition, batch, i, offset) => { format(partition, batch, i, offset); out.flush(); }
         : format,
+      records: range,
       answered: () => out.flush(),
     });
     out.flush();

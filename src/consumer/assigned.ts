@@ -31,11 +31,29 @@ export interface ReadAssignedOptions {
    * integers, as they are in practice; else a bigint). Records come in offset order per partition.
    */
   record(partition: number, batch: RecordBatch, index: number, offset: number | bigint): void;
+  /**
+   * When given, records `from` to `to` (exclusive) of `batch` at once instead of one `record`
+   * call each, for every batch whose offsets are safe integers (offset = baseOffsetNumber +
+   * offsetDeltaAt(i)) when no stopAtTimestamp is set: what a writer doing a batch in one call
+   * takes. Records are handed on in the same order either way.
+   */
+  records?(partition: number, batch: RecordBatch, from: number, to: number): void;
   /** One answer's records of `partition` have all been handed on (a place to flush output). */
   answered?(partition: number): void;
 }
 
 const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
+
+/**
+ * The first record of `b` whose offset delta is at least `skip`, when every record after it has
+ * one too (as in any batch a broker writes); else -1, and the records go one by one (each tested).
+ */
+function firstAtOrAfter(b: RecordBatch, skip: number): number {
+  let from = 0;
+  while (from < b.recordCount && b.offsetDeltaAt(from) < skip) from++;
+  for (let i = from + 1; i < b.recordCount; i++) if (b.offsetDeltaAt(i) < skip) return -1;
+  return from;
+}
 /** How long a Fetch waits at the broker for records: briefly when the end is the goal. */
 const WAIT_AT_END_MS = 100;
 const WAIT_FOR_MORE_MS = 500;
@@ -46,7 +64,7 @@ const WAIT_FOR_MORE_MS = 500;
  * connection reject it): what it reads is the log as the start found it.
  */
 export function readAssigned(client: KafkaClient, info: TopicInfo, options: ReadAssignedOptions): Promise<number> {
-  const { exitAtEnd, signal, stopAtTimestamp, record, answered } = options;
+  const { exitAtEnd, signal, stopAtTimestamp, record, records, answered } = options;
   const limit = options.limit ?? Infinity;
   const topic = info.name;
   let handed = 0;
@@ -79,6 +97,15 @@ export function readAssigned(client: KafkaClient, info: TopicInfo, options: Read
           const safe = b.baseOffset + BigInt(b.lastOffsetDelta) <= MAX_SAFE;
           const base = Number(b.baseOffset);
           const skip = firstOffset - b.baseOffset; // records before the fetch offset: skipped
+          if (records !== undefined && safe && stopAtTimestamp === undefined && b.baseOffset >= -MAX_SAFE) {
+            const from = skip <= 0n ? 0 : firstAtOrAfter(b, Number(skip));
+            if (from >= 0) {
+              const to = Math.min(b.recordCount, from + (limit - handed));
+              if (to > from) records(partition, b, from, to);
+              handed += Math.max(0, to - from);
+              continue;
+            }
+          }
           for (let i = 0; i < b.recordCount && handed < limit; i++) {
             const delta = b.offsetDeltaAt(i);
             if (delta < skip) continue;

@@ -256,3 +256,31 @@ export const SPLIT_FULL = 1;
 export const SPLIT_NO_KEY = 2;
 /** The next record's key and value are more than the record limit. */
 export const SPLIT_TOO_LARGE = 3;
+
+// jsonLines' block (words): what the call reads, then what it reports. Addresses are absolute in
+// the shared memory; `data` is biased so that data + a row's key or value offset is the byte.
+export const JSON_DATA = 0;
+export const JSON_ROWS = 1;
+export const JSON_COUNT = 2;
+/** Biased as data: hdrs + header index * HEADER_WORDS * 4 is that header's entry. */
+export const JSON_HEADERS = 3;
+export const JSON_OUT = 4;
+export const JSON_OUT_END = 5;
+/** The line's start up to the offset's digits ({"topic":...,"partition":P,"offset":). */
+export const JSON_HEAD = 6;
+export const JSON_HEAD_LENGTH = 7;
+/** The batch's baseOffset (lo, hi). */
+export const JSON_BASE_OFFSET = 8;
+/** The batch's baseTimestamp, or with JSON_LOG_APPEND its maxTimestamp (lo, hi). */
+export const JSON_TIMESTAMP = 10;
+/** 1: every record's timestamp is JSON_TIMESTAMP (a log-append-time batch). */
+export const JSON_LOG_APPEND = 12;
+/** Reported: records written whole, the end of what was written, and why it stopped. */
+export const JSON_DONE = 13;
+export const JSON_WRITTEN_END = 14;
+export const JSON_REASON = 15;
+export const JSON_BLOCK_WORDS = 16;
+/** Reasons: every record written; the output region is full; record JSON_DONE needs the JS writer. */
+export const JSON_ALL = 0;
+export const JSON_FULL = 1;
+export const JSON_ASIDE = 2;

@@ -5,11 +5,12 @@
 // emits INCLUDES its 4-byte size prefix, so it can be handed unchanged to the codec's
 // decodeRequest()/decodeResponse(), which take whole frames.
 //
-// Cost: every input byte is copied at most once. Partial chunks are only collected (no
-// concatenation per push); a frame that spans chunks is joined once, when its last byte arrives;
-// a frame lying wholly inside one chunk is returned as a subarray of that chunk with no copy.
-// Consequently an emitted frame may share memory with the chunk it came from: do not reuse or
-// mutate an input buffer after pushing it while its frames are still in use.
+// Cost: every input byte is copied at most once. A frame that spans chunks is copied into a
+// buffer of its size as its chunks arrive (allocated when its size prefix is complete; with
+// `reuse`, a policy, or a frame over 80 MiB, its chunks are collected and joined once, when its
+// last byte arrives); a frame lying wholly inside one chunk is returned as a subarray of that
+// chunk with no copy. Consequently an emitted frame may share memory with the chunk it came from:
+// do not reuse or mutate an input buffer after pushing it while its frames are still in use.
 //
 // A policy (`decide`) may look at each frame's first bytes before any more of it is held, and
 // hold it whole, let it pass in pieces as they arrive (a proxy forwarding what it does not
@@ -17,10 +18,16 @@
 //
 // This module has no Node imports (it runs in browsers); the Node stream.Transform form is in
 // frame-splitter-node.ts.
-import { be32, concatBytes } from '../bytes.js';
+import { allocateBytes, be32, concatBytes } from '../bytes.js';
 import { DEFAULT_MAX_FRAME_SIZE } from '../limits.js';
 
 export { DEFAULT_MAX_FRAME_SIZE } from '../limits.js';
+
+/**
+ * Frames up to this size are received into a buffer allocated when their size prefix arrives;
+ * larger ones (which a peer may claim without sending) are collected piece by piece as they come.
+ */
+const FILL_LIMIT = 80 << 20;
 
 export type FrameErrorCode =
   /** The size field is larger than maxFrameSize. */
@@ -137,6 +144,12 @@ export class FrameSplitter {
   readonly #reuse: boolean;
   /** With `reuse`, where frames spanning chunks are assembled. */
   #assembly = new Uint8Array(0);
+  /**
+   * Without `reuse` or a policy: the frame being received, allocated once its size is known and
+   * filled as each chunk arrives (`#buffered` bytes so far), so no chunk is kept: a socket's
+   * chunks die young (scavenged, not left to full GCs) and each is copied while it is in cache.
+   */
+  #frame: Uint8Array | null = null;
   readonly #decide: ((head: Uint8Array, size: number) => FrameDecision) | undefined;
   readonly #peek: number;
   readonly #onPass: (piece: Uint8Array) => void;
@@ -271,12 +284,31 @@ export class FrameSplitter {
       if (n === chunk.length) return;
       chunk = chunk.subarray(n);
     }
-    if (this.#buffered > 0) {
+    if (this.#frame !== null) {
+      const frame = this.#frame;
+      const n = Math.min(frame.length - this.#buffered, chunk.length);
+      frame.set(n === chunk.length ? chunk : chunk.subarray(0, n), this.#buffered);
+      this.#buffered += n;
+      if (this.#buffered < frame.length) return;
+      this.#frame = null;
+      this.#lastJoined = frame;
+      this.#buffered = 0;
+      this.#size = -1;
+      this.#holding = false;
+      this.#offset += frame.length;
+      emit(frame);
+      if (n === chunk.length) return;
+      chunk = chunk.subarray(n);
+    } else if (this.#buffered > 0) {
       // Finish the frame already started, collecting rather than concatenating.
       this.#pieces.push(chunk);
       this.#buffered += chunk.length;
       if (this.#size < 0) {
-        if (this.#buffered < 4) return;
+        if (this.#buffered < 4) {
+          // A size prefix still incomplete: its few bytes copied, unless chunks may be kept.
+          if (this.#copies()) this.#pieces[this.#pieces.length - 1] = chunk.slice();
+          return;
+        }
         this.#size = this.#readPrefixFromPieces();
       }
       if (!this.#holding) {
@@ -296,7 +328,10 @@ export class FrameSplitter {
         this.#holding = true;
       }
       const total = this.#size + 4;
-      if (this.#buffered < total) return;
+      if (this.#buffered < total) {
+        if (this.#fills()) this.#startFrame(concatBytes(this.#pieces, this.#buffered));
+        return;
+      }
       // Join once: exactly `total` bytes; whatever follows in the last piece starts the next frame.
       const pieces = this.#pieces;
       const excess = this.#buffered - total;
@@ -350,6 +385,7 @@ export class FrameSplitter {
       if (end > len) {
         this.#size = size;
         this.#holding = true;
+        if (this.#fills()) { this.#startFrame(chunk.subarray(pos)); return; }
         break;
       }
       this.#offset += 4 + size;
@@ -357,7 +393,8 @@ export class FrameSplitter {
       pos = end;
     }
     if (pos < len) {
-      this.#pieces.push(pos === 0 ? chunk : chunk.subarray(pos));
+      // What is left here is less than a size prefix (a frame begun is received in #frame).
+      this.#pieces.push(this.#copies() && len - pos < 4 ? chunk.slice(pos) : pos === 0 ? chunk : chunk.subarray(pos));
       this.#buffered = len - pos;
     }
   }
@@ -402,6 +439,25 @@ export class FrameSplitter {
     this.#size = -1;
     this.#passing = left;
     return rest;
+  }
+
+  /** Whether this splitter copies what it holds rather than keep views of the chunks (no reuse, no policy). */
+  #copies(): boolean {
+    return !this.#reuse && this.#decide === undefined;
+  }
+
+  /** Whether the held frame (its size known) is received into a buffer of its own as it arrives. */
+  #fills(): boolean {
+    return this.#copies() && this.#size + 4 <= FILL_LIMIT;
+  }
+
+  /** Starts receiving the held frame into its own buffer with its first bytes, `head`. */
+  #startFrame(head: Uint8Array): void {
+    const frame = allocateBytes(this.#size + 4);
+    frame.set(head, 0);
+    this.#frame = frame;
+    this.#pieces = [];
+    this.#buffered = head.length;
   }
 
   #joinInPlace(pieces: readonly Uint8Array[], total: number): Uint8Array {

@@ -3,9 +3,9 @@
 // stopping at every partition's end, -c stopping mid-response.
 import { describe, it, expect } from 'vitest';
 import fc from 'fast-check';
-import { JsonLinesWriter, jsonRecordWriter } from '../../src/cli/consume-output.js';
+import { JsonLinesWriter, jsonRecordWriter, jsonRangeWriter } from '../../src/cli/consume-output.js';
 import { startMemoryBroker } from '../../src/wire/memory-broker.js';
-import { encodeRecordBatch, decodeRecordBatches } from '../../src/records/index.js';
+import { encodeRecordBatch, decodeRecordBatches, crc32 } from '../../src/records/index.js';
 import { runCli, jsonLines, type CliProgress } from '../wire/cli-io.js';
 import { waitUntil } from '../helpers/wait.js';
 import { startDelayProxy } from '../helpers/delay-proxy.js';
@@ -54,6 +54,93 @@ describe('jsonRecordWriter', () => {
   });
 });
 
+describe('jsonRangeWriter (a batch per WebAssembly call)', () => {
+  const decoder = new TextDecoder();
+  const text = (b: Uint8Array | null) => (b === null ? null : Buffer.from(b).toString('utf8'));
+  // Bytes that stress the WebAssembly side: plain ASCII runs longer than its 16-byte steps,
+  // quotes, backslashes, control characters, DEL, valid multi-byte UTF-8 (with U+2028, a BOM,
+  // the longest sequences), and invalid UTF-8 (lone continuations, overlongs, surrogates, cut sequences).
+  const piece = fc.oneof(
+    { weight: 4, arbitrary: fc.string({ minLength: 0, maxLength: 40 }).map((t) => new TextEncoder().encode(t)) },
+    { weight: 2, arbitrary: fc.constantFrom('"', '\\', '\n', '\u0000', '\u001f', '\u007f', '\u2028', '\ufeff', '\u{10ffff}', 'é', '€', 'a'.repeat(17)).map((t) => new TextEncoder().encode(t)) },
+    { weight: 1, arbitrary: fc.constantFrom([0x80], [0xc0, 0x80], [0xe0, 0x80, 0x80], [0xed, 0xa0, 0x80], [0xf4, 0x90, 0x80, 0x80], [0xe2, 0x82], [0xff], [0xef, 0xbb, 0xbf]).map((b) => Uint8Array.from(b)) },
+    { weight: 1, arbitrary: fc.uint8Array({ maxLength: 40 }) },
+  );
+  const bytes = fc.array(piece, { maxLength: 4 }).map((ps) => Uint8Array.from(ps.flatMap((p) => [...p])));
+  const field = fc.option(bytes, { nil: null, freq: 5 });
+  const headerKey = fc.oneof(fc.string({ maxLength: 8 }), fc.constantFrom('\ufeffbom', 'k"\\\n', 'ключ'));
+  const record = fc.record({
+    key: field, value: field, timestampDelta: fc.oneof(fc.integer({ min: 0, max: 1_000_000 }), fc.constant(2n ** 53n + 2n)),
+    headers: fc.array(fc.record({ key: headerKey, value: field }), { maxLength: 3 }),
+  });
+  const batchSpec = fc.record({
+    records: fc.array(record, { minLength: 1, maxLength: 8 }),
+    baseOffset: fc.oneof(fc.nat(), fc.constant(2 ** 53 - 10)).map(BigInt),
+    baseTimestamp: fc.constantFrom(1_764_700_000_000n, -1n, -(2n ** 53n) + 5n, 2n ** 53n - 100n, 2n ** 53n + 1n),
+    logAppend: fc.boolean(),
+    compression: fc.constantFrom('none', 'none', 'lz4', 'gzip'),
+  });
+
+  /** The lines of records [from, to) of each batch written by the range writer and by the per-record writer. */
+  function both(batches: ReturnType<typeof decodeRecordBatches>['batches'], partition: number, cut: (n: number) => [number, number]) {
+    const each = (w: JsonLinesWriter) => jsonRecordWriter('tópic "t"', 'utf8', w);
+    let aside = 0;
+    const ranged = written((out) => {
+      const one = each(out);
+      const r = jsonRangeWriter('tópic "t"', out, (...args) => { aside++; one(...args); });
+      for (const b of batches) r(partition, b, ...cut(b.recordCount));
+    });
+    const single = written((out) => {
+      const w = each(out);
+      for (const b of batches) { const [from, to] = cut(b.recordCount); for (let i = from; i < to; i++) w(partition, b, i, Number(b.offsetAt(i))); }
+    });
+    return { ranged, single, aside };
+  }
+
+  it('writes what the per-record writer writes, which is JSON.stringify of the records', () => {
+    fc.assert(fc.property(fc.array(batchSpec, { minLength: 1, maxLength: 3 }), fc.nat(5), fc.nat(7), fc.nat(7), (specs, partition, a, z) => {
+      // Several batches in one records field: each one's bytes are found inside it.
+      const blob = Buffer.concat(specs.map((b) => encodeRecordBatch({ baseOffset: b.baseOffset, baseTimestamp: b.baseTimestamp, timestampType: b.logAppend ? 'logAppend' : 'create', compression: b.compression as 'none', records: b.records })));
+      const { batches } = decodeRecordBatches(blob, { lazy: true });
+      const cut = (n: number): [number, number] => [Math.min(a, n), Math.max(Math.min(a, n), n - z)];
+      const { ranged, single } = both(batches, partition, cut);
+      expect(ranged).toBe(single);
+      const expected = batches.flatMap((b) => { const [from, to] = cut(b.recordCount); return b.records.slice(from, to).map((r, k) => JSON.stringify({
+        topic: 'tópic "t"', partition, offset: Number(b.offsetAt(from + k)), timestamp: Number(b.timestampAt(from + k)),
+        key: text(r.key), value: text(r.value), headers: r.headers.map((h) => ({ key: decoder.decode(Buffer.from(h.key)), value: text(h.value) })),
+      }) + '\n'); }).join('');
+      expect(ranged).toBe(expected);
+    }), { numRuns: 1500 });
+  });
+
+  it('goes on past a full output region, and writes a line larger than the region', () => {
+    // Four lines of at most 3.6 MB (the bound: each byte escaped as \u00XX) fill most of the 16 MiB
+    // region; the next, at most 19 MB, is larger than any region, and the last starts a new call.
+    const value = 'v"'.repeat(300_000);
+    const huge = new Uint8Array(3 << 20).fill(0x01);
+    const records = [...Array.from({ length: 4 }, (_, i) => ({ key: `k${i}`, value })), { key: null, value: huge }, { key: 'after', value: 'x' }];
+    const { batches } = decodeRecordBatches(encodeRecordBatch({ baseOffset: 7n, records }), { lazy: true });
+    const { ranged, single, aside } = both(batches, 1, (n) => [0, n]);
+    expect(ranged).toBe(single);
+    expect(aside).toBe(1); // the 3 MiB value: the rest were written in WebAssembly
+    expect(ranged.split('\n')).toHaveLength(records.length + 1);
+    // Legacy message sets have no tape: the per-record writer does them.
+    // offset 0, size 16, crc, magic 0, attributes 0, key null, value "hi"
+    const legacy = Buffer.from('0000000000000000000000100000000000' + '00ffffffff000000026869', 'hex');
+    const { batches: old } = decodeRecordBatches(fixCrc(legacy), { lazy: true });
+    const legacyLines = both(old, 0, (n) => [0, n]);
+    expect(legacyLines.ranged).toBe(legacyLines.single);
+    expect(legacyLines.ranged).toContain('"value":"hi"');
+    expect(legacyLines.aside).toBe(1);
+  });
+});
+
+/** A magic-0 message with its CRC-32 set (the bytes after the CRC field). */
+function fixCrc(message: Buffer): Buffer {
+  message.writeUInt32BE(crc32(message.subarray(16)), 12);
+  return message;
+}
+
 describe('JsonLinesWriter', () => {
   it('writes any bytes as JSON.stringify writes their UTF-8 decoding', () => {
     const decoder = new TextDecoder();
@@ -74,6 +161,33 @@ describe('JsonLinesWriter', () => {
     }), { numRuns: 2000 });
   });
 
+  it('fills a buffer again only once the sink is done with every piece of it', () => {
+    const held: { bytes: Uint8Array; copy: string; done: () => void }[] = [];
+    const w = new JsonLinesWriter((bytes, done) => { held.push({ bytes, copy: Buffer.from(bytes).toString('latin1'), done }); });
+    const line = (i: number) => `${i}`.padEnd(100_000, String.fromCharCode(0x41 + (i % 26)));
+    const fill = (from: number, to: number) => { for (let i = from; i < to; i++) { w.utf8(Buffer.from(line(i)), 0, 100_000); w.flush(); } };
+    fill(0, 12);
+    // (100 kB values, whose 600 kB bound fits a 1 MiB buffer: a buffer holds several pieces.)
+    expect(new Set(held.map((h) => h.bytes.buffer)).size).toBeLessThan(12);
+    // Nothing released: every piece is as it was written, in buffers of their own.
+    for (const h of held) expect(Buffer.from(h.bytes).toString('latin1')).toBe(h.copy);
+    const firstBuffers = new Set(held.map((h) => h.bytes.buffer));
+    expect(firstBuffers.size).toBeGreaterThan(2);
+    // Released out of order, twice over: the buffers come back and are filled again.
+    for (const h of [...held].reverse()) { h.done(); h.done(); }
+    const before = held.length;
+    fill(12, 24);
+    const later = held.slice(before);
+    expect(later.some((h) => firstBuffers.has(h.bytes.buffer))).toBe(true);
+    for (const h of later) expect(Buffer.from(h.bytes).toString('latin1')).toBe(h.copy);
+    expect(later.map((h) => h.copy)).toEqual(Array.from({ length: 12 }, (_, k) => JSON.stringify(line(12 + k))));
+    // A piece still held is never written over, though the others of its buffer are released.
+    const keep = later.at(-2)!;
+    for (const h of later) if (h !== keep) h.done();
+    fill(24, 40);
+    expect(Buffer.from(keep.bytes).toString('latin1')).toBe(keep.copy);
+  });
+
   it('writes integers, hex and base64, and spills over its buffer', () => {
     for (const n of [0, 7, 10, 99, 100, 99_999_999, 100_000_000, 100_000_001, 2147483647, 2147483648, 4294967295, 4294967296,
       1_700_000_000_123, Number.MAX_SAFE_INTEGER, -1, -100_000_000, -1_700_000_000_123, -Number.MAX_SAFE_INTEGER]) {
@@ -87,8 +201,12 @@ describe('JsonLinesWriter', () => {
     const chunks: string[] = [];
     const w = new JsonLinesWriter((t) => { chunks.push(Buffer.from(t).toString('latin1')); });
     for (let i = 0; i < 3; i++) w.utf8(big, 0, big.length);
+    // raw() bytes longer than a buffer: spread over buffers, the pieces in order.
+    const longRaw = Uint8Array.from({ length: (5 << 20) + 3 }, (_, i) => 0x61 + (i % 26));
+    w.raw(Uint8Array.of(0x2c));
+    w.raw(longRaw);
     w.flush();
-    expect(chunks.join('')).toBe(`"${'A'.repeat(3 << 20)}"`.repeat(3));
+    expect(chunks.join('')).toBe(`"${'A'.repeat(3 << 20)}"`.repeat(3) + ',' + Buffer.from(longRaw).toString('latin1'));
   });
 });
 

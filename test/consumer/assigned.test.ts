@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { startMemoryBroker } from '../../src/wire/memory-broker.js';
 import { KafkaClient } from '../../src/wire/client.js';
-import { encodeRecordBatch } from '../../src/records/index.js';
+import { encodeRecordBatch, type RecordBatch } from '../../src/records/index.js';
 import { readAssigned, startOffsets, type StartAt } from '../../src/consumer/index.js';
 
 const T0 = 1_700_000_000_000;
@@ -21,21 +21,35 @@ describe('readAssigned', () => {
         }
       }
       const info = await client.topic('a');
-      const read = async (at: StartAt, extra: { limit?: number; stopAtTimestamp?: bigint; isolationLevel?: number } = {}) => {
+      type Extra = { limit?: number; stopAtTimestamp?: bigint; isolationLevel?: number };
+      const readWith = async (at: StartAt, extra: Extra, ranged: boolean) => {
         const start = await startOffsets(client, 'a', [0, 1, 2], at, extra.isolationLevel);
         const got = new Map<number, number[]>([[0, []], [1, []], [2, []]]);
-        let answers = 0;
+        let answers = 0, ranges = 0;
+        const record = (partition: number, batch: RecordBatch, i: number, offset: number | bigint) => {
+          expect(Buffer.from(batch.valueAt(i)!).toString()).toBe(`${partition}:${offset}`);
+          got.get(partition)!.push(Number(offset));
+        };
         const n = await readAssigned(client, info, {
-          start, exitAtEnd: true, ...extra,
-          record: (partition, batch, i, offset) => {
-            expect(Buffer.from(batch.valueAt(i)!).toString()).toBe(`${partition}:${offset}`);
-            got.get(partition)!.push(Number(offset));
-          },
+          start, exitAtEnd: true, ...extra, record,
+          // A range of a batch at once (the CLI's JSON lines in WebAssembly): the same records.
+          records: ranged ? (partition, batch, from, to) => {
+            ranges++;
+            expect(to).toBeGreaterThan(from);
+            for (let i = from; i < to; i++) record(partition, batch, i, batch.baseOffsetNumber + batch.offsetDeltaAt(i));
+          } : undefined,
           answered: () => { answers++; },
         });
         expect(n).toBe([...got.values()].reduce((s, l) => s + l.length, 0));
         if (n > 0) expect(answers).toBeGreaterThan(0);
+        // Ranges are used unless a stop timestamp asks for a look at each record.
+        if (ranged && n > 0) expect(ranges > 0).toBe(extra.stopAtTimestamp === undefined);
         return { start, got };
+      };
+      const read = async (at: StartAt, extra: Extra = {}) => {
+        const one = await readWith(at, extra, false);
+        expect((await readWith(at, extra, true)).got).toEqual(one.got);
+        return one;
       };
       const range = (from: number, to: number) => Array.from({ length: to - from }, (_, i) => from + i);
 
@@ -49,6 +63,7 @@ describe('readAssigned', () => {
       expect((await read({ beforeEnd: 10n })).got.get(2)).toEqual(range(890, 900));
       expect((await read({ beforeEnd: 5000n })).got.get(0)).toEqual(range(0, 300)); // not before the log's start
       expect((await read({ offset: 250n })).got.get(1)).toEqual(range(250, 600));
+      expect((await read({ offset: 199n })).got.get(2)).toEqual(range(199, 900)); // from a batch's last record
       expect((await read({ timestamp: BigInt(T0 + 420) })).got.get(1)).toEqual(range(400, 600)); // the memory broker answers the batch that holds it
       const stopped = await read('earliest', { stopAtTimestamp: BigInt(T0 + 150) });
       for (let p = 0; p < 3; p++) expect(stopped.got.get(p)).toEqual(range(0, 150));
