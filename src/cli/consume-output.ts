@@ -208,12 +208,16 @@ export type RecordWriter = (partition: number, batch: RecordBatch, i: number, of
  * (the shape `kafka-wire broker --load` reads), straight from the batch's positions. What does not
  * change between records is written as few pieces as it can be (per partition, the line's start up
  * to the offset; a null key with the value's name; no headers with the line's end), and the
- * timestamp is summed as Numbers while that is exact (no BigInt per record).
+ * timestamp is summed as Numbers while that is exact (no BigInt per record). `more` writes fields
+ * of the caller's after headers (each starting with a comma), before the line's closing brace.
  */
-export function jsonRecordWriter(topic: string, encoding: Encoding, out: JsonLinesWriter): RecordWriter {
+export function jsonRecordWriter(topic: string, encoding: Encoding, out: JsonLinesWriter, more?: (out: JsonLinesWriter) => void): RecordWriter {
   const headFor = lineHeads(topic);
-  const [timestampKey, keyKey, nullKeyValueKey, valueKey, headersKey, noHeadersEnd, end] =
-    [',"timestamp":', ',"key":', ',"key":null,"value":', ',"value":', ',"headers":', ',"headers":[]}\n', '}\n'].map(ascii);
+  const [timestampKey, keyKey, nullKeyValueKey, valueKey, headersKey, noHeaders, lineEnd] =
+    [',"timestamp":', ',"key":', ',"key":null,"value":', ',"value":', ',"headers":', ',"headers":[]', '}\n'].map(ascii);
+  const noHeadersEnd = ascii(',"headers":[]}\n');
+  // Without fields of the caller's, a line without headers ends in one piece.
+  const end = more === undefined ? () => out.raw(lineEnd) : () => { more(out); out.raw(lineEnd); };
   const [open, headerKey, headerValue, headerEnd, comma, close] = ['[', '{"key":', ',"value":', '}', ',', ']'].map(ascii);
   const fieldBytes = (out: JsonLinesWriter, b: Uint8Array | null) => (b === null ? out.raw(NULL) : out.bytes(b, 0, b.length, encoding));
   return (partition, batch, i, offset) => {
@@ -230,7 +234,10 @@ export function jsonRecordWriter(topic: string, encoding: Encoding, out: JsonLin
       out.raw(valueKey);
     }
     out.bytes(data, batch.valueOffsetAt(i), batch.valueSizeAt(i), encoding);
-    if (batch.headerCountAt(i) === 0) { out.raw(noHeadersEnd); return; }
+    if (batch.headerCountAt(i) === 0) {
+      if (more === undefined) out.raw(noHeadersEnd); else { out.raw(noHeaders); end(); }
+      return;
+    }
     out.raw(headersKey);
     batch.headersAt(i).forEach((h, n) => {
       out.raw(n === 0 ? open : comma);
@@ -241,7 +248,7 @@ export function jsonRecordWriter(topic: string, encoding: Encoding, out: JsonLin
       out.raw(headerEnd);
     });
     out.raw(close);
-    out.raw(end);
+    end();
   };
 }
 

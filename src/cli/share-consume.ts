@@ -52,44 +52,17 @@ const MAX_RECORDS = 5000;
 /** A record is written only while at least this much (or half the lock) is left of its lock. */
 const LOCK_MARGIN_MS = 10_000;
 
-const NEWLINE = 0x0a;
 const DELIVERY_COUNT = Buffer.from(',"deliveryCount":', 'latin1');
-const LINE_END = Buffer.from('}\n', 'latin1');
 const SAFE = BigInt(Number.MAX_SAFE_INTEGER);
 
-/**
- * consume's JSON lines with ,"deliveryCount":N before each line's closing brace, written straight
- * into the output buffer: consume's record writer ends each line with one raw() of bytes ending
- * in '}\n' (escaped text never holds a newline), so that call is where the field goes in. A line
- * that did not end that way is an error, not a line without its count.
- */
-class ShareLinesWriter extends JsonLinesWriter {
-  deliveryCount = 0;
-  ended = false;
-  /** Each line end's bytes without its '}\n' (the record writer has a couple of them). */
-  readonly #heads = new Map<Uint8Array, Uint8Array>();
-
-  override raw(bytes: Uint8Array): void {
-    const n = bytes.length;
-    if (n < 2 || bytes[n - 1] !== NEWLINE) { super.raw(bytes); return; }
-    let head = this.#heads.get(bytes);
-    if (head === undefined) this.#heads.set(bytes, head = bytes.subarray(0, n - 2));
-    super.raw(head);
-    super.raw(DELIVERY_COUNT);
-    this.int(this.deliveryCount);
-    super.raw(LINE_END);
-    this.ended = true;
-  }
-}
-
-function shareJsonWriter(topic: string, encoding: Encoding, out: ShareLinesWriter): (r: ShareRecord) => void {
-  const json = jsonRecordWriter(topic, encoding, out);
+/** consume's JSON lines with ,"deliveryCount":N as their last field. */
+function shareJsonWriter(topic: string, encoding: Encoding, out: JsonLinesWriter): (r: ShareRecord) => void {
+  let deliveryCount = 0;
+  const json = jsonRecordWriter(topic, encoding, out, (o) => { o.raw(DELIVERY_COUNT); o.int(deliveryCount); });
   return (r) => {
-    out.deliveryCount = r.deliveryCount;
-    out.ended = false;
+    deliveryCount = r.deliveryCount;
     // As consume prints offsets: a Number while exact.
     json(r.partition, r.batch, r.index, r.offset <= SAFE ? Number(r.offset) : r.offset);
-    if (!out.ended) throw new Error(`consume --share: the JSON line of ${r.topic}/${r.partition}@${r.offset} did not end as consume's lines do (no place for its deliveryCount)`);
   };
 }
 
@@ -125,12 +98,12 @@ export async function runShareConsume(o: ShareConsumeOptions, io: Io): Promise<n
 
   const text = o.output.format !== undefined || o.output.keyDelimiter !== undefined;
   const writer = flushedWriter(io.stdout);
-  const out = text ? new JsonLinesWriter((bytes) => writer.write(bytes)) : new ShareLinesWriter((bytes) => writer.write(bytes));
+  const out = new JsonLinesWriter((bytes) => writer.write(bytes));
   const formats = new Map<string, (r: ShareRecord) => void>();
   const formatFor = (topic: string) => {
     let f = formats.get(topic);
     if (!f) {
-      if (out instanceof ShareLinesWriter) f = shareJsonWriter(topic, o.encoding, out);
+      if (!text) f = shareJsonWriter(topic, o.encoding, out);
       else { const w: RecordWriter = recordWriter(topic, o.output, out); f = (r) => w(r.partition, r.batch, r.index, r.offset <= SAFE ? Number(r.offset) : r.offset); }
       formats.set(topic, f);
     }
