@@ -7,7 +7,7 @@
 // resource's failure, and the call's other resources still succeed.
 import type { Connection } from '../wire/connection.js';
 import { ConnectionError } from '../wire/errors.js';
-import type { CoordinatorAnswer, KafkaClient } from '../wire/client.js';
+import type { KafkaClient } from '../wire/client.js';
 import { apiName } from '../wire/versions.js';
 import { AdminError, brokerError } from './errors.js';
 
@@ -203,13 +203,7 @@ export class Router {
         const cacheKey = `${route.keyType}\u0000${route.key}`;
         const cached = this.#coordinators.get(cacheKey);
         if (cached !== undefined) return cached;
-        let found: CoordinatorAnswer;
-        try {
-          found = await this.client.findCoordinator(route.keyType, route.key);
-        } catch (err) {
-          if (err instanceof ConnectionError && err.code === 'UNSUPPORTED_VERSION') throw new AdminError('UNSUPPORTED', err.message.replace('lacks', 'does not support'));
-          throw err;
-        }
+        const found = await this.client.findCoordinator(route.keyType, route.key, (message) => new AdminError('UNSUPPORTED', message));
         const what = `${route.keyType === 0 ? 'group' : 'transactional id'} ${route.key}`;
         if (found.errorCode !== 0) throw brokerError(what, found.errorCode, found.errorMessage);
         if (!this.client.brokers.has(found.nodeId)) await this.#metadata([]);

@@ -3,8 +3,8 @@
 // member is group.ts's job, so each returns the broker's error code rather than throwing on it.
 
 import { connect, type Connection, type ConnectOptions } from '../wire/connection.js';
-import type { CoordinatorAnswer, KafkaClient } from '../wire/client.js';
-import { ConnectionError, kafkaErrorName } from '../wire/errors.js';
+import type { KafkaClient } from '../wire/client.js';
+import { kafkaErrorName } from '../wire/errors.js';
 import { ApiKey } from '../generated/types.js';
 import { ConsumerError, GroupErrorCode } from './errors.js';
 import { CONSUMER_PROTOCOL_TYPE } from './protocol.js';
@@ -24,13 +24,7 @@ export class CoordinatorUnavailable extends Error {
  * queue behind a long Fetch). Throws CoordinatorUnavailable while the broker says to retry.
  */
 export async function findCoordinator(client: KafkaClient, groupId: string): Promise<Connection> {
-  let found: CoordinatorAnswer;
-  try {
-    found = await client.findCoordinator(COORDINATOR_GROUP, groupId);
-  } catch (err) {
-    if (err instanceof ConnectionError && err.code === 'UNSUPPORTED_VERSION') throw new ConsumerError('GROUP', err.message, { cause: err });
-    throw err;
-  }
+  const found = await client.findCoordinator(COORDINATOR_GROUP, groupId, (message) => new ConsumerError('GROUP', message));
   if (found.errorCode === GroupErrorCode.GROUP_AUTHORIZATION_FAILED) {
     throw new ConsumerError('GROUP', `group ${groupId}: ${kafkaErrorName(found.errorCode)}`, { errorCode: found.errorCode });
   }

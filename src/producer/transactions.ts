@@ -4,8 +4,7 @@
 // and EndTxn to commit or abort. Uses the protocol where the client adds partitions itself
 // (AddPartitionsToTxn v3 and earlier, Produce up to v11), which every Kafka since 0.11 serves.
 import { connect, type Connection } from '../wire/connection.js';
-import type { CoordinatorAnswer, KafkaClient } from '../wire/client.js';
-import { ConnectionError } from '../wire/errors.js';
+import type { KafkaClient } from '../wire/client.js';
 import { ApiKey } from '../generated/types.js';
 import { ErrorCode, ProducerError, errorName, isRetriable } from './errors.js';
 import type { ProducerIdAndEpoch } from './idempotence.js';
@@ -32,13 +31,7 @@ function sleep(ms: number): Promise<void> {
 /** Finds the coordinator for a transactional id (keyType 1) or group (0) and connects to it. */
 export async function coordinatorConnection(client: KafkaClient, keyType: 0 | 1, key: string): Promise<Connection> {
   for (let attempt = 0; ; attempt++) {
-    let c: CoordinatorAnswer;
-    try {
-      c = await client.findCoordinator(keyType, key);
-    } catch (err) {
-      if (err instanceof ConnectionError && err.code === 'UNSUPPORTED_VERSION') throw new ProducerError('BROKER', err.message, { cause: err });
-      throw err;
-    }
+    const c = await client.findCoordinator(keyType, key, (message) => new ProducerError('BROKER', message));
     if (c.errorCode === ErrorCode.NONE) return connect({ ...client.options, host: c.host, port: c.port });
     const code = c.errorCode;
     if (attempt < 20 && isRetriable(code)) { await sleep(Math.min(50 * 2 ** attempt, 1000)); continue; }

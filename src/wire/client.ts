@@ -260,13 +260,15 @@ export class KafkaClient {
    * Where the coordinator of `key` is (keyType 0: a group, 1: a transactional id, 2: a share
    * group), asked of any broker: the answer for that key, its error code included (each caller
    * knows which to retry); a broker that left the key out answers COORDINATOR_NOT_AVAILABLE.
-   * Throws ConnectionError UNSUPPORTED_VERSION when the broker has no FindCoordinator.
+   * A broker without FindCoordinator is refused by `unsupported(message)` (the caller's typed
+   * error), or by a ConnectionError UNSUPPORTED_VERSION.
    */
-  async findCoordinator(keyType: number, key: string): Promise<CoordinatorAnswer> {
+  async findCoordinator(keyType: number, key: string, unsupported?: (message: string) => Error): Promise<CoordinatorAnswer> {
     const conn = await this.anyConnection();
     const version = conn.versionFor(ApiKey.FindCoordinator);
     if (version === undefined) {
-      throw new ConnectionError('UNSUPPORTED_VERSION', `broker ${conn.host}:${conn.port} lacks FindCoordinator`, { host: conn.host, port: conn.port, apiKey: ApiKey.FindCoordinator });
+      const message = `broker ${conn.host}:${conn.port} does not support FindCoordinator`;
+      throw unsupported?.(message) ?? new ConnectionError('UNSUPPORTED_VERSION', message, { host: conn.host, port: conn.port, apiKey: ApiKey.FindCoordinator });
     }
     // v4 asks for a list of keys (KIP-699); before it, one key (and from v1 its type).
     const res = await conn.request(ApiKey.FindCoordinator, version, version >= 4

@@ -248,6 +248,16 @@ describe('a hostile network', () => {
 
 const mock = await mockClusterAvailable();
 
+/** A classic member of group g on t with short deadlines and a long rebalance timeout (a stall must not wait it out). */
+function classicMember(bootstrap: string): Consumer {
+  const consumer = new Consumer({
+    bootstrap, groupId: 'g', topics: ['t'], groupProtocol: 'classic', resetPolicy: 'earliest',
+    requestTimeoutMs: 1000, sessionTimeoutMs: 6000, heartbeatIntervalMs: 500, rebalanceTimeoutMs: 30_000, maxWaitMs: 100,
+  });
+  cleanups.push(() => consumer.close());
+  return consumer;
+}
+
 describe.skipIf(!mock.ok)('a hostile network in front of a group coordinator (librdkafka mock cluster)', () => {
   it('a SyncGroup answer with an error code Kafka does not have: the member fails typed, and close() leaves no connection open (37 #2)', async () => {
     const cluster = await startMockCluster({ topics: ['t:3'] });
@@ -271,11 +281,7 @@ describe.skipIf(!mock.ok)('a hostile network in front of a group coordinator (li
     await Promise.all(values(60).map((value, i) => direct.send('t', { value, partition: i % 3 })));
     const proxy = await startFaultProxy({ upstream: cluster.brokers[0]!, script: [{ apiKey: ApiKey.SyncGroup, nth: 1, kind: 'stall' }] });
     cleanups.push(() => proxy.close());
-    const consumer = new Consumer({
-      bootstrap: proxy.bootstrap, groupId: 'g', topics: ['t'], groupProtocol: 'classic', resetPolicy: 'earliest',
-      requestTimeoutMs: 1000, sessionTimeoutMs: 6000, heartbeatIntervalMs: 500, rebalanceTimeoutMs: 30_000, maxWaitMs: 100,
-    });
-    cleanups.push(() => consumer.close());
+    const consumer = classicMember(proxy.bootstrap);
     const t0 = Date.now();
     let n = 0;
     for await (const batch of consumer) { n += batch.records().length; if (n >= 60) break; }
@@ -293,11 +299,7 @@ describe.skipIf(!mock.ok)('a hostile network in front of a group coordinator (li
       { apiKey: ApiKey.SyncGroup, nth: 1, kind: 'stall' },
     ] });
     cleanups.push(() => proxy.close());
-    const consumer = new Consumer({
-      bootstrap: proxy.bootstrap, groupId: 'g', topics: ['t'], groupProtocol: 'classic', resetPolicy: 'earliest',
-      requestTimeoutMs: 1000, sessionTimeoutMs: 6000, heartbeatIntervalMs: 500, rebalanceTimeoutMs: 30_000, maxWaitMs: 100,
-    });
-    cleanups.push(() => consumer.close());
+    const consumer = classicMember(proxy.bootstrap);
     const t0 = Date.now();
     const seen = new Set<string>();
     for await (const batch of consumer) { for (const r of batch.records()) seen.add(`${batch.partition}/${r.offset}`); if (seen.size >= 60) break; }
