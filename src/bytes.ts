@@ -13,6 +13,13 @@ export function allocateBytes(size: number): Uint8Array {
   return NodeBuffer !== undefined ? new Uint8Array(NodeBuffer.allocUnsafeSlow(size).buffer, 0, size) : new Uint8Array(size);
 }
 
+/** A copy of `bytes` in memory of its own (a Buffer's slice() would be a view of the same memory). */
+export function copyBytes(bytes: Uint8Array): Uint8Array {
+  const out = allocateBytes(bytes.length);
+  out.set(bytes);
+  return out;
+}
+
 /**
  * The pieces as one plain Uint8Array of `total` bytes (their summed length). A single piece is
  * returned as it is, without a copy.

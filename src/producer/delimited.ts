@@ -10,16 +10,9 @@
 //   await input.end();
 //   await producer.flush();
 
-import { allocateBytes, concatBytes, indexOfBytes } from '../bytes.js';
+import { concatBytes, copyBytes, indexOfBytes } from '../bytes.js';
 import { ProducerError } from './errors.js';
 import type { Producer } from './producer.js';
-
-/** A copy of `bytes` (a Buffer's slice() would be a view). */
-function copyOf(bytes: Uint8Array): Uint8Array {
-  const out = allocateBytes(bytes.length);
-  out.set(bytes);
-  return out;
-}
 
 /** The writeDelimited() bulk path splits topics of up to this many partitions. */
 const IN_PLACE_MAX_PARTITIONS = 64;
@@ -139,7 +132,7 @@ export class DelimitedWriter {
       if (!more) await this.#producer.ready();
     }
     if (start < chunk.length) {
-      this.#carry = copyOf(chunk.subarray(start)); // the caller may reuse its chunk
+      this.#carry = copyBytes(chunk.subarray(start)); // the caller may reuse its chunk
       if (this.#carry.length > this.#limit) this.#tooLarge(this.#carry.length);
     }
   }
@@ -163,7 +156,7 @@ export class DelimitedWriter {
     }
     const rest = await this.#writeInPlace(chunk, start, chunk.length, false);
     if (rest < chunk.length) {
-      this.#carry = copyOf(chunk.subarray(rest)); // the caller may reuse its chunk
+      this.#carry = copyBytes(chunk.subarray(rest)); // the caller may reuse its chunk
       this.#record = this.#producer.stats.recordsAppended;
       if (this.#carry.length > this.#limit) this.#tooLarge(this.#carry.length);
     }

@@ -18,7 +18,7 @@
 //
 // This module has no Node imports (it runs in browsers); the Node stream.Transform form is in
 // frame-splitter-node.ts.
-import { allocateBytes, be32, concatBytes } from '../bytes.js';
+import { allocateBytes, be32, concatBytes, copyBytes } from '../bytes.js';
 import { DEFAULT_MAX_FRAME_SIZE } from '../limits.js';
 
 export { DEFAULT_MAX_FRAME_SIZE } from '../limits.js';
@@ -306,7 +306,7 @@ export class FrameSplitter {
       if (this.#size < 0) {
         if (this.#buffered < 4) {
           // A size prefix still incomplete: its few bytes copied, unless chunks may be kept.
-          if (this.#copies()) this.#pieces[this.#pieces.length - 1] = chunk.slice();
+          if (this.#copies()) this.#pieces[this.#pieces.length - 1] = copyBytes(chunk);
           return;
         }
         this.#size = this.#readPrefixFromPieces();
@@ -394,7 +394,7 @@ export class FrameSplitter {
     }
     if (pos < len) {
       // What is left here is less than a size prefix (a frame begun is received in #frame).
-      this.#pieces.push(this.#copies() && len - pos < 4 ? chunk.slice(pos) : pos === 0 ? chunk : chunk.subarray(pos));
+      this.#pieces.push(this.#copies() && len - pos < 4 ? copyBytes(chunk.subarray(pos)) : pos === 0 ? chunk : chunk.subarray(pos));
       this.#buffered = len - pos;
     }
   }
