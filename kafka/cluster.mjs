@@ -144,7 +144,23 @@ function portIsFree(port) {
   });
 }
 
-function freePort() {
+/**
+ * Where a node's ports come from: below the ephemeral range the kernel hands client sockets
+ * (Linux's ip_local_port_range, 32768-60999 by default; macOS's starts at 49152). A port from
+ * that range (port 0) could be taken as some client's source port while its node is stopped,
+ * and the node could not listen on it again when restarted ("Address already in use").
+ */
+const PORT_RANGE = (() => {
+  let low = 32768;
+  try { low = Number(readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/)[0]) || low; } catch { /* not Linux */ }
+  return low > 11000 ? { from: 10000, to: Math.min(low, 32768) - 1 } : null;
+})();
+
+async function freePort() {
+  for (let attempt = 0; PORT_RANGE !== null && attempt < 50; attempt++) {
+    const port = PORT_RANGE.from + Math.floor(Math.random() * (PORT_RANGE.to - PORT_RANGE.from + 1));
+    if (await portIsFree(port).then(() => true, () => false)) return port;
+  }
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.once('error', reject);
