@@ -145,6 +145,7 @@ export class Fetcher {
   #refreshing: Promise<void> | null = null;
   #lastRefresh = 0;
   #endCheck = false;
+  #kickQueued = false;
   /** Connections with a Fetch under way. */
   readonly #waiting = new Set<Connection>();
 
@@ -261,8 +262,22 @@ export class Fetcher {
     return !p.paused && !p.inFlight && !p.resetting && !p.done;
   }
 
-  /** Starts a loop for every leader with fetchable partitions and none running. */
+  /**
+   * Soon (a microtask), a loop for every leader with fetchable partitions and none running.
+   * Not at once: partitions are added one after another, and a loop's first Fetch takes what is
+   * fetchable when it starts, so partitions assigned together go into one first Fetch (one
+   * alone, if empty, would be held by the broker for maxWaitMs while the others wait).
+   */
   #kick(): void {
+    if (this.#closed || this.#kickQueued) return;
+    this.#kickQueued = true;
+    queueMicrotask(() => {
+      this.#kickQueued = false;
+      this.#startLoops();
+    });
+  }
+
+  #startLoops(): void {
     if (this.#closed) return;
     let unknown = false;
     const leaders = new Set<number>();

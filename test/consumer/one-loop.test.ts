@@ -3,7 +3,8 @@
 // same records in the same order; readAssigned goes on past the end without -e, rejects with what
 // its record callback threw, stops at once on its signal (not after the Fetch the broker holds),
 // and leaves the caller's client usable; the Consumer's buffer limit holds while the loop sends
-// each leader's next Fetch before handing an answer on.
+// each leader's next Fetch before handing an answer on; the first Fetch asks for every partition
+// assigned together, so an empty first partition does not hold the others' records back.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMemoryBroker, type MemoryBroker } from '../../src/wire/memory-broker.js';
 import { KafkaClient } from '../../src/wire/client.js';
@@ -18,7 +19,8 @@ describe('one fetch loop, two readers', () => {
   let broker: MemoryBroker;
   let client: KafkaClient;
   beforeAll(async () => {
-    broker = await startMemoryBroker({ autoCreateTopics: false, topics: { t: PARTITIONS, later: 1 } });
+    broker = await startMemoryBroker({ autoCreateTopics: false, topics: { t: PARTITIONS, later: 1, gap: 2 } });
+    broker.append('gap', 1, encodeRecordBatch({ records: [{ value: 'only in partition 1' }] }));
     for (let p = 0; p < PARTITIONS; p++) {
       for (let b = 0; b < BATCHES; b++) {
         broker.append('t', p, encodeRecordBatch({ compression: b % 2 ? 'lz4' : 'none', records: Array.from({ length: PER_BATCH }, (_, i) => ({ value: `${p}:${b * PER_BATCH + i}` })) }));
@@ -109,5 +111,17 @@ describe('one fetch loop, two readers', () => {
     const largestBatch = Math.max(...[...broker.topics.get('t')!.partitions].flatMap((l) => l.batches.map((b) => b.bytes.length)));
     expect(maxBuffered).toBeLessThanOrEqual(limit + Math.max(1024, largestBatch) * PARTITIONS);
     expect(maxBuffered).toBeGreaterThan(0);
+  });
+
+  it('partitions assigned together go into one first Fetch: an empty partition 0 does not hold partition 1\'s records for maxWaitMs', async () => {
+    // Partition 0 of 'gap' is empty, so a Fetch for it alone is held by the broker for maxWaitMs.
+    const c = new Consumer({ bootstrap: broker.bootstrap, assign: [{ topic: 'gap' }], resetPolicy: 'earliest', maxWaitMs: 3000 });
+    const started = performance.now();
+    let first: string | undefined;
+    for await (const batch of c) { first = `${batch.partition} ${Buffer.from(batch.records()[0]!.value!).toString()}`; break; }
+    const ms = performance.now() - started;
+    await c.close();
+    expect(first).toBe('1 only in partition 1');
+    expect(ms).toBeLessThan(1500);
   });
 });
