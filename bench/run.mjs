@@ -126,6 +126,7 @@ try {
   for (let m = 0; m < params.mixedRounds; m++) {
     // The baseline's rows stay out: one process loads one kafka-wire.
     const mixable = runnable.filter((t) => t.twinOf === undefined);
+    if (mixable.length === 0) break; // --only decompress / import: no decode task to mix
     const list = m % 2 === 0 ? mixable : [...mixable].reverse();
     const t1 = Date.now();
     const res = runChild(list, `mixed${m + 1}`);
