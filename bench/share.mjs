@@ -6,7 +6,10 @@
 // `consume --share -c N` (N: every record) against plain `consume -e`, both writing JSON lines to
 // /dev/null. It ends with the goals' ratios pair by pair.
 //
-//   node bench/share.mjs [--records 1000000] [--pairs 3] [--value-bytes 100] [--max-records 500]
+//   node bench/share.mjs [--records 1000000] [--pairs 3] [--value-bytes 100] [--max-records 500] [--only cli|library]
+//
+// --only cli times only the CLI's two rows (consume --share against plain consume -e); --only
+// library only the ShareConsumer's rows against Kafka's.
 //
 // Figures are records per second of wall time, process start to exit (joining included).
 
@@ -23,6 +26,8 @@ const RECORDS = arg('records', 1_000_000);
 const PAIRS = arg('pairs', 3);
 const VALUE_BYTES = arg('value-bytes', 100);
 const MAX_RECORDS = arg('max-records', 500);
+const ONLY = (() => { const i = process.argv.indexOf('--only'); return i > 0 ? process.argv[i + 1] : undefined; })();
+if (ONLY !== undefined && ONLY !== 'cli' && ONLY !== 'library') throw new Error(`--only cli or --only library, not ${ONLY}`);
 const PARTITIONS = 12;
 /** What is produced: a whole number of records per partition. */
 const PER_PARTITION = Math.floor(RECORDS / PARTITIONS);
@@ -100,6 +105,7 @@ try {
     'kafka-wire consume --share -c N': async () => run(process.execPath, [BIN, 'consume', '-b', kafka.bootstrap, '--share', await newGroup(), '-c', String(TOTAL), topic]),
     'kafka-wire consume -e (plain)': async () => run(process.execPath, [BIN, 'consume', '-b', kafka.bootstrap, '-t', topic, '-e']),
   };
+  for (const name of Object.keys(runs)) if (ONLY !== undefined && name.includes('consume') !== (ONLY === 'cli')) delete runs[name];
   // The cluster's first share group creates __share_group_state: not part of any timed run.
   await run(process.execPath, [BIN, 'consume', '-b', kafka.bootstrap, '--share', await newGroup(), '-c', '1', topic]);
   const startLoad = loadavg().map((l) => l.toFixed(1)).join(' ');
@@ -126,6 +132,7 @@ try {
     ['Kafka ShareConsumerPerformance s / ShareConsumer prefetch s', 'kafka-wire ShareConsumer prefetch', 'Kafka ShareConsumerPerformance'],
     ['consume --share s / plain consume -e s (goal <= 1.25)', 'kafka-wire consume -e (plain)', 'kafka-wire consume --share -c N'],
   ]) {
+    if (!times[a] || !times[b]) continue;
     const r = ratios(a, b);
     console.log(`\n${what}: per pair ${r.map((x) => x.toFixed(2)).join(' ')}; median ${median(r).toFixed(2)} (${quantile(r, 0.25).toFixed(2)}-${quantile(r, 0.75).toFixed(2)})`);
   }

@@ -259,8 +259,12 @@ function lineHeads(topic: string): (partition: number) => Buffer {
   return (partition) => heads[partition] ?? (heads[partition] = Buffer.from(`{"topic":${topicJson},"partition":${partition},"offset":`, 'utf8'));
 }
 
-/** Writes records [from, to) of `batch`, whose offsets are safe integers, into the output buffer. */
-export type RangeWriter = (partition: number, batch: RecordBatch, from: number, to: number) => void;
+/**
+ * Writes records [from, to) of `batch`, whose offsets are safe integers, into the output buffer;
+ * `tail` (JSON text starting with a comma) in each line before its closing brace, which the
+ * per-record writer it falls back on must write too (its `more`).
+ */
+export type RangeWriter = (partition: number, batch: RecordBatch, from: number, to: number, tail?: Uint8Array) => void;
 
 /**
  * JSON lines (utf8) a batch at a time: the JSON-lines WebAssembly module writes the range's
@@ -272,13 +276,13 @@ export type RangeWriter = (partition: number, batch: RecordBatch, from: number, 
 export function jsonRangeWriter(topic: string, out: JsonLinesWriter, each: RecordWriter): RangeWriter {
   const headFor = lineHeads(topic);
   const written = (bytes: Uint8Array) => out.raw(bytes);
-  return (partition, batch, from, to) => {
+  return (partition, batch, from, to, tail) => {
     const one = (i: number) => each(partition, batch, i, batch.baseOffsetNumber + batch.offsetDeltaAt(i));
     if (!jsonLinesTake(batch)) {
       for (let i = from; i < to; i++) one(i);
       return;
     }
-    writeJsonLines(batch, from, to, headFor(partition), written, one);
+    writeJsonLines(batch, from, to, headFor(partition), written, one, tail);
   };
 }
 
