@@ -404,15 +404,16 @@ function parseFormat(format: string, tokens: Record<string, Piece>): Piece[] {
  * queued), and rejects if any write failed: what a group or share member waits for before it
  * commits or acknowledges what it printed.
  */
-export function flushedWriter(stdout: Io['stdout']): { write(bytes: Uint8Array): void; flushed(): Promise<void> } {
+export function flushedWriter(stdout: Io['stdout']): { write(bytes: Uint8Array, done?: () => void): void; flushed(): Promise<void> } {
   const stream = stdout as Io['stdout'] & { write(data: Uint8Array, cb: (err?: Error | null) => void): boolean; once?: unknown };
   let last: Promise<void> = Promise.resolve();
   const isStream = typeof stream.once === 'function';
   return {
-    write(bytes) {
-      if (!isStream) { stdout.write(bytes); return; }
+    // `done` (a JsonLinesWriter's) once the stream is through with the bytes: their buffer is filled again.
+    write(bytes, done) {
+      if (!isStream) { stdout.write(bytes); return; } // (it may keep them: their buffer is not reused)
       const previous = last;
-      const now = new Promise<void>((resolve, reject) => { stream.write(bytes, (err) => (err ? reject(err) : resolve())); });
+      const now = new Promise<void>((resolve, reject) => { stream.write(bytes, (err) => { done?.(); if (err) reject(err); else resolve(); }); });
       last = Promise.all([previous, now]).then(() => {});
     },
     flushed: () => last,
