@@ -1,6 +1,7 @@
 // A batch's records as kafka-wire consume's JSON lines, written in one call per batch into one
 // output region: {"topic":..,"partition":..,"offset":..,"timestamp":..,"key":..,"value":..,
-// "headers":[{"key":..,"value":..}]} and a newline, byte for byte what src/cli/consume-output.ts's
+// "headers":[{"key":..,"value":..}]} and a newline (with a tail of the caller's, such as a share
+// record's ,"deliveryCount":N, before the closing brace), byte for byte what src/cli/consume-output.ts's
 // JS writer gives (JSON.stringify of the fields' UTF-8 text). Only what needs no judgement is done
 // here: valid UTF-8 is copied, ASCII escaped as JSON.stringify escapes it. A record with invalid
 // UTF-8, a header key starting with a BOM (TextDecoder drops it) or a timestamp that is not a safe
@@ -11,7 +12,7 @@
 // needs no place of its own in that memory: its literals are written by immediate stores.
 import {
   JSON_DATA, JSON_ROWS, JSON_COUNT, JSON_HEADERS, JSON_OUT, JSON_OUT_END, JSON_HEAD, JSON_HEAD_LENGTH,
-  JSON_BASE_OFFSET, JSON_TIMESTAMP, JSON_LOG_APPEND, JSON_DONE, JSON_WRITTEN_END, JSON_REASON,
+  JSON_BASE_OFFSET, JSON_TIMESTAMP, JSON_LOG_APPEND, JSON_DONE, JSON_WRITTEN_END, JSON_REASON, JSON_TAIL, JSON_TAIL_LENGTH,
   JSON_ALL, JSON_FULL, JSON_ASIDE, ROW_WORDS, HEADER_WORDS, ROW_TIMESTAMP_DELTA, ROW_OFFSET_DELTA,
   ROW_KEY_OFFSET, ROW_KEY_LENGTH, ROW_VALUE_OFFSET, ROW_VALUE_LENGTH, ROW_HEADER_COUNT, ROW_FIRST_HEADER,
   HEADER_KEY_OFFSET, HEADER_KEY_LENGTH, HEADER_VALUE_OFFSET, HEADER_VALUE_LENGTH,
@@ -102,6 +103,15 @@ const HEADER_FIXED: i64 = 32;
   store<u16>(o + 0, 0x7d5d);
   store<u8>(o + 2, 0xa);
   return o + 3;
+}
+
+/** Writes the tail and `}\n` at o; returns the end. */
+// @ts-ignore: decorator
+@inline function writeTail(o: usize, tail: usize, tailLength: usize): usize {
+  memory.copy(o, tail, tailLength);
+  o += tailLength;
+  store<u16>(o, 0x0a7d);
+  return o + 2;
 }
 
 /** Writes x in decimal at o; returns the end. */
@@ -218,6 +228,8 @@ export function jsonLines(block: usize): void {
   const baseOffset = load<i64>(block + (<usize>JSON_BASE_OFFSET << 2));
   const timestamp = load<i64>(block + (<usize>JSON_TIMESTAMP << 2));
   const logAppend = word(block, JSON_LOG_APPEND) != 0;
+  const tail = <usize>word(block, JSON_TAIL);
+  const tailLength = <usize>word(block, JSON_TAIL_LENGTH);
   let o = <usize>word(block, JSON_OUT);
   let reason = JSON_ALL;
   let i = 0;
@@ -226,7 +238,7 @@ export function jsonLines(block: usize): void {
     const valueLength = load<i32>(row + (<usize>ROW_VALUE_LENGTH << 2));
     const headerCount = load<i32>(row + (<usize>ROW_HEADER_COUNT << 2));
     // The most this line can take (each byte escaped as \u00XX at worst): stop before it if it may not fit.
-    let need: i64 = LINE_FIXED + <i64>headLength + 6 * (<i64>max(keyLength, 0) + <i64>max(valueLength, 0));
+    let need: i64 = LINE_FIXED + <i64>headLength + <i64>tailLength + 6 * (<i64>max(keyLength, 0) + <i64>max(valueLength, 0));
     let h = hdrs + (<usize>load<i32>(row + (<usize>ROW_FIRST_HEADER << 2)) * (<usize>HEADER_WORDS << 2));
     for (let j = 0; j < headerCount; j++) {
       const e = h + (<usize>j * (<usize>HEADER_WORDS << 2));
@@ -258,7 +270,13 @@ export function jsonLines(block: usize): void {
       o = jsonString(o, data + <usize>load<i32>(row + (<usize>ROW_VALUE_OFFSET << 2)), <usize>valueLength);
       if (o == 0) { o = start; reason = JSON_ASIDE; break; }
     }
-    if (headerCount == 0) { o = writeNoHeaders(o); continue; }
+    if (headerCount == 0) {
+      if (tailLength == 0) { o = writeNoHeaders(o); continue; }
+      o = writeHeaders(o);
+      store<u8>(o++, 0x5d);
+      o = writeTail(o, tail, tailLength);
+      continue;
+    }
     o = writeHeaders(o);
     let aside = false;
     for (let j = 0; j < headerCount; j++, h += <usize>HEADER_WORDS << 2) {
@@ -280,7 +298,9 @@ export function jsonLines(block: usize): void {
       store<u8>(o++, 0x7d);
     }
     if (aside) { o = start; reason = JSON_ASIDE; break; }
-    o = writeEnd(o);
+    if (tailLength == 0) { o = writeEnd(o); continue; }
+    store<u8>(o++, 0x5d);
+    o = writeTail(o, tail, tailLength);
   }
   store<i32>(block + (<usize>JSON_DONE << 2), i);
   store<i32>(block + (<usize>JSON_WRITTEN_END << 2), <i32>o);

@@ -6,7 +6,12 @@
 // `consume --share -c N` (N: every record) against plain `consume -e`, both writing JSON lines to
 // /dev/null. It ends with the goals' ratios pair by pair.
 //
-//   node bench/share.mjs [--records 1000000] [--pairs 3] [--value-bytes 100] [--max-records 500]
+//   node bench/share.mjs [--records 1000000] [--pairs 3] [--value-bytes 100] [--max-records 500] [--only cli|library]
+//
+// --only cli times only the CLI's two rows (consume --share against plain consume -e); --only
+// library only the ShareConsumer's rows against Kafka's. --assignment-interval-ms N sets each
+// share group's share.assignment.interval.ms (the broker's default, 1000, is how long a new
+// member waits for its first partitions: most of a 1M-record CLI run; every share row gets it).
 //
 // Figures are records per second of wall time, process start to exit (joining included).
 
@@ -23,6 +28,9 @@ const RECORDS = arg('records', 1_000_000);
 const PAIRS = arg('pairs', 3);
 const VALUE_BYTES = arg('value-bytes', 100);
 const MAX_RECORDS = arg('max-records', 500);
+const ONLY = (() => { const i = process.argv.indexOf('--only'); return i > 0 ? process.argv[i + 1] : undefined; })();
+if (ONLY !== undefined && ONLY !== 'cli' && ONLY !== 'library') throw new Error(`--only cli or --only library, not ${ONLY}`);
+const ASSIGNMENT_INTERVAL_MS = arg('assignment-interval-ms', undefined);
 const PARTITIONS = 12;
 /** What is produced: a whole number of records per partition. */
 const PER_PARTITION = Math.floor(RECORDS / PARTITIONS);
@@ -81,7 +89,7 @@ try {
   let groups = 0;
   const newGroup = async () => {
     const group = `share-bench-${++groups}`;
-    await alterShareGroupConfig(admin, group, { 'share.auto.offset.reset': 'earliest' });
+    await alterShareGroupConfig(admin, group, { 'share.auto.offset.reset': 'earliest', ...(ASSIGNMENT_INTERVAL_MS === undefined ? {} : { 'share.assignment.interval.ms': String(ASSIGNMENT_INTERVAL_MS) }) });
     return group;
   };
   const cp = await kafkaClasspath();
@@ -100,6 +108,7 @@ try {
     'kafka-wire consume --share -c N': async () => run(process.execPath, [BIN, 'consume', '-b', kafka.bootstrap, '--share', await newGroup(), '-c', String(TOTAL), topic]),
     'kafka-wire consume -e (plain)': async () => run(process.execPath, [BIN, 'consume', '-b', kafka.bootstrap, '-t', topic, '-e']),
   };
+  for (const name of Object.keys(runs)) if (ONLY !== undefined && name.includes('consume') !== (ONLY === 'cli')) delete runs[name];
   // The cluster's first share group creates __share_group_state: not part of any timed run.
   await run(process.execPath, [BIN, 'consume', '-b', kafka.bootstrap, '--share', await newGroup(), '-c', '1', topic]);
   const startLoad = loadavg().map((l) => l.toFixed(1)).join(' ');
@@ -114,7 +123,7 @@ try {
   await admin.close();
   const quantile = (xs, f) => { const a = [...xs].sort((x, y) => x - y); const i = (a.length - 1) * f; const lo = Math.floor(i); const hi = Math.ceil(i); return a[lo] + (a[hi] - a[lo]) * (i - lo); };
   const median = (xs) => quantile(xs, 0.5);
-  console.log(`\nshare consume of ${TOTAL} records of ${VALUE_BYTES} B, ${PARTITIONS} partitions, one broker, ${PAIRS} interleaved rounds (${cpus().length} cores, load ${startLoad} at the start, ${loadavg().map((l) => l.toFixed(1)).join(' ')} at the end)\n`);
+  console.log(`\nshare consume of ${TOTAL} records of ${VALUE_BYTES} B, ${PARTITIONS} partitions, one broker, ${PAIRS} interleaved rounds${ASSIGNMENT_INTERVAL_MS === undefined ? '' : `, share.assignment.interval.ms ${ASSIGNMENT_INTERVAL_MS}`} (${cpus().length} cores, load ${startLoad} at the start, ${loadavg().map((l) => l.toFixed(1)).join(' ')} at the end)\n`);
   console.log('| run | median s (q1-q3) | records/s |');
   console.log('|---|---|---|');
   for (const [name, xs] of Object.entries(times)) console.log(`| ${name} | ${median(xs).toFixed(2)} (${quantile(xs, 0.25).toFixed(2)}-${quantile(xs, 0.75).toFixed(2)}) | ${Math.round(TOTAL / median(xs)).toLocaleString('en')} |`);
@@ -126,6 +135,7 @@ try {
     ['Kafka ShareConsumerPerformance s / ShareConsumer prefetch s', 'kafka-wire ShareConsumer prefetch', 'Kafka ShareConsumerPerformance'],
     ['consume --share s / plain consume -e s (goal <= 1.25)', 'kafka-wire consume -e (plain)', 'kafka-wire consume --share -c N'],
   ]) {
+    if (!times[a] || !times[b]) continue;
     const r = ratios(a, b);
     console.log(`\n${what}: per pair ${r.map((x) => x.toFixed(2)).join(' ')}; median ${median(r).toFixed(2)} (${quantile(r, 0.25).toFixed(2)}-${quantile(r, 0.75).toFixed(2)})`);
   }

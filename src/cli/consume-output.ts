@@ -259,8 +259,12 @@ function lineHeads(topic: string): (partition: number) => Buffer {
   return (partition) => heads[partition] ?? (heads[partition] = Buffer.from(`{"topic":${topicJson},"partition":${partition},"offset":`, 'utf8'));
 }
 
-/** Writes records [from, to) of `batch`, whose offsets are safe integers, into the output buffer. */
-export type RangeWriter = (partition: number, batch: RecordBatch, from: number, to: number) => void;
+/**
+ * Writes records [from, to) of `batch`, whose offsets are safe integers, into the output buffer;
+ * `tail` (JSON text starting with a comma) in each line before its closing brace, which the
+ * per-record writer it falls back on must write too (its `more`).
+ */
+export type RangeWriter = (partition: number, batch: RecordBatch, from: number, to: number, tail?: Uint8Array) => void;
 
 /**
  * JSON lines (utf8) a batch at a time: the JSON-lines WebAssembly module writes the range's
@@ -272,13 +276,13 @@ export type RangeWriter = (partition: number, batch: RecordBatch, from: number, 
 export function jsonRangeWriter(topic: string, out: JsonLinesWriter, each: RecordWriter): RangeWriter {
   const headFor = lineHeads(topic);
   const written = (bytes: Uint8Array) => out.raw(bytes);
-  return (partition, batch, from, to) => {
+  return (partition, batch, from, to, tail) => {
     const one = (i: number) => each(partition, batch, i, batch.baseOffsetNumber + batch.offsetDeltaAt(i));
     if (!jsonLinesTake(batch)) {
       for (let i = from; i < to; i++) one(i);
       return;
     }
-    writeJsonLines(batch, from, to, headFor(partition), written, one);
+    writeJsonLines(batch, from, to, headFor(partition), written, one, tail);
   };
 }
 
@@ -400,15 +404,16 @@ function parseFormat(format: string, tokens: Record<string, Piece>): Piece[] {
  * queued), and rejects if any write failed: what a group or share member waits for before it
  * commits or acknowledges what it printed.
  */
-export function flushedWriter(stdout: Io['stdout']): { write(bytes: Uint8Array): void; flushed(): Promise<void> } {
+export function flushedWriter(stdout: Io['stdout']): { write(bytes: Uint8Array, done?: () => void): void; flushed(): Promise<void> } {
   const stream = stdout as Io['stdout'] & { write(data: Uint8Array, cb: (err?: Error | null) => void): boolean; once?: unknown };
   let last: Promise<void> = Promise.resolve();
   const isStream = typeof stream.once === 'function';
   return {
-    write(bytes) {
-      if (!isStream) { stdout.write(bytes); return; }
+    // `done` (a JsonLinesWriter's) once the stream is through with the bytes: their buffer is filled again.
+    write(bytes, done) {
+      if (!isStream) { stdout.write(bytes); return; } // (it may keep them: their buffer is not reused)
       const previous = last;
-      const now = new Promise<void>((resolve, reject) => { stream.write(bytes, (err) => (err ? reject(err) : resolve())); });
+      const now = new Promise<void>((resolve, reject) => { stream.write(bytes, (err) => { done?.(); if (err) reject(err); else resolve(); }); });
       last = Promise.all([previous, now]).then(() => {});
     },
     flushed: () => last,

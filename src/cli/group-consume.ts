@@ -104,7 +104,7 @@ export async function runGroupConsume(o: GroupConsumeOptions, io: Io): Promise<n
   }
 
   const writer = flushedWriter(io.stdout);
-  const out = new JsonLinesWriter((bytes) => writer.write(bytes));
+  const out = new JsonLinesWriter((bytes, done) => writer.write(bytes, done));
   const formatters = new Map<string, RecordWriter>();
   const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
   let printed = 0;

@@ -8,11 +8,13 @@
 // ahead) while lines are written; those never written are released at close, and come again
 // with their delivery count up.
 
-import { ShareConsumer, type ShareConsumerOptions, type ShareRecord } from '../consumer/share.js';
+import { ShareConsumer, type ShareConsumerOptions, type ShareRecordRun } from '../consumer/share.js';
 import type { ClientOptions } from '../wire/client.js';
 import { UsageError } from '../errors.js';
 import type { Io } from './command.js';
-import { flushedWriter, JsonLinesWriter, jsonRecordWriter, recordWriter, type Encoding, type OutputOptions, type RecordWriter } from './consume-output.js';
+import {
+  flushedWriter, JsonLinesWriter, jsonRangeWriter, jsonRecordWriter, recordWriter, type Encoding, type OutputOptions, type RangeWriter, type RecordWriter,
+} from './consume-output.js';
 import { stringOption, type OptionSpec, type OptionValues } from './options.js';
 import { holdStdoutErrors } from './stdout-hold.js';
 
@@ -55,14 +57,27 @@ const LOCK_MARGIN_MS = 10_000;
 const DELIVERY_COUNT = Buffer.from(',"deliveryCount":', 'latin1');
 const SAFE = BigInt(Number.MAX_SAFE_INTEGER);
 
-/** consume's JSON lines with ,"deliveryCount":N as their last field. */
-function shareJsonWriter(topic: string, encoding: Encoding, out: JsonLinesWriter): (r: ShareRecord) => void {
+/** Writes records [from, to) of a run (all of one delivery count). */
+type RunWriter = (run: ShareRecordRun, from: number, to: number) => void;
+
+/**
+ * consume's lines for runs of records: JSON lines with ,"deliveryCount":N as their last field (in
+ * utf8 a batch at a time in WebAssembly, as consume writes them, the field as the lines' tail), or
+ * -K/-f text.
+ */
+function shareRunWriter(topic: string, output: OutputOptions, encoding: Encoding, out: JsonLinesWriter): RunWriter {
   let deliveryCount = 0;
-  const json = jsonRecordWriter(topic, encoding, out, (o) => { o.raw(DELIVERY_COUNT); o.int(deliveryCount); });
-  return (r) => {
-    deliveryCount = r.deliveryCount;
-    // As consume prints offsets: a Number while exact.
-    json(r.partition, r.batch, r.index, r.offset <= SAFE ? Number(r.offset) : r.offset);
+  const text = output.format !== undefined || output.keyDelimiter !== undefined;
+  const one: RecordWriter = text ? recordWriter(topic, output, out)
+    : jsonRecordWriter(topic, encoding, out, (o) => { o.raw(DELIVERY_COUNT); o.int(deliveryCount); });
+  const range: RangeWriter | undefined = !text && encoding === 'utf8' ? jsonRangeWriter(topic, out, one) : undefined;
+  const tails = new Map<number, Buffer>();
+  const tailFor = (n: number) => tails.get(n) ?? tails.set(n, Buffer.from(`${DELIVERY_COUNT.toString('latin1')}${n}`, 'latin1')).get(n)!;
+  return (run, from, to) => {
+    deliveryCount = run.deliveryCount;
+    // The range writer takes safe offsets only; as consume prints offsets: a Number while exact.
+    if (range !== undefined && run.lastOffset <= SAFE) { range(run.partition, run.batch, from, to, tailFor(run.deliveryCount)); return; }
+    for (let i = from; i < to; i++) { const offset = run.batch.offsetAt(i); one(run.partition, run.batch, i, offset <= SAFE ? Number(offset) : offset); }
   };
 }
 
@@ -96,19 +111,10 @@ export async function runShareConsume(o: ShareConsumeOptions, io: Io): Promise<n
   io.signal?.addEventListener('abort', onAbort, { once: true });
   if (io.signal?.aborted) onAbort();
 
-  const text = o.output.format !== undefined || o.output.keyDelimiter !== undefined;
   const writer = flushedWriter(io.stdout);
-  const out = new JsonLinesWriter((bytes) => writer.write(bytes));
-  const formats = new Map<string, (r: ShareRecord) => void>();
-  const formatFor = (topic: string) => {
-    let f = formats.get(topic);
-    if (!f) {
-      if (!text) f = shareJsonWriter(topic, o.encoding, out);
-      else { const w: RecordWriter = recordWriter(topic, o.output, out); f = (r) => w(r.partition, r.batch, r.index, r.offset <= SAFE ? Number(r.offset) : r.offset); }
-      formats.set(topic, f);
-    }
-    return f;
-  };
+  const out = new JsonLinesWriter((bytes, done) => writer.write(bytes, done));
+  const formats = new Map<string, RunWriter>();
+  const formatFor = (topic: string) => formats.get(topic) ?? formats.set(topic, shareRunWriter(topic, o.output, o.encoding, out)).get(topic)!;
   let printed = 0;
   /** The most records one poll brought. */
   let most = MAX_RECORDS;
@@ -121,28 +127,31 @@ export async function runShareConsume(o: ShareConsumeOptions, io: Io): Promise<n
       // not near -c: records fetched ahead and never written are released at close, and come
       // again with their delivery count up.
       polling = true;
-      let records: ShareRecord[];
+      let runs: ShareRecordRun[];
       try {
-        records = await consumer.poll(o.exitAtEnd ? IDLE_END_MS : POLL_MS, { prefetch: o.limit - printed > 2 * most });
+        // Runs of records (a batch's, of one acquired range), written a batch at a time: no object per record.
+        runs = await consumer.pollRuns(o.exitAtEnd ? IDLE_END_MS : POLL_MS, { prefetch: o.limit - printed > 2 * most });
       } finally { polling = false; }
-      if (records.length === 0) { if (o.exitAtEnd || stopping) break; continue; }
-      if (records.length > most) most = records.length;
+      if (runs.length === 0) { if (o.exitAtEnd || stopping) break; continue; }
+      let count = 0;
+      for (const run of runs) count += run.to - run.from;
+      if (count > most) most = count;
       // A record whose lock is near its end may be another member's before its acknowledgement
       // gets there: not written (that member writes it), released.
       const now = Date.now();
       const margin = Math.min(consumer.acquisitionLockTimeoutMs / 2, LOCK_MARGIN_MS);
-      const take: ShareRecord[] = [];
-      for (const r of records) {
-        if (take.length < o.limit - printed && r.lockExpiresAt - now >= margin) take.push(r);
-        else {
-          // Past -c, or its lock nearly over: for the others at once (and fetching ahead stops,
-          // which would bring it back to this member).
-          if (take.length >= o.limit - printed) consumer.fetchAhead(false);
-          consumer.acknowledge(r, 'release');
-        }
+      /** Each run to write, and the end of its records written (the rest are released). */
+      const take: [ShareRecordRun, number][] = [];
+      let left = o.limit - printed;
+      for (const run of runs) {
+        if (run.lockExpiresAt - now < margin) { consumer.acknowledgeRun(run, 'release'); continue; }
+        const n = Math.min(run.to - run.from, left);
+        // Past -c: for the others at once (and fetching ahead stops, which would bring them back to this member).
+        if (n < run.to - run.from) { consumer.fetchAhead(false); consumer.acknowledgeRun(run, 'release', run.from + n, run.to); }
+        if (n > 0) { take.push([run, run.from + n]); left -= n; }
       }
       try {
-        for (const r of take) formatFor(r.topic)(r);
+        for (const [run, end] of take) formatFor(run.topic)(run, run.from, end);
         out.flush();
         await writer.flushed();
       } catch (err) {
@@ -150,15 +159,15 @@ export async function runShareConsume(o: ShareConsumeOptions, io: Io): Promise<n
         // No ShareFetch ahead from now: it would take released records back.
         consumer.fetchAhead(false);
         if (onError !== null) {
-          for (const r of take) consumer.acknowledge(r, onError);
+          for (const [run, end] of take) consumer.acknowledgeRun(run, onError, run.from, end);
           await consumer.commitSync().catch(() => {});
         }
         // A reader that stopped early (`| head`) is not an error, as for consume.
         if ((err as NodeJS.ErrnoException).code === 'EPIPE') return 0;
         throw err;
       }
-      for (const r of take) consumer.acknowledge(r, 'accept');
-      printed += take.length;
+      // Accepted as offset ranges (a run's records whose offsets follow each other are one).
+      for (const [run, end] of take) { consumer.acknowledgeRun(run, 'accept', run.from, end); printed += end - run.from; }
     }
   } finally {
     io.signal?.removeEventListener('abort', onAbort);

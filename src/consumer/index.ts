@@ -24,5 +24,5 @@ export { ClassicMembership, type Membership, type MembershipHooks, type MemberSt
 export { NextGenMembership } from './next-gen.js';
 export {
   ShareConsumer, AcknowledgeType,
-  type ShareConsumerOptions, type ShareConsumerEvents, type ShareRecord, type AcknowledgementResult, type AcknowledgeTypeName,
+  type ShareConsumerOptions, type ShareConsumerEvents, type ShareRecord, type ShareRecordRun, type AcknowledgementResult, type AcknowledgeTypeName,
 } from './share.js';

@@ -26,6 +26,11 @@ export interface ShareMembershipHooks {
 const JOIN_EPOCH = 0;
 const LEAVE_EPOCH = -1;
 const DEFAULT_HEARTBEAT_MS = 5000;
+/** While nothing is assigned, for EMPTY_FAST_MS: this many heartbeats this far apart, then EMPTY_NEXT_MS apart (at most ~45 in all). */
+const EMPTY_FIRST_BEATS = 10;
+const EMPTY_FIRST_MS = 25;
+const EMPTY_NEXT_MS = 50;
+const EMPTY_FAST_MS = 2000;
 
 const sleep = (ms: number, signal: AbortSignal) => new Promise<void>((resolve) => {
   const t = setTimeout(done, ms);
@@ -71,6 +76,7 @@ export class ShareMembership {
   async #run(): Promise<void> {
     let failures = 0;
     let emptyBeats = 0;
+    let emptySince: number | null = null;
     while (!this.#stop.signal.aborted) {
       try {
         await this.#heartbeat(this.#epoch);
@@ -89,12 +95,16 @@ export class ShareMembership {
       }
       if (this.#epoch === JOIN_EPOCH) { await sleep(50, this.#stop.signal); continue; } // fenced: join again soon
       // A member with nothing assigned yet (Kafka assigns a new share group's partitions once
-      // their share state is initialized, after the join's answer) asks again soon, backing off
-      // to the interval: waiting out a whole interval before the first records is most of a
-      // short run's time.
+      // their share state is initialized, after the join's answer, and at most once per
+      // group.share.assignment.interval.ms, 1 s by default) asks again soon for its first
+      // EMPTY_FAST_MS, then at the interval: waiting out a whole interval, or a backoff's step,
+      // before the first records is most of a short run's time. The first asks come every
+      // EMPTY_FIRST_MS (a new group's share state takes some tens of ms), then every EMPTY_NEXT_MS.
       const empty = this.#assignment.every((tp) => tp.partitions.length === 0);
+      if (!empty) emptySince = null; else emptySince ??= Date.now();
       emptyBeats = empty ? emptyBeats + 1 : 0;
-      const wait = empty ? Math.min(this.#intervalMs, 100 * Math.max(1, emptyBeats - 10)) : this.#intervalMs;
+      const fast = empty && Date.now() - emptySince! < EMPTY_FAST_MS;
+      const wait = fast ? Math.min(this.#intervalMs, emptyBeats <= EMPTY_FIRST_BEATS ? EMPTY_FIRST_MS : EMPTY_NEXT_MS) : this.#intervalMs;
       await new Promise<void>((resolve) => {
         this.#wake = resolve;
         void sleep(wait, this.#stop.signal).then(resolve);

@@ -84,6 +84,24 @@ export interface ShareRecord {
   lockExpiresAt: number;
 }
 
+/**
+ * Records [from, to) of one batch handed out together by pollRuns(): all of one acquired range
+ * (one delivery count and lock), without an object per record; acknowledgeRun() acknowledges
+ * them, as offset ranges on the wire.
+ */
+export interface ShareRecordRun {
+  topic: string;
+  partition: number;
+  batch: RecordBatch;
+  from: number;
+  to: number;
+  /** The first and last records' offsets (a compacted batch may lack some between them). */
+  firstOffset: bigint;
+  lastOffset: bigint;
+  deliveryCount: number;
+  lockExpiresAt: number;
+}
+
 /** For one poll(). */
 export interface PollOptions {
   /**
@@ -134,18 +152,33 @@ interface Node {
 }
 
 /**
- * The records of one partition from one ShareFetch, handed out together; `state` says for each
+ * The records of one partition from one ShareFetch, handed out together, as runs (records of one
+ * batch in one acquired range); `state` says for each record (its slot: its place in the runs)
  * whether it is still the caller's (OPEN), renewed and still the caller's (RENEWED), or
- * acknowledged (DONE). Each record carries its delivery and its index in it (DELIVERY, SLOT),
- * so acknowledging one builds no key and walks no map.
+ * acknowledged (DONE). ShareRecords are made only for poll() (`records`, null until then); each
+ * record and run carries its delivery and slot (DELIVERY, SLOT), so acknowledging one builds no
+ * key and walks no map.
  */
-interface Delivery { node: number; part: SessionPartition; records: ShareRecord[]; state: Uint8Array; open: number }
+interface Delivery { node: number; part: SessionPartition; runs: Run[]; count: number; records: ShareRecord[] | null; state: Uint8Array; open: number }
 const OPEN = 0;
 const RENEWED = 1;
 const DONE = 2;
 const DELIVERY = Symbol('kafka-wire share delivery');
 const SLOT = Symbol('kafka-wire share slot');
 type Carried = ShareRecord & { [DELIVERY]?: Delivery; [SLOT]?: number };
+
+class Run implements ShareRecordRun {
+  readonly [DELIVERY]: Delivery;
+  /** The slot of record `from`. */
+  readonly [SLOT]: number;
+  constructor(
+    readonly topic: string, readonly partition: number, readonly batch: RecordBatch, readonly from: number, public to: number,
+    readonly firstOffset: bigint, public lastOffset: bigint, readonly deliveryCount: number, public lockExpiresAt: number, delivery: Delivery, slot: number,
+  ) {
+    this[DELIVERY] = delivery;
+    this[SLOT] = slot;
+  }
+}
 
 /**
  * A ShareRecord as handed out: key, value, headers, timestamp and the KafkaRecord are read from
@@ -176,7 +209,7 @@ export class ShareConsumer extends EventEmitter<ShareConsumerEvents> {
   readonly #explicit: boolean;
   readonly #nodes = new Map<number, Node>();
   #assignment: TopicPartitions[] = [];
-  readonly #ready: { records: ShareRecord[]; node: number; deliveries: Delivery[] }[] = [];
+  readonly #ready: { node: number; deliveries: Delivery[] }[] = [];
   #readyWaiter: (() => void) | null = null;
   /** Deliveries handed out with records not acknowledged yet. */
   readonly #held = new Set<Delivery>();
@@ -358,7 +391,6 @@ export class ShareConsumer extends EventEmitter<ShareConsumerEvents> {
     const receivedAt = Date.now();
     const names = this.#topicNames();
     const ackResults = new Map<string, { errorCode: number; message: string | null }>();
-    const records: ShareRecord[] = [];
     const deliveries: Delivery[] = [];
     let refresh = false;
     for (const t of res.responses) {
@@ -373,13 +405,12 @@ export class ShareConsumer extends EventEmitter<ShareConsumerEvents> {
           throw new ConsumerError('FETCH', `ShareFetch ${topic}/${p.partitionIndex}: ${kafkaErrorName(p.errorCode)}${p.errorMessage ? `: ${p.errorMessage}` : ''}`, { errorCode: p.errorCode });
         }
         if (p.acquiredRecords.length === 0) continue;
-        const d: Delivery = { node: node.id, part, records: [], state: new Uint8Array(0), open: 0 };
+        const d: Delivery = { node: node.id, part, runs: [], count: 0, records: null, state: new Uint8Array(0), open: 0 };
         this.#acquired(node, d, p.records, p.acquiredRecords, receivedAt + this.#lockMs);
-        if (d.records.length === 0) continue;
-        d.state = new Uint8Array(d.records.length);
-        d.open = d.records.length;
+        if (d.count === 0) continue;
+        d.state = new Uint8Array(d.count);
+        d.open = d.count;
         deliveries.push(d);
-        for (const r of d.records) records.push(r);
       }
     }
     if (this.#heard()) {
@@ -389,18 +420,18 @@ export class ShareConsumer extends EventEmitter<ShareConsumerEvents> {
       const acquired = (res as ShareFetchResponse).responses.flatMap((t) => t.partitions.map((p) => `${names.get(t.topicId)}/${p.partitionIndex}:${p.acquiredRecords.map((r) => `${r.firstOffset}-${r.lastOffset}x${r.deliveryCount}`).join(',')}`)).join(' ');
       this.options.debug(`ShareFetch broker ${node.id} epoch ${req.epoch}: ${req.acks.length} acks, ${req.topics.reduce((n, t) => n + t.partitions.length, 0)} partitions listed; acquired ${acquired || 'nothing'}`);
     }
-    if (records.length > 0) {
+    if (deliveries.length > 0) {
       node.ready++;
-      this.#ready.push({ records, node: node.id, deliveries });
+      this.#ready.push({ node: node.id, deliveries });
       const w = this.#readyWaiter; this.#readyWaiter = null; w?.();
     }
     if (refresh) { await this.#refresh(); void this.#ensureLoops(); }
   }
 
-  /** The records of the acquired ranges, with their delivery counts; offsets acquired without a record are acknowledged as gaps. */
+  /** The records of the acquired ranges as runs, with their delivery counts; offsets acquired without a record are acknowledged as gaps. */
   #acquired(node: Node, d: Delivery, bytes: Uint8Array | null, ranges: readonly { firstOffset: bigint; lastOffset: bigint; deliveryCount: number }[], lockExpiresAt: number): void {
     const part = d.part;
-    const out = d.records;
+    const runs = d.runs;
     for (const r of ranges) {
       if (r.lastOffset < r.firstOffset || r.lastOffset - r.firstOffset >= MAX_ACQUIRED_RANGE) {
         throw new ConsumerError('FETCH', `ShareFetch ${part.topic}/${part.partition}: acquired range ${r.firstOffset}..${r.lastOffset} is not a range this consumer takes`);
@@ -433,7 +464,11 @@ export class ShareConsumer extends EventEmitter<ShareConsumerEvents> {
         const r = sorted[ri];
         if (r === undefined || offset < r.firstOffset || offset < expect) continue; // in the batch but not acquired by this member
         expect = offset + 1n;
-        out.push(new HandedOut(part.topic, part.partition, offset, r.deliveryCount, batch, index, lockExpiresAt, d, out.length));
+        // The run goes on while the records are the same batch's and the same range's.
+        const run = runs[runs.length - 1];
+        if (run !== undefined && run.batch === batch && run.to === index && run.deliveryCount === r.deliveryCount && run.lastOffset >= r.firstOffset) { run.to++; run.lastOffset = offset; }
+        else runs.push(new Run(part.topic, part.partition, batch, index, index + 1, offset, offset, r.deliveryCount, lockExpiresAt, d, d.count));
+        d.count++;
       }
     }
     gapsUpTo(sorted.length > 0 ? sorted[sorted.length - 1]!.lastOffset + 1n : 0n);
@@ -508,13 +543,46 @@ export class ShareConsumer extends EventEmitter<ShareConsumerEvents> {
     this.#ahead = options.prefetch ?? this.#prefetch;
     for (const n of this.#nodes.values()) n.wake();
     try {
-      return await this.#take(deadline);
+      const deliveries = await this.#take(deadline);
+      return deliveries.length === 1 ? this.#records(deliveries[0]!) : deliveries.flatMap((d) => this.#records(d));
     } finally {
       this.#wanting = false;
     }
   }
 
-  async #take(deadline: number): Promise<ShareRecord[]> {
+  /**
+   * As poll(), the records as runs (ShareRecordRun: records of one batch and one acquired range),
+   * with no object per record: for callers that go through a batch's records by index (such as
+   * kafka-wire consume --share, writing them a batch at a time). Acknowledge them with
+   * acknowledgeRun() (a run has no ShareRecords to give acknowledge()).
+   */
+  async pollRuns(timeoutMs = 5000, options: PollOptions = {}): Promise<ShareRecordRun[]> {
+    await this.start();
+    this.#settleHandedOut();
+    const deadline = Date.now() + timeoutMs;
+    this.#wanting = true;
+    this.#ahead = options.prefetch ?? this.#prefetch;
+    for (const n of this.#nodes.values()) n.wake();
+    try {
+      const deliveries = await this.#take(deadline);
+      return deliveries.length === 1 ? deliveries[0]!.runs : deliveries.flatMap((d) => d.runs);
+    } finally {
+      this.#wanting = false;
+    }
+  }
+
+  /** A delivery's records as ShareRecords (made on first asking). */
+  #records(d: Delivery): ShareRecord[] {
+    if (d.records !== null) return d.records;
+    const out: ShareRecord[] = [];
+    for (const run of d.runs) {
+      for (let i = run.from; i < run.to; i++) out.push(new HandedOut(run.topic, run.partition, run.batch.offsetAt(i), run.deliveryCount, run.batch, i, run.lockExpiresAt, d, out.length));
+    }
+    d.records = out;
+    return out;
+  }
+
+  async #take(deadline: number): Promise<Delivery[]> {
     for (;;) {
       if (this.#failure) throw this.#failure;
       if (this.#closing) return [];
@@ -525,7 +593,7 @@ export class ShareConsumer extends EventEmitter<ShareConsumerEvents> {
           const n = this.#nodes.get(t.node);
           if (n) { n.ready--; n.wake(); }
         }
-        return taken.length === 1 ? taken[0]!.records : taken.flatMap((t) => t.records);
+        return taken.length === 1 ? taken[0]!.deliveries : taken.flatMap((t) => t.deliveries);
       }
       const left = deadline - Date.now();
       if (left <= 0) return [];
@@ -566,7 +634,11 @@ export class ShareConsumer extends EventEmitter<ShareConsumerEvents> {
     }
     for (const d of this.#held) {
       const session = this.#node(d.node).session;
-      for (let i = 0; i < d.state.length; i++) if (d.state[i] !== DONE) { d.state[i] = DONE; session.acknowledge(d.part, d.records[i]!.offset, AcknowledgeType.ACCEPT); }
+      for (const run of d.runs) {
+        for (let i = run.from, slot = run[SLOT]; i < run.to; i++, slot++) {
+          if (d.state[slot] !== DONE) { d.state[slot] = DONE; session.acknowledge(d.part, run.batch.offsetAt(i), AcknowledgeType.ACCEPT); }
+        }
+      }
       d.open = 0;
     }
     this.#held.clear();
@@ -595,6 +667,35 @@ export class ShareConsumer extends EventEmitter<ShareConsumerEvents> {
     node.session.acknowledge(d.part, record.offset, id);
   }
 
+  /**
+   * Acknowledges records [from, to) of a run pollRuns() handed out (default: all of it), as
+   * acknowledge() does each: one offset range on the wire when their offsets are consecutive.
+   */
+  acknowledgeRun(run: ShareRecordRun, type: AcknowledgeTypeName = 'accept', from = run.from, to = run.to): void {
+    const id = ACK_TYPE_ID[type];
+    if (id === undefined || type === ('gap' as AcknowledgeTypeName)) throw new ConsumerError('USAGE', `acknowledge type is accept, release, reject or renew, not ${JSON.stringify(type)}`);
+    const d = (run as Partial<Run>)[DELIVERY];
+    const first = (run as Partial<Run>)[SLOT];
+    const where = `${run.topic}/${run.partition}@${run.firstOffset}..${run.lastOffset}`;
+    if (d === undefined || first === undefined || !this.#held.has(d)) throw new ConsumerError('USAGE', `${where} is not a run this consumer holds (already acknowledged, or not handed out by pollRuns())`);
+    if (!(Number.isInteger(from) && Number.isInteger(to) && run.from <= from && from <= to && to <= run.to)) throw new ConsumerError('USAGE', `records ${from}..${to} are not within ${where}'s ${run.from}..${run.to}`);
+    const lo = first + from - run.from, hi = first + to - run.from;
+    for (let slot = lo; slot < hi; slot++) if (d.state[slot] === DONE) throw new ConsumerError('USAGE', `${run.topic}/${run.partition}@${run.batch.offsetAt(run.from + slot - first)} is already acknowledged`);
+    if (from === to) return;
+    const node = this.#node(d.node);
+    const firstOffset = run.batch.offsetAt(from), lastOffset = run.batch.offsetAt(to - 1);
+    const whole = lastOffset - firstOffset === BigInt(to - from - 1);
+    if (whole) node.session.acknowledgeRange(d.part, firstOffset, lastOffset, id);
+    else for (let i = from; i < to; i++) node.session.acknowledge(d.part, run.batch.offsetAt(i), id);
+    if (type === 'renew') {
+      d.state.fill(RENEWED, lo, hi);
+      node.wake();
+      return;
+    }
+    for (let slot = lo; slot < hi; slot++) if (d.state[slot] !== DONE) { d.state[slot] = DONE; d.open--; }
+    if (d.open === 0) this.#held.delete(d);
+  }
+
   /** The held delivery and index of a record handed out (by what it carries, else by topic, partition and offset). */
   #find(record: ShareRecord): [Delivery, number] | null {
     const c = record as Carried;
@@ -603,8 +704,13 @@ export class ShareConsumer extends EventEmitter<ShareConsumerEvents> {
     if (d !== undefined && i !== undefined) return this.#held.has(d) && d.state[i] !== DONE ? [d, i] : null;
     for (const h of this.#held) {
       if (h.part.topic !== record.topic || h.part.partition !== record.partition) continue;
-      const j = h.records.findIndex((r) => r.offset === record.offset);
-      if (j >= 0 && h.state[j] !== DONE) return [h, j];
+      for (const run of h.runs) {
+        if (record.offset < run.firstOffset || record.offset > run.lastOffset) continue;
+        for (let i = run.from; i < run.to; i++) {
+          const j = run[SLOT] + i - run.from;
+          if (run.batch.offsetAt(i) === record.offset && h.state[j] !== DONE) return [h, j];
+        }
+      }
     }
     return null;
   }
@@ -653,7 +759,8 @@ export class ShareConsumer extends EventEmitter<ShareConsumerEvents> {
         for (const a of req.acks) if (a.type === AcknowledgeType.RENEW) {
           for (const d of this.#held) {
             if (d.part.topic !== a.topic || d.part.partition !== a.partition) continue;
-            for (const r of d.records) if (r.offset >= a.firstOffset && r.offset <= a.lastOffset) r.lockExpiresAt = until;
+            for (const r of d.records ?? []) if (r.offset >= a.firstOffset && r.offset <= a.lastOffset) r.lockExpiresAt = until;
+            for (const r of d.runs) if (r.firstOffset >= a.firstOffset && r.lastOffset <= a.lastOffset) r.lockExpiresAt = until;
           }
         }
       }

@@ -8,7 +8,7 @@ import { embedded, embeddedExports } from '../wasm/load.js';
 import { alloc, mem, memI32, setTop, top, wasm } from './engine.js';
 import {
   JSON_ALL, JSON_ASIDE, JSON_BASE_OFFSET, JSON_BLOCK_WORDS, JSON_COUNT, JSON_DATA, JSON_DONE, JSON_HEAD, JSON_HEAD_LENGTH,
-  JSON_HEADERS, JSON_LOG_APPEND, JSON_OUT, JSON_OUT_END, JSON_REASON, JSON_ROWS, JSON_TIMESTAMP, JSON_WRITTEN_END, HEADER_WORDS, ROW_WORDS,
+  JSON_HEADERS, JSON_LOG_APPEND, JSON_TAIL, JSON_TAIL_LENGTH, JSON_OUT, JSON_OUT_END, JSON_REASON, JSON_ROWS, JSON_TIMESTAMP, JSON_WRITTEN_END, HEADER_WORDS, ROW_WORDS,
 } from '../wasm/abi.js';
 
 interface JsonLinesExports {
@@ -40,10 +40,11 @@ export function jsonLinesTake(batch: RecordBatch): boolean {
  * JSON lines, each starting with `head` ({"topic":T,"partition":P,"offset":): `written` gets the
  * bytes (a view of WebAssembly memory, valid until it returns: copy them), `aside(i)` must write
  * record i itself (invalid UTF-8, an unsafe timestamp, a header key starting with a BOM, a line
- * larger than the largest region), in order between the others.
+ * larger than the largest region), in order between the others. `tail` (JSON text starting with a
+ * comma) goes in every line after its headers, before its closing brace.
  */
 export function writeJsonLines(batch: RecordBatch, from: number, to: number, head: Uint8Array,
-  written: (bytes: Uint8Array) => void, aside: (index: number) => void): void {
+  written: (bytes: Uint8Array) => void, aside: (index: number) => void, tail?: Uint8Array): void {
   const rows = batch._rows!, hdrs = batch._hdrs!;
   wasm(); // the records engine's instance zeroes the memory below its arena: first
   const w = embeddedExports(module);
@@ -58,15 +59,18 @@ export function writeJsonLines(batch: RecordBatch, from: number, to: number, hea
     const rowsPtr = alloc(count * ROW_WORDS * 4);
     const hdrsPtr = alloc(hdrs.length * 4);
     const headPtr = alloc(head.length);
+    const tailLength = tail?.length ?? 0;
+    const tailPtr = alloc(tailLength);
     const block = alloc(JSON_BLOCK_WORDS * 4);
     // The most the lines can take (json-lines.ts's per-line bound summed): one call, mostly.
-    const outBytes = Math.min(MAX_OUT_BYTES, 6 * (hi - lo) + count * (head.length + 128) + 8 * hdrs.length);
+    const outBytes = Math.min(MAX_OUT_BYTES, 6 * (hi - lo) + count * (head.length + tailLength + 128) + 8 * hdrs.length);
     const outPtr = alloc(outBytes);
     const u8 = mem(), I = memI32();
     u8.set(data.subarray(lo, hi), dataPtr);
     I.set(rows.subarray(from * ROW_WORDS, to * ROW_WORDS), rowsPtr >> 2);
     I.set(hdrs, hdrsPtr >> 2);
     u8.set(head, headPtr);
+    if (tail !== undefined) u8.set(tail, tailPtr);
     const b = block >> 2;
     const logAppend = batch.timestampType === 'logAppend';
     const time = logAppend ? batch.maxTimestamp : batch.baseTimestamp;
@@ -79,6 +83,8 @@ export function writeJsonLines(batch: RecordBatch, from: number, to: number, hea
     I[b + JSON_TIMESTAMP] = Number(BigInt.asIntN(32, time));
     I[b + JSON_TIMESTAMP + 1] = Number(BigInt.asIntN(32, time >> 32n));
     I[b + JSON_LOG_APPEND] = logAppend ? 1 : 0;
+    I[b + JSON_TAIL] = tailPtr;
+    I[b + JSON_TAIL_LENGTH] = tailLength;
     for (let i = 0; i < count;) {
       I[b + JSON_ROWS] = rowsPtr + i * ROW_WORDS * 4;
       I[b + JSON_COUNT] = count - i;

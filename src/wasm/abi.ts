@@ -279,7 +279,10 @@ export const JSON_LOG_APPEND = 12;
 export const JSON_DONE = 13;
 export const JSON_WRITTEN_END = 14;
 export const JSON_REASON = 15;
-export const JSON_BLOCK_WORDS = 16;
+/** Bytes every line carries after its headers, before its closing brace (a share record's ,"deliveryCount":N); length 0: none. */
+export const JSON_TAIL = 16;
+export const JSON_TAIL_LENGTH = 17;
+export const JSON_BLOCK_WORDS = 18;
 /** Reasons: every record written; the output region is full; record JSON_DONE needs the JS writer. */
 export const JSON_ALL = 0;
 export const JSON_FULL = 1;

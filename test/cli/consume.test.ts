@@ -82,13 +82,14 @@ describe('jsonRangeWriter (a batch per WebAssembly call)', () => {
   });
 
   /** The lines of records [from, to) of each batch written by the range writer and by the per-record writer. */
-  function both(batches: ReturnType<typeof decodeRecordBatches>['batches'], partition: number, cut: (n: number) => [number, number]) {
-    const each = (w: JsonLinesWriter) => jsonRecordWriter('tópic "t"', 'utf8', w);
+  function both(batches: ReturnType<typeof decodeRecordBatches>['batches'], partition: number, cut: (n: number) => [number, number], tail?: Uint8Array) {
+    // A tail (share consume's ,"deliveryCount":N) is the per-record writer's `more`.
+    const each = (w: JsonLinesWriter) => jsonRecordWriter('tópic "t"', 'utf8', w, tail === undefined ? undefined : (o) => o.raw(tail));
     let aside = 0;
     const ranged = written((out) => {
       const one = each(out);
       const r = jsonRangeWriter('tópic "t"', out, (...args) => { aside++; one(...args); });
-      for (const b of batches) r(partition, b, ...cut(b.recordCount));
+      for (const b of batches) r(partition, b, ...cut(b.recordCount), tail);
     });
     const single = written((out) => {
       const w = each(out);
@@ -98,16 +99,18 @@ describe('jsonRangeWriter (a batch per WebAssembly call)', () => {
   }
 
   it('writes what the per-record writer writes, which is JSON.stringify of the records', () => {
-    fc.assert(fc.property(fc.array(batchSpec, { minLength: 1, maxLength: 3 }), fc.nat(5), fc.nat(7), fc.nat(7), (specs, partition, a, z) => {
+    fc.assert(fc.property(fc.array(batchSpec, { minLength: 1, maxLength: 3 }), fc.nat(5), fc.nat(7), fc.nat(7), fc.option(fc.nat(1000), { nil: undefined }), (specs, partition, a, z, deliveryCount) => {
       // Several batches in one records field: each one's bytes are found inside it.
       const blob = Buffer.concat(specs.map((b) => encodeRecordBatch({ baseOffset: b.baseOffset, baseTimestamp: b.baseTimestamp, timestampType: b.logAppend ? 'logAppend' : 'create', compression: b.compression as 'none', records: b.records })));
       const { batches } = decodeRecordBatches(blob, { lazy: true });
       const cut = (n: number): [number, number] => [Math.min(a, n), Math.max(Math.min(a, n), n - z)];
-      const { ranged, single } = both(batches, partition, cut);
+      const tail = deliveryCount === undefined ? undefined : Buffer.from(`,"deliveryCount":${deliveryCount}`);
+      const { ranged, single } = both(batches, partition, cut, tail);
       expect(ranged).toBe(single);
       const expected = batches.flatMap((b) => { const [from, to] = cut(b.recordCount); return b.records.slice(from, to).map((r, k) => JSON.stringify({
         topic: 'tópic "t"', partition, offset: Number(b.offsetAt(from + k)), timestamp: Number(b.timestampAt(from + k)),
         key: text(r.key), value: text(r.value), headers: r.headers.map((h) => ({ key: decoder.decode(Buffer.from(h.key)), value: text(h.value) })),
+        ...(deliveryCount === undefined ? {} : { deliveryCount }),
       }) + '\n'); }).join('');
       expect(ranged).toBe(expected);
     }), { numRuns: 1500 });

@@ -17,6 +17,8 @@ import {
   alterShareGroupConfig, alterShareGroupOffsets, deleteShareGroup, deleteShareGroupOffsets, describeShareGroup, listShareGroups, resetShareGroupOffsets,
 } from '../../src/admin/share-groups.js';
 import { KafkaClient } from '../../src/wire/client.js';
+import { Connection } from '../../src/wire/connection.js';
+import { ApiKey } from '../../src/generated/types.js';
 import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { bin, produceNumbered, produceTransactions, sleep, startMember, until } from './group-helpers.js';
@@ -515,6 +517,64 @@ describe.skipIf(!ok)('share groups against Kafka 4.4', () => {
     await sleep(LOCK_MS);
     const d = new ShareConsumer({ bootstrap: kafka().bootstrap, groupId: group, topics: [topic] });
     try { expect(await d.poll(2000)).toEqual([]); } finally { await d.close(); }
+  }, 60_000);
+
+  it('pollRuns hands out runs of a batch\'s records; acknowledgeRun sends each run as one offset range (not a batch per record), and what it released comes again', async () => {
+    const { topic, group } = await setup('runs');
+    const total = 1000;
+    await produceNumbered(kafka().bootstrap, topic, 1, 0, total); // batches of 100
+    // What goes on the wire: every acknowledgement batch of each ShareFetch and ShareAcknowledge.
+    const sent: { firstOffset: bigint; lastOffset: bigint; acknowledgeTypes: number[] }[] = [];
+    const request = Connection.prototype.request;
+    Connection.prototype.request = function (this: Connection, apiKey: number, ...rest: unknown[]) {
+      if (apiKey === ApiKey.ShareFetch || apiKey === ApiKey.ShareAcknowledge) {
+        const body = rest[1] as { topics: { partitions: { acknowledgementBatches?: typeof sent }[] }[] };
+        for (const t of body.topics) for (const p of t.partitions) sent.push(...(p.acknowledgementBatches ?? []));
+      }
+      return (request as (...a: unknown[]) => Promise<unknown>).call(this, apiKey, ...rest);
+    } as typeof request;
+    const c = new ShareConsumer({ bootstrap: kafka().bootstrap, groupId: group, topics: [topic], acknowledgementMode: 'explicit', maxRecords: total });
+    const c2 = new ShareConsumer({ bootstrap: kafka().bootstrap, groupId: group, topics: [topic] });
+    try {
+      const runs: Awaited<ReturnType<ShareConsumer['pollRuns']>> = [];
+      let n = 0;
+      for (let i = 0; i < 40 && n < total; i++) {
+        const got = await c.pollRuns(1000);
+        // Each run: accept its first half, release the rest (two ranges), before the next poll.
+        for (const run of got) {
+          const mid = run.from + Math.floor((run.to - run.from) / 2);
+          c.acknowledgeRun(run, 'accept', run.from, mid);
+          c.acknowledgeRun(run, 'release', mid, run.to);
+          expect(() => c.acknowledgeRun(run, 'accept', mid, mid + 1)).toThrow(/already acknowledged|not a run this consumer holds/);
+          n += run.to - run.from;
+        }
+        runs.push(...got);
+      }
+      expect(n).toBe(total);
+      // One run per produced batch at most (runs do not cross batches), each all of one delivery count.
+      expect(runs.length).toBeGreaterThanOrEqual(total / 100);
+      expect(runs.every((r) => r.deliveryCount === 1 && r.lastOffset - r.firstOffset === BigInt(r.to - r.from - 1))).toBe(true);
+      const results = await c.commitSync();
+      const released = new Set(took(results, 'release'));
+      // Two ranges per run on the wire (accept, then release; nothing else: the offsets have no gaps).
+      expect(sent.length).toBe(2 * runs.length);
+      expect(sent.every((b) => b.acknowledgeTypes.length === 1)).toBe(true);
+      const expected = runs.flatMap((r) => {
+        const mid = r.firstOffset + BigInt(Math.floor((r.to - r.from) / 2));
+        return [{ firstOffset: r.firstOffset, lastOffset: mid - 1n, acknowledgeTypes: [1] }, { firstOffset: mid, lastOffset: r.lastOffset, acknowledgeTypes: [2] }];
+      });
+      expect([...sent].sort((a, b) => Number(a.firstOffset - b.firstOffset))).toEqual(expected.sort((a, b) => Number(a.firstOffset - b.firstOffset)));
+      // The released records come again (to another member), counted twice; the accepted ones do not.
+      const again: ShareRecord[] = [];
+      for (let i = 0; i < 40 && again.length < released.size; i++) again.push(...await c2.poll(1000));
+      expect(new Set(again.map((r) => `${r.partition}@${r.offset}`))).toEqual(released);
+      expect(released.size).toBe(total / 2);
+      expect(again.every((r) => r.deliveryCount === 2)).toBe(true);
+    } finally {
+      Connection.prototype.request = request;
+      await c.close();
+      await c2.close();
+    }
   }, 60_000);
 
   it('implicit mode accepts what was handed out when the next records are asked for; explicit mode waits for each record\'s word', async () => {
