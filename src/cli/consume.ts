@@ -13,7 +13,7 @@ import { integerArg, stringOption, type OptionValues, type ParsedArgs } from './
 import { clientFrom, clientOptionsFrom, NETWORK_OPTIONS, noPositionals, PARTITION_OPTION, partitionArg, requiredTopic, TOPIC_OPTION } from './client-options.js';
 import { GROUP_CONSUME_OPTIONS, refuseGroupOptions, runGroupConsume } from './group-consume.js';
 import { SHARE_CONSUME_OPTIONS, refuseShareOptions, runShareConsume } from './share-consume.js';
-import { CONSUME_OUTPUT_OPTIONS, ENCODINGS, JsonLinesWriter, outputOptions, rangeWriter, recordWriter, type Encoding } from './consume-output.js';
+import { CONSUME_OUTPUT_OPTIONS, directWriter, ENCODINGS, JsonLinesWriter, outputOptions, rangeWriter, recordWriter, type Encoding } from './consume-output.js';
 import { startStats, statsIntervalArg, STATS_OPTION } from './stats.js';
 import { KafkaClient } from '../wire/client.js';
 import { Metrics } from '../observe/metrics.js';
@@ -90,7 +90,9 @@ async function runConsume({ options: values, positionals }: ParsedArgs, io: Io):
     // A stream says when it is done with each buffer (written, or failed: consume stops then
     // anyway), and the writer fills it again.
     const stream = io.stdout as Io['stdout'] & { write(data: Uint8Array, cb: () => void): boolean; once?: unknown };
-    const out = new JsonLinesWriter(typeof stream.once === 'function' ? (bytes, done) => stream.write(bytes, done) : (bytes) => io.stdout.write(bytes));
+    // To a file or /dev/null, JSON lines written a batch at a time go out with no copy (directWriter).
+    const out = new JsonLinesWriter(typeof stream.once === 'function' ? (bytes, done) => stream.write(bytes, done) : (bytes) => io.stdout.write(bytes),
+      directWriter(io.stdout));
     const written = recordWriter(topic, output, out);
     const format: typeof written = consumed === undefined ? written : (partition, batch, i, offset) => {
       consumed.records.record();
