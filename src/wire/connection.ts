@@ -197,7 +197,7 @@ export class Connection extends EventEmitter<ConnectionEvents> {
     this.requestTimeoutMs = options.requestTimeoutMs ?? 30_000;
     this.logger = createLogger(options.logger, 'connection').child('connection', { broker: `${this.host}:${this.port}` });
     // Frames are handled as they complete, so those before a bad one in the same chunk are too.
-    this.#splitter = new FrameSplitter({ maxFrameSize: options.maxFrameSize, onFrame: (frame) => this.#onFrame(frame) });
+    this.#splitter = new FrameSplitter({ maxFrameSize: options.maxFrameSize, onFrame: (frame) => this.#onFrame(frame), chunksReused: socket.chunksReused === true });
     this.#clientSoftware = [options.clientSoftwareName ?? 'kafka-wire', options.clientSoftwareVersion ?? '0.1.0'];
     this.#maxVersions = options.maxVersions ?? {};
     this.#tls = options.tls !== undefined && options.tls !== false;
