@@ -103,6 +103,8 @@ export interface FrameSplitterOptions {
    * or a policy (those keep views of the chunks).
    */
   chunksReused?: boolean;
+  /** Where a frame received into a buffer of its own gets it (a FramePool's take); default a new one. */
+  allocate?: (size: number) => Uint8Array;
   /**
    * Each frame's policy, from its size field and its first `peek` bytes (all of it when the frame
    * is shorter; just the prefix when its size is negative). With a policy, sizes are the
@@ -151,6 +153,7 @@ export class FrameSplitter {
   #lastJoined: Uint8Array | null = null;
   readonly #reuse: boolean;
   readonly #chunksReused: boolean;
+  readonly #allocate: (size: number) => Uint8Array;
   /** With `reuse`, where frames spanning chunks are assembled. */
   #assembly = new Uint8Array(0);
   /**
@@ -178,6 +181,7 @@ export class FrameSplitter {
     this.#reuse = options.reuse === true;
     this.#decide = options.decide;
     this.#chunksReused = options.chunksReused === true;
+    this.#allocate = options.allocate ?? allocateBytes;
     if (this.#chunksReused && (this.#reuse || this.#decide !== undefined)) {
       throw new RangeError('chunksReused cannot go with reuse or decide (they keep views of the chunks)');
     }
@@ -466,7 +470,7 @@ export class FrameSplitter {
 
   /** Starts receiving the held frame into its own buffer with its first bytes, `head`. */
   #startFrame(head: Uint8Array): void {
-    const frame = allocateBytes(this.#size + 4);
+    const frame = this.#allocate(this.#size + 4);
     frame.set(head, 0);
     this.#frame = frame;
     this.#pieces = [];
