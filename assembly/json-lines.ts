@@ -150,6 +150,25 @@ function sequence(p: usize, end: usize, c: u32): usize {
   return n;
 }
 
+/** The JSON escape of the ASCII byte c (a quote, a backslash or a control character) at o; returns the end. */
+// @ts-ignore: decorator
+@inline function escapeAscii(o: usize, c: u32): usize {
+  store<u8>(o++, 0x5c);
+  if (c == 0x22 || c == 0x5c) store<u8>(o++, <u8>c);
+  else if (c == 0x0a) store<u8>(o++, 0x6e);
+  else if (c == 0x0d) store<u8>(o++, 0x72);
+  else if (c == 0x09) store<u8>(o++, 0x74);
+  else if (c == 0x08) store<u8>(o++, 0x62);
+  else if (c == 0x0c) store<u8>(o++, 0x66);
+  else {
+    store<u32>(o, 0x00303075); // u00 (little-endian), then the two hex digits
+    store<u8>(o + 3, hexDigit(c >> 4));
+    store<u8>(o + 4, hexDigit(c & 15));
+    o += 5;
+  }
+  return o;
+}
+
 /** [p, p + n) as a quoted JSON string at o; returns the end, or 0 for bytes that are not UTF-8. */
 function jsonString(o: usize, p: usize, n: usize): usize {
   const end = p + n;
@@ -158,17 +177,34 @@ function jsonString(o: usize, p: usize, n: usize): usize {
   const quote = i8x16.splat(0x22);
   const backslash = i8x16.splat(0x5c);
   while (true) {
-    // Sixteen bytes at a time while nothing needs a look: stored whole, then the writer moves on
-    // to the first byte that does (the region has room for the overshoot).
+    // Sixteen bytes at a time: stored whole when nothing needs a look; else, while the bytes to
+    // look at are ASCII to escape (quotes in JSON values), each is escaped where the mask says and
+    // the plain runs between are stored sixteen bytes at once (the region has room for the
+    // overshoot; the reads past a run stay inside the block's sixteen bytes plus fifteen, which
+    // the arena holds). A byte >= 0x80 sends the rest of the block to the byte-wise loop below.
     while (p + 16 <= end) {
       const v = v128.load(p);
-      v128.store(o, v);
       const special = v128.or(v128.or(i8x16.lt_s(v, space), i8x16.eq(v, quote)), i8x16.eq(v, backslash));
-      const mask = i8x16.bitmask(special);
-      if (mask == 0) { p += 16; o += 16; continue; }
-      const k = <usize>ctz(mask);
-      p += k; o += k;
-      break;
+      let mask = i8x16.bitmask(special);
+      if (mask == 0) { v128.store(o, v); p += 16; o += 16; continue; }
+      if (i8x16.bitmask(v) != 0) { // a byte >= 0x80 (lt_s takes it for negative): byte by byte from the first special
+        const k = <usize>ctz(mask);
+        v128.store(o, v);
+        p += k; o += k;
+        break;
+      }
+      let k: usize = 0;
+      do {
+        const t = <usize>ctz(mask);
+        v128.store(o, v128.load(p + k));
+        o += t - k;
+        o = escapeAscii(o, <u32>load<u8>(p + t));
+        k = t + 1;
+        mask &= mask - 1;
+      } while (mask != 0);
+      v128.store(o, v128.load(p + k));
+      o += 16 - k;
+      p += 16;
     }
     if (p >= end) break;
     const c = <u32>load<u8>(p);
@@ -177,22 +213,8 @@ function jsonString(o: usize, p: usize, n: usize): usize {
       if (len == 0) return 0;
       for (let i: usize = 0; i < len; i++) store<u8>(o + i, load<u8>(p + i));
       o += len; p += len;
-    } else if (c == 0x22 || c == 0x5c) {
-      store<u8>(o, 0x5c); store<u8>(o + 1, <u8>c); o += 2; p++;
-    } else if (c < 0x20) {
-      store<u8>(o++, 0x5c);
-      if (c == 0x0a) store<u8>(o++, 0x6e);
-      else if (c == 0x0d) store<u8>(o++, 0x72);
-      else if (c == 0x09) store<u8>(o++, 0x74);
-      else if (c == 0x08) store<u8>(o++, 0x62);
-      else if (c == 0x0c) store<u8>(o++, 0x66);
-      else {
-        store<u32>(o, 0x00303075); // u00 (little-endian), then the two hex digits
-        store<u8>(o + 3, hexDigit(c >> 4));
-        store<u8>(o + 4, hexDigit(c & 15));
-        o += 5;
-      }
-      p++;
+    } else if (c < 0x20 || c == 0x22 || c == 0x5c) {
+      o = escapeAscii(o, c); p++;
     } else {
       store<u8>(o++, <u8>c); p++;
     }
