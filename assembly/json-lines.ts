@@ -242,6 +242,9 @@ export function jsonLines(block: usize): void {
   const logAppend = word(block, JSON_LOG_APPEND) != 0;
   let o = <usize>word(block, JSON_OUT);
   let reason = JSON_ALL;
+  // A batch's timestamps share their digits above 10^8 (a 13-digit time's first five): those of the
+  // last one written, and the range of times that have them, so most need no 64-bit division.
+  let highFrom: u64 = 1, highTo: u64 = 0, highDigits: u64 = 0, highLength: usize = 0;
   let i = 0;
   for (; i < count; i++, row += <usize>ROW_WORDS << 2) {
     const keyLength = load<i32>(row + (<usize>ROW_KEY_LENGTH << 2));
@@ -267,7 +270,21 @@ export function jsonLines(block: usize): void {
     o += headLength;
     o = decimal(o, baseOffset + <i64>load<i32>(row + (<usize>ROW_OFFSET_DELTA << 2)));
     o = writeTimestamp(o);
-    o = decimal(o, ts);
+    const u = <u64>ts;
+    if (ts >= 100000000 && ts <= MAX_SAFE) {
+      if (u < highFrom || u >= highTo) {
+        const high = u / 100000000;
+        highFrom = high * 100000000;
+        highTo = highFrom + 100000000;
+        highLength = smallDecimal(o, <u32>high) - o; // high < 2^53 / 10^8: at most eight digits
+        highDigits = load<u64>(o);
+      }
+      store<u64>(o, highDigits); // the bytes past highLength are written over by the low digits
+      o += highLength;
+      let low = <u32>(u - highFrom);
+      for (let k = o + 7; k >= o; k--) { const q = low / 10; store<u8>(k, <u8>(0x30 + low - q * 10)); low = q; }
+      o += 8;
+    } else o = decimal(o, ts);
     if (keyLength < 0) o = writeNullKeyValue(o);
     else {
       o = writeKey(o);

@@ -116,6 +116,15 @@ describe('jsonRangeWriter (a batch per WebAssembly call)', () => {
     }), { numRuns: 1500 });
   });
 
+  it('writes timestamps on both sides of a 10^8 boundary, in any order (the digits above it are reused while they hold)', () => {
+    const deltas = [0, 5, 9, 10, 11, 30, 9, 10, 100_000_000, 9, -5, 199_999_999, 200_000_000];
+    const base = 1_764_799_999_990n;
+    const { batches } = decodeRecordBatches(encodeRecordBatch({ baseTimestamp: base, records: deltas.map((d) => ({ value: 'v', timestamp: base + BigInt(d) })) }), { lazy: true });
+    const { ranged, single } = both(batches, 0, (n) => [0, n]);
+    expect(ranged).toBe(single);
+    expect(ranged.split('\n').slice(0, -1).map((l) => JSON.parse(l).timestamp)).toEqual(deltas.map((d) => Number(base) + d));
+  });
+
   it('goes on past a full output region, and writes a line larger than the region', () => {
     // Four lines of at most 3.6 MB (the bound: each byte escaped as \u00XX) fill most of the 16 MiB
     // region; the next, at most 19 MB, is larger than any region, and the last starts a new call.
