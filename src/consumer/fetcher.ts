@@ -12,7 +12,7 @@
 import type { KafkaClient } from '../wire/client.js';
 import type { Connection } from '../wire/connection.js';
 import { kafkaErrorName } from '../wire/errors.js';
-import { decodeRecordBatches, RecordsError, type KafkaRecord, type RecordBatch } from '../records/index.js';
+import { decodeRecordBatches, type KafkaRecord, type RecordBatch } from '../records/index.js';
 import { FETCH_MAX_BYTES, FETCH_PARTITION_MAX_BYTES } from '../limits.js';
 import { readCommitted, type AbortedTransaction } from '../wire/isolation.js';
 import { ApiKey } from '../generated/types.js';
@@ -151,20 +151,6 @@ export class Fetcher {
   readonly #waiting = new Set<Connection>();
 
   constructor(private readonly client: KafkaClient, private readonly options: FetcherOptions) {}
-
-  /**
-   * Each partition's records decoded as the answer is (the frame's copy in WebAssembly memory
-   * read in place, not copied in again); a RecordsError kept as its value, thrown when the
-   * partition is taken, as before.
-   */
-  readonly #decodeRecords = (bytes: Uint8Array): RecordBatch[] | RecordsError => {
-    try {
-      return decodeRecordBatches(bytes, { lazy: this.options.lazy }).batches;
-    } catch (error) {
-      if (error instanceof RecordsError) return error;
-      throw error;
-    }
-  };
 
   get bufferedBytes(): number { return this.#buffered; }
 
@@ -367,7 +353,7 @@ export class Fetcher {
       conn = await this.client.broker(leader);
       this.#waiting.add(conn);
       const t0 = this.options.fetched === undefined ? 0 : performance.now();
-      const answer = await fetchOnce(this.client, conn, taken.map((t) => [t.p.topic, t.p.partition, t.offset] as const), this.options, this.#decodeRecords);
+      const answer = await fetchOnce(this.client, conn, taken.map((t) => [t.p.topic, t.p.partition, t.offset] as const), this.options);
       this.options.fetched?.(performance.now() - t0);
       return { taken, answer };
     } catch (error) {
@@ -405,9 +391,8 @@ export class Fetcher {
 
   /** Decodes one partition's answer, moves its position on, and counts its bytes; the batch to deliver, if any. */
   #accept(p: Position, from: bigint, a: FetchAnswer): PartitionBatch<unknown, unknown> | undefined {
-    if (a.records === null) return undefined;
-    if (a.records instanceof RecordsError) throw a.records;
-    const decoded = a.records;
+    if (a.records === null || a.records.length === 0) return undefined;
+    const decoded = decodeRecordBatches(a.records, { lazy: this.options.lazy }).batches;
     if (decoded.length === 0) return undefined;
     const last = decoded[decoded.length - 1]!;
     const next = last.baseOffset + BigInt(last.lastOffsetDelta) + 1n;
@@ -445,14 +430,14 @@ export class Fetcher {
 /** How a Fetch asks: how long the broker may wait, how many bytes in all and per partition, at which isolation level. */
 export interface FetchSettings { maxWaitMs: number; maxBytes: number; partitionMaxBytes: number; isolationLevel: number }
 
-/** One partition's part of a Fetch answer, its records decoded (or why they could not be). */
+/** One partition's part of a Fetch answer, records still as bytes. */
 export interface FetchAnswer {
   topic: string;
   partition: number;
   errorCode: number;
   highWatermark: bigint;
   lastStableOffset: bigint;
-  records: RecordBatch[] | RecordsError | null;
+  records: Uint8Array | null;
   abortedTransactions: AbortedTransaction[] | null;
 }
 
@@ -461,8 +446,7 @@ export interface FetchAnswer {
  * from the client's metadata). A broker without Fetch v4 (record batches v2) is a ConsumerError;
  * an error for the whole request a plain Error (the caller may retry it).
  */
-export async function fetchOnce(client: KafkaClient, conn: Connection, wanted: readonly (readonly [string, number, bigint])[], settings: FetchSettings,
-  decodeRecords: (bytes: Uint8Array) => RecordBatch[] | RecordsError): Promise<FetchAnswer[]> {
+export async function fetchOnce(client: KafkaClient, conn: Connection, wanted: readonly (readonly [string, number, bigint])[], settings: FetchSettings): Promise<FetchAnswer[]> {
   const version = conn.versionFor(ApiKey.Fetch);
   if (version === undefined || version < 4) throw new ConsumerError('FETCH', `broker ${conn.host}:${conn.port} lacks Fetch v4+ (record batches v2)`);
   const byTopic = new Map<string, { partition: number; fetchOffset: bigint; partitionMaxBytes: number }[]>();
@@ -482,7 +466,7 @@ export async function fetchOnce(client: KafkaClient, conn: Connection, wanted: r
   const { maxWaitMs } = settings;
   const res = await conn.request(ApiKey.Fetch, version, {
     replicaId: -1, maxWaitMs, minBytes: 1, maxBytes: settings.maxBytes, isolationLevel: settings.isolationLevel, topics,
-  }, { timeoutMs: Math.max(conn.requestTimeoutMs, maxWaitMs + 10_000), recordsDecoder: decodeRecords });
+  }, { timeoutMs: Math.max(conn.requestTimeoutMs, maxWaitMs + 10_000) });
   if (res.errorCode) throw new Error(`Fetch: ${kafkaErrorName(res.errorCode)}`);
   const out: FetchAnswer[] = [];
   for (const t of res.responses) {
@@ -491,7 +475,7 @@ export async function fetchOnce(client: KafkaClient, conn: Connection, wanted: r
     for (const p of t.partitions) {
       out.push({
         topic, partition: p.partitionIndex, errorCode: p.errorCode, highWatermark: p.highWatermark, lastStableOffset: p.lastStableOffset,
-        records: p.records as RecordBatch[] | RecordsError | null, abortedTransactions: p.abortedTransactions,
+        records: p.records, abortedTransactions: p.abortedTransactions,
       });
     }
   }

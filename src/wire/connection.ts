@@ -82,12 +82,6 @@ export interface ConnectOptions {
 export interface RequestOptions {
   /** Overrides the connection's requestTimeoutMs for this request. */
   timeoutMs?: number;
-  /**
-   * Applied to each records field of the answer as it is decoded, while the frame's copy is in
-   * WebAssembly memory (decodeRecordBatches reads it there, with no copy of its own): the field
-   * then holds what it returns. What it throws fails the answer as a DECODE error.
-   */
-  recordsDecoder?: (records: Uint8Array) => unknown;
 }
 
 /** A broker's advertised version range for one API, and the version this connection will use. */
@@ -109,7 +103,6 @@ interface Pending {
   timer: ReturnType<typeof setTimeout> | undefined;
   /** The diagnostics channel's context, when someone listens (its responseBytes set on the answer). */
   trace: RequestTrace | undefined;
-  recordsDecoder: ((records: Uint8Array) => unknown) | undefined;
 }
 
 
@@ -292,12 +285,11 @@ export class Connection extends EventEmitter<ConnectionEvents> {
     const timeoutMs = options.timeoutMs ?? this.requestTimeoutMs;
     const acksZero = apiKey === ApiKey.Produce && ((body as { acks?: number }).acks ?? 0) === 0;
     // The channel's context is made only when someone listens (see observe/channels.ts).
-    const recordsDecoder = options.recordsDecoder;
-    const sent = !requestChannel.active ? this.#send(apiKey, apiVersion, correlationId, frame, timeoutMs, acksZero, undefined, recordsDecoder)
+    const sent = !requestChannel.active ? this.#send(apiKey, apiVersion, correlationId, frame, timeoutMs, acksZero, undefined)
       : requestChannel.tracePromise(() => ({
         apiKey, apiName: apiName(apiKey), apiVersion, broker: `${this.host}:${this.port}`, correlationId, clientId: this.clientId,
         requestBytes: Array.isArray(frame) ? frame.reduce((n, piece) => n + piece.length, 0) : frame.length,
-      }), (trace) => this.#send(apiKey, apiVersion, correlationId, frame, timeoutMs, acksZero, trace, recordsDecoder));
+      }), (trace) => this.#send(apiKey, apiVersion, correlationId, frame, timeoutMs, acksZero, trace));
     const observer = this.#observer;
     if (observer === undefined) return sent;
     const t0 = performance.now();
@@ -307,7 +299,7 @@ export class Connection extends EventEmitter<ConnectionEvents> {
 
   /** Writes an encoded request and waits for its answer (acks=0 Produce: for the write). */
   #send(apiKey: number, apiVersion: number, correlationId: number, frame: Uint8Array | Uint8Array[], timeoutMs: number,
-    acksZero: boolean, trace: RequestTrace | undefined, recordsDecoder?: (records: Uint8Array) => unknown): Promise<unknown> {
+    acksZero: boolean, trace: RequestTrace | undefined): Promise<unknown> {
     if (acksZero) {
       return new Promise((resolve, reject) => {
         this.#write(frame, (err) => {
@@ -317,7 +309,7 @@ export class Connection extends EventEmitter<ConnectionEvents> {
       });
     }
     return new Promise((resolve, reject) => {
-      const pending: Pending = { apiKey, apiVersion, correlationId, resolve, reject, timer: undefined, trace, recordsDecoder };
+      const pending: Pending = { apiKey, apiVersion, correlationId, resolve, reject, timer: undefined, trace };
       if (timeoutMs > 0) {
         pending.timer = setTimeout(() => {
           if (this.#pending.get(correlationId) !== pending) return;
@@ -520,7 +512,7 @@ export class Connection extends EventEmitter<ConnectionEvents> {
     }
     let body: unknown;
     try {
-      body = decodeResponse(frame, pending.apiKey, version, pending.recordsDecoder === undefined ? limits : { ...limits, recordsDecoder: pending.recordsDecoder }).body;
+      body = decodeResponse(frame, pending.apiKey, version, limits).body;
     } catch (err) {
       // librdkafka's mock broker answers a failed SyncGroup (v0-3) with a null assignment, which
       // the schema does not allow; its error code (after the throttle time from v1) is the answer.
