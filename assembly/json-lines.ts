@@ -160,6 +160,25 @@ function sequence(p: usize, end: usize, c: u32): usize {
   return n;
 }
 
+/** The JSON escape of the ASCII byte c (a quote, a backslash or a control character) at o; returns the end. */
+// @ts-ignore: decorator
+@inline function escapeAscii(o: usize, c: u32): usize {
+  store<u8>(o++, 0x5c);
+  if (c == 0x22 || c == 0x5c) store<u8>(o++, <u8>c);
+  else if (c == 0x0a) store<u8>(o++, 0x6e);
+  else if (c == 0x0d) store<u8>(o++, 0x72);
+  else if (c == 0x09) store<u8>(o++, 0x74);
+  else if (c == 0x08) store<u8>(o++, 0x62);
+  else if (c == 0x0c) store<u8>(o++, 0x66);
+  else {
+    store<u32>(o, 0x00303075); // u00 (little-endian), then the two hex digits
+    store<u8>(o + 3, hexDigit(c >> 4));
+    store<u8>(o + 4, hexDigit(c & 15));
+    o += 5;
+  }
+  return o;
+}
+
 /** [p, p + n) as a quoted JSON string at o; returns the end, or 0 for bytes that are not UTF-8. */
 function jsonString(o: usize, p: usize, n: usize): usize {
   const end = p + n;
@@ -168,17 +187,34 @@ function jsonString(o: usize, p: usize, n: usize): usize {
   const quote = i8x16.splat(0x22);
   const backslash = i8x16.splat(0x5c);
   while (true) {
-    // Sixteen bytes at a time while nothing needs a look: stored whole, then the writer moves on
-    // to the first byte that does (the region has room for the overshoot).
+    // Sixteen bytes at a time: stored whole when nothing needs a look; else, while the bytes to
+    // look at are ASCII to escape (quotes in JSON values), each is escaped where the mask says and
+    // the plain runs between are stored sixteen bytes at once (the region has room for the
+    // overshoot; the reads past a run stay inside the block's sixteen bytes plus fifteen, which
+    // the arena holds). A byte >= 0x80 sends the rest of the block to the byte-wise loop below.
     while (p + 16 <= end) {
       const v = v128.load(p);
-      v128.store(o, v);
       const special = v128.or(v128.or(i8x16.lt_s(v, space), i8x16.eq(v, quote)), i8x16.eq(v, backslash));
-      const mask = i8x16.bitmask(special);
-      if (mask == 0) { p += 16; o += 16; continue; }
-      const k = <usize>ctz(mask);
-      p += k; o += k;
-      break;
+      let mask = i8x16.bitmask(special);
+      if (mask == 0) { v128.store(o, v); p += 16; o += 16; continue; }
+      if (i8x16.bitmask(v) != 0) { // a byte >= 0x80 (lt_s takes it for negative): byte by byte from the first special
+        const k = <usize>ctz(mask);
+        v128.store(o, v);
+        p += k; o += k;
+        break;
+      }
+      let k: usize = 0;
+      do {
+        const t = <usize>ctz(mask);
+        v128.store(o, v128.load(p + k));
+        o += t - k;
+        o = escapeAscii(o, <u32>load<u8>(p + t));
+        k = t + 1;
+        mask &= mask - 1;
+      } while (mask != 0);
+      v128.store(o, v128.load(p + k));
+      o += 16 - k;
+      p += 16;
     }
     if (p >= end) break;
     const c = <u32>load<u8>(p);
@@ -187,22 +223,8 @@ function jsonString(o: usize, p: usize, n: usize): usize {
       if (len == 0) return 0;
       for (let i: usize = 0; i < len; i++) store<u8>(o + i, load<u8>(p + i));
       o += len; p += len;
-    } else if (c == 0x22 || c == 0x5c) {
-      store<u8>(o, 0x5c); store<u8>(o + 1, <u8>c); o += 2; p++;
-    } else if (c < 0x20) {
-      store<u8>(o++, 0x5c);
-      if (c == 0x0a) store<u8>(o++, 0x6e);
-      else if (c == 0x0d) store<u8>(o++, 0x72);
-      else if (c == 0x09) store<u8>(o++, 0x74);
-      else if (c == 0x08) store<u8>(o++, 0x62);
-      else if (c == 0x0c) store<u8>(o++, 0x66);
-      else {
-        store<u32>(o, 0x00303075); // u00 (little-endian), then the two hex digits
-        store<u8>(o + 3, hexDigit(c >> 4));
-        store<u8>(o + 4, hexDigit(c & 15));
-        o += 5;
-      }
-      p++;
+    } else if (c < 0x20 || c == 0x22 || c == 0x5c) {
+      o = escapeAscii(o, c); p++;
     } else {
       store<u8>(o++, <u8>c); p++;
     }
@@ -232,6 +254,9 @@ export function jsonLines(block: usize): void {
   const tailLength = <usize>word(block, JSON_TAIL_LENGTH);
   let o = <usize>word(block, JSON_OUT);
   let reason = JSON_ALL;
+  // A batch's timestamps share their digits above 10^8 (a 13-digit time's first five): those of the
+  // last one written, and the range of times that have them, so most need no 64-bit division.
+  let highFrom: u64 = 1, highTo: u64 = 0, highDigits: u64 = 0, highLength: usize = 0;
   let i = 0;
   for (; i < count; i++, row += <usize>ROW_WORDS << 2) {
     const keyLength = load<i32>(row + (<usize>ROW_KEY_LENGTH << 2));
@@ -257,7 +282,21 @@ export function jsonLines(block: usize): void {
     o += headLength;
     o = decimal(o, baseOffset + <i64>load<i32>(row + (<usize>ROW_OFFSET_DELTA << 2)));
     o = writeTimestamp(o);
-    o = decimal(o, ts);
+    const u = <u64>ts;
+    if (ts >= 100000000 && ts <= MAX_SAFE) {
+      if (u < highFrom || u >= highTo) {
+        const high = u / 100000000;
+        highFrom = high * 100000000;
+        highTo = highFrom + 100000000;
+        highLength = smallDecimal(o, <u32>high) - o; // high < 2^53 / 10^8: at most eight digits
+        highDigits = load<u64>(o);
+      }
+      store<u64>(o, highDigits); // the bytes past highLength are written over by the low digits
+      o += highLength;
+      let low = <u32>(u - highFrom);
+      for (let k = o + 7; k >= o; k--) { const q = low / 10; store<u8>(k, <u8>(0x30 + low - q * 10)); low = q; }
+      o += 8;
+    } else o = decimal(o, ts);
     if (keyLength < 0) o = writeNullKeyValue(o);
     else {
       o = writeKey(o);

@@ -5,6 +5,8 @@
 // writing into one byte buffer; JSON lines in utf8 also have a RangeWriter, a batch's records per
 // call of the records WebAssembly module (assembly/records/json-lines.ts), the same bytes. The
 // options that choose the form are here too.
+import { fstatSync, writeSync } from 'node:fs';
+import { isatty } from 'node:tty';
 import { UsageError } from '../errors.js';
 import type { Io } from './command.js';
 import type { RecordBatch } from '../records/index.js';
@@ -62,7 +64,21 @@ export class JsonLinesWriter {
    * `sink` keeps the bytes until it calls `done` (if ever; a sink that writes them at once may
    * call it then): only after that is their buffer filled again.
    */
-  constructor(private readonly sink: (bytes: Uint8Array, done: () => void) => unknown) {}
+  constructor(private readonly sink: (bytes: Uint8Array, done: () => void) => unknown,
+    /** Writes bytes at once if it can (true), so they need no copy: directWriter's. */
+    private readonly direct?: (bytes: Uint8Array) => boolean) {}
+
+  /**
+   * Bytes valid only during the call (a view of WebAssembly memory): written straight from there
+   * when the writer has a direct write that takes them (after what is buffered), else copied.
+   */
+  transient(bytes: Uint8Array): void {
+    if (this.direct !== undefined) {
+      this.flush();
+      if (this.direct(bytes)) return;
+    }
+    this.raw(bytes);
+  }
 
   /** Hands on what is buffered (the sink keeps it: the writer continues in a new buffer). */
   flush(): void {
@@ -275,7 +291,7 @@ export type RangeWriter = (partition: number, batch: RecordBatch, from: number, 
  */
 export function jsonRangeWriter(topic: string, out: JsonLinesWriter, each: RecordWriter): RangeWriter {
   const headFor = lineHeads(topic);
-  const written = (bytes: Uint8Array) => out.raw(bytes);
+  const written = (bytes: Uint8Array) => out.transient(bytes);
   return (partition, batch, from, to, tail) => {
     const one = (i: number) => each(partition, batch, i, batch.baseOffsetNumber + batch.offsetDeltaAt(i));
     if (!jsonLinesTake(batch)) {
@@ -397,6 +413,29 @@ function parseFormat(format: string, tokens: Record<string, Piece>): Piece[] {
   }
   flush();
   return pieces;
+}
+
+/**
+ * For a stdout that is a file or a device such as /dev/null (not a terminal, not a pipe or socket:
+ * writes to those may wait or return EAGAIN), a write of bytes to its descriptor that is complete
+ * when it returns: consume's JSON lines go out from WebAssembly memory with no copy. It declines
+ * (false) while the stream still holds bytes of its own, so the output keeps its order.
+ */
+export function directWriter(stdout: Io['stdout']): ((bytes: Uint8Array) => boolean) | undefined {
+  const stream = stdout as Io['stdout'] & { fd?: unknown; writableLength?: number };
+  const fd = stream.fd;
+  if (typeof fd !== 'number' || !Number.isInteger(fd) || fd < 0) return undefined;
+  try {
+    const stat = fstatSync(fd);
+    if (!stat.isFile() && !(stat.isCharacterDevice() && !isatty(fd))) return undefined;
+  } catch {
+    return undefined;
+  }
+  return (bytes) => {
+    if ((stream.writableLength ?? 0) !== 0) return false;
+    for (let at = 0; at < bytes.length;) at += writeSync(fd, bytes, at, bytes.length - at);
+    return true;
+  };
 }
 
 /**

@@ -10,12 +10,13 @@ import { KafkaErrorCode } from '../wire/errors.js';
 import { UsageError } from '../errors.js';
 import type { Command, Io } from './command.js';
 import { integerArg, stringOption, type OptionValues, type ParsedArgs } from './options.js';
-import { clientFrom, clientOptionsFrom, NETWORK_OPTIONS, noPositionals, PARTITION_OPTION, partitionArg, requiredTopic, TOPIC_OPTION } from './client-options.js';
+import { clientOptionsFrom, NETWORK_OPTIONS, noPositionals, PARTITION_OPTION, partitionArg, requiredTopic, TOPIC_OPTION } from './client-options.js';
 import { GROUP_CONSUME_OPTIONS, refuseGroupOptions, runGroupConsume } from './group-consume.js';
 import { SHARE_CONSUME_OPTIONS, refuseShareOptions, runShareConsume } from './share-consume.js';
-import { CONSUME_OUTPUT_OPTIONS, ENCODINGS, JsonLinesWriter, outputOptions, rangeWriter, recordWriter, type Encoding } from './consume-output.js';
+import { CONSUME_OUTPUT_OPTIONS, directWriter, ENCODINGS, JsonLinesWriter, outputOptions, rangeWriter, recordWriter, type Encoding } from './consume-output.js';
 import { startStats, statsIntervalArg, STATS_OPTION } from './stats.js';
 import { KafkaClient } from '../wire/client.js';
+import { FramePool } from '../wire/frame-pool.js';
 import { Metrics } from '../observe/metrics.js';
 import { NetworkMetrics } from '../observe/network-metrics.js';
 
@@ -76,7 +77,10 @@ async function runConsume({ options: values, positionals }: ParsedArgs, io: Io):
   const options = clientOptionsFrom(values);
   const metrics = new Metrics(options.clientId ?? 'kafka-wire-cli');
   const consumed = statsMs === undefined ? undefined : { records: metrics.meter('consumer-fetch-manager-metrics', 'records-consumed'), bytes: metrics.meter('consumer-fetch-manager-metrics', 'bytes-consumed') };
-  const client = statsMs === undefined ? clientFrom(values) : new KafkaClient({ ...options, observer: new NetworkMetrics(metrics, 'consumer-metrics') });
+  // Each answer's frame is given back once its records are printed (handedOn below), and the next
+  // large one is received into it: no fresh memory per answer.
+  const frames = new FramePool();
+  const client = new KafkaClient({ ...options, frames, ...(statsMs === undefined ? {} : { observer: new NetworkMetrics(metrics, 'consumer-metrics') }) });
   const stopStats = startStats(statsMs, metrics.clientId, () => metrics.snapshot(), io);
   try {
     const info = await client.topic(topic);
@@ -90,7 +94,9 @@ async function runConsume({ options: values, positionals }: ParsedArgs, io: Io):
     // A stream says when it is done with each buffer (written, or failed: consume stops then
     // anyway), and the writer fills it again.
     const stream = io.stdout as Io['stdout'] & { write(data: Uint8Array, cb: () => void): boolean; once?: unknown };
-    const out = new JsonLinesWriter(typeof stream.once === 'function' ? (bytes, done) => stream.write(bytes, done) : (bytes) => io.stdout.write(bytes));
+    // To a file or /dev/null, JSON lines written a batch at a time go out with no copy (directWriter).
+    const out = new JsonLinesWriter(typeof stream.once === 'function' ? (bytes, done) => stream.write(bytes, done) : (bytes) => io.stdout.write(bytes),
+      directWriter(io.stdout));
     const written = recordWriter(topic, output, out);
     const format: typeof written = consumed === undefined ? written : (partition, batch, i, offset) => {
       consumed.records.record();
@@ -100,13 +106,16 @@ async function runConsume({ options: values, positionals }: ParsedArgs, io: Io):
     const unbuffered = values.unbuffered === true;
     // JSON lines a batch at a time (in WebAssembly) unless each record is counted or flushed.
     const range = consumed === undefined && !unbuffered ? rangeWriter(topic, output, out) : undefined;
+    // What the records printed were read from: given back to the pool once the answer is done.
+    const read = new Set<ArrayBufferLike>();
     const printed = await readAssigned(client, info, {
       start, exitAtEnd, limit, isolationLevel, signal, stopAtTimestamp: stopAt,
       record: unbuffered
-        ? (partition, batch, i, offset) => { format(partition, batch, i, offset); out.flush(); }
-        : format,
-      records: range,
+        ? (partition, batch, i, offset) => { read.add(batch.data.buffer); format(partition, batch, i, offset); out.flush(); }
+        : (partition, batch, i, offset) => { read.add(batch.data.buffer); format(partition, batch, i, offset); },
+      records: range && ((partition, batch, from, to) => { read.add(batch.data.buffer); range(partition, batch, from, to); }),
       answered: () => out.flush(),
+      handedOn: () => { for (const buffer of read) frames.giveBack(buffer); read.clear(); },
     });
     out.flush();
     if (printed === 0 && exitAtEnd && !signal?.aborted) io.stderr.write(`kafka-wire consume: ${nothingPrinted(topic, start, stopAt)}\n`);

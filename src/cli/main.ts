@@ -125,7 +125,10 @@ if (invokedDirectly()) {
   const abort = new AbortController();
   process.once('SIGINT', () => abort.abort());
   process.once('SIGTERM', () => abort.abort());
-  main(process.argv.slice(2), { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr, env: process.env, signal: abort.signal })
+  // stdin on first use only: making process.stdin opens its stream (and loads its modules), which
+  // most commands never read.
+  const io = { get stdin() { return process.stdin; }, stdout: process.stdout, stderr: process.stderr, env: process.env, signal: abort.signal };
+  main(process.argv.slice(2), io)
     .then((code) => { process.exitCode = code; })
     .catch((error) => {
       process.stderr.write(`kafka-wire: ${describeError(error)}\n`);

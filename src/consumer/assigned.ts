@@ -40,6 +40,11 @@ export interface ReadAssignedOptions {
   records?(partition: number, batch: RecordBatch, from: number, to: number): void;
   /** One answer's records of `partition` have all been handed on (a place to flush output). */
   answered?(partition: number): void;
+  /**
+   * Every record of one Fetch answer has been handed on, and readAssigned keeps nothing of it: a
+   * caller done with them too may give back the memory its batches were read from (FramePool).
+   */
+  handedOn?(): void;
 }
 
 const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
@@ -64,7 +69,7 @@ const WAIT_FOR_MORE_MS = 500;
  * connection reject it): what it reads is the log as the start found it.
  */
 export function readAssigned(client: KafkaClient, info: TopicInfo, options: ReadAssignedOptions): Promise<number> {
-  const { exitAtEnd, signal, stopAtTimestamp, record, records, answered } = options;
+  const { exitAtEnd, signal, stopAtTimestamp, record, records, answered, handedOn } = options;
   const limit = options.limit ?? Infinity;
   const topic = info.name;
   let handed = 0;
@@ -121,6 +126,7 @@ export function readAssigned(client: KafkaClient, info: TopicInfo, options: Read
         answered?.(partition);
         if (handed >= limit) settle();
       },
+      handedOn,
       failed: (error) => settle(error),
       ended: () => settle(),
     });

@@ -18,6 +18,7 @@ import type * as tls from 'node:tls';
 import { encodeRequest, encodeRequestParts, decodeResponse, newMessage } from '../codec/by-key.js';
 import type { ApiVersionsResponse, RequestBodies, ResponseBodies } from '../generated/types.js';
 import { FrameSplitter, FrameError } from './frame-splitter.js';
+import type { FramePool } from './frame-pool.js';
 import { ConnectionError, KafkaErrorCode, kafkaErrorName, type ConnectionErrorCode } from './errors.js';
 import { apiName, supportedVersions, usableVersion, type VersionRange } from './versions.js';
 import { ApiKey } from '../generated/types.js';
@@ -70,6 +71,11 @@ export interface ConnectOptions {
   logger?: LoggerOption;
   /** Told of the connection's life and of each request's answer (a client's metrics count them); none by default. */
   observer?: ConnectionObserver;
+  /**
+   * Large answer frames are received into memory from here, which their reader gives back
+   * (./frame-pool.ts; kafka-wire consume). Default: a new buffer per frame.
+   */
+  frames?: FramePool;
 }
 
 
@@ -197,7 +203,8 @@ export class Connection extends EventEmitter<ConnectionEvents> {
     this.requestTimeoutMs = options.requestTimeoutMs ?? 30_000;
     this.logger = createLogger(options.logger, 'connection').child('connection', { broker: `${this.host}:${this.port}` });
     // Frames are handled as they complete, so those before a bad one in the same chunk are too.
-    this.#splitter = new FrameSplitter({ maxFrameSize: options.maxFrameSize, onFrame: (frame) => this.#onFrame(frame) });
+    this.#splitter = new FrameSplitter({ maxFrameSize: options.maxFrameSize, onFrame: (frame) => this.#onFrame(frame), chunksReused: socket.chunksReused === true,
+      allocate: options.frames === undefined ? undefined : (size) => options.frames!.take(size) });
     this.#clientSoftware = [options.clientSoftwareName ?? 'kafka-wire', options.clientSoftwareVersion ?? '0.1.0'];
     this.#maxVersions = options.maxVersions ?? {};
     this.#tls = options.tls !== undefined && options.tls !== false;

@@ -96,6 +96,16 @@ export interface FrameSplitterOptions {
    */
   reuse?: boolean;
   /**
+   * The caller reads each chunk into memory it uses again once push() returns (a socket reading
+   * into one buffer, src/wire/sockets/node.ts): every frame is then received into memory of its
+   * own, a frame lying inside one chunk copied too, and nothing of a chunk is kept. Saves a
+   * fresh buffer per read, whose external memory drives V8's full collections. Not with `reuse`
+   * or a policy (those keep views of the chunks).
+   */
+  chunksReused?: boolean;
+  /** Where a frame received into a buffer of its own gets it (a FramePool's take); default a new one. */
+  allocate?: (size: number) => Uint8Array;
+  /**
    * Each frame's policy, from its size field and its first `peek` bytes (all of it when the frame
    * is shorter; just the prefix when its size is negative). With a policy, sizes are the
    * policy's to judge: no FrameError is raised for them, and a passed frame with a negative size
@@ -142,6 +152,8 @@ export class FrameSplitter {
    */
   #lastJoined: Uint8Array | null = null;
   readonly #reuse: boolean;
+  readonly #chunksReused: boolean;
+  readonly #allocate: (size: number) => Uint8Array;
   /** With `reuse`, where frames spanning chunks are assembled. */
   #assembly = new Uint8Array(0);
   /**
@@ -168,6 +180,11 @@ export class FrameSplitter {
     this.#onFrame = options.onFrame;
     this.#reuse = options.reuse === true;
     this.#decide = options.decide;
+    this.#chunksReused = options.chunksReused === true;
+    this.#allocate = options.allocate ?? allocateBytes;
+    if (this.#chunksReused && (this.#reuse || this.#decide !== undefined)) {
+      throw new RangeError('chunksReused cannot go with reuse or decide (they keep views of the chunks)');
+    }
     this.#peek = Math.max(4, options.peek ?? 4);
     this.#onPass = options.onPass ?? (() => {});
   }
@@ -301,7 +318,7 @@ export class FrameSplitter {
       chunk = chunk.subarray(n);
     } else if (this.#buffered > 0) {
       // Finish the frame already started, collecting rather than concatenating.
-      this.#pieces.push(chunk);
+      this.#pieces.push(this.#chunksReused ? copyBytes(chunk) : chunk);
       this.#buffered += chunk.length;
       if (this.#size < 0) {
         if (this.#buffered < 4) {
@@ -389,12 +406,12 @@ export class FrameSplitter {
         break;
       }
       this.#offset += 4 + size;
-      emit(chunk.subarray(pos, end));
+      emit(this.#chunksReused ? copyBytes(chunk.subarray(pos, end)) : chunk.subarray(pos, end));
       pos = end;
     }
     if (pos < len) {
       // What is left here is less than a size prefix (a frame begun is received in #frame).
-      this.#pieces.push(this.#copies() && len - pos < 4 ? copyBytes(chunk.subarray(pos)) : pos === 0 ? chunk : chunk.subarray(pos));
+      this.#pieces.push(this.#copies() && (len - pos < 4 || this.#chunksReused) ? copyBytes(chunk.subarray(pos)) : pos === 0 ? chunk : chunk.subarray(pos));
       this.#buffered = len - pos;
     }
   }
@@ -453,7 +470,7 @@ export class FrameSplitter {
 
   /** Starts receiving the held frame into its own buffer with its first bytes, `head`. */
   #startFrame(head: Uint8Array): void {
-    const frame = allocateBytes(this.#size + 4);
+    const frame = this.#allocate(this.#size + 4);
     frame.set(head, 0);
     this.#frame = frame;
     this.#pieces = [];

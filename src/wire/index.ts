@@ -7,6 +7,7 @@ export {
   type FrameErrorCode, type FrameSplitterOptions,
 } from './frame-splitter.js';
 export { createFrameSplitterTransform } from './frame-splitter-node.js';
+export { FramePool } from './frame-pool.js';
 export { ConnectionError, kafkaErrorName, KafkaErrorCode, type ConnectionErrorCode, type ConnectionErrorDetails } from './errors.js';
 export {
   connect, Connection, SASL_MECHANISMS,

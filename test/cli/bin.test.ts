@@ -89,6 +89,20 @@ describe.skipIf(!built)('kafka-wire help, version and exit status', () => {
     }
   });
 
+  it('makes process.stdin and loads node:tls only for a command that needs them (each costs a start)', () => {
+    // The run tells on stderr, as it exits, whether process.stdin was made and node:tls loaded.
+    const hook = `data:text/javascript,${encodeURIComponent(`
+      const made = Object.getOwnPropertyDescriptor(process, 'stdin');
+      let stdin = false;
+      Object.defineProperty(process, 'stdin', { configurable: true, get() { stdin = true; return made.get.call(this); } });
+      process.on('exit', () => { const tls = process.moduleLoadList.includes('NativeModule tls'); process.stderr.write('stdin ' + stdin + ' tls ' + tls + '\\n'); });`)}`;
+    const told = (args: string[], input = '') => /stdin \w+ tls \w+/.exec(spawnSync(process.execPath, ['--import', hook, bin, ...args], { input, encoding: 'utf8' }).stderr)?.[0];
+    expect(told(['--version'])).toBe('stdin false tls false');
+    expect(told(['metadata', '-b', '127.0.0.1:1'])).toBe('stdin false tls false'); // refused, over plain TCP
+    expect(told(['metadata', '-b', '127.0.0.1:1', '--tls'])).toBe('stdin false tls true');
+    expect(told(['decode'], toHex(metadata))).toBe('stdin true tls false'); // a frame read from stdin
+  });
+
   it('says so for an unknown command, and for no command at all, exit 2', () => {
     const bogus = run(['bogus']);
     expect(bogus.status).toBe(2);

@@ -3,7 +3,10 @@
 // stopping at every partition's end, -c stopping mid-response.
 import { describe, it, expect } from 'vitest';
 import fc from 'fast-check';
-import { JsonLinesWriter, jsonRecordWriter, jsonRangeWriter } from '../../src/cli/consume-output.js';
+import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { directWriter, JsonLinesWriter, jsonRecordWriter, jsonRangeWriter } from '../../src/cli/consume-output.js';
 import { startMemoryBroker } from '../../src/wire/memory-broker.js';
 import { encodeRecordBatch, decodeRecordBatches, crc32 } from '../../src/records/index.js';
 import { runCli, jsonLines, type CliProgress } from '../wire/cli-io.js';
@@ -116,6 +119,15 @@ describe('jsonRangeWriter (a batch per WebAssembly call)', () => {
     }), { numRuns: 1500 });
   });
 
+  it('writes timestamps on both sides of a 10^8 boundary, in any order (the digits above it are reused while they hold)', () => {
+    const deltas = [0, 5, 9, 10, 11, 30, 9, 10, 100_000_000, 9, -5, 199_999_999, 200_000_000];
+    const base = 1_764_799_999_990n;
+    const { batches } = decodeRecordBatches(encodeRecordBatch({ baseTimestamp: base, records: deltas.map((d) => ({ value: 'v', timestamp: base + BigInt(d) })) }), { lazy: true });
+    const { ranged, single } = both(batches, 0, (n) => [0, n]);
+    expect(ranged).toBe(single);
+    expect(ranged.split('\n').slice(0, -1).map((l) => JSON.parse(l).timestamp)).toEqual(deltas.map((d) => Number(base) + d));
+  });
+
   it('goes on past a full output region, and writes a line larger than the region', () => {
     // Four lines of at most 3.6 MB (the bound: each byte escaped as \u00XX) fill most of the 16 MiB
     // region; the next, at most 19 MB, is larger than any region, and the last starts a new call.
@@ -135,6 +147,42 @@ describe('jsonRangeWriter (a batch per WebAssembly call)', () => {
     expect(legacyLines.ranged).toBe(legacyLines.single);
     expect(legacyLines.ranged).toContain('"value":"hi"');
     expect(legacyLines.aside).toBe(1);
+  });
+});
+
+describe('directWriter (JSON lines from WebAssembly memory straight to a file)', () => {
+  it('writes what the copying writer writes, in order with what was buffered and what the stream still held', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'kw-direct-'));
+    const fd = openSync(join(dir, 'out'), 'w');
+    try {
+      // A stand-in for process.stdout on a file: writes that are done when they return, except
+      // while `pending` says the stream holds bytes (the direct write must then decline).
+      let pending = 0, declined = 0;
+      const stdout = { fd, get writableLength() { return pending; }, write: (b: string | Uint8Array) => { writeSync(fd, b); } };
+      const direct = directWriter(stdout)!;
+      expect(direct).toBeTypeOf('function');
+      const counted = (b: Uint8Array) => { const took = direct(b); if (!took) declined++; return took; };
+      const out = new JsonLinesWriter((b) => stdout.write(b), counted);
+      const records = Array.from({ length: 3000 }, (_, i) => ({ key: i % 3 ? `k${i}` : null, value: i % 700 === 5 ? Uint8Array.of(0xff, 0x22) : `v"${i}`.padEnd(i % 50, '.') }));
+      const { batches } = decodeRecordBatches(Buffer.concat([0n, 1000n, 2000n].map((base, n) => encodeRecordBatch({ baseOffset: base, records: records.slice(n * 1000, n * 1000 + 1000) }))), { lazy: true });
+      const r = jsonRangeWriter('t', out, jsonRecordWriter('t', 'utf8', out));
+      r(0, batches[0]!, 0, 1000);
+      pending = 1; // the stream holds bytes: this batch is copied
+      r(0, batches[1]!, 0, 1000);
+      out.flush();
+      pending = 0;
+      r(0, batches[2]!, 0, 1000);
+      out.flush();
+      expect(declined).toBeGreaterThan(0);
+      const copied = written((w) => { const c = jsonRangeWriter('t', w, jsonRecordWriter('t', 'utf8', w)); for (const b of batches) c(0, b, 0, 1000); });
+      expect(readFileSync(join(dir, 'out'), 'utf8')).toBe(copied);
+      expect(copied.split('\n')).toHaveLength(3001);
+    } finally {
+      closeSync(fd);
+      rmSync(dir, { recursive: true });
+    }
+    // Pipes, sockets and test streams without a descriptor are written through the stream.
+    expect(directWriter({ write() {} })).toBeUndefined();
   });
 });
 

@@ -189,6 +189,7 @@ const CALLS: Record<string, string> = {
   FrameSplitterStream: `new m.FrameSplitterStream()`,
   FrameError: `new m.FrameError('TRUNCATED', 'x', 0)`,
   createFrameSplitterTransform: `m.createFrameSplitterTransform()`,
+  FramePool: `const p = new m.FramePool(); p.giveBack(p.take(2 << 20).buffer); p.take(2 << 20)`,
   ConnectionError: `new m.ConnectionError('CLOSED', 'x')`,
   TopicError: `new m.TopicError('t', 3, 'x')`,
   kafkaErrorName: `m.kafkaErrorName(3)`,

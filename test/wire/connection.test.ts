@@ -4,6 +4,7 @@ import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { connect, type Connection } from '../../src/wire/connection.js';
 import { startMemoryBroker, type MemoryBroker } from '../../src/wire/memory-broker.js';
 import { supportedVersions } from '../../src/wire/versions.js';
+import { decodeRecordBatches, encodeRecordBatch } from '../../src/records/index.js';
 import { mockClusterAvailable, startMockCluster, type MockCluster } from './mock-cluster.js';
 
 const avail = await mockClusterAvailable();
@@ -122,6 +123,26 @@ describe('Connection ↔ memory broker', () => {
     const md = await conn.request(3, 9, { topics: null });
     expect(md.topics.map((t) => t.name)).toContain('t');
     await conn.close();
+  });
+
+  it('keeps each answer\'s bytes its own though the socket reads every chunk into one buffer (pipelined Fetch answers, read after all came)', async () => {
+    broker.append('t', 1, encodeRecordBatch({ records: Array.from({ length: 50 }, (_, i) => ({ key: `k${i}`, value: `v${i}`.repeat(40) })) }));
+    const conn = await connect({ host: broker.host, port: broker.port });
+    try {
+      // Many small answers arrive in few reads of the socket's one read buffer (node.ts): each
+      // frame's records field must be a copy, not a view of that buffer read into again.
+      const answers = await Promise.all(Array.from({ length: 200 }, (_, i) => conn.request(1, 12, {
+        maxWaitMs: 0, minBytes: 0, maxBytes: 1 << 20, isolationLevel: 0,
+        topics: [{ topic: 't', partitions: [{ partition: 1, fetchOffset: BigInt(i % 50), partitionMaxBytes: 1 << 20 }] }],
+      })));
+      answers.forEach((a, i) => {
+        const records = decodeRecordBatches(a.responses[0]!.partitions[0]!.records!).batches.flatMap((b) => b.records);
+        const first = records.find((r) => r.offsetNumber === i % 50)!;
+        expect(Buffer.from(first.value!).toString()).toBe(`v${i % 50}`.repeat(40));
+      });
+    } finally {
+      await conn.close();
+    }
   });
 
   it('resolves an acks=0 Produce on write, with no response expected', async () => {

@@ -211,6 +211,42 @@ describe('FrameSplitter (push API)', () => {
     }), { numRuns: 500 });
   });
 
+  it('with chunksReused, keeps every frame intact though each chunk is read into the same memory again (fast-check)', () => {
+    fc.assert(fc.property(payloads, fc.array(fc.nat(), { maxLength: 40 }), (ps, cuts) => {
+      const stream = concat(ps.map(frameOf));
+      const s = new FrameSplitter({ chunksReused: true });
+      const got: Uint8Array[] = [];
+      // One read buffer, as a socket's onread: every chunk is a view of it, written over after the push.
+      const memory = new Uint8Array(stream.length + 1);
+      for (const piece of cut(stream, cuts)) {
+        memory.set(piece);
+        got.push(...s.push(memory.subarray(0, piece.length))); // kept as they are: no copy here
+        memory.fill(0xee);
+      }
+      s.end();
+      expect(got.map((f) => Buffer.from(f).toString('hex'))).toEqual(ps.map((p) => Buffer.from(frameOf(p)).toString('hex')));
+    }), { numRuns: 500 });
+    // A frame over the size received into a buffer of its own (80 MiB) is collected piece by piece: copies too.
+    const size = (80 << 20) + 10;
+    const s = new FrameSplitter({ chunksReused: true });
+    const memory = new Uint8Array(4 << 20);
+    let frames: Uint8Array[] = [];
+    for (let sent = 0, k = 0; sent < size + 4; k++) {
+      const n = Math.min(memory.length, size + 4 - sent);
+      memory.fill(k & 0xff, 0, n);
+      if (sent === 0) new DataView(memory.buffer).setInt32(0, size, false);
+      frames = s.push(memory.subarray(0, n));
+      memory.fill(0xee);
+      sent += n;
+    }
+    expect(frames).toHaveLength(1);
+    const f = frames[0]!;
+    expect(f.length).toBe(size + 4);
+    expect([f[4], f[(4 << 20) + 1], f[size + 3]]).toEqual([0, 1, 20]);
+    expect(() => new FrameSplitter({ chunksReused: true, reuse: true })).toThrow(RangeError);
+    expect(() => new FrameSplitter({ chunksReused: true, decide: () => 'hold' })).toThrow(RangeError);
+  });
+
   it('copies each byte at most once for a large frame arriving in many chunks', () => {
     // Indirect check: 64 MiB in 64 KiB chunks finishes quickly (a quadratic join would not).
     const size = 64 * 1024 * 1024;

@@ -22,6 +22,11 @@ export interface ByteSocket {
   readonly destroyed: boolean;
   readonly remoteAddress?: string | undefined;
   readonly remotePort?: number | undefined;
+  /**
+   * True when each 'data' chunk is a view of a buffer the socket reads into again: valid only
+   * while the listener runs (the listener copies what it keeps).
+   */
+  readonly chunksReused?: boolean;
   on<E extends keyof ByteSocketEvents>(event: E, listener: (...args: ByteSocketEvents[E]) => void): unknown;
   once<E extends keyof ByteSocketEvents>(event: E, listener: (...args: ByteSocketEvents[E]) => void): unknown;
   off<E extends keyof ByteSocketEvents>(event: E, listener: (...args: ByteSocketEvents[E]) => void): unknown;
