@@ -8,6 +8,7 @@ export {
   FrameSplitter, FrameSplitterStream, FrameError, DEFAULT_MAX_FRAME_SIZE,
   type FrameErrorCode, type FrameSplitterOptions,
 } from './frame-splitter.js';
+export { FramePool } from './frame-pool.js';
 export { ConnectionError, kafkaErrorName, KafkaErrorCode, type ConnectionErrorCode, type ConnectionErrorDetails } from './errors.js';
 export { supportedVersions, allSupportedVersions, usableVersion, apiName, ZERO_UUID, type VersionRange } from './versions.js';
 export { murmur2, partitionForKey } from './partitioner.js';
