@@ -536,18 +536,8 @@ export class ShareConsumer extends EventEmitter<ShareConsumerEvents> {
    * mode refuses to go on while one of them is not acknowledged.
    */
   async poll(timeoutMs = 5000, options: PollOptions = {}): Promise<ShareRecord[]> {
-    await this.start();
-    this.#settleHandedOut();
-    const deadline = Date.now() + timeoutMs;
-    this.#wanting = true;
-    this.#ahead = options.prefetch ?? this.#prefetch;
-    for (const n of this.#nodes.values()) n.wake();
-    try {
-      const deliveries = await this.#take(deadline);
-      return deliveries.length === 1 ? this.#records(deliveries[0]!) : deliveries.flatMap((d) => this.#records(d));
-    } finally {
-      this.#wanting = false;
-    }
+    const deliveries = await this.#deliveries(timeoutMs, options);
+    return deliveries.length === 1 ? this.#records(deliveries[0]!) : deliveries.flatMap((d) => this.#records(d));
   }
 
   /**
@@ -557,6 +547,12 @@ export class ShareConsumer extends EventEmitter<ShareConsumerEvents> {
    * acknowledgeRun() (a run has no ShareRecords to give acknowledge()).
    */
   async pollRuns(timeoutMs = 5000, options: PollOptions = {}): Promise<ShareRecordRun[]> {
+    const deliveries = await this.#deliveries(timeoutMs, options);
+    return deliveries.length === 1 ? deliveries[0]!.runs : deliveries.flatMap((d) => d.runs);
+  }
+
+  /** What poll() and pollRuns() share: what was handed out before settled, then the next deliveries (waiting up to timeoutMs). */
+  async #deliveries(timeoutMs: number, options: PollOptions): Promise<Delivery[]> {
     await this.start();
     this.#settleHandedOut();
     const deadline = Date.now() + timeoutMs;
@@ -564,8 +560,7 @@ export class ShareConsumer extends EventEmitter<ShareConsumerEvents> {
     this.#ahead = options.prefetch ?? this.#prefetch;
     for (const n of this.#nodes.values()) n.wake();
     try {
-      const deliveries = await this.#take(deadline);
-      return deliveries.length === 1 ? deliveries[0]!.runs : deliveries.flatMap((d) => d.runs);
+      return await this.#take(deadline);
     } finally {
       this.#wanting = false;
     }
