@@ -105,13 +105,21 @@ const HEADER_FIXED: i64 = 32;
   return o + 3;
 }
 
-/** Writes the tail and `}\n` at o; returns the end. */
+/** Writes `]`, the tail and `}\n` at o (writeEnd for a line with a tail); returns the end. */
 // @ts-ignore: decorator
-@inline function writeTail(o: usize, tail: usize, tailLength: usize): usize {
-  memory.copy(o, tail, tailLength);
-  o += tailLength;
+@inline function writeEndWithTail(o: usize, tail: usize, tailLength: usize): usize {
+  store<u8>(o, 0x5d);
+  memory.copy(o + 1, tail, tailLength);
+  o += 1 + tailLength;
   store<u16>(o, 0x0a7d);
   return o + 2;
+}
+
+/** Writes x (< 10^8) as exactly eight digits at o; returns the end. */
+// @ts-ignore: decorator
+@inline function eightDigits(o: usize, x: u32): usize {
+  for (let k = o + 7; k >= o; k--) { const q = x / 10; store<u8>(k, <u8>(0x30 + x - q * 10)); x = q; }
+  return o + 8;
 }
 
 /** Writes x in decimal at o; returns the end. */
@@ -133,10 +141,8 @@ function decimal(o: usize, v: i64): usize {
   const u = <u64>v;
   if (u < 100000000) return smallDecimal(o, <u32>u);
   const high = u / 100000000;
-  let low = <u32>(u - high * 100000000);
   o = high < 0x100000000 ? smallDecimal(o, <u32>high) : decimal(o, <i64>high);
-  for (let k = o + 7; k >= o; k--) { const q = low / 10; store<u8>(k, <u8>(0x30 + low - q * 10)); low = q; }
-  return o + 8;
+  return eightDigits(o, <u32>(u - high * 100000000));
 }
 
 /**
@@ -292,10 +298,7 @@ export function jsonLines(block: usize): void {
         highDigits = load<u64>(o);
       }
       store<u64>(o, highDigits); // the bytes past highLength are written over by the low digits
-      o += highLength;
-      let low = <u32>(u - highFrom);
-      for (let k = o + 7; k >= o; k--) { const q = low / 10; store<u8>(k, <u8>(0x30 + low - q * 10)); low = q; }
-      o += 8;
+      o = eightDigits(o + highLength, <u32>(u - highFrom));
     } else o = decimal(o, ts);
     if (keyLength < 0) o = writeNullKeyValue(o);
     else {
@@ -310,10 +313,7 @@ export function jsonLines(block: usize): void {
       if (o == 0) { o = start; reason = JSON_ASIDE; break; }
     }
     if (headerCount == 0) {
-      if (tailLength == 0) { o = writeNoHeaders(o); continue; }
-      o = writeHeaders(o);
-      store<u8>(o++, 0x5d);
-      o = writeTail(o, tail, tailLength);
+      o = tailLength == 0 ? writeNoHeaders(o) : writeEndWithTail(writeHeaders(o), tail, tailLength);
       continue;
     }
     o = writeHeaders(o);
@@ -337,9 +337,7 @@ export function jsonLines(block: usize): void {
       store<u8>(o++, 0x7d);
     }
     if (aside) { o = start; reason = JSON_ASIDE; break; }
-    if (tailLength == 0) { o = writeEnd(o); continue; }
-    store<u8>(o++, 0x5d);
-    o = writeTail(o, tail, tailLength);
+    o = tailLength == 0 ? writeEnd(o) : writeEndWithTail(o, tail, tailLength);
   }
   store<i32>(block + (<usize>JSON_DONE << 2), i);
   store<i32>(block + (<usize>JSON_WRITTEN_END << 2), <i32>o);
