@@ -106,16 +106,16 @@ async function runConsume({ options: values, positionals }: ParsedArgs, io: Io):
     const unbuffered = values.unbuffered === true;
     // JSON lines a batch at a time (in WebAssembly) unless each record is counted or flushed.
     const range = consumed === undefined && !unbuffered ? rangeWriter(topic, output, out) : undefined;
-    // What the records printed were read from: given back to the pool once the answer is done.
-    const read = new Set<ArrayBufferLike>();
     const printed = await readAssigned(client, info, {
       start, exitAtEnd, limit, isolationLevel, signal, stopAtTimestamp: stopAt,
       record: unbuffered
-        ? (partition, batch, i, offset) => { read.add(batch.data.buffer); format(partition, batch, i, offset); out.flush(); }
-        : (partition, batch, i, offset) => { read.add(batch.data.buffer); format(partition, batch, i, offset); },
-      records: range && ((partition, batch, from, to) => { read.add(batch.data.buffer); range(partition, batch, from, to); }),
+        ? (partition, batch, i, offset) => { format(partition, batch, i, offset); out.flush(); }
+        : format,
+      records: range,
       answered: () => out.flush(),
-      handedOn: () => { for (const buffer of read) frames.giveBack(buffer); read.clear(); },
+      // Every line of the answer is written (or copied): the frame its batches lie in goes back
+      // to the pool (a decompressed batch's memory is not the pool's, and is ignored).
+      handedOn: (batches) => { for (const b of batches) frames.giveBack(b.data.buffer); },
     });
     out.flush();
     if (printed === 0 && exitAtEnd && !signal?.aborted) io.stderr.write(`kafka-wire consume: ${nothingPrinted(topic, start, stopAt)}\n`);

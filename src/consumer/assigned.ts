@@ -41,10 +41,11 @@ export interface ReadAssignedOptions {
   /** One answer's records of `partition` have all been handed on (a place to flush output). */
   answered?(partition: number): void;
   /**
-   * Every record of one Fetch answer has been handed on, and readAssigned keeps nothing of it: a
-   * caller done with them too may give back the memory its batches were read from (FramePool).
+   * Every record of one Fetch answer (its record batches, `batches`) has been handed on, and
+   * readAssigned keeps nothing of it: a caller done with them too may give back the memory they
+   * were read from (FramePool).
    */
-  handedOn?(): void;
+  handedOn?(batches: readonly RecordBatch[]): void;
 }
 
 const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
@@ -126,7 +127,7 @@ export function readAssigned(client: KafkaClient, info: TopicInfo, options: Read
         answered?.(partition);
         if (handed >= limit) settle();
       },
-      handedOn,
+      handedOn: handedOn && ((ready) => handedOn(ready.flatMap((b) => b.batches))),
       failed: (error) => settle(error),
       ended: () => settle(),
     });

@@ -97,8 +97,8 @@ export interface FetcherOptions {
   deserializer?: RecordDeserializer<unknown, unknown>;
   /** A batch is ready: the next Fetch for its leader is already under way (the consumer queues it; readAssigned hands its records on). */
   deliver(batch: PartitionBatch<unknown, unknown>): void;
-  /** Every batch of one answer has been delivered (what was not delivered of it is dropped). */
-  handedOn?(): void;
+  /** Every batch of one answer (`ready`) has been delivered (what was not delivered of it is dropped). */
+  handedOn?(ready: readonly PartitionBatch<unknown, unknown>[]): void;
   /** Fetching a partition cannot go on. */
   failed(error: Error): void;
   /** Nothing is left to fetch: no loop runs and every position is at its end (exitAtEnd) or removed. */
@@ -351,7 +351,7 @@ export class Fetcher {
     const { ready, refresh } = this.#answered(sent.taken, sent.answer);
     const next = refresh ? null : this.#send(leader);
     for (const batch of ready) this.options.deliver(batch);
-    this.options.handedOn?.();
+    this.options.handedOn?.(ready);
     return next;
   }
 
