@@ -2,9 +2,9 @@
 // process (4 partitions), read to their end and printed as JSON lines to /dev/null by
 // `kafka-wire consume` and by `kcat -C -J`, each a fresh process whose CPU time (user + system,
 // GNU time) is the measure; and kafka-wire's library Consumer iterating the same records without
-// JSON (bench/consume-cpu/child.mjs: lazy columns, and record objects), as records per CPU second
-// of the iteration itself. Rows rotate within each round, so round i of two rows is a pair;
-// ratios are medians of per-pair ratios with quartiles.
+// JSON (bench/consume-cpu/child.mjs: lazy columns, with and without releasing each batch, and
+// record objects), as records per CPU second of the iteration itself. Rows rotate within each
+// round, so round i of two rows is a pair; ratios are medians of per-pair ratios with quartiles.
 //   node bench/consume-cpu.mjs [--records 1000000] [--pairs 5] [--baseline DIR]
 import { spawn, execFileSync } from 'node:child_process';
 import { existsSync, openSync, closeSync } from 'node:fs';
@@ -77,6 +77,7 @@ const cliRows = [
 ];
 const libRows = [
   { name: 'Consumer, lazy columns', run: () => libraryRate('columns', b) },
+  { name: 'Consumer, lazy columns, release()', run: () => libraryRate('released', b) },
   { name: 'Consumer, records()', run: () => libraryRate('records', b) },
 ];
 const results = new Map([...cliRows, ...libRows].map((r) => [r.name, []]));

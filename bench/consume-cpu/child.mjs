@@ -1,10 +1,11 @@
 // One library reader of the consume-CPU benchmark, in its own process: reads N records of TOPIC
 // from the beginning with kafka-wire's Consumer (assign mode, lazy batches) and touches every
 // record's value, either through the lazy accessors (`columns`: valueSizeAt and one byte, no
-// object per record) or as records (`records`: batch.records(), an object per record). Prints
+// object per record; `released`: the same, each batch released once read, so the next answers
+// are read into its memory) or as records (`records`: batch.records(), an object per record). Prints
 // {records, cpuMs, wallMs}, timed from the first batch to the N-th record (start-up and the first
 // Fetch's wait left out, so the figure is the iteration's own CPU per record).
-//   node bench/consume-cpu/child.mjs columns|records N HOST:PORT TOPIC
+//   node bench/consume-cpu/child.mjs columns|released|records N HOST:PORT TOPIC
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ROOT } from '../lib/data.mjs';
@@ -17,7 +18,7 @@ const consumer = new Consumer({ bootstrap, assign: [{ topic }], resetPolicy: 'ea
 let records = 0, checksum = 0, cpu0, wall0;
 for await (const batch of consumer) {
   if (cpu0 === undefined) { cpu0 = process.cpuUsage(); wall0 = performance.now(); }
-  if (mode === 'columns') {
+  if (mode === 'columns' || mode === 'released') {
     const first = Number(batch.firstOffset);
     for (const b of batch.batches) {
       const base = b.baseOffsetNumber, data = b.data;
@@ -31,6 +32,7 @@ for await (const batch of consumer) {
   } else {
     for (const r of batch.records()) { checksum += r.value === null ? 0 : r.value.length + r.value[0]; records++; }
   }
+  if (mode === 'released') batch.release();
   if (records >= N) break;
 }
 const cpu = process.cpuUsage(cpu0);

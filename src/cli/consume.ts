@@ -77,8 +77,8 @@ async function runConsume({ options: values, positionals }: ParsedArgs, io: Io):
   const options = clientOptionsFrom(values);
   const metrics = new Metrics(options.clientId ?? 'kafka-wire-cli');
   const consumed = statsMs === undefined ? undefined : { records: metrics.meter('consumer-fetch-manager-metrics', 'records-consumed'), bytes: metrics.meter('consumer-fetch-manager-metrics', 'bytes-consumed') };
-  // Each answer's frame is given back once its records are printed (handedOn below), and the next
-  // large one is received into it: no fresh memory per answer.
+  // Each answer's frame is given back once its records are printed (releaseBatches below), and
+  // the next large one is received into it: no fresh memory per answer.
   const frames = new FramePool();
   const client = new KafkaClient({ ...options, frames, ...(statsMs === undefined ? {} : { observer: new NetworkMetrics(metrics, 'consumer-metrics') }) });
   const stopStats = startStats(statsMs, metrics.clientId, () => metrics.snapshot(), io);
@@ -113,9 +113,8 @@ async function runConsume({ options: values, positionals }: ParsedArgs, io: Io):
         : format,
       records: range,
       answered: () => out.flush(),
-      // Every line of the answer is written (or copied): the frame its batches lie in goes back
-      // to the pool (a decompressed batch's memory is not the pool's, and is ignored).
-      handedOn: (batches) => { for (const b of batches) frames.giveBack(b.data.buffer); },
+      // Every line of a partition's batch is written (or copied) once answered() has flushed.
+      releaseBatches: true,
     });
     out.flush();
     if (printed === 0 && exitAtEnd && !signal?.aborted) io.stderr.write(`kafka-wire consume: ${nothingPrinted(topic, start, stopAt)}\n`);

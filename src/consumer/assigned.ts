@@ -7,7 +7,7 @@ import type { KafkaClient, TopicInfo } from '../wire/client.js';
 import type { RecordBatch } from '../records/index.js';
 import { IsolationLevel } from '../wire/isolation.js';
 import { FETCH_MAX_BYTES, FETCH_PARTITION_MAX_BYTES } from '../limits.js';
-import { Fetcher } from './fetcher.js';
+import { Fetcher, type PartitionBatch } from './fetcher.js';
 import type { PartitionStart } from './offsets.js';
 
 export interface ReadAssignedOptions {
@@ -41,11 +41,12 @@ export interface ReadAssignedOptions {
   /** One answer's records of `partition` have all been handed on (a place to flush output). */
   answered?(partition: number): void;
   /**
-   * Every record of one Fetch answer (its record batches, `batches`) has been handed on, and
-   * readAssigned keeps nothing of it: a caller done with them too may give back the memory they
-   * were read from (FramePool).
+   * `record` and `records` keep nothing of the batches they are handed (no views of their data,
+   * keys or values) once `answered` returns: each partition's batch is then released
+   * (PartitionBatch.release()), and its memory, with the client's FramePool its answer's frame
+   * too, read into again (kafka-wire consume). Default false.
    */
-  handedOn?(batches: readonly RecordBatch[]): void;
+  releaseBatches?: boolean;
 }
 
 const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
@@ -70,7 +71,7 @@ const WAIT_FOR_MORE_MS = 500;
  * connection reject it): what it reads is the log as the start found it.
  */
 export function readAssigned(client: KafkaClient, info: TopicInfo, options: ReadAssignedOptions): Promise<number> {
-  const { exitAtEnd, signal, stopAtTimestamp, record, records, answered, handedOn } = options;
+  const { exitAtEnd, signal, stopAtTimestamp, record, records, answered, releaseBatches } = options;
   const limit = options.limit ?? Infinity;
   const topic = info.name;
   let handed = 0;
@@ -97,40 +98,47 @@ export function readAssigned(client: KafkaClient, info: TopicInfo, options: Read
       exitAtEnd,
       deliver: (batch) => {
         fetcher.release(batch.byteLength);
-        if (settled) return;
-        const { partition, firstOffset } = batch;
-        for (const b of batch.batches) {
-          const safe = b.baseOffset + BigInt(b.lastOffsetDelta) <= MAX_SAFE;
-          const base = Number(b.baseOffset);
-          const skip = firstOffset - b.baseOffset; // records before the fetch offset: skipped
-          if (records !== undefined && safe && stopAtTimestamp === undefined && b.baseOffset >= -MAX_SAFE) {
-            const from = skip <= 0n ? 0 : firstAtOrAfter(b, Number(skip));
-            if (from >= 0) {
-              const to = Math.min(b.recordCount, from + (limit - handed));
-              if (to > from) records(partition, b, from, to);
-              handed += Math.max(0, to - from);
-              continue;
-            }
-          }
-          for (let i = 0; i < b.recordCount && handed < limit; i++) {
-            const delta = b.offsetDeltaAt(i);
-            if (delta < skip) continue;
-            if (stopAtTimestamp !== undefined && b.timestampAt(i) >= stopAtTimestamp) {
-              fetcher.remove(topic, partition); // nothing more of it is handed on
-              answered?.(partition);
-              return;
-            }
-            record(partition, b, i, safe ? base + delta : b.offsetAt(i));
-            handed++;
-          }
+        try {
+          handOn(batch);
+        } finally {
+          if (releaseBatches) batch.release();
         }
-        answered?.(partition);
-        if (handed >= limit) settle();
       },
-      handedOn: handedOn && ((ready) => handedOn(ready.flatMap((b) => b.batches))),
       failed: (error) => settle(error),
       ended: () => settle(),
     });
+    /** One partition's batch, its records handed on from the fetch offset to the limit. */
+    const handOn = (batch: PartitionBatch<unknown, unknown>): void => {
+      if (settled) return;
+      const { partition, firstOffset } = batch;
+      for (const b of batch.batches) {
+        const safe = b.baseOffset + BigInt(b.lastOffsetDelta) <= MAX_SAFE;
+        const base = Number(b.baseOffset);
+        const skip = firstOffset - b.baseOffset; // records before the fetch offset: skipped
+        if (records !== undefined && safe && stopAtTimestamp === undefined && b.baseOffset >= -MAX_SAFE) {
+          const from = skip <= 0n ? 0 : firstAtOrAfter(b, Number(skip));
+          if (from >= 0) {
+            const to = Math.min(b.recordCount, from + (limit - handed));
+            if (to > from) records(partition, b, from, to);
+            handed += Math.max(0, to - from);
+            continue;
+          }
+        }
+        for (let i = 0; i < b.recordCount && handed < limit; i++) {
+          const delta = b.offsetDeltaAt(i);
+          if (delta < skip) continue;
+          if (stopAtTimestamp !== undefined && b.timestampAt(i) >= stopAtTimestamp) {
+            fetcher.remove(topic, partition); // nothing more of it is handed on
+            answered?.(partition);
+            return;
+          }
+          record(partition, b, i, safe ? base + delta : b.offsetAt(i));
+          handed++;
+        }
+      }
+      answered?.(partition);
+      if (handed >= limit) settle();
+    };
     signal?.addEventListener('abort', aborted, { once: true });
     for (const [p, s] of options.start) fetcher.add(topic, p, s.offset, s.end);
   });

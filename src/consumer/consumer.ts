@@ -31,6 +31,7 @@ import type { KafkaRecord } from '../records/index.js';
 import { createLogger, withDebugCallback, type Logger } from '../logger.js';
 import { ConsumerMetrics } from './metrics.js';
 import { TelemetryPusher } from '../wire/telemetry.js';
+import { FramePool } from '../wire/frame-pool.js';
 import type { MetricValue } from '../observe/metrics.js';
 
 export { PartitionBatch };
@@ -162,7 +163,10 @@ export class Consumer<K = Uint8Array, V = Uint8Array> extends EventEmitter<Consu
       memberId: () => this.#membership?.memberId ?? '',
       highWatermark: (topic, partition) => this.#fetcher.highWatermark(topic, partition),
     });
-    this.client = new KafkaClient({ maxVersions: { [ApiKey.ListOffsets]: 3 }, ...options, bootstrap: options.bootstrap, logger: this.logger, observer: this.#metrics.network });
+    // Large answers are received into frames that released batches gave back (PartitionBatch.release()).
+    this.client = new KafkaClient({
+      maxVersions: { [ApiKey.ListOffsets]: 3 }, frames: new FramePool(), ...options, bootstrap: options.bootstrap, logger: this.logger, observer: this.#metrics.network,
+    });
     this.#fetcher = new Fetcher(this.client, {
       isolationLevel: options.isolationLevel === 'read_committed' ? 1 : 0,
       lazy: options.lazy ?? false,
@@ -406,6 +410,7 @@ export class Consumer<K = Uint8Array, V = Uint8Array> extends EventEmitter<Consu
       if (keys.has(keyOf(batch.topic, batch.partition))) {
         this.#ready.splice(i, 1);
         this.#fetcher.release(batch.byteLength);
+        batch.release(); // never handed on: nothing of it is anyone's
       }
     }
     const cur = this.#current;
@@ -442,8 +447,8 @@ export class Consumer<K = Uint8Array, V = Uint8Array> extends EventEmitter<Consu
       if (i >= 0) {
         const { batch, epoch } = this.#ready.splice(i, 1)[0]!;
         this.#fetcher.release(batch.byteLength);
-        if (!this.#fetcher.current(batch.topic, batch.partition, epoch)) continue; // seeked or revoked since
-        if (batch.batches.length === 0) { this.#markFinished(batch); continue; }
+        if (!this.#fetcher.current(batch.topic, batch.partition, epoch)) { batch.release(); continue; } // seeked or revoked since
+        if (batch.batches.length === 0) { this.#markFinished(batch); batch.release(); continue; }
         let finish!: () => void;
         const finished = new Promise<void>((r) => { finish = r; });
         this.#current = { batch, epoch, finished, finish, viaRun };

@@ -8,6 +8,8 @@
 // the old position is dropped rather than delivered. Two readers run on it: the Consumer (batches
 // queued for its iterator and run(), in every mode) and readAssigned (./assigned.ts: records handed
 // on at once, to the partitions' ends). And the one Fetch request with its answer (fetchOnce).
+// Memory: a batch its reader releases gives its row tables, and its answer's frame once every
+// batch of the answer is released, back to pools that the next answers are read into.
 
 import type { KafkaClient } from '../wire/client.js';
 import type { Connection } from '../wire/connection.js';
@@ -19,18 +21,30 @@ import { ApiKey } from '../generated/types.js';
 import { ConsumerError, GroupErrorCode, RETRIABLE_PARTITION_ERRORS } from './errors.js';
 import { listOffsets, policyTimestamp, type ResetPolicy } from './offsets.js';
 import { RecordDeserializer, type ConsumerRecord } from '../serde.js';
+import { FramePool } from '../wire/frame-pool.js';
 
 const NO_DESERIALIZER = new RecordDeserializer<Uint8Array, Uint8Array>({});
+
+/**
+ * The memory a Fetch answer's delivered batches lie in: its frame goes back to `frames` (when the
+ * connection received it into a buffer of that pool) once all `left` of them are released; each
+ * batch's row tables go back to `tables` with it.
+ */
+interface AnswerMemory { frames: FramePool | undefined; tables: FramePool; frame: ArrayBufferLike; left: number }
+
+const NO_BATCHES: readonly RecordBatch[] = Object.freeze([]);
 
 /** Records of one partition from one Fetch, in offset order (K, V: what the consumer's deserialisers give). */
 export class PartitionBatch<K = Uint8Array, V = Uint8Array> {
   readonly #deserializer: RecordDeserializer<K, V>;
+  #batches: readonly RecordBatch[];
+  /** @internal Set by the Fetcher on delivery: what release() gives back. */
+  _memory: AnswerMemory | undefined = undefined;
 
   constructor(
     readonly topic: string,
     readonly partition: number,
-    /** Decoded batches; with read_committed, aborted ones and control batches are already gone. */
-    readonly batches: readonly RecordBatch[],
+    batches: readonly RecordBatch[],
     /** The first offset to handle: the first batch may begin before it (a compressed batch is fetched whole). */
     readonly firstOffset: bigint,
     /** The offset after this answer: what finishing this batch commits. */
@@ -40,7 +54,34 @@ export class PartitionBatch<K = Uint8Array, V = Uint8Array> {
     readonly byteLength: number,
     deserializer: RecordDeserializer<K, V> = NO_DESERIALIZER as RecordDeserializer<never, never>,
   ) {
+    this.#batches = batches;
     this.#deserializer = deserializer;
+  }
+
+  /** Decoded batches; with read_committed, aborted ones and control batches are already gone. None once released. */
+  get batches(): readonly RecordBatch[] {
+    return this.#batches;
+  }
+
+  /**
+   * Says the caller is done with this batch: nothing read from it (records, their keys, values
+   * and headers, views of a batch's `data`) is used any more, for they will be overwritten. Its
+   * memory then goes to the answers that follow (its row tables at once, its answer's frame once
+   * every partition of that answer is released): no fresh memory per answer and far less for
+   * the GC. Optional: without it the memory is the GC's, as ever. Afterwards `batches` is empty;
+   * offsets (finishing, commits) are not affected; a second release does nothing.
+   */
+  release(): void {
+    const memory = this._memory;
+    const batches = this.#batches;
+    this.#batches = NO_BATCHES;
+    this._memory = undefined;
+    if (memory === undefined) return;
+    for (const b of batches) {
+      if (b._rows !== undefined) memory.tables.giveBack(b._rows.buffer);
+      if (b._hdrs !== undefined) memory.tables.giveBack(b._hdrs.buffer);
+    }
+    if (--memory.left === 0) memory.frames?.giveBack(memory.frame);
   }
 
   /**
@@ -97,8 +138,6 @@ export interface FetcherOptions {
   deserializer?: RecordDeserializer<unknown, unknown>;
   /** A batch is ready: the next Fetch for its leader is already under way (the consumer queues it; readAssigned hands its records on). */
   deliver(batch: PartitionBatch<unknown, unknown>): void;
-  /** Every batch of one answer (`ready`) has been delivered (what was not delivered of it is dropped). */
-  handedOn?(ready: readonly PartitionBatch<unknown, unknown>[]): void;
   /** Fetching a partition cannot go on. */
   failed(error: Error): void;
   /** Nothing is left to fetch: no loop runs and every position is at its end (exitAtEnd) or removed. */
@@ -150,6 +189,13 @@ export class Fetcher {
   #kickQueued = false;
   /** Connections with a Fetch under way. */
   readonly #waiting = new Set<Connection>();
+  /**
+   * Where lazy decodes put their row tables, and released batches give them back (a table is
+   * 40 bytes a record: as much garbage as the records' bytes, without it). Tables of 64 KiB and
+   * more are pooled; an answer's partitions each have one, hence more kept than of frames.
+   */
+  readonly #tables = new FramePool({ keep: 16, minBytes: 64 << 10 });
+  readonly #allocateTables = (bytes: number) => this.#tables.take(bytes);
 
   constructor(private readonly client: KafkaClient, private readonly options: FetcherOptions) {}
 
@@ -350,8 +396,12 @@ export class Fetcher {
   #handOn(leader: number, sent: { taken: { p: Position; offset: bigint; epoch: number }[]; answer: FetchAnswer[] }): Promise<Sent | null> | null {
     const { ready, refresh } = this.#answered(sent.taken, sent.answer);
     const next = refresh ? null : this.#send(leader);
+    const frame = sent.answer.find((a) => a.records !== null)?.records!.buffer;
+    if (frame !== undefined && ready.length > 0) {
+      const memory = { frames: this.client.options.frames, tables: this.#tables, frame, left: ready.length };
+      for (const batch of ready) batch._memory = memory;
+    }
     for (const batch of ready) this.options.deliver(batch);
-    this.options.handedOn?.(ready);
     return next;
   }
 
@@ -407,7 +457,7 @@ export class Fetcher {
   /** Decodes one partition's answer, moves its position on, and counts its bytes; the batch to deliver, if any. */
   #accept(p: Position, from: bigint, a: FetchAnswer): PartitionBatch<unknown, unknown> | undefined {
     if (a.records === null || a.records.length === 0) return undefined;
-    const decoded = decodeRecordBatches(a.records, { lazy: this.options.lazy }).batches;
+    const decoded = decodeRecordBatches(a.records, { lazy: this.options.lazy, allocateTables: this.#allocateTables }).batches;
     if (decoded.length === 0) return undefined;
     const last = decoded[decoded.length - 1]!;
     const next = last.baseOffset + BigInt(last.lastOffsetDelta) + 1n;

@@ -156,7 +156,6 @@ export class RecordBatch {
   /** @internal */ _rows: Int32Array | undefined;
   /** @internal */ _rowBase: number;
   /** @internal */ _hdrs: Int32Array | undefined;
-  /** @internal */ _hdrBase: number;
   /** @internal */ _records: KafkaRecord[] | undefined;
   /** @internal */ _cache: (KafkaRecord | undefined)[] | undefined;
 
@@ -188,7 +187,6 @@ export class RecordBatch {
     this._rows = undefined;
     this._rowBase = 0;
     this._hdrs = undefined;
-    this._hdrBase = 0;
     this._records = undefined;
     this._cache = undefined;
   }
@@ -202,7 +200,7 @@ export class RecordBatch {
       const d = this._data;
       r = new Array<KafkaRecord>(n);
       for (let i = 0, o = this._rowBase; i < n; i++, o += ROW_WORDS) {
-        r[i] = cache?.[i] ?? materialize(this, d, d.buffer, d.byteOffset, this._rows!, o, this._hdrs!, this._hdrBase);
+        r[i] = cache?.[i] ?? materialize(this, d, d.buffer, d.byteOffset, this._rows!, o, this._hdrs!);
       }
       this._records = r;
       this._cache = undefined;
@@ -216,7 +214,7 @@ export class RecordBatch {
     this.check(i);
     const cache = (this._cache ??= new Array(this.recordCount));
     const d = this._data;
-    return (cache[i] ??= materialize(this, d, d.buffer, d.byteOffset, this._rows!, this._rowBase + i * ROW_WORDS, this._hdrs!, this._hdrBase));
+    return (cache[i] ??= materialize(this, d, d.buffer, d.byteOffset, this._rows!, this._rowBase + i * ROW_WORDS, this._hdrs!));
   }
 
   [Symbol.iterator](): IterableIterator<KafkaRecord> {
@@ -322,7 +320,7 @@ export class RecordBatch {
   headersAt(i: number): RecordHeader[] {
     if (!this._rows) return this.record(i).headers;
     const d = this._data;
-    return readHeaders(d, d.buffer, d.byteOffset, this._rows, this.row(i), this._hdrs!, this._hdrBase);
+    return readHeaders(d, d.buffer, d.byteOffset, this._rows, this.row(i), this._hdrs!);
   }
 }
 
@@ -337,10 +335,10 @@ function offsetIn(data: Uint8Array, view: Uint8Array | null): number {
 
 // `ab` and `base` are data.buffer and data.byteOffset, read once per batch by the callers: the
 // buffer getter is a builtin call, not inlined, and it cost more than a view per record.
-function readHeaders(data: Uint8Array, ab: ArrayBufferLike, base: number, rows: Int32Array, o: number, hdrs: Int32Array, hdrBase: number): RecordHeader[] {
+function readHeaders(data: Uint8Array, ab: ArrayBufferLike, base: number, rows: Int32Array, o: number, hdrs: Int32Array): RecordHeader[] {
   const hc = rows[o + ROW_HEADER_COUNT];
   const headers = new Array<RecordHeader>(hc);
-  let h = (rows[o + ROW_FIRST_HEADER] - hdrBase) * HEADER_WORDS;
+  let h = rows[o + ROW_FIRST_HEADER] * HEADER_WORDS;
   for (let j = 0; j < hc; j++, h += HEADER_WORDS) {
     const vl = hdrs[h + HEADER_VALUE_LENGTH];
     headers[j] = {
@@ -382,7 +380,7 @@ function headerKey(data: Uint8Array, off: number, len: number, j: number): strin
 }
 
 /** Builds the record at row index `o` (Int32 index into rows); `ab` and `base` as for readHeaders. */
-function materialize(batch: RecordBatch, data: Uint8Array, ab: ArrayBufferLike, base: number, rows: Int32Array, o: number, hdrs: Int32Array, hdrBase: number): KafkaRecord {
+function materialize(batch: RecordBatch, data: Uint8Array, ab: ArrayBufferLike, base: number, rows: Int32Array, o: number, hdrs: Int32Array): KafkaRecord {
   const kl = rows[o + ROW_KEY_LENGTH];
   const vl = rows[o + ROW_VALUE_LENGTH];
   const ko = rows[o + ROW_KEY_OFFSET];
@@ -401,21 +399,21 @@ function materialize(batch: RecordBatch, data: Uint8Array, ab: ArrayBufferLike, 
     ts,
     kl < 0 ? null : new Uint8Array(ab, base + ko, kl),
     vl < 0 ? null : new Uint8Array(ab, base + vo, vl),
-    rows[o + ROW_HEADER_COUNT] === 0 ? [] : readHeaders(data, ab, base, rows, o, hdrs, hdrBase),
+    rows[o + ROW_HEADER_COUNT] === 0 ? [] : readHeaders(data, ab, base, rows, o, hdrs),
     rows[o + ROW_ATTRIBUTES],
     big,
   );
 }
 
 /** Eagerly builds all records of a batch from a tape (views into WebAssembly memory are only read). */
-export function materializeAll(batch: RecordBatch, data: Uint8Array, rows: Int32Array, r0: number, hdrs: Int32Array, hdrBase: number): void {
+export function materializeAll(batch: RecordBatch, data: Uint8Array, rows: Int32Array, r0: number, hdrs: Int32Array): void {
   const n = batch.recordCount;
   const out = new Array<KafkaRecord>(n);
   const ab = data.buffer;
   const base = data.byteOffset;
   materializing = true;
   try {
-    for (let i = 0, o = r0; i < n; i++, o += ROW_WORDS) out[i] = materialize(batch, data, ab, base, rows, o, hdrs, hdrBase);
+    for (let i = 0, o = r0; i < n; i++, o += ROW_WORDS) out[i] = materialize(batch, data, ab, base, rows, o, hdrs);
   } finally {
     materializing = false;
     cachedKeyOffsets.fill(-1);

@@ -13,7 +13,7 @@ import {
   ENTRY_MAGIC, ENTRY_ROW_START, ENTRY_START, ENTRY_WORDS, HEADER_WORDS, LAST_OFFSET_DELTA_OFFSET, MAGIC_OFFSET,
   MAX_TIMESTAMP_OFFSET, PARTITION_LEADER_EPOCH_OFFSET, PRODUCER_EPOCH_OFFSET, PRODUCER_ID_OFFSET,
   RECORD_COUNT_OFFSET, RECORDS_OFFSET, ROW_WORDS, SCAN_CONSUMED, SCAN_COUNT, SCAN_END, SCAN_HEADER_WORDS,
-  SCAN_HEADERS, SCAN_ROWS, SCAN_TRUNCATED, WALK_HEADER_COUNT, WALK_HEADER_WORDS, WALK_HEADERS, WALK_ROWS,
+  SCAN_HEADERS, SCAN_ROWS, SCAN_TOTAL_HEADERS, SCAN_TOTAL_ROWS, SCAN_TRUNCATED, WALK_HEADER_COUNT, WALK_HEADER_WORDS, WALK_HEADERS, WALK_ROWS,
 } from '../wasm/abi.js';
 
 export interface DecodedRecordBatches {
@@ -29,6 +29,7 @@ interface Ctx {
   lazy: boolean;
   limit: number;
   maxRecords: number;
+  allocateTables: ((bytes: number) => Uint8Array) | undefined;
 }
 
 /** Default for DecodeOptions.maxRecordsPerBatch. */
@@ -46,6 +47,7 @@ export function decodeRecordBatches(bytes: Uint8Array, options: DecodeOptions = 
     lazy: options.lazy === true,
     limit: options.maxDecompressedBytes ?? DEFAULT_MAX_DECOMPRESSED,
     maxRecords: options.maxRecordsPerBatch ?? DEFAULT_MAX_RECORDS_PER_BATCH,
+    allocateTables: options.allocateTables,
   };
   wasm();
   const mark = top;
@@ -108,6 +110,10 @@ function decodeBlob(bytes: Uint8Array, ctx: Ctx, prefix: string, offsetBase: num
   const consumedBytes = I[h + SCAN_CONSUMED];
   const rowsPtr = I[h + SCAN_ROWS];
   const hdrsPtr = I[h + SCAN_HEADERS];
+  // Lazy: the rows and headers of every uncompressed batch copied out once, each batch reading
+  // its part (its row base); eager reads them where they are, while the records are built.
+  const rows = ctx.lazy ? tableCopy(I, rowsPtr >> 2, I[h + SCAN_TOTAL_ROWS] * ROW_WORDS, ctx) : NO_WORDS;
+  const hdrs = ctx.lazy ? tableCopy(I, hdrsPtr >> 2, I[h + SCAN_TOTAL_HEADERS] * HEADER_WORDS, ctx) : NO_WORDS;
   setTop(I[h + SCAN_END]);
   const entries = I.slice(h + SCAN_HEADER_WORDS, h + SCAN_HEADER_WORDS + n * ENTRY_WORDS);
   const batches: RecordBatch[] = [];
@@ -134,13 +140,15 @@ function decodeBlob(bytes: Uint8Array, ctx: Ctx, prefix: string, offsetBase: num
     const codec = header.attributes & COMPRESSION_MASK;
     if (codec === 0) {
       const batch = new RecordBatch(header, bytes);
-      const rowStart = entries[e + ENTRY_ROW_START];
-      const hdrStart = entries[e + ENTRY_HEADER_START];
-      const hdrEnd = entries[e + ENTRY_HEADER_END];
-      I = memI32();
-      const r0 = (rowsPtr >> 2) + rowStart * ROW_WORDS;
-      const hdrs = I.subarray(hdrsPtr >> 2);
-      attach(batch, bytes, I, r0, hdrs, hdrStart, hdrEnd, ctx.lazy);
+      const rowStart = entries[e + ENTRY_ROW_START] * ROW_WORDS;
+      if (ctx.lazy) {
+        batch._rows = rows;
+        batch._rowBase = rowStart;
+        batch._hdrs = hdrs;
+      } else {
+        I = memI32(); // a compressed batch before may have grown the memory
+        materializeAll(batch, bytes, I, (rowsPtr >> 2) + rowStart, I.subarray(hdrsPtr >> 2));
+      }
       batches.push(batch);
     } else {
       if (codec > 4) throw recordsError('UNSUPPORTED_COMPRESSION', offsetBase + start + ATTRIBUTES_OFFSET, `${path}.attributes`, `unsupported compression codec ${codec}`);
@@ -168,14 +176,28 @@ function decodeBlob(bytes: Uint8Array, ctx: Ctx, prefix: string, offsetBase: num
   return { batches, truncatedBytes, consumedBytes };
 }
 
-function attach(batch: RecordBatch, data: Uint8Array, I: Int32Array, r0: number, hdrs: Int32Array, hdrStart: number, hdrEnd: number, lazy: boolean): void {
+/** `words` words of `I` from `at`, in memory of their own (from ctx.allocateTables when given). */
+function tableCopy(I: Int32Array, at: number, words: number, ctx: Ctx): Int32Array {
+  if (words === 0) return NO_WORDS;
+  const table = ctx.allocateTables === undefined ? new Int32Array(words) : int32View(ctx.allocateTables(words * 4), words);
+  table.set(I.subarray(at, at + words));
+  return table;
+}
+
+const NO_WORDS = new Int32Array(0);
+
+/** `bytes` as `words` Int32 words (a fresh allocation or a pooled buffer: aligned, as Int32Array needs). */
+function int32View(bytes: Uint8Array, words: number): Int32Array {
+  return new Int32Array(bytes.buffer, bytes.byteOffset, words);
+}
+
+function attach(batch: RecordBatch, data: Uint8Array, I: Int32Array, r0: number, hdrs: Int32Array, hdrCount: number, lazy: boolean): void {
   if (lazy) {
     batch._rows = I.slice(r0, r0 + batch.recordCount * ROW_WORDS);
     batch._rowBase = 0;
-    batch._hdrs = hdrs.slice(hdrStart * HEADER_WORDS, hdrEnd * HEADER_WORDS);
-    batch._hdrBase = hdrStart;
+    batch._hdrs = hdrs.slice(0, hdrCount * HEADER_WORDS);
   } else {
-    materializeAll(batch, data, I, r0, hdrs, 0);
+    materializeAll(batch, data, I, r0, hdrs);
   }
 }
 
@@ -196,7 +218,7 @@ function walkDecompressed(batch: RecordBatch, p: number, index: number, ctx: Ctx
     const rowsPtr = I[h + WALK_ROWS];
     const hdrsPtr = I[h + WALK_HEADERS];
     const hdrCount = I[h + WALK_HEADER_COUNT];
-    attach(batch, data, I, rowsPtr >> 2, I.subarray(hdrsPtr >> 2), 0, hdrCount, ctx.lazy);
+    attach(batch, data, I, rowsPtr >> 2, I.subarray(hdrsPtr >> 2), hdrCount, ctx.lazy);
   } finally {
     setTop(mark);
   }

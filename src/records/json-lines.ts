@@ -8,7 +8,8 @@ import { embedded, embeddedExports } from '../wasm/load.js';
 import { alloc, mem, memI32, setTop, top, wasm } from './engine.js';
 import {
   JSON_ALL, JSON_ASIDE, JSON_BASE_OFFSET, JSON_BLOCK_WORDS, JSON_COUNT, JSON_DATA, JSON_DONE, JSON_HEAD, JSON_HEAD_LENGTH,
-  JSON_HEADERS, JSON_LOG_APPEND, JSON_TAIL, JSON_TAIL_LENGTH, JSON_OUT, JSON_OUT_END, JSON_REASON, JSON_ROWS, JSON_TIMESTAMP, JSON_WRITTEN_END, HEADER_WORDS, ROW_WORDS,
+  JSON_HEADERS, JSON_LOG_APPEND, JSON_TAIL, JSON_TAIL_LENGTH, JSON_OUT, JSON_OUT_END, JSON_REASON, JSON_ROWS, JSON_TIMESTAMP, JSON_WRITTEN_END, HEADER_WORDS,
+  ROW_FIRST_HEADER, ROW_HEADER_COUNT, ROW_WORDS,
 } from '../wasm/abi.js';
 
 interface JsonLinesExports {
@@ -29,7 +30,7 @@ const MAX_OUT_BYTES = 16 << 20;
  * (a log-append batch's time a safe integer). Legacy message sets have no tape.
  */
 export function jsonLinesTake(batch: RecordBatch): boolean {
-  if (batch._rows === undefined || batch._hdrs === undefined || batch.magic !== 2 || batch._rowBase !== 0) return false;
+  if (batch._rows === undefined || batch._hdrs === undefined || batch.magic !== 2) return false;
   if (batch.timestampType !== 'logAppend') return true;
   const t = batch.maxTimestamp;
   return t <= MAX_SAFE && t >= -MAX_SAFE;
@@ -45,6 +46,7 @@ export function jsonLinesTake(batch: RecordBatch): boolean {
  */
 export function writeJsonLines(batch: RecordBatch, from: number, to: number, head: Uint8Array,
   written: (bytes: Uint8Array) => void, aside: (index: number) => void, tail?: Uint8Array): void {
+  if (to <= from) return;
   const rows = batch._rows!, hdrs = batch._hdrs!;
   wasm(); // the records engine's instance zeroes the memory below its arena: first
   const w = embeddedExports(module);
@@ -55,27 +57,32 @@ export function writeJsonLines(batch: RecordBatch, from: number, to: number, hea
     const lo = batch.compression === 'none' ? batch.byteOffset : 0;
     const hi = batch.compression === 'none' ? lo + batch.byteLength : data.length;
     const count = to - from;
+    // The batch's rows [from, to) in its table, and the headers they point at (indices run on
+    // through every batch of the table).
+    const r0 = batch._rowBase + from * ROW_WORDS, r1 = batch._rowBase + to * ROW_WORDS;
+    const hdrLo = rows[r0 + ROW_FIRST_HEADER]!, hdrHi = rows[r1 - ROW_WORDS + ROW_FIRST_HEADER]! + rows[r1 - ROW_WORDS + ROW_HEADER_COUNT]!;
+    const hdrWords = (hdrHi - hdrLo) * HEADER_WORDS;
     const dataPtr = alloc(hi - lo);
     const rowsPtr = alloc(count * ROW_WORDS * 4);
-    const hdrsPtr = alloc(hdrs.length * 4);
+    const hdrsPtr = alloc(hdrWords * 4);
     const headPtr = alloc(head.length);
     const tailLength = tail?.length ?? 0;
     const tailPtr = alloc(tailLength);
     const block = alloc(JSON_BLOCK_WORDS * 4);
     // The most the lines can take (json-lines.ts's per-line bound summed): one call, mostly.
-    const outBytes = Math.min(MAX_OUT_BYTES, 6 * (hi - lo) + count * (head.length + tailLength + 128) + 8 * hdrs.length);
+    const outBytes = Math.min(MAX_OUT_BYTES, 6 * (hi - lo) + count * (head.length + tailLength + 128) + 8 * hdrWords);
     const outPtr = alloc(outBytes);
     const u8 = mem(), I = memI32();
     u8.set(data.subarray(lo, hi), dataPtr);
-    I.set(rows.subarray(from * ROW_WORDS, to * ROW_WORDS), rowsPtr >> 2);
-    I.set(hdrs, hdrsPtr >> 2);
+    I.set(rows.subarray(r0, r1), rowsPtr >> 2);
+    I.set(hdrs.subarray(hdrLo * HEADER_WORDS, hdrLo * HEADER_WORDS + hdrWords), hdrsPtr >> 2);
     u8.set(head, headPtr);
     if (tail !== undefined) u8.set(tail, tailPtr);
     const b = block >> 2;
     const logAppend = batch.timestampType === 'logAppend';
     const time = logAppend ? batch.maxTimestamp : batch.baseTimestamp;
     I[b + JSON_DATA] = dataPtr - lo;
-    I[b + JSON_HEADERS] = hdrsPtr - batch._hdrBase * HEADER_WORDS * 4;
+    I[b + JSON_HEADERS] = hdrsPtr - hdrLo * HEADER_WORDS * 4;
     I[b + JSON_HEAD] = headPtr;
     I[b + JSON_HEAD_LENGTH] = head.length;
     I[b + JSON_BASE_OFFSET] = Number(BigInt.asIntN(32, batch.baseOffset));

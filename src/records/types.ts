@@ -38,6 +38,12 @@ export interface DecodeOptions {
   maxDecompressedBytes?: number;
   /** Maximum records one v2 batch may declare. Default 2^20. */
   maxRecordsPerBatch?: number;
+  /**
+   * @internal Where a lazy decode's row tables (one for the rows, one for the headers of all its
+   * uncompressed batches) are allocated: the consumer's FramePool, so that released batches' tables
+   * are reused (PartitionBatch.release()). Default: memory of their own.
+   */
+  allocateTables?: (bytes: number) => Uint8Array;
 }
 
 export interface CompressOptions {
