@@ -210,6 +210,7 @@ export class Connection extends EventEmitter<ConnectionEvents> {
     this.#tls = options.tls !== undefined && options.tls !== false;
     this.#observer = options.observer;
     socket.on('data', (chunk) => this.#onData(chunk));
+    socket.readInto?.(() => this.#splitter.receiving);
     socket.on('end', () => this.#onEnd());
     socket.on('error', (err) => { this.#socketError ??= err; });
     socket.on('close', () => this.#onClose());

@@ -209,6 +209,16 @@ export class FrameSplitter {
     return pieces;
   }
 
+  /**
+   * Where the stream's next bytes belong when they can be read there directly: the rest of the
+   * frame being received into a buffer of its own (undefined when none is). A chunk pushed that
+   * is a view of that place is not copied (ByteSocket.readInto).
+   */
+  get receiving(): Uint8Array | undefined {
+    const frame = this.#frame;
+    return frame === null ? undefined : frame.subarray(this.#buffered);
+  }
+
   /** Bytes received that do not yet form a whole frame. */
   get bufferedBytes(): number {
     return this.#buffered;
@@ -304,7 +314,9 @@ export class FrameSplitter {
     if (this.#frame !== null) {
       const frame = this.#frame;
       const n = Math.min(frame.length - this.#buffered, chunk.length);
-      frame.set(n === chunk.length ? chunk : chunk.subarray(0, n), this.#buffered);
+      // Read in place (receiving): nothing to copy.
+      const inPlace = chunk.buffer === frame.buffer && chunk.byteOffset === frame.byteOffset + this.#buffered;
+      if (!inPlace) frame.set(n === chunk.length ? chunk : chunk.subarray(0, n), this.#buffered);
       this.#buffered += n;
       if (this.#buffered < frame.length) return;
       this.#frame = null;

@@ -3,6 +3,8 @@ import fc from 'fast-check';
 import { Readable } from 'node:stream';
 import { FrameSplitter, FrameError, FrameSplitterStream, DEFAULT_MAX_FRAME_SIZE } from '../../src/wire/frame-splitter.js';
 import { createFrameSplitterTransform } from '../../src/wire/frame-splitter-node.js';
+import { createServer, type AddressInfo } from 'node:net';
+import { nodeConnector } from '../../src/wire/sockets/node.js';
 
 function frameOf(payload: Uint8Array): Uint8Array {
   const f = new Uint8Array(4 + payload.length);
@@ -245,6 +247,33 @@ describe('FrameSplitter (push API)', () => {
     expect([f[4], f[(4 << 20) + 1], f[size + 3]]).toEqual([0, 1, 20]);
     expect(() => new FrameSplitter({ chunksReused: true, reuse: true })).toThrow(RangeError);
     expect(() => new FrameSplitter({ chunksReused: true, decide: () => 'hold' })).toThrow(RangeError);
+  });
+
+  it('receives a large frame\'s rest in place from a node:net socket (readInto), every frame intact', async () => {
+    const big = new Uint8Array(3 << 20).map((_, i) => (i * 7) & 0xff);
+    const small = [Uint8Array.of(1, 2, 3), new Uint8Array(100_000).fill(9)];
+    const sent = [frameOf(big), ...small.map(frameOf), frameOf(big.subarray(1000))];
+    const server = createServer((c) => c.end(concat(sent))).listen(0, '127.0.0.1');
+    await new Promise((r) => server.once('listening', r));
+    try {
+      const socket = await nodeConnector({ host: '127.0.0.1', port: (server.address() as AddressInfo).port, timeoutMs: 5000 });
+      const s = new FrameSplitter({ chunksReused: true });
+      socket.readInto!(() => s.receiving);
+      const frames: Uint8Array[] = [];
+      let inPlace = 0;
+      socket.on('data', (chunk) => {
+        const into = s.receiving;
+        if (into !== undefined && chunk.buffer === into.buffer && chunk.byteOffset === into.byteOffset) inPlace += chunk.length;
+        frames.push(...s.push(chunk));
+      });
+      await new Promise((r) => socket.once('close', r));
+      s.end();
+      expect(frames.map((f) => Buffer.from(f).toString('hex'))).toEqual(sent.map((f) => Buffer.from(f).toString('hex')));
+      // Most of each large frame came in where it belongs (the first read of each, with its head, did not).
+      expect(inPlace).toBeGreaterThan(2 * big.length - 2 * (256 << 10) - 200_000);
+    } finally {
+      server.close();
+    }
   });
 
   it('copies each byte at most once for a large frame arriving in many chunks', () => {

@@ -21,10 +21,14 @@ export const nodeConnector: SocketConnector = async (target: SocketTarget) => {
   } else {
     // Reads into one buffer of the socket's own, handed on as 'data' views of it (chunksReused):
     // a fresh buffer per read is external memory, and a consumer's 100 MB of those drove a full
-    // collection every few dozen milliseconds. TLS sockets read as node:tls does.
+    // collection every few dozen milliseconds. A large frame's rest is read where the reader
+    // receives it (readInto: node:net asks for the buffer after each read). TLS sockets read as
+    // node:tls does.
     const buffer = Buffer.allocUnsafe(READ_BUFFER_BYTES);
-    const plain = net.connect({ host, port, onread: { buffer, callback: (n: number, buf: Uint8Array) => { plain.emit('data', buf.subarray(0, n)); return true; } } });
+    let into: (() => Uint8Array | undefined) | undefined;
+    const plain = net.connect({ host, port, onread: { buffer: () => into?.() ?? buffer, callback: (n: number, buf: Uint8Array) => { plain.emit('data', buf.subarray(0, n)); return true; } } });
     Object.defineProperty(plain, 'chunksReused', { value: true });
+    Object.defineProperty(plain, 'readInto', { value: (next: () => Uint8Array | undefined) => { into = next; } });
     socket = plain;
   }
   const timer = target.timeoutMs > 0 ? setTimeout(() => {

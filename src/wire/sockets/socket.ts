@@ -27,6 +27,13 @@ export interface ByteSocket {
    * while the listener runs (the listener copies what it keeps).
    */
   readonly chunksReused?: boolean;
+  /**
+   * Lets the reader say where the next bytes go: `next` is asked before each read and gives the
+   * rest of a frame being received, so that they land there with no copy (the chunk is then a view
+   * of it), or undefined for the socket's own buffer. Only a socket that reads into a buffer of
+   * its own has it.
+   */
+  readInto?(next: () => Uint8Array | undefined): void;
   on<E extends keyof ByteSocketEvents>(event: E, listener: (...args: ByteSocketEvents[E]) => void): unknown;
   once<E extends keyof ByteSocketEvents>(event: E, listener: (...args: ByteSocketEvents[E]) => void): unknown;
   off<E extends keyof ByteSocketEvents>(event: E, listener: (...args: ByteSocketEvents[E]) => void): unknown;
