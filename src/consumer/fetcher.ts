@@ -13,6 +13,7 @@ import type { KafkaClient } from '../wire/client.js';
 import type { Connection } from '../wire/connection.js';
 import { kafkaErrorName } from '../wire/errors.js';
 import { decodeRecordBatches, type KafkaRecord, type RecordBatch } from '../records/index.js';
+import { prepareRecordsWasm } from '../records/engine.js';
 import { FETCH_MAX_BYTES, FETCH_PARTITION_MAX_BYTES } from '../limits.js';
 import { readCommitted, type AbortedTransaction } from '../wire/isolation.js';
 import { ApiKey } from '../generated/types.js';
@@ -151,7 +152,10 @@ export class Fetcher {
   /** Connections with a Fetch under way. */
   readonly #waiting = new Set<Connection>();
 
-  constructor(private readonly client: KafkaClient, private readonly options: FetcherOptions) {}
+  constructor(private readonly client: KafkaClient, private readonly options: FetcherOptions) {
+    // While the positions are found (a group joined, offsets looked up), not on the first answer.
+    prepareRecordsWasm();
+  }
 
   get bufferedBytes(): number { return this.#buffered; }
 
