@@ -49,12 +49,29 @@ export function newMessageFor<M extends MessageDef>(message: M, version: number,
 
 const readers = new WeakMap<CompiledStruct, TapeReader>();
 
+/** The generated reader of a root struct, made on first use. */
+function readerFor(s: CompiledStruct): TapeReader {
+  let reader = readers.get(s);
+  if (reader === undefined) readers.set(s, (reader = generateReader(s)));
+  return reader;
+}
+
 /** Reads a root struct at the cursor, generated code when allowed; the cursor moves past it. */
 function readRoot(s: CompiledStruct, c: TapeCursor): any {
   if (!codegenAvailable()) return interpretRoot(c, s);
-  let reader = readers.get(s);
-  if (reader === undefined) readers.set(s, (reader = generateReader(s)));
-  return reader.read(c);
+  return readerFor(s).read(c);
+}
+
+/**
+ * Makes what decoding `api`'s response in `apiVersion` needs (its plan, and the generated readers
+ * of its header and body) ahead of the answer: for a caller that has sent the request and waits,
+ * so that the first answer of a kind (a consumer's first Fetch's) is not held up making them.
+ */
+export function prepareResponseFor(api: ApiDef, apiVersion: number): void {
+  const plan = planForMessage(api.response, apiVersion);
+  if (!codegenAvailable()) return;
+  if (plan.header !== null) readerFor(plan.header);
+  readerFor(plan.body);
 }
 
 /**

@@ -4,7 +4,7 @@
 import { inVersions, type ApiDef, type MessageDef } from '../catalogue/schema.js';
 import { builtInCatalogue, catalogueApi, type CatalogueOption } from '../catalogue/catalogue.js';
 import {
-  decodeBodyFor, decodeRequestFor, decodeResponseFor, encodeBodyFor, encodeRequestFor, encodeRequestPartsFor, encodeResponseFor,
+  decodeBodyFor, decodeRequestFor, decodeResponseFor, prepareResponseFor, encodeBodyFor, encodeRequestFor, encodeRequestPartsFor, encodeResponseFor,
   newMessageFor, requestSizeFor, responseSizeFor,
 } from './by-definition.js';
 import { peekRequest } from './scan.js';
@@ -139,6 +139,11 @@ export function decodeResponse<K extends number, O extends DecodeOptions = {}>(
   frame: Uint8Array, apiKey: K, apiVersion: number, options?: O,
 ): DecodedResponse<ResponseBody<K, RecordsField<O>>> {
   return decodeResponseFor(getApi(apiKey, options), frame, apiVersion, messageOptions(options));
+}
+
+/** Makes the readers of a response ahead of its answer (prepareResponseFor), for a request sent and waited for. */
+export function prepareResponse(apiKey: number, apiVersion: number, options?: CatalogueOption): void {
+  prepareResponseFor(getApi(apiKey, options), apiVersion);
 }
 
 /** Decodes a bare body (no size prefix, no header): `(apiKey, version, direction, bytes)`, or the older `(apiKey, direction, version, bytes)`. */

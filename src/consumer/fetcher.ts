@@ -15,6 +15,7 @@ import type { KafkaClient } from '../wire/client.js';
 import type { Connection } from '../wire/connection.js';
 import { kafkaErrorName } from '../wire/errors.js';
 import { decodeRecordBatches, type KafkaRecord, type RecordBatch } from '../records/index.js';
+import { prepareRecordsWasm } from '../records/engine.js';
 import { FETCH_MAX_BYTES, FETCH_PARTITION_MAX_BYTES } from '../limits.js';
 import { readCommitted, type AbortedTransaction } from '../wire/isolation.js';
 import { ApiKey } from '../generated/types.js';
@@ -197,7 +198,10 @@ export class Fetcher {
   readonly #tables = new FramePool({ keep: 16, minBytes: 64 << 10 });
   readonly #allocateTables = (bytes: number) => this.#tables.take(bytes);
 
-  constructor(private readonly client: KafkaClient, private readonly options: FetcherOptions) {}
+  constructor(private readonly client: KafkaClient, private readonly options: FetcherOptions) {
+    // While the positions are found (a group joined, offsets looked up), not on the first answer.
+    prepareRecordsWasm();
+  }
 
   get bufferedBytes(): number { return this.#buffered; }
 

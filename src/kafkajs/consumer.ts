@@ -12,6 +12,8 @@ import { Consumer as WireConsumer, ConsumerError, commitOffsets as commitWire, t
 import { findCoordinator } from '../consumer/classic.js';
 import { ApiKey } from '../generated/types.js';
 import { KafkaClient } from '../wire/client.js';
+import { int64, rowTape } from '../records/batch.js';
+import * as abi from '../wasm/abi.js';
 import type { ProducerOptions } from '../producer/index.js';
 import { roundRobinAssignor, ROUND_ROBIN } from './assigners.js';
 import {
@@ -110,7 +112,15 @@ interface BatchView {
   exact: boolean;
   /** The log append time as a string ('' for create time). */
   appendTime: string;
+  /** The batch's row tape (rowTape(); null: read through the accessors) and where its rows start. */
+  rows: Int32Array | null;
+  rowBase: number;
 }
+
+// The tape's word positions as this module's own constants (V8 folds them into the per-record code).
+const ROW_WORDS = abi.ROW_WORDS, ROW_TIMESTAMP_DELTA = abi.ROW_TIMESTAMP_DELTA, ROW_OFFSET_DELTA = abi.ROW_OFFSET_DELTA,
+  ROW_KEY_OFFSET = abi.ROW_KEY_OFFSET, ROW_KEY_LENGTH = abi.ROW_KEY_LENGTH, ROW_VALUE_OFFSET = abi.ROW_VALUE_OFFSET,
+  ROW_VALUE_LENGTH = abi.ROW_VALUE_LENGTH, ROW_HEADER_COUNT = abi.ROW_HEADER_COUNT;
 
 /** A kafka-wire batch's record batches (control batches left out) as BatchViews. */
 function viewsOf(batch: PartitionBatch): BatchView[] {
@@ -118,6 +128,7 @@ function viewsOf(batch: PartitionBatch): BatchView[] {
   for (const b of batch.batches) {
     if (b.isControl) continue;
     const logAppend = b.timestampType === 'logAppend' && b.magic === 2;
+    const tape = rowTape(b);
     out.push({
       b,
       batchContext: {
@@ -131,37 +142,60 @@ function viewsOf(batch: PartitionBatch): BatchView[] {
       skip: batch.firstOffset > b.baseOffset ? Number(batch.firstOffset - b.baseOffset) : 0,
       exact: Number.isSafeInteger(b.baseOffsetNumber + b.lastOffsetDelta),
       appendTime: logAppend ? String(b.maxTimestamp) : '',
+      rows: tape?.rows ?? null,
+      rowBase: tape?.base ?? 0,
     });
   }
   return out;
 }
 
-/** Record i of a view as kafkajs's message: read through the columnar accessors, key and value as Buffers over the fetched bytes. */
+/**
+ * Record i of a view as kafkajs's message, key and value as Buffers over the fetched bytes: its
+ * columns read from the row tape (small code that V8 optimizes soon, while the first batch
+ * runs), through the accessors for a batch without one.
+ */
 function messageAt(v: BatchView, i: number): KafkaMessage {
-  const b = v.b;
-  const headers: IHeaders = {};
-  if (b.headerCountAt(i) > 0) {
-    for (const h of b.headersAt(i)) {
-      const value = asBuffer(h.value) ?? Buffer.alloc(0);
-      const have = headers[h.key];
-      if (have === undefined) headers[h.key] = value;
-      else if (Array.isArray(have)) have.push(value);
-      else headers[h.key] = [have, value];
-    }
+  const rows = v.rows;
+  if (rows === null) {
+    const b = v.b;
+    const keySize = b.keySizeAt(i);
+    const valueSize = b.valueSizeAt(i);
+    return messageOf(v, i, b.timestampDeltaAt(i), b.offsetDeltaAt(i), keySize < 0 ? 0 : b.keyOffsetAt(i), keySize,
+      valueSize < 0 ? 0 : b.valueOffsetAt(i), valueSize, b.headerCountAt(i));
   }
-  const keySize = b.keySizeAt(i);
-  const valueSize = b.valueSizeAt(i);
+  const o = v.rowBase + i * ROW_WORDS;
+  return messageOf(v, i, int64(rows[o + ROW_TIMESTAMP_DELTA]!, rows[o + ROW_TIMESTAMP_DELTA + 1]!), rows[o + ROW_OFFSET_DELTA]!,
+    rows[o + ROW_KEY_OFFSET]!, rows[o + ROW_KEY_LENGTH]!, rows[o + ROW_VALUE_OFFSET]!, rows[o + ROW_VALUE_LENGTH]!, rows[o + ROW_HEADER_COUNT]!);
+}
+
+/** kafkajs's message from record i's columns (a size -1: null). */
+function messageOf(v: BatchView, i: number, timestampDelta: number, offsetDelta: number, keyAt: number, keySize: number,
+  valueAt: number, valueSize: number, headerCount: number): KafkaMessage {
+  const b = v.b;
   return {
     magicByte: b.magic,
     attributes: 0,
-    timestamp: v.appendTime !== '' ? v.appendTime : String(b.baseTimestampNumber + b.timestampDeltaAt(i)),
-    offset: v.exact ? String(b.baseOffsetNumber + b.offsetDeltaAt(i)) : String(b.offsetAt(i)),
-    key: keySize < 0 ? null : Buffer.from(v.bytes, v.at + b.keyOffsetAt(i), keySize),
-    value: valueSize < 0 ? null : Buffer.from(v.bytes, v.at + b.valueOffsetAt(i), valueSize),
-    headers,
+    timestamp: v.appendTime !== '' ? v.appendTime : String(b.baseTimestampNumber + timestampDelta),
+    offset: v.exact ? String(b.baseOffsetNumber + offsetDelta) : String(b.offsetAt(i)),
+    key: keySize < 0 ? null : Buffer.from(v.bytes, v.at + keyAt, keySize),
+    value: valueSize < 0 ? null : Buffer.from(v.bytes, v.at + valueAt, valueSize),
+    headers: headerCount > 0 ? headersAt(b, i) : {},
     isControlRecord: false,
     batchContext: v.batchContext,
   } as KafkaMessage;
+}
+
+/** Record i's headers as kafkajs's object: a key given more than once has an array of its values. */
+function headersAt(b: WireRecordBatch, i: number): IHeaders {
+  const headers: IHeaders = {};
+  for (const h of b.headersAt(i)) {
+    const value = asBuffer(h.value) ?? Buffer.alloc(0);
+    const have = headers[h.key];
+    if (have === undefined) headers[h.key] = value;
+    else if (Array.isArray(have)) have.push(value);
+    else headers[h.key] = [have, value];
+  }
+  return headers;
 }
 
 /** The first record of a view at or after the partition batch's first offset (recordCount: none). */
@@ -191,8 +225,9 @@ function messageRange(views: BatchView[]): { first: bigint; last: bigint } | nul
 function messagesOf(views: BatchView[]): KafkaMessage[] {
   const out: KafkaMessage[] = [];
   for (const v of views) {
+    const skip = v.skip;
     for (let i = firstIndex(v); i < v.b.recordCount; i++) {
-      if (v.b.offsetDeltaAt(i) < v.skip) continue;
+      if (skip > 0 && v.b.offsetDeltaAt(i) < skip) continue;
       out.push(messageAt(v, i));
     }
   }
@@ -221,6 +256,9 @@ function batchOf(batch: PartitionBatch, messages: KafkaMessage[], range: { first
     offsetLagLow: () => String(first === null ? 0n : hw - 1n - first < 0n ? 0n : hw - 1n - first),
   };
 }
+
+/** The last message an eachMessage loop handled: its view and index (view null: none yet). */
+interface Handled { view: BatchView | null; index: number }
 
 interface RunState {
   config: ConsumerRunConfig;
@@ -592,6 +630,43 @@ export class KafkaJSConsumer implements Consumer {
     throw DETACHED;
   }
 
+  /**
+   * eachMessage over a batch's messages in order, until one fails (its offset kept in #failedAt),
+   * the partition is paused or seeked, or the consumer stops; `handled` is the last one handled.
+   * Its own small function, not part of #handle: V8 optimizes this loop while the first batch
+   * runs, which a recompile of all of #handle (tens of ms when it deoptimizes) held back.
+   */
+  async #eachMessage(
+    eachMessage: NonNullable<ConsumerRunConfig['eachMessage']>, views: BatchView[], topic: string, partition: number, key: string,
+    heartbeat: () => Promise<void>, pause: () => () => void, handled: Handled, afterEach: ((next: bigint) => Promise<void>) | null,
+  ): Promise<void> {
+    for (let j = 0; j < views.length; j++) {
+      const v = views[j]!;
+      const b = v.b;
+      const skip = v.skip;
+      for (let i = firstIndex(v); i < b.recordCount; i++) {
+        if (skip > 0 && b.offsetDeltaAt(i) < skip) continue;
+        if (!this.#running || (this.#stale.size > 0 && this.#stale.has(key))) return;
+        const message = messageAt(v, i);
+        try {
+          await eachMessage({ topic, partition, message, heartbeat, pause });
+        } catch (error) {
+          this.#messageFailed(error, topic, partition, message.offset, b.offsetAt(i));
+          throw error;
+        }
+        handled.view = v;
+        handled.index = i;
+        if (afterEach !== null) await afterEach(b.offsetAt(i) + 1n);
+        if (this.#pausedTopics.size > 0 && this.#isPaused(topic, partition)) return;
+      }
+    }
+  }
+
+  #messageFailed(error: unknown, topic: string, partition: number, offset: string, at: bigint): void {
+    if (!(error instanceof KafkaJSError)) this.#log.error('Error when calling eachMessage', { topic, partition, offset, stack: (error as Error)?.stack, error });
+    this.#failedAt = { topic, partition, offset: at };
+  }
+
   /** One partition's batch through the app's handler; resolves only when all of it was resolved. */
   async #handle(wire: WireConsumer, batch: PartitionBatch): Promise<void> {
     const run = this.#run!;
@@ -635,35 +710,13 @@ export class KafkaJSConsumer implements Consumer {
       const heartbeat = async () => undefined; // the kafka-wire member heartbeats on its own schedule
       try {
         if (eachMessage !== undefined) {
-          // Resolved as an index while the loop runs (no offset arithmetic per record), as offsets when they are needed.
           const commitsInBatch = run.autoCommit && (run.config.autoCommitInterval != null || run.config.autoCommitThreshold != null);
-          /** The last message handled: its view and index (-1: none yet). */
-          let lastView: BatchView | null = null;
-          let last = -1;
+          const handled: Handled = { view: null, index: -1 };
           try {
-            messages: for (const v of views) {
-              for (let i = firstIndex(v); i < v.b.recordCount; i++) {
-                if (v.b.offsetDeltaAt(i) < v.skip) continue;
-                if (!this.#running || this.#stale.has(key)) break messages;
-                const message = messageAt(v, i);
-                try {
-                  await eachMessage({ topic, partition, message, heartbeat, pause });
-                } catch (error) {
-                  if (!(error instanceof KafkaJSError)) this.#log.error('Error when calling eachMessage', { topic, partition, offset: message.offset, stack: (error as Error)?.stack, error });
-                  this.#failedAt = { topic, partition, offset: v.b.offsetAt(i) };
-                  throw error;
-                }
-                lastView = v;
-                last = i;
-                if (commitsInBatch) {
-                  resolve(v.b.offsetAt(i) + 1n);
-                  await this.#commitIfNecessary(wire);
-                }
-                if (this.#pausedTopics.size > 0 && this.#isPaused(topic, partition)) break messages;
-              }
-            }
+            await this.#eachMessage(eachMessage, views, topic, partition, key, heartbeat, pause, handled,
+              commitsInBatch ? async (next) => { resolve(next); await this.#commitIfNecessary(wire); } : null);
           } finally {
-            if (lastView !== null) resolve(lastView.b.offsetAt(last) + 1n);
+            if (handled.view !== null) resolve(handled.view.b.offsetAt(handled.index) + 1n);
           }
         } else {
           const payload: EachBatchPayload = {

@@ -28,7 +28,7 @@ const HEADER_KEY_LENGTH = abi.HEADER_KEY_LENGTH,
 const TWO32 = 4294967296;
 
 /** Combines the two halves of a varlong. Exact for |v| <= 2^53 - 1; otherwise use the bigint. */
-function int64(lo: number, hi: number): number {
+export function int64(lo: number, hi: number): number {
   return hi * TWO32 + (lo >>> 0);
 }
 
@@ -322,6 +322,16 @@ export class RecordBatch {
     const d = this._data;
     return readHeaders(d, d.buffer, d.byteOffset, this._rows, this.row(i), this._hdrs!);
   }
+}
+
+/**
+ * The row tape the columnar accessors read, for a loop that takes several columns of every record
+ * without the accessors' per-call checks and fallbacks: record i's words start at
+ * `base + i * ROW_WORDS`, in the order of src/wasm/abi.ts's ROW_* (a timestamp delta's two halves
+ * combine with int64). Undefined for a batch without one (legacy message sets).
+ */
+export function rowTape(batch: RecordBatch): { rows: Int32Array; base: number } | undefined {
+  return batch._rows === undefined ? undefined : { rows: batch._rows, base: batch._rowBase };
 }
 
 function outOfRange(i: number): never {

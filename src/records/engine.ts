@@ -33,6 +33,16 @@ const records = embedded<RecordsExports>(wasmBase64);
 export const wasm = (): RecordsExports => records.exports ?? embeddedExports(records);
 export const initRecordsWasm = (module?: WebAssembly.Module): Promise<void> => initEmbedded(records, module);
 
+let preparing: Promise<void> | undefined;
+/**
+ * Starts making the instance asynchronously (compiled off the main thread) for a caller that will
+ * need it soon, such as a consumer still joining its group: the first Fetch answer then finds it
+ * made instead of compiling it synchronously. A failure is left for the first use to report.
+ */
+export function prepareRecordsWasm(): void {
+  if (records.exports === undefined) preparing ??= initRecordsWasm().catch(() => undefined);
+}
+
 /** First free byte of the scratch arena (shared with the codec); callers save and restore it around their use. */
 export { top, setTop };
 

@@ -15,7 +15,7 @@
 
 import { Emitter as EventEmitter } from './emitter.js';
 import type * as tls from 'node:tls';
-import { encodeRequest, encodeRequestParts, decodeResponse, newMessage } from '../codec/by-key.js';
+import { encodeRequest, encodeRequestParts, decodeResponse, newMessage, prepareResponse } from '../codec/by-key.js';
 import type { ApiVersionsResponse, RequestBodies, ResponseBodies } from '../generated/types.js';
 import { FrameSplitter, FrameError } from './frame-splitter.js';
 import type { FramePool } from './frame-pool.js';
@@ -322,6 +322,9 @@ export class Connection extends EventEmitter<ConnectionEvents> {
       }
       this.#pending.set(correlationId, pending);
       this.#write(frame);
+      // While the broker answers: the answer's readers are made now, not when it arrives (a failure
+      // shows, typed, when the answer is decoded).
+      try { prepareResponse(apiKey, apiVersion); } catch { /* see decodeResponse */ }
     });
   }
 

@@ -1,6 +1,8 @@
 import { describe, it, expect } from 'vitest';
 import { decodeRecordBatches, encodeRecordBatch, recordBatchToJson, crc32c, crc32, RecordsError, type RecordInput } from '../../src/records/index.js';
-import { rawRecord, rawBatch, crc32cRef, crc32Ref, hex, bytes, concat } from './helpers.js';
+import { rawRecord, rawBatch, crc32cRef, crc32Ref, hex, bytes, concat, legacyMessage } from './helpers.js';
+import { int64, rowTape } from '../../src/records/batch.js';
+import * as abi from '../../src/wasm/abi.js';
 
 const T0 = 1_700_000_000_000n;
 
@@ -235,6 +237,25 @@ describe('lazy / columnar access', () => {
     expectSame(lazy, input, 100n);
     expect(() => lazy.keyAt(200)).toThrow(RangeError);
     expect(lazy.records[3].value!.buffer).toBe(blob.buffer);
+  });
+  it('rowTape: the words the accessors read, record by record (compressed too); none for a legacy message set', () => {
+    for (const compression of ['none', 'lz4'] as const) {
+      const blob = encodeRecordBatch({ baseOffset: 100n, baseTimestamp: T0, compression, records: [...sample(40), { key: null, value: null, timestamp: T0 + 2n ** 40n }] });
+      const b = decodeRecordBatches(blob, { lazy: true }).batches[0];
+      const tape = rowTape(b)!;
+      for (let i = 0; i < b.recordCount; i++) {
+        const o = tape.base + i * abi.ROW_WORDS;
+        expect(tape.rows[o + abi.ROW_OFFSET_DELTA]).toBe(b.offsetDeltaAt(i));
+        expect(int64(tape.rows[o + abi.ROW_TIMESTAMP_DELTA], tape.rows[o + abi.ROW_TIMESTAMP_DELTA + 1])).toBe(b.timestampDeltaAt(i));
+        expect(tape.rows[o + abi.ROW_KEY_LENGTH]).toBe(b.keySizeAt(i));
+        expect(tape.rows[o + abi.ROW_VALUE_LENGTH]).toBe(b.valueSizeAt(i));
+        if (b.keySizeAt(i) >= 0) expect(tape.rows[o + abi.ROW_KEY_OFFSET]).toBe(b.keyOffsetAt(i));
+        if (b.valueSizeAt(i) >= 0) expect(tape.rows[o + abi.ROW_VALUE_OFFSET]).toBe(b.valueOffsetAt(i));
+        expect(tape.rows[o + abi.ROW_HEADER_COUNT]).toBe(b.headerCountAt(i));
+      }
+    }
+    const legacy = decodeRecordBatches(legacyMessage({ offset: 0n, magic: 1, timestamp: T0, key: null, value: bytes('v') }), { lazy: true }).batches[0];
+    expect(rowTape(legacy)).toBeUndefined();
   });
 });
 
