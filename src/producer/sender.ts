@@ -209,10 +209,11 @@ export class Sender {
         // A lost connection or a timeout: the broker may or may not have written them.
         for (const b of batches) this.#retry(b, error instanceof ConnectionError ? `${error.code}: ${error.message}` : String(error), true);
       }
-    }).finally(() => this.#afterSettle());
+    }).finally(() => this.#afterSettle(batches));
   }
 
-  #afterSettle(): void {
+  #afterSettle(batches: ProducerBatch[]): void {
+    for (const b of batches) this.#ctx.accumulator.settled(b.partitionState);
     if (this.#inFlight === 0) {
       const idle = this.#idle;
       this.#idle = [];
