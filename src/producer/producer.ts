@@ -260,16 +260,30 @@ export class Producer<K = RawField, V = RawField> {
    * Records of successive calls are appended in call order, also while the topic's metadata is
    * being looked up or the buffer is full (so a partition holds them in send() order).
    */
-  async send(topic: string, records: RecordToSend<K, V> | readonly RecordToSend<K, V>[], options: { partition?: number } = {}): Promise<RecordMetadata[]> {
-    const list: readonly RecordInput[] = serializeRecords(topic, Array.isArray(records) ? records : [records as RecordToSend<K, V>], this.options);
-    this.#checkOpen();
-    this.#transactions?.checkAppend();
-    for (let i = 0; i < list.length; i++) checkRecord(list[i]!, i); // a refused call appends nothing
-    const info = this.#usable(topic);
+  send(topic: string, records: RecordToSend<K, V> | readonly RecordToSend<K, V>[], options: { partition?: number } = {}): Promise<RecordMetadata[]> {
+    // Not an async function: #append's promise is handed back as it is (an async function's own
+    // promise, resolved with it, would take three more microtasks to settle after the answer).
+    let list: readonly RecordInput[];
+    let info: TopicInfo | undefined;
+    try {
+      list = serializeRecords(topic, Array.isArray(records) ? records : [records as RecordToSend<K, V>], this.options);
+      this.#checkOpen();
+      this.#transactions?.checkAppend();
+      for (let i = 0; i < list.length; i++) checkRecord(list[i]!, i); // a refused call appends nothing
+      info = this.#usable(topic);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    if (!this.#lines.has(topic) && info !== undefined && !this.#accumulator.full) return this.#append(topic, list, info, options);
+    return this.#sendInLine(topic, list, info, options);
+  }
+
+  /**
+   * send() behind the earlier calls for the topic still waiting, for its metadata (one lookup for
+   * all) and for room in the buffer. Its place in line is taken before it returns.
+   */
+  async #sendInLine(topic: string, list: readonly RecordInput[], info: TopicInfo | undefined, options: { partition?: number }): Promise<RecordMetadata[]> {
     let line = this.#lines.get(topic);
-    if (line === undefined && info !== undefined && !this.#accumulator.full) return this.#append(topic, list, info, options);
-    // Wait in line: behind the earlier calls for the topic still waiting, for its metadata (one
-    // lookup for all) and for room in the buffer.
     const lookup = info === undefined ? this.topic(topic) : undefined;
     if (line === undefined) this.#lines.set(topic, line = { tail: Promise.resolve(), waiting: 0 });
     const entry = line;

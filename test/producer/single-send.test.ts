@@ -117,6 +117,18 @@ describe('awaited sends on a producer that lingers', () => {
     for (let i = 0; i < 20; i++) await p.send('t', { value: `d${i}` });
     expect(Date.now() - started).toBeLessThan(10_000);
   });
+
+  it('send() refuses by rejecting, never by throwing (a bad record, a closed producer)', async () => {
+    const b = await testBroker({ topics: { t: 1 } });
+    const p = await testProducer({ bootstrap: b.bootstrap });
+    let bad: Promise<unknown> | undefined;
+    expect(() => { bad = p.send('t', { value: 5 as never }); }).not.toThrow();
+    await expect(bad).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
+    await p.close();
+    let closed: Promise<unknown> | undefined;
+    expect(() => { closed = p.send('t', { value: 'v' }); }).not.toThrow();
+    await expect(closed).rejects.toMatchObject({ code: 'CLOSED' });
+  });
 });
 
 describe('string keys', () => {
