@@ -326,7 +326,8 @@ export class Producer<K = RawField, V = RawField> {
             const key = r.key == null ? null : typeof r.key === 'string' ? utf8.encode(r.key) : r.key;
             size = fieldBytes(r, key);
             partition = this.#partitionFor(info, key, size, options.partition);
-            if (key !== r.key) record = { ...r, key };
+            // A copy only for a key encoded here (an absent key is null to the batch as it is).
+            if (key !== null && key !== r.key) record = { ...r, key };
           }
           op.results[i] = { topic, partition, offset: -1n };
           const state = this.#accumulator.state(topic, partition);
@@ -693,16 +694,19 @@ export class Producer<K = RawField, V = RawField> {
   }
 
   #wake(): void {
-    if (!this.#accumulator.full || this.#fatal !== null || this.#closed) {
+    // Runs on every acknowledgement: each list is looked at only when someone waits in it (empty
+    // looks at every partition).
+    if (this.#spaceWaiters.length > 0 && (!this.#accumulator.full || this.#fatal !== null || this.#closed)) {
       const w = this.#spaceWaiters;
       this.#spaceWaiters = [];
       for (const f of w) f();
     }
+    if (this.#flushWaiters.length === 0) return;
     if ((this.#accumulator.empty && this.#sender.inFlight === 0) || this.#fatal !== null || this.#closed) {
       const w = this.#flushWaiters;
       this.#flushWaiters = [];
       for (const f of w) f();
-    } else if (this.#flushWaiters.length > 0 && this.#sender.inFlight > 0 && this.#accumulator.empty && !this.#idleCheck) {
+    } else if (this.#sender.inFlight > 0 && this.#accumulator.empty && !this.#idleCheck) {
       // The last batch settled before its request did: check again once the request has.
       this.#idleCheck = true;
       void this.#sender.idle().then(() => { this.#idleCheck = false; this.#wake(); });
