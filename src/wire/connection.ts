@@ -358,9 +358,10 @@ export class Connection extends EventEmitter<ConnectionEvents> {
     if (next < Infinity) this.#watchDeadline(next);
   }
 
-  /** Writes a frame, or its pieces in one go (corked: one writev). */
+  /** Writes a frame, or its pieces in one go (corked: one writev; one piece is written as it is). */
   #write(frame: Uint8Array | Uint8Array[], done?: (err?: Error | null) => void): void {
     if (!Array.isArray(frame)) { this.#socket.write(frame, done); return; }
+    if (frame.length === 1) { this.#socket.write(frame[0]!, done); return; }
     this.#socket.cork();
     for (let i = 0; i < frame.length; i++) this.#socket.write(frame[i]!, i === frame.length - 1 ? done : undefined);
     this.#socket.uncork();
