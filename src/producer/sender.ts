@@ -91,11 +91,11 @@ export class Sender {
 
   get inFlight(): number { return this.#inFlight; }
 
-  /** Runs pump() once after the current synchronous work (many seals, one pass). */
+  /** Runs pump() once after the current synchronous work (many seals, one pass), unless pump() runs before. */
   schedule(): void {
     if (this.#scheduled || this.#stopped) return;
     this.#scheduled = true;
-    queueMicrotask(() => { this.#scheduled = false; this.pump(); });
+    queueMicrotask(() => { if (this.#scheduled) this.pump(); });
   }
 
   /** Resolves when nothing is in flight. */
@@ -111,6 +111,7 @@ export class Sender {
 
   /** Sends what can be sent now. */
   pump(): void {
+    this.#scheduled = false; // this pass sends what a scheduled one would
     if (this.#resetting !== null || this.#stopped) return;
     const now = Date.now();
     const byNode = new Map<number, PartitionState[]>();
