@@ -4,7 +4,6 @@
 // the partition's other in-flight requests settle, so order holds); a lost sequence bumps the
 // epoch and renumbers what waits (the Java client's idempotent producer).
 import type { KafkaClient } from '../wire/client.js';
-import type { Connection } from '../wire/connection.js';
 import { ConnectionError } from '../wire/errors.js';
 import { ApiKey } from '../generated/types.js';
 import type { ProduceResponse } from '../generated/types.js';
@@ -17,8 +16,6 @@ const MAX_KAFKA_ERROR_CODE = 199;
 
 /** At most this many batches of one partition in flight with idempotence (Kafka keeps 5 per producer and partition). */
 export const MAX_IN_FLIGHT_PER_PARTITION_IDEMPOTENT = 5;
-
-type PartitionAnswer = ProduceResponse['responses'][number]['partitionResponses'][number];
 
 /** What the producer tells its hooks about an acknowledged batch (the perf command's latency source). */
 export interface BatchAck {
@@ -75,8 +72,6 @@ export class Sender {
   readonly #options: SenderOptions;
   readonly #nodeInFlight = new Map<number, number>();
   #inFlight = 0;
-  /** Requests waiting for client.broker()'s connection before they are written. */
-  #connecting = 0;
   #scheduled = false;
   #retryTimer: ReturnType<typeof setTimeout> | undefined;
   #resetting: Promise<void> | null = null;
@@ -187,9 +182,7 @@ export class Sender {
       this.#inFlight--;
       for (const b of batches) { b.inFlight = false; b.partitionState.inFlight--; }
     };
-    // How each batch's topic is named in the request and its answer: by name, or by id from v13.
-    const topicKeys: string[] = [];
-    const produce = (conn: Connection): Promise<ProduceResponse | null> => {
+    this.#ctx.client.broker(node).then((conn) => {
       let version = conn.versionFor(ApiKey.Produce);
       if (version !== undefined && this.#options.maxProduceVersion !== undefined) version = Math.min(version, this.#options.maxProduceVersion);
       if (version === undefined || version < 3) {
@@ -204,24 +197,12 @@ export class Sender {
       const topicData = [...byTopic].map(([name, partitionData]) => (version! >= 13
         ? { topicId: this.#ctx.client.topics.get(name)!.topicId, partitionData }
         : { name, partitionData }));
-      for (const b of batches) topicKeys.push(version >= 13 ? this.#ctx.client.topics.get(b.topic)!.topicId : b.topic);
       return conn.request(ApiKey.Produce, version, {
         transactionalId: this.#options.transactionalId, acks: this.#options.acks, timeoutMs: this.#options.requestTimeoutMs, topicData,
       });
-    };
-    // On an open connection the request goes out now, unless requests of this sender still wait
-    // for the connection to be made (they go first: a partition's batches go in sequence order).
-    const open = this.#connecting === 0 ? this.#ctx.client.openBroker(node) : undefined;
-    let answer: Promise<ProduceResponse | null>;
-    if (open !== undefined) {
-      try { answer = produce(open); } catch (error) { answer = Promise.reject(error); }
-    } else {
-      this.#connecting++;
-      answer = this.#ctx.client.broker(node).then((conn) => { this.#connecting--; return produce(conn); }, (error: unknown) => { this.#connecting--; throw error; });
-    }
-    answer.then((res) => {
+    }).then((res) => {
       settle();
-      this.#answered(batches, topicKeys, res, sentAt);
+      this.#answered(batches, res, sentAt);
     }, (error: unknown) => {
       settle();
       if (error instanceof ProducerError) { for (const b of batches) this.#fail(b, error); }
@@ -242,24 +223,21 @@ export class Sender {
     this.pump();
   }
 
-  #answered(batches: ProducerBatch[], topicKeys: readonly string[], res: ProduceResponse | null, sentAt: number): void {
+  #answered(batches: ProducerBatch[], res: ProduceResponse | null, sentAt: number): void {
     const requestMs = Date.now() - sentAt;
     if (res === null) { // acks=0
       for (const b of batches) this.#done(b, -1n, requestMs);
       return;
     }
-    // Each batch's answer, found by its topic (as the request named it) and partition.
-    const answers: (PartitionAnswer | undefined)[] = new Array(batches.length);
+    const answers = new Map<string, ProduceResponse['responses'][number]['partitionResponses'][number]>();
+    const asked = new Set(batches.map((b) => `${b.topic}\u0000${b.partition}`));
     let wrong: string | null = null;
     for (const t of res.responses) {
-      const key = t.name || t.topicId;
-      const asked = new Map<number, number>(); // partition -> index in batches, of this topic
-      for (let i = 0; i < batches.length; i++) if (topicKeys[i] === key) asked.set(batches[i]!.partition, i);
+      const name = t.name || [...this.#ctx.client.topics.values()].find((x) => x.topicId === t.topicId)?.name || '';
       for (const p of t.partitionResponses) {
-        const i = asked.get(p.index);
-        if (i !== undefined && answers[i] === undefined) { answers[i] = p; continue; }
-        const name = t.name || [...this.#ctx.client.topics.values()].find((x) => x.topicId === t.topicId)?.name || t.topicId;
-        wrong ??= `an answer for ${name}/${p.index}, which was not asked (or twice)`;
+        const key = `${name}\u0000${p.index}`;
+        if (!asked.has(key) || answers.has(key)) wrong ??= `an answer for ${name || t.topicId}/${p.index}, which was not asked (or twice)`;
+        answers.set(key, p);
       }
     }
     // Produce answers carry no checksum: one that cannot be this request's is refused whole, and
@@ -268,9 +246,8 @@ export class Sender {
       for (const b of batches) this.#retry(b, `UNEXPECTED_RESPONSE: ${wrong}`, false);
       return;
     }
-    for (let i = 0; i < batches.length; i++) {
-      const b = batches[i]!;
-      const p = answers[i];
+    for (const b of batches) {
+      const p = answers.get(`${b.topic}\u0000${b.partition}`);
       if (p === undefined) { this.#retry(b, 'no answer for the partition', false); continue; }
       const implausible = this.#implausible(b, p);
       if (implausible !== null) { this.#retry(b, `UNEXPECTED_RESPONSE: ${implausible}`, false); continue; }
@@ -278,9 +255,9 @@ export class Sender {
       // An earlier batch of the partition is being sent again: out-of-order answers follow from it.
       const earlierFailed = state.retrying || state.queue[0] !== b;
       const what = classify(p.errorCode, this.#options.idempotent, this.#options.transactionalId !== null, earlierFailed);
-      if (what === 'done') { this.#done(b, p.baseOffset, requestMs); continue; }
       const detail = `${errorName(p.errorCode)}${p.errorMessage ? `: ${p.errorMessage}` : ''}`;
       switch (what) {
+        case 'done': this.#done(b, p.baseOffset, requestMs); break;
         case 'retry': this.#retry(b, detail, needsMetadata(p.errorCode)); break;
         case 'reset':
           this.#fail(b, new ProducerError('SEQUENCE', `${b.topic}/${b.partition}: the broker lost this producer's sequence (${detail}); the batch of ${b.count} records may be missing`,
@@ -320,7 +297,7 @@ export class Sender {
    * without an offset, below the partition's log start, or below the offsets this producer's
    * earlier batches of the partition took (an idempotent producer's batches are written in order).
    */
-  #implausible(b: ProducerBatch, p: PartitionAnswer): string | null {
+  #implausible(b: ProducerBatch, p: ProduceResponse['responses'][number]['partitionResponses'][number]): string | null {
     if (p.errorCode < -1 || p.errorCode > MAX_KAFKA_ERROR_CODE) return `error code ${p.errorCode}, which Kafka does not have`;
     if (p.errorCode !== ErrorCode.NONE) return null;
     if (p.baseOffset < 0n) return `success without an offset (${p.baseOffset})`;
