@@ -121,12 +121,6 @@ function numberRecord(state: PartitionState, index: number, number: number): voi
 }
 
 
-/** setImmediate where the runtime has one (Node, Bun, Deno, workerd), else a zero timeout (browsers). */
-const nextTurn = (fn: () => void): unknown => (typeof setImmediate === 'function' ? setImmediate(fn) : setTimeout(fn, 0));
-const cancelTurn = (timer: unknown): void => {
-  if (typeof clearImmediate === 'function' && typeof setImmediate === 'function') clearImmediate(timer as ReturnType<typeof setImmediate>);
-  else clearTimeout(timer as ReturnType<typeof setTimeout>);
-};
 export class Accumulator {
   readonly options: AccumulatorOptions;
   readonly #byTopic = new Map<string, PartitionState[]>();
@@ -139,9 +133,10 @@ export class Accumulator {
   #seal: Sealer;
   #onSealed: () => void;
   #lingerTimer: ReturnType<typeof setTimeout> | undefined;
-  /** Partitions whose open batch goes without lingering if nothing of theirs waits (see soon()). */
+  /** Partitions whose open batch goes without lingering once nothing of theirs waits (see soon()). */
   readonly #soon = new Set<PartitionState>();
-  #soonTimer: unknown;
+  /** A microtask will look at #soon. */
+  #soonQueued = false;
   /** lingerMs 0: a microtask will seal every open batch. */
   #sealSoon = false;
   #stopped = false;
@@ -253,6 +248,7 @@ export class Accumulator {
 
   /** Seals the open batch of `state` (if any records) into its queue. */
   seal(state: PartitionState): void {
+    this.#soon.delete(state);
     const open = state.open;
     if (open === null || open.count === 0) return;
     const batch = this.#seal(state, open);
@@ -266,18 +262,27 @@ export class Accumulator {
   }
 
   /**
-   * send()'s records need not wait out lingerMs alone: at the next turn of the event loop (after
-   * every send() of this one appended), the partition's open batch is sealed if the partition has
-   * nothing queued or in flight; otherwise it lingers and fills as records keep arriving.
+   * send()'s records need not wait out lingerMs alone: the partition's open batch is sealed as soon
+   * as the partition has nothing queued or in flight, looked at once the current job's appends are
+   * done (a microtask: every send() of a loop has appended by then; an event-loop turn more was
+   * most of an awaited send's own time) and again when one of its batches settles (settled()).
+   * Until then it lingers and fills as records keep arriving.
    */
   soon(state: PartitionState): void {
     if (this.options.lingerMs <= 0) return;
     this.#soon.add(state);
-    this.#soonTimer ??= nextTurn(() => {
-      this.#soonTimer = undefined;
-      for (const s of this.#soon) if (s.queue.length === 0 && s.inFlight === 0) this.seal(s);
-      this.#soon.clear();
+    if (this.#soonQueued) return;
+    this.#soonQueued = true;
+    queueMicrotask(() => {
+      this.#soonQueued = false;
+      if (this.#stopped) return;
+      for (const s of this.#soon) this.settled(s);
     });
+  }
+
+  /** A batch of `state` settled (or a microtask of soon()): its open batch goes now if soon() asked and nothing of the partition waits. */
+  settled(state: PartitionState): void {
+    if (state.queue.length === 0 && state.inFlight === 0 && this.#soon.has(state)) this.seal(state);
   }
 
   /** Seals every open batch older than lingerMs (all with `all`). */
@@ -317,8 +322,6 @@ export class Accumulator {
     this.#stopped = true;
     if (this.#lingerTimer !== undefined) clearTimeout(this.#lingerTimer);
     this.#lingerTimer = undefined;
-    if (this.#soonTimer !== undefined) cancelTurn(this.#soonTimer);
-    this.#soonTimer = undefined;
     this.#soon.clear();
   }
 }

@@ -260,16 +260,30 @@ export class Producer<K = RawField, V = RawField> {
    * Records of successive calls are appended in call order, also while the topic's metadata is
    * being looked up or the buffer is full (so a partition holds them in send() order).
    */
-  async send(topic: string, records: RecordToSend<K, V> | readonly RecordToSend<K, V>[], options: { partition?: number } = {}): Promise<RecordMetadata[]> {
-    const list: readonly RecordInput[] = serializeRecords(topic, Array.isArray(records) ? records : [records as RecordToSend<K, V>], this.options);
-    this.#checkOpen();
-    this.#transactions?.checkAppend();
-    for (let i = 0; i < list.length; i++) checkRecord(list[i]!, i); // a refused call appends nothing
-    const info = this.#usable(topic);
+  send(topic: string, records: RecordToSend<K, V> | readonly RecordToSend<K, V>[], options: { partition?: number } = {}): Promise<RecordMetadata[]> {
+    // Not an async function: #append's promise is handed back as it is (an async function's own
+    // promise, resolved with it, would take three more microtasks to settle after the answer).
+    let list: readonly RecordInput[];
+    let info: TopicInfo | undefined;
+    try {
+      list = serializeRecords(topic, Array.isArray(records) ? records : [records as RecordToSend<K, V>], this.options);
+      this.#checkOpen();
+      this.#transactions?.checkAppend();
+      for (let i = 0; i < list.length; i++) checkRecord(list[i]!, i); // a refused call appends nothing
+      info = this.#usable(topic);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    if (!this.#lines.has(topic) && info !== undefined && !this.#accumulator.full) return this.#append(topic, list, info, options);
+    return this.#sendInLine(topic, list, info, options);
+  }
+
+  /**
+   * send() behind the earlier calls for the topic still waiting, for its metadata (one lookup for
+   * all) and for room in the buffer. Its place in line is taken before it returns.
+   */
+  async #sendInLine(topic: string, list: readonly RecordInput[], info: TopicInfo | undefined, options: { partition?: number }): Promise<RecordMetadata[]> {
     let line = this.#lines.get(topic);
-    if (line === undefined && info !== undefined && !this.#accumulator.full) return this.#append(topic, list, info, options);
-    // Wait in line: behind the earlier calls for the topic still waiting, for its metadata (one
-    // lookup for all) and for room in the buffer.
     const lookup = info === undefined ? this.topic(topic) : undefined;
     if (line === undefined) this.#lines.set(topic, line = { tail: Promise.resolve(), waiting: 0 });
     const entry = line;
@@ -312,7 +326,8 @@ export class Producer<K = RawField, V = RawField> {
             const key = r.key == null ? null : typeof r.key === 'string' ? utf8.encode(r.key) : r.key;
             size = fieldBytes(r, key);
             partition = this.#partitionFor(info, key, size, options.partition);
-            if (key !== r.key) record = { ...r, key };
+            // A copy only for a key encoded here (an absent key is null to the batch as it is).
+            if (key !== null && key !== r.key) record = { ...r, key };
           }
           op.results[i] = { topic, partition, offset: -1n };
           const state = this.#accumulator.state(topic, partition);
@@ -679,16 +694,19 @@ export class Producer<K = RawField, V = RawField> {
   }
 
   #wake(): void {
-    if (!this.#accumulator.full || this.#fatal !== null || this.#closed) {
+    // Runs on every acknowledgement: each list is looked at only when someone waits in it (empty
+    // looks at every partition).
+    if (this.#spaceWaiters.length > 0 && (!this.#accumulator.full || this.#fatal !== null || this.#closed)) {
       const w = this.#spaceWaiters;
       this.#spaceWaiters = [];
       for (const f of w) f();
     }
+    if (this.#flushWaiters.length === 0) return;
     if ((this.#accumulator.empty && this.#sender.inFlight === 0) || this.#fatal !== null || this.#closed) {
       const w = this.#flushWaiters;
       this.#flushWaiters = [];
       for (const f of w) f();
-    } else if (this.#flushWaiters.length > 0 && this.#sender.inFlight > 0 && this.#accumulator.empty && !this.#idleCheck) {
+    } else if (this.#sender.inFlight > 0 && this.#accumulator.empty && !this.#idleCheck) {
       // The last batch settled before its request did: check again once the request has.
       this.#idleCheck = true;
       void this.#sender.idle().then(() => { this.#idleCheck = false; this.#wake(); });

@@ -86,11 +86,11 @@ export class Sender {
 
   get inFlight(): number { return this.#inFlight; }
 
-  /** Runs pump() once after the current synchronous work (many seals, one pass). */
+  /** Runs pump() once after the current synchronous work (many seals, one pass), unless pump() runs before. */
   schedule(): void {
     if (this.#scheduled || this.#stopped) return;
     this.#scheduled = true;
-    queueMicrotask(() => { this.#scheduled = false; this.pump(); });
+    queueMicrotask(() => { if (this.#scheduled) this.pump(); });
   }
 
   /** Resolves when nothing is in flight. */
@@ -106,6 +106,7 @@ export class Sender {
 
   /** Sends what can be sent now. */
   pump(): void {
+    this.#scheduled = false; // this pass sends what a scheduled one would
     if (this.#resetting !== null || this.#stopped) return;
     const now = Date.now();
     const byNode = new Map<number, PartitionState[]>();
@@ -209,10 +210,11 @@ export class Sender {
         // A lost connection or a timeout: the broker may or may not have written them.
         for (const b of batches) this.#retry(b, error instanceof ConnectionError ? `${error.code}: ${error.message}` : String(error), true);
       }
-    }).finally(() => this.#afterSettle());
+    }).finally(() => this.#afterSettle(batches));
   }
 
-  #afterSettle(): void {
+  #afterSettle(batches: ProducerBatch[]): void {
+    for (const b of batches) this.#ctx.accumulator.settled(b.partitionState);
     if (this.#inFlight === 0) {
       const idle = this.#idle;
       this.#idle = [];

@@ -1,12 +1,12 @@
 // A record batch being built one record at a time, for producers: each record's bytes are copied
 // once into a growing byte column and its lengths and deltas into the encoder's spec layout
 // (src/wasm/abi.ts), so no object per record is kept and encoding is one copy into WebAssembly
-// memory and one call (encodeRecordBatchFromSpec). The builder is reusable after reset().
+// memory and one call (encodeSpecBatch). The builder is reusable after reset().
 import { SPEC_ATTRIBUTES, SPEC_HEADER_COUNT, SPEC_HEADER_WORDS, SPEC_KEY_LENGTH, SPEC_OFFSET_DELTA,
   SPEC_TIMESTAMP_DELTA, SPEC_VALUE_LENGTH, SPEC_WORDS } from '../wasm/abi.js';
 import { encodeUtf8Into } from '../text.js';
 import { recordsError } from './errors.js';
-import { encodeRecordBatchFromSpec } from './encode.js';
+import { encodeSpecBatch } from './encode.js';
 import type { EncodeOptions, RecordBatchInput, RecordInput } from './types.js';
 
 const TWO32 = 4294967296;
@@ -97,7 +97,7 @@ export class RecordColumns {
 
   /** The finished batch: producer fields and compression from `header`. */
   encode(header: Omit<RecordBatchInput, 'records' | 'baseTimestamp' | 'maxTimestamp'>, options?: EncodeOptions): Uint8Array {
-    return encodeRecordBatchFromSpec({ ...header, baseTimestamp: this.baseTimestamp, maxTimestamp: this.baseTimestamp + this.#maxDelta },
+    return encodeSpecBatch(header, this.baseTimestamp, this.baseTimestamp + this.#maxDelta,
       this.count, this.spec, this.specWords, this.data, this.dataLength, options);
   }
 

@@ -100,7 +100,9 @@ interface Pending {
   correlationId: number;
   resolve(body: unknown): void;
   reject(err: unknown): void;
-  timer: ReturnType<typeof setTimeout> | undefined;
+  timeoutMs: number;
+  /** When it times out (Date.now() ms), 0 for never. */
+  deadline: number;
   /** The diagnostics channel's context, when someone listens (its responseBytes set on the answer). */
   trace: RequestTrace | undefined;
 }
@@ -192,6 +194,9 @@ export class Connection extends EventEmitter<ConnectionEvents> {
    */
   #lastByteAt = 0;
   #stallTimer: ReturnType<typeof setTimeout> | undefined;
+  /** The pending requests' timeout watch (#watchDeadline) and the deadline it is armed for. */
+  #deadlineTimer: ReturnType<typeof setTimeout> | undefined;
+  #deadlineAt = Infinity;
 
   /** Wraps an already-connected socket; most callers want connect(). */
   constructor(socket: ByteSocket, options: Omit<ConnectOptions, 'host' | 'port'> & { host?: string; port?: number }) {
@@ -310,17 +315,10 @@ export class Connection extends EventEmitter<ConnectionEvents> {
       });
     }
     return new Promise((resolve, reject) => {
-      const pending: Pending = { apiKey, apiVersion, correlationId, resolve, reject, timer: undefined, trace };
-      if (timeoutMs > 0) {
-        pending.timer = setTimeout(() => {
-          if (this.#pending.get(correlationId) !== pending) return;
-          // Its answer may still come, ahead of the others': the connection cannot be trusted now.
-          this.#fail(new ConnectionError('TIMEOUT',
-            `${apiName(apiKey)} v${apiVersion} (correlation id ${correlationId}) to ${this.host}:${this.port} timed out after ${timeoutMs} ms; connection closed`,
-            { host: this.host, port: this.port, apiKey, apiVersion, correlationId }));
-        }, timeoutMs);
-      }
+      const deadline = timeoutMs > 0 ? Date.now() + timeoutMs : 0;
+      const pending: Pending = { apiKey, apiVersion, correlationId, resolve, reject, timeoutMs, deadline, trace };
       this.#pending.set(correlationId, pending);
+      if (deadline > 0 && deadline < this.#deadlineAt) this.#watchDeadline(deadline);
       this.#write(frame);
       // While the broker answers: the answer's readers are made now, not when it arrives (a failure
       // shows, typed, when the answer is decoded).
@@ -328,9 +326,46 @@ export class Connection extends EventEmitter<ConnectionEvents> {
     });
   }
 
-  /** Writes a frame, or its pieces in one go (corked: one writev). */
+  /**
+   * One timer for every pending request's timeout, armed for the earliest deadline (a timer per
+   * request, set and cleared, was a measurable part of an awaited send's own time). Unref'd: a
+   * pending request's socket keeps the process alive, as its own timer did.
+   */
+  #watchDeadline(at: number): void {
+    clearTimeout(this.#deadlineTimer);
+    this.#deadlineAt = at;
+    this.#deadlineTimer = setTimeout(() => this.#checkDeadlines(), Math.max(0, at - Date.now()));
+    (this.#deadlineTimer as { unref?: () => void }).unref?.();
+  }
+
+  /** Fails the connection TIMEOUT for the request whose deadline passed first, or watches the next deadline. */
+  #checkDeadlines(): void {
+    this.#deadlineTimer = undefined;
+    this.#deadlineAt = Infinity;
+    if (this.#closedError) return;
+    const now = Date.now();
+    let expired: Pending | undefined;
+    let next = Infinity;
+    for (const p of this.#pending.values()) {
+      if (p.deadline === 0) continue;
+      if (p.deadline <= now) { if (expired === undefined || p.deadline < expired.deadline) expired = p; }
+      else if (p.deadline < next) next = p.deadline;
+    }
+    if (expired !== undefined) {
+      const { apiKey, apiVersion, correlationId } = expired;
+      // Its answer may still come, ahead of the others': the connection cannot be trusted now.
+      this.#fail(new ConnectionError('TIMEOUT',
+        `${apiName(apiKey)} v${apiVersion} (correlation id ${correlationId}) to ${this.host}:${this.port} timed out after ${expired.timeoutMs} ms; connection closed`,
+        { host: this.host, port: this.port, apiKey, apiVersion, correlationId }));
+      return;
+    }
+    if (next < Infinity) this.#watchDeadline(next);
+  }
+
+  /** Writes a frame, or its pieces in one go (corked: one writev; one piece is written as it is). */
   #write(frame: Uint8Array | Uint8Array[], done?: (err?: Error | null) => void): void {
     if (!Array.isArray(frame)) { this.#socket.write(frame, done); return; }
+    if (frame.length === 1) { this.#socket.write(frame[0]!, done); return; }
     this.#socket.cork();
     for (let i = 0; i < frame.length; i++) this.#socket.write(frame[i]!, i === frame.length - 1 ? done : undefined);
     this.#socket.uncork();
@@ -498,7 +533,6 @@ export class Connection extends EventEmitter<ConnectionEvents> {
       return;
     }
     this.#pending.delete(correlationId);
-    if (pending.timer) clearTimeout(pending.timer);
     if (pending.trace !== undefined) pending.trace.responseBytes = frame.length;
     const version = pending.apiVersion;
     // The splitter already held the frame to its limit; the codec takes the same one.
@@ -572,11 +606,11 @@ export class Connection extends EventEmitter<ConnectionEvents> {
     this.#closedError = error;
     clearTimeout(this.#reauthTimer);
     clearTimeout(this.#stallTimer);
+    clearTimeout(this.#deadlineTimer);
     this.logger[error.code === 'CLOSED' ? 'debug' : 'warn'](error.message, { code: error.code, pending: this.#pending.size });
     const pending = [...this.#pending.values()];
     this.#pending.clear();
     for (const p of pending) {
-      if (p.timer) clearTimeout(p.timer);
       p.reject(this.#errorFor(error, p.apiKey, p.apiVersion, p.correlationId));
     }
     if (destroy && !this.#socket.destroyed) this.#socket.destroy();

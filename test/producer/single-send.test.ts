@@ -1,6 +1,7 @@
 // The awaited single send's path: with lingerMs 0 an open batch is sealed once the current job's
 // appends are done (a microtask), not by a zero timeout (which waits for the timer phase, about
-// 1 ms in Node); lingering batches still wait. And string keys, hashed from a reused buffer, go
+// 1 ms in Node); lingering batches still wait, except send()'s when their partition has nothing
+// queued (after the job's appends, or once its queued batches settle). And string keys, hashed from a reused buffer, go
 // to the partition murmur2 of their UTF-8 bytes picks (non-ASCII, long, lone surrogates).
 import { describe, expect, it } from 'vitest';
 import { Accumulator, ProducerBatch, type OpenBatch, type PartitionState } from '../../src/producer/accumulator.js';
@@ -18,7 +19,7 @@ function accumulator(lingerMs: number) {
   return { acc, sealed };
 }
 
-describe('the accumulator without lingering', () => {
+describe('the accumulator: when open batches are sealed', () => {
   it('lingerMs 0: the records appended in one job go in one batch, sealed before any timer could run', async () => {
     const { acc, sealed } = accumulator(0);
     const state = acc.state('t', 0);
@@ -48,12 +49,85 @@ describe('the accumulator without lingering', () => {
     acc.stop();
   });
 
+  it('send()\'s records (soon()) go once the job\'s appends are done, without waiting a turn of the event loop, when the partition has nothing queued', async () => {
+    const { acc, sealed } = accumulator(60_000);
+    const state = acc.state('t', 0);
+    acc.append(state, { key: 'a', value: 'x' }, 2, Date.now(), null, 0);
+    acc.soon(state);
+    acc.append(state, { key: 'b', value: 'y' }, 2, Date.now(), null, 0);
+    acc.soon(state);
+    expect(sealed).toEqual([]); // the job's later appends join the batch
+    await Promise.resolve();
+    expect(sealed).toEqual([2]);
+    acc.stop();
+  });
+
+  it('a partition with a batch queued keeps its open batch until that batch settles, then sends it without lingering', async () => {
+    const { acc, sealed } = accumulator(60_000);
+    const state = acc.state('t', 0);
+    acc.append(state, { key: 'a', value: 'x' }, 2, Date.now(), null, 0);
+    acc.soon(state);
+    await Promise.resolve();
+    expect(sealed).toEqual([1]);
+    // The first batch is in flight: records of later jobs fill the open batch.
+    state.inFlight = 1;
+    for (const key of ['b', 'c']) {
+      acc.append(state, { key, value: 'y' }, 2, Date.now(), null, 0);
+      acc.soon(state);
+      await new Promise((r) => setImmediate(r));
+    }
+    expect(sealed).toEqual([1]);
+    acc.settled(state); // still queued: nothing
+    expect(sealed).toEqual([1]);
+    state.queue.shift();
+    state.inFlight = 0;
+    acc.settled(state);
+    expect(sealed).toEqual([1, 2]);
+    // A batch that was not send()'s (write(), streaming) lingers as before.
+    state.queue.shift();
+    acc.append(state, { key: 'd', value: 'z' }, 2, Date.now(), null, 0);
+    acc.settled(state);
+    await Promise.resolve();
+    expect(sealed).toEqual([1, 2]);
+    acc.stop();
+  });
+
   it('a stopped accumulator seals nothing more', async () => {
     const { acc, sealed } = accumulator(0);
     acc.append(acc.state('t', 0), { key: 'a', value: 'x' }, 2, Date.now(), null, 0);
     acc.stop();
     await Promise.resolve();
     expect(sealed).toEqual([]);
+  });
+});
+
+describe('awaited sends on a producer that lingers', () => {
+  it('sends from separate turns of the event loop each resolve in about a round trip, not lingerMs', async () => {
+    const b = await testBroker({ topics: { t: 1 } });
+    const p = await testProducer({ bootstrap: b.bootstrap, lingerMs: 60_000 });
+    await p.topic('t');
+    const started = Date.now();
+    const first = p.send('t', { value: 'a' });
+    await new Promise((r) => setImmediate(r));
+    const second = p.send('t', { value: 'b' }); // the first is in flight: this one waits for it, not for lingerMs
+    await new Promise((r) => setImmediate(r));
+    const third = p.send('t', { value: 'c' });
+    const offsets = (await Promise.all([first, second, third])).map(([m]) => m!.offset);
+    expect(offsets).toEqual([0n, 1n, 2n]);
+    for (let i = 0; i < 20; i++) await p.send('t', { value: `d${i}` });
+    expect(Date.now() - started).toBeLessThan(10_000);
+  });
+
+  it('send() refuses by rejecting, never by throwing (a bad record, a closed producer)', async () => {
+    const b = await testBroker({ topics: { t: 1 } });
+    const p = await testProducer({ bootstrap: b.bootstrap });
+    let bad: Promise<unknown> | undefined;
+    expect(() => { bad = p.send('t', { value: 5 as never }); }).not.toThrow();
+    await expect(bad).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
+    await p.close();
+    let closed: Promise<unknown> | undefined;
+    expect(() => { closed = p.send('t', { value: 'v' }); }).not.toThrow();
+    await expect(closed).rejects.toMatchObject({ code: 'CLOSED' });
   });
 });
 

@@ -307,3 +307,18 @@ describe('inputs that are views at an offset of a larger buffer', () => {
     expectSame(decodeRecordBatches(pooled).batches[0], sample(10), 4n);
   });
 });
+
+describe('RecordColumns (the producer\'s open batch)', () => {
+  it('encodes the bytes encodeRecordBatch does: the header fields given, its own timestamps', async () => {
+    const { RecordColumns } = await import('../../src/records/columns.js');
+    const header = { producerId: 77n, producerEpoch: 3, baseSequence: 41, isTransactional: true, partitionLeaderEpoch: 9, compression: 'none' as const };
+    const records = [{ key: 'k', value: 'v1', timestamp: T0 }, { key: null, value: 'v2', timestamp: T0 + 5n }, { key: 'k3', value: null, timestamp: T0 + 2n }];
+    const columns = new RecordColumns();
+    for (const r of records) columns.add(r.key, r.value, Number(r.timestamp));
+    const encoded = columns.encode(header);
+    expect(hex(encoded)).toBe(hex(encodeRecordBatch({ ...header, baseTimestamp: T0, maxTimestamp: T0 + 5n, records })));
+    const [batch] = decodeRecordBatches(encoded).batches;
+    expect([batch!.producerId, batch!.producerEpoch, batch!.baseSequence, batch!.isTransactional, batch!.baseTimestamp, batch!.maxTimestamp])
+      .toEqual([77n, 3, 41, true, T0, T0 + 5n]);
+  });
+});

@@ -193,6 +193,20 @@ describe('Connection faults', () => {
     await expect(c.request(METADATA, 1, {}, { timeoutMs: 50 })).rejects.toMatchObject({ code: 'TIMEOUT', message: expect.stringContaining('50 ms') });
   });
 
+  it('a short timeout after a long one times out first, naming its request; answered requests never time out later', async () => {
+    const c = await open((f, socket, i) => { if (i < 3) socket.write(metadataResponse(correlationIdOf(f))); }, 120);
+    // Answered well within 120 ms: the connection's one deadline timer finds nothing to fail.
+    for (let i = 0; i < 3; i++) await c.request(METADATA, 1, {});
+    await new Promise((r) => setTimeout(r, 250));
+    expect(c.closed).toBe(false);
+    const started = Date.now();
+    const long = c.request(METADATA, 1, {}, { timeoutMs: 60_000 });
+    const short = c.request(METADATA, 1, {}, { timeoutMs: 40 });
+    await expect(short).rejects.toMatchObject({ code: 'TIMEOUT', correlationId: 4, message: expect.stringContaining('40 ms') });
+    expect(Date.now() - started).toBeLessThan(5000);
+    await expect(long).rejects.toMatchObject({ code: 'TIMEOUT' });
+  });
+
   it('close() fails pending requests with CLOSED and resolves', async () => {
     const c = await open(() => { /* silent */ });
     const pending = fire(c, 5);
