@@ -106,6 +106,7 @@ const CALLS: Record<string, string> = {
   decodeRequestFor: `const { metadataApi } = await import(I.metadataApiUrl); m.decodeRequestFor(metadataApi, I.requestHex)`,
   encodeResponseFor: `const { metadataApi } = await import(I.metadataApiUrl); m.encodeResponseFor(metadataApi, 12, { correlationId: 1 }, {})`,
   decodeResponseFor: `const { metadataApi } = await import(I.metadataApiUrl); m.decodeResponseFor(metadataApi, I.responseHex, 12)`,
+  prepareResponseFor: `const { metadataApi } = await import(I.metadataApiUrl); m.prepareResponseFor(metadataApi, 12); m.decodeResponseFor(metadataApi, I.responseHex, 12)`,
   encodeBodyFor: `const { metadataApi } = await import(I.metadataApiUrl); m.encodeBodyFor(metadataApi.request, 12, {})`,
   decodeBodyFor: `const { metadataApi } = await import(I.metadataApiUrl); m.decodeBodyFor(metadataApi.request, 12, m.encodeBodyFor(metadataApi.request, 12, {}))`,
   requestSizeFor: `const { metadataApi } = await import(I.metadataApiUrl); m.requestSizeFor(metadataApi, ${HEADER}, {})`,
