@@ -15,7 +15,7 @@ import type { KafkaClient } from '../wire/client.js';
 import type { Connection } from '../wire/connection.js';
 import { kafkaErrorName } from '../wire/errors.js';
 import { decodeRecordBatches, type KafkaRecord, type RecordBatch } from '../records/index.js';
-import { prepareRecordsWasm } from '../records/engine.js';
+import { prepareRecordsWasm } from '../records/decode.js';
 import { FETCH_MAX_BYTES, FETCH_PARTITION_MAX_BYTES } from '../limits.js';
 import { readCommitted, type AbortedTransaction } from '../wire/isolation.js';
 import { ApiKey } from '../generated/types.js';

@@ -6,6 +6,8 @@ import { decompressAt as decompress, decompressInWasm, DEFAULT_MAX_DECOMPRESSED 
 import { RecordsError, recordsError } from './errors.js';
 import type { DecodeOptions } from './types.js';
 import { wasm, mem, memI32, alloc, top, setTop, copyIn, statusError } from './engine.js';
+// For a reader that will decode soon (the fetch loop): the engine stays inside this folder (floors test).
+export { prepareRecordsWasm } from './engine.js';
 import { RecordsInFrame } from '../wasm/memory.js';
 import {
   ATTRIBUTES_OFFSET, BASE_SEQUENCE_OFFSET, BASE_TIMESTAMP_OFFSET, BATCH_LENGTH_OFFSET, COMPRESSION_LZ4,

@@ -101,7 +101,7 @@ describe.skipIf(!built)('kafka-wire help, version and exit status', () => {
     expect(told(['metadata', '-b', '127.0.0.1:1'])).toBe('stdin false tls false'); // refused, over plain TCP
     expect(told(['metadata', '-b', '127.0.0.1:1', '--tls'])).toBe('stdin false tls true');
     expect(told(['decode'], toHex(metadata))).toBe('stdin true tls false'); // a frame read from stdin
-  });
+  }, 150_000); // each refused metadata run retries its bootstrap for the client's 30 s: two of them took the default 60 s
 
   it('says so for an unknown command, and for no command at all, exit 2', () => {
     const bogus = run(['bogus']);
