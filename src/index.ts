@@ -12,7 +12,7 @@ export {
 export * from './catalogue/index.js';
 export {
   encodeRequestFor, encodeRequestPartsFor, decodeRequestFor, encodeResponseFor, decodeResponseFor, encodeBodyFor, decodeBodyFor,
-  requestSizeFor, responseSizeFor, newMessageFor, headerVersionFor, defaultLimits,
+  requestSizeFor, responseSizeFor, newMessageFor, headerVersionFor, prepareResponseFor, defaultLimits,
   type RequestHeader, type ResponseHeader, type DecodedRequest, type DecodedResponse, type Direction, type Limits,
   type BodyOf, type EncodeOptions,
 } from './codec/by-definition.js';

@@ -8,7 +8,7 @@ describe('kafka-wire/core', () => {
   it('exports the per-definition functions and defaults only', () => {
     expect(Object.keys(core).sort()).toEqual([
       'decodeBodyFor', 'decodeRequestFor', 'decodeResponseFor', 'defaultLimits', 'encodeBodyFor', 'encodeRequestFor',
-      'encodeRequestPartsFor', 'encodeResponseFor', 'headerVersionFor', 'newMessageFor', 'requestSizeFor', 'responseSizeFor',
+      'encodeRequestPartsFor', 'encodeResponseFor', 'headerVersionFor', 'newMessageFor', 'prepareResponseFor', 'requestSizeFor', 'responseSizeFor',
     ]);
   });
 
