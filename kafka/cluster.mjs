@@ -271,6 +271,12 @@ export async function startKafka(options = {}) {
       'group.initial.rebalance.delay.ms': '0',
       // Small, quick to start and to stop: tests and benchmarks, not production.
       'log.segment.bytes': String(256 << 20),
+      // Tests write records stamped years back, which Kafka's 7-day retention deletes at its next
+      // check (30 s after start, then every 5 minutes) under a test reading them back. Delaying
+      // the checks by a day keeps the records, and the retention configs at the defaults that
+      // tests describe.
+      'log.initial.task.delay.ms': String(24 * 3600_000),
+      'log.retention.check.interval.ms': String(24 * 3600_000),
       'controlled.shutdown.enable': 'true',
       'auto.create.topics.enable': 'true',
     };
