@@ -4,6 +4,7 @@
 // the partition's other in-flight requests settle, so order holds); a lost sequence bumps the
 // epoch and renumbers what waits (the Java client's idempotent producer).
 import type { KafkaClient } from '../wire/client.js';
+import type { Connection } from '../wire/connection.js';
 import { ConnectionError } from '../wire/errors.js';
 import { ApiKey } from '../generated/types.js';
 import type { ProduceResponse } from '../generated/types.js';
@@ -16,6 +17,11 @@ const MAX_KAFKA_ERROR_CODE = 199;
 
 /** At most this many batches of one partition in flight with idempotence (Kafka keeps 5 per producer and partition). */
 export const MAX_IN_FLIGHT_PER_PARTITION_IDEMPOTENT = 5;
+
+type PartitionAnswer = ProduceResponse['responses'][number]['partitionResponses'][number];
+
+/** A request in its node's answer order: its handler, once its answer (or failure) has arrived. */
+interface AnswerTurn { batches: ProducerBatch[]; handle: (() => void) | undefined }
 
 /** What the producer tells its hooks about an acknowledged batch (the perf command's latency source). */
 export interface BatchAck {
@@ -72,6 +78,10 @@ export class Sender {
   readonly #options: SenderOptions;
   readonly #nodeInFlight = new Map<number, number>();
   #inFlight = 0;
+  /** Requests waiting for client.broker()'s connection before they are written. */
+  #connecting = 0;
+  /** Per node, its requests in the order they went out, until their answers are handled. */
+  readonly #answerOrder = new Map<number, AnswerTurn[]>();
   #scheduled = false;
   #retryTimer: ReturnType<typeof setTimeout> | undefined;
   #resetting: Promise<void> | null = null;
@@ -182,7 +192,9 @@ export class Sender {
       this.#inFlight--;
       for (const b of batches) { b.inFlight = false; b.partitionState.inFlight--; }
     };
-    this.#ctx.client.broker(node).then((conn) => {
+    // How each batch's topic is named in the request and its answer: by name, or by id from v13.
+    const topicKeys: string[] = [];
+    const produce = (conn: Connection): Promise<ProduceResponse | null> => {
       let version = conn.versionFor(ApiKey.Produce);
       if (version !== undefined && this.#options.maxProduceVersion !== undefined) version = Math.min(version, this.#options.maxProduceVersion);
       if (version === undefined || version < 3) {
@@ -197,20 +209,54 @@ export class Sender {
       const topicData = [...byTopic].map(([name, partitionData]) => (version! >= 13
         ? { topicId: this.#ctx.client.topics.get(name)!.topicId, partitionData }
         : { name, partitionData }));
+      for (const b of batches) topicKeys.push(version >= 13 ? this.#ctx.client.topics.get(b.topic)!.topicId : b.topic);
       return conn.request(ApiKey.Produce, version, {
         transactionalId: this.#options.transactionalId, acks: this.#options.acks, timeoutMs: this.#options.requestTimeoutMs, topicData,
       });
-    }).then((res) => {
+    };
+    // On an open connection the request goes out now, unless requests of this sender still wait
+    // for the connection to be made (they go first: a partition's batches go in sequence order).
+    const open = this.#connecting === 0 ? this.#ctx.client.openBroker(node) : undefined;
+    let answer: Promise<ProduceResponse | null>;
+    if (open !== undefined) {
+      try { answer = produce(open); } catch (error) { answer = Promise.reject(error); }
+    } else {
+      this.#connecting++;
+      answer = this.#ctx.client.broker(node).then((conn) => { this.#connecting--; return produce(conn); }, (error: unknown) => { this.#connecting--; throw error; });
+    }
+    // Answers are handled in the order their requests went out to the node, whatever the length
+    // of the promise chain each came through (the connected and the connecting path above, a
+    // traced request and an untraced one): Kafka answers a connection's requests in order, and a
+    // partition's batches must be settled in sequence order.
+    let order = this.#answerOrder.get(node);
+    if (order === undefined) this.#answerOrder.set(node, order = []);
+    const turn: AnswerTurn = { batches, handle: undefined };
+    order.push(turn);
+    const inTurn = (handle: () => void) => { turn.handle = handle; this.#handleInOrder(order); };
+    answer.then((res) => inTurn(() => {
       settle();
-      this.#answered(batches, res, sentAt);
-    }, (error: unknown) => {
+      this.#answered(batches, topicKeys, res, sentAt);
+    }), (error: unknown) => inTurn(() => {
       settle();
       if (error instanceof ProducerError) { for (const b of batches) this.#fail(b, error); }
       else {
         // A lost connection or a timeout: the broker may or may not have written them.
         for (const b of batches) this.#retry(b, error instanceof ConnectionError ? `${error.code}: ${error.message}` : String(error), true);
       }
-    }).finally(() => this.#afterSettle(batches));
+    }));
+  }
+
+  /** Handles the answers at the head of a node's order that have arrived, stopping at the first still awaited. */
+  #handleInOrder(order: AnswerTurn[]): void {
+    while (order.length > 0 && order[0]!.handle !== undefined) {
+      const { batches, handle } = order.shift()!;
+      try {
+        handle!();
+      } catch (error) {
+        queueMicrotask(() => { throw error; }); // a defect here, seen as an uncaught error; the others still handled
+      }
+      this.#afterSettle(batches);
+    }
   }
 
   #afterSettle(batches: ProducerBatch[]): void {
@@ -223,21 +269,24 @@ export class Sender {
     this.pump();
   }
 
-  #answered(batches: ProducerBatch[], res: ProduceResponse | null, sentAt: number): void {
+  #answered(batches: ProducerBatch[], topicKeys: readonly string[], res: ProduceResponse | null, sentAt: number): void {
     const requestMs = Date.now() - sentAt;
     if (res === null) { // acks=0
       for (const b of batches) this.#done(b, -1n, requestMs);
       return;
     }
-    const answers = new Map<string, ProduceResponse['responses'][number]['partitionResponses'][number]>();
-    const asked = new Set(batches.map((b) => `${b.topic}\u0000${b.partition}`));
+    // Each batch's answer, found by its topic (as the request named it) and partition.
+    const answers: (PartitionAnswer | undefined)[] = new Array(batches.length);
     let wrong: string | null = null;
     for (const t of res.responses) {
-      const name = t.name || [...this.#ctx.client.topics.values()].find((x) => x.topicId === t.topicId)?.name || '';
+      const key = t.name || t.topicId;
+      const asked = new Map<number, number>(); // partition -> index in batches, of this topic
+      for (let i = 0; i < batches.length; i++) if (topicKeys[i] === key) asked.set(batches[i]!.partition, i);
       for (const p of t.partitionResponses) {
-        const key = `${name}\u0000${p.index}`;
-        if (!asked.has(key) || answers.has(key)) wrong ??= `an answer for ${name || t.topicId}/${p.index}, which was not asked (or twice)`;
-        answers.set(key, p);
+        const i = asked.get(p.index);
+        if (i !== undefined && answers[i] === undefined) { answers[i] = p; continue; }
+        const name = t.name || [...this.#ctx.client.topics.values()].find((x) => x.topicId === t.topicId)?.name || t.topicId;
+        wrong ??= `an answer for ${name}/${p.index}, which was not asked (or twice)`;
       }
     }
     // Produce answers carry no checksum: one that cannot be this request's is refused whole, and
@@ -246,8 +295,9 @@ export class Sender {
       for (const b of batches) this.#retry(b, `UNEXPECTED_RESPONSE: ${wrong}`, false);
       return;
     }
-    for (const b of batches) {
-      const p = answers.get(`${b.topic}\u0000${b.partition}`);
+    for (let i = 0; i < batches.length; i++) {
+      const b = batches[i]!;
+      const p = answers[i];
       if (p === undefined) { this.#retry(b, 'no answer for the partition', false); continue; }
       const implausible = this.#implausible(b, p);
       if (implausible !== null) { this.#retry(b, `UNEXPECTED_RESPONSE: ${implausible}`, false); continue; }
@@ -255,9 +305,9 @@ export class Sender {
       // An earlier batch of the partition is being sent again: out-of-order answers follow from it.
       const earlierFailed = state.retrying || state.queue[0] !== b;
       const what = classify(p.errorCode, this.#options.idempotent, this.#options.transactionalId !== null, earlierFailed);
+      if (what === 'done') { this.#done(b, p.baseOffset, requestMs); continue; }
       const detail = `${errorName(p.errorCode)}${p.errorMessage ? `: ${p.errorMessage}` : ''}`;
       switch (what) {
-        case 'done': this.#done(b, p.baseOffset, requestMs); break;
         case 'retry': this.#retry(b, detail, needsMetadata(p.errorCode)); break;
         case 'reset':
           this.#fail(b, new ProducerError('SEQUENCE', `${b.topic}/${b.partition}: the broker lost this producer's sequence (${detail}); the batch of ${b.count} records may be missing`,
@@ -297,7 +347,7 @@ export class Sender {
    * without an offset, below the partition's log start, or below the offsets this producer's
    * earlier batches of the partition took (an idempotent producer's batches are written in order).
    */
-  #implausible(b: ProducerBatch, p: ProduceResponse['responses'][number]['partitionResponses'][number]): string | null {
+  #implausible(b: ProducerBatch, p: PartitionAnswer): string | null {
     if (p.errorCode < -1 || p.errorCode > MAX_KAFKA_ERROR_CODE) return `error code ${p.errorCode}, which Kafka does not have`;
     if (p.errorCode !== ErrorCode.NONE) return null;
     if (p.baseOffset < 0n) return `success without an offset (${p.baseOffset})`;

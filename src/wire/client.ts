@@ -74,6 +74,8 @@ export class KafkaClient {
   /** Retry waits in progress: close() ends them. */
   readonly #sleeps = new Set<() => void>();
   readonly #byNode = new Map<number, Promise<Connection>>();
+  /** The connections of #byNode once made (openBroker()). */
+  readonly #made = new Map<number, Connection>();
   #brokers = new Map<number, BrokerAddress>();
   #topics = new Map<string, TopicInfo>();
   #clusterId: string | null = null;
@@ -233,11 +235,21 @@ export class KafkaClient {
     if (!addr) return Promise.reject(new Error(`broker ${nodeId} is not in metadata`));
     const p = connect({ ...this.options, host: addr.host, port: addr.port }).then((c) => {
       if (this.#closed) { c.destroy(); throw this.#closedError(); } // made while the client closed
+      this.#made.set(nodeId, c);
       return c;
     });
     this.#byNode.set(nodeId, p);
     p.catch(() => { if (this.#byNode.get(nodeId) === p) this.#byNode.delete(nodeId); });
     return p;
+  }
+
+  /**
+   * broker()'s connection to `nodeId` when it is made and open, without a promise to wait on
+   * (a request on it goes out now); undefined otherwise (broker() makes or waits for one).
+   */
+  openBroker(nodeId: number): Connection | undefined {
+    const c = this.#made.get(nodeId);
+    return c !== undefined && !c.closed && !this.#closed ? c : undefined;
   }
 
   /** The leader's node id of topic/partition in the metadata known now; -1 when unknown (no metadata, no leader). */
@@ -289,6 +301,7 @@ export class KafkaClient {
     for (const c of conns) if (c.status === 'fulfilled') all.add(c.value);
     if (this.#bootstrapConn) all.add(this.#bootstrapConn);
     this.#byNode.clear();
+    this.#made.clear();
     this.#bootstrapConn = null;
     await Promise.all([...all].map((c) => c.close()));
   }

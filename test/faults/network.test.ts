@@ -5,6 +5,7 @@
 // bootstrap is waited for, close() finishes after a refused send, an awaited send does not linger.
 import { describe, it, expect, afterEach } from 'vitest';
 import { createServer, type AddressInfo } from 'node:net';
+import { tracingChannel } from 'node:diagnostics_channel';
 import { startMemoryBroker, type MemoryBroker } from '../../src/wire/memory-broker.js';
 import { ApiKey } from '../../src/generated/types.js';
 import { createProducer, type Producer, type RecordMetadata } from '../../src/producer/index.js';
@@ -103,6 +104,42 @@ describe('a hostile network', () => {
     const vs = values(400);
     const acked = await Promise.all(vs.map((value) => p.send('t', { value }).then((r) => r[0]!)));
     expect(proxy.faults.filter((f) => f.kind === 'swap')).toHaveLength(2);
+    expect(judgeAcks(broker, 't', vs, acked)).toEqual({ lost: 0, duplicated: 0, reordered: 0, misplaced: 0 });
+  });
+
+  it('a Produce answer that names a partition not asked, or one partition twice, is refused whole: its batches go again, written once', async () => {
+    const edits = [
+      (body: any) => { body.responses[0].partitionResponses[0].index = 9; },
+      (body: any) => { body.responses[0].partitionResponses.push({ ...body.responses[0].partitionResponses[0] }); },
+      (body: any) => { body.responses.push({ ...body.responses[0] }); },
+    ];
+    const { broker, proxy } = await setup({ t: 2 }, { script: edits.map((edit, i) => ({ apiKey: ApiKey.Produce, nth: 2 + 2 * i, kind: 'edit' as const, edit })) });
+    // One request in flight: the batches sent again are the partition's last (with more in flight
+    // a batch sent again this way fails OUT_OF_ORDER_SEQUENCE_NUMBER, before this test's change too).
+    const p = await producer({ bootstrap: proxy.bootstrap, lingerMs: 0, batchBytes: 300, retryBackoffMs: 20, maxInFlight: 1 });
+    const vs = values(200);
+    const acked = await Promise.all(vs.map((value, i) => p.send('t', { value, partition: i % 2 }).then((r) => r[0]!)));
+    expect(proxy.faults.filter((f) => f.kind === 'edit')).toHaveLength(3);
+    expect(judgeAcks(broker, 't', vs, acked)).toEqual({ lost: 0, duplicated: 0, reordered: 0, misplaced: 0 });
+  });
+
+  it('two Produce answers read in one piece, the first through a longer promise chain (a traced request): settled in the order they went out, none sent again', async () => {
+    const { broker, proxy } = await setup({ t: 1 }, { script: [{ apiKey: ApiKey.Produce, nth: 2, kind: 'join' }] });
+    const p = await producer({ bootstrap: proxy.bootstrap, lingerMs: 0, retryBackoffMs: 20 });
+    const vs = ['warm', 'first', 'second'];
+    const acked = [(await p.send('t', { value: vs[0]! }))[0]!]; // the connection made: the next requests go out at once
+    // The first request traced (its answer comes through one promise step more), the second not.
+    const request = tracingChannel('kafka-wire:request');
+    let traced = 0;
+    const handlers = { start: () => { traced++; } };
+    request.subscribe(handlers);
+    const first = p.send('t', { value: vs[1]! });
+    try { await waitUntil(() => traced > 0, 'the first request written'); } finally { request.unsubscribe(handlers); }
+    const second = p.send('t', { value: vs[2]! });
+    acked.push(...(await Promise.all([first, second])).map((r) => r[0]!));
+    expect(proxy.faults.map((f) => f.kind)).toEqual(['join']);
+    expect(proxy.answers.get(ApiKey.Produce)).toBe(3); // the second answer arrived before the first was handled, and nothing went again
+    expect(acked.map((m) => m.offset)).toEqual([0n, 1n, 2n]);
     expect(judgeAcks(broker, 't', vs, acked)).toEqual({ lost: 0, duplicated: 0, reordered: 0, misplaced: 0 });
   });
 

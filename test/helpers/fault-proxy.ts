@@ -22,7 +22,8 @@ export const FAULT_KINDS = ['flip', 'truncate', 'stall', 'duplicate', 'swap', 'd
  * stays open). duplicate: the frame sent twice. swap: its correlation id exchanged with the next
  * answer's on the connection. delay: held `delayMs`. midframe: part of the frame, then the
  * connection closed. garbage: a frame of random bytes with a random correlation id sent first.
- * (A script may also 'edit' an answer: a corrupted answer that still decodes.)
+ * (A script may also 'edit' an answer: a corrupted answer that still decodes; or 'join' it to the
+ * next answer on the connection: both written at once, so the client reads them in one piece.)
  */
 export type FaultKind = (typeof FAULT_KINDS)[number];
 
@@ -31,7 +32,7 @@ export interface ScriptedFault {
   apiKey?: number;
   nth: number;
   /** One of FAULT_KINDS, or 'edit': the answer decoded, changed by `edit`, encoded again (a corrupted answer that still decodes). */
-  kind: FaultKind | 'edit';
+  kind: FaultKind | 'edit' | 'join';
   /** For 'edit' (with apiKey): changes the decoded answer's body in place. */
   edit?: (body: any) => void;
   /** With apiKey: count only the answers whose decoded body passes this (e.g. the first that carries an assignment). */
@@ -138,6 +139,8 @@ export async function startFaultProxy(options: FaultProxyOptions): Promise<Fault
     let releaseAt = 0;
     /** A frame held for `swap`, waiting for the next answer. */
     let held: { frame: Buffer; timer: ReturnType<typeof setTimeout> } | null = null;
+    /** A frame held for `join`, to go out in one write with the next answer. */
+    let joined: { frame: Buffer; timer: ReturnType<typeof setTimeout> } | null = null;
     let dead = false; // closed, stalled or cut: nothing more goes to the client
     let ended = false;
 
@@ -168,6 +171,13 @@ export async function startFaultProxy(options: FaultProxyOptions): Promise<Fault
       const apiKey = request?.apiKey ?? -1;
       let frame: Buffer = raw;
       if (request && (apiKey === ApiKey.Metadata || apiKey === ApiKey.FindCoordinator)) frame = rewriteAddresses(raw, request, self);
+      if (joined !== null) { // the answer before this one waits to go out with it
+        clearTimeout(joined.timer);
+        answers.set(apiKey, (answers.get(apiKey) ?? 0) + 1); // counted, spared any fault of its own
+        send(Buffer.concat([joined.frame, frame]));
+        joined = null;
+        return;
+      }
       if (held !== null) { // the answer before this one waits to swap correlation ids with it
         const first = held.frame;
         clearTimeout(held.timer);
@@ -228,6 +238,12 @@ export async function startFaultProxy(options: FaultProxyOptions): Promise<Fault
         case 'delay':
           send(frame, delayMs);
           break;
+        case 'join': {
+          const copy = Buffer.from(frame);
+          // No next answer soon (nothing else in flight): it goes out alone.
+          joined = { frame: copy, timer: setTimeout(() => { joined = null; send(copy); }, 1000) };
+          break;
+        }
         case 'garbage': {
           const size = 8 + Math.floor(random() * 64);
           const junk = Buffer.alloc(4 + size);
@@ -241,6 +257,7 @@ export async function startFaultProxy(options: FaultProxyOptions): Promise<Fault
     }));
     const end = () => {
       if (held !== null) clearTimeout(held.timer);
+      if (joined !== null) clearTimeout(joined.timer);
       client.destroy();
       up.destroy();
       sockets.delete(client);
