@@ -355,7 +355,12 @@ export async function startKafka(options = {}) {
       return node && existsSync(node.log) ? readFileSync(node.log, 'utf8') : '';
     },
 
-    /** Creates a topic through kafka-wire's client and waits until every partition has a leader. */
+    /**
+     * Creates a topic through kafka-wire's client and waits until every partition's leader answers
+     * for it: Metadata can name a leader before that broker leads the partition, and a client
+     * producing then (kafkajs, which sends a broker's whole request again when one of its
+     * partitions fails) would see NOT_LEADER_OR_FOLLOWER.
+     */
     async createTopic(name, topicOptions = {}) {
       const client = await clientFor(kafka.bootstrap);
       try {
@@ -375,8 +380,18 @@ export async function startKafka(options = {}) {
           throw new Error(`creating topic ${name}: error ${t.errorCode} ${t.errorMessage ?? ''}`);
         }
         await waitFor(async () => {
-          try { await client.topic(name, { attempts: 1 }); return true; } catch { return false; }
-        }, 30_000, `topic ${name} to have leaders`);
+          try {
+            const info = await client.topic(name, { attempts: 1 });
+            for (const { partition, leader } of info.partitions) {
+              const leaderConn = await client.broker(leader);
+              const answer = await leaderConn.request(2 /* ListOffsets */, undefined, {
+                replicaId: -1, topics: [{ name, partitions: [{ partitionIndex: partition, currentLeaderEpoch: -1, timestamp: -1n }] }],
+              });
+              if (answer.topics[0]?.partitions[0]?.errorCode !== 0) return false;
+            }
+            return true;
+          } catch { return false; }
+        }, 30_000, `topic ${name}'s leaders to answer for it`);
       } finally {
         await client.close();
       }
