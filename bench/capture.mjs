@@ -9,7 +9,7 @@
 // time (user + system, by /usr/bin/time) gives MB per CPU second too: what one idle core would
 // do, a figure a loaded machine moves far less than wall-clock rates.
 //
-//   node bench/capture.mjs [--mb 128] [--runs 9] [--save FILE] [--baseline OTHER/dist/src/cli/main.js]
+//   node bench/capture.mjs [--mb 128] [--runs 9] [--save FILE] [--baseline OTHER/dist/cli/kafka-wire.js]
 //   (after `npm run build`)
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -20,6 +20,7 @@ import { encodeRequest, encodeResponse, newMessage } from '../dist/src/index.js'
 import { encodeRecordBatch } from '../dist/src/records/index.js';
 import { CaptureFileWriter, JsonWriter, TcpConversation, encodePacket, readCapture, writeCaptureFrameLine } from '../dist/src/capture/index.js';
 import { prng } from './lib/prng.mjs';
+import { binOf, ROOT } from './lib/data.mjs';
 
 const { values } = parseArgs({ options: { mb: { type: 'string', default: '128' }, runs: { type: 'string', default: '9' }, save: { type: 'string' }, baseline: { type: 'string' } } });
 const targetBytes = Number(values.mb) * 1024 * 1024;
@@ -121,7 +122,7 @@ try {
     memory.push(mb / (Number(process.hrtime.bigint() - start) / 1e9));
     // Which build goes first alternates, so neither always runs on the warmer machine.
     if (values.baseline !== undefined && i % 2 === 0) baseline.push(commandRun(values.baseline, cpu.baseline));
-    command.push(commandRun('dist/src/cli/main.js', cpu.command));
+    command.push(commandRun(binOf(ROOT), cpu.command));
     if (values.baseline !== undefined && i % 2 === 1) baseline.push(commandRun(values.baseline, cpu.baseline));
   }
 } finally {

@@ -11,7 +11,7 @@ import { existsSync, openSync, closeSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { ROOT } from './lib/data.mjs';
+import { binOf, ROOT } from './lib/data.mjs';
 import { median, quantile, pairRatios, ratioStats } from './lib/report.mjs';
 
 const { values: args } = parseArgs({ options: {
@@ -22,7 +22,7 @@ const { values: args } = parseArgs({ options: {
 } });
 const N = Number(args.records);
 const TOPIC = 'cpu';
-const CLI = (root) => join(root, 'dist/src/cli/main.js');
+const CLI = binOf;
 if (!existsSync('/usr/bin/time')) throw new Error('consume-cpu needs GNU time (/usr/bin/time) for the child processes\' CPU time');
 
 /** Runs argv with stdout to /dev/null; resolves with the CPU seconds GNU time reports. */

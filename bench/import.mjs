@@ -14,11 +14,11 @@ import { closeSync, createReadStream, mkdtempSync, openSync, rmSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { DIST } from './lib/data.mjs';
+import { binOf, ROOT } from './lib/data.mjs';
 import { median, ratioStats, pairRatios } from './lib/report.mjs';
 
 const HERE = fileURLToPath(new URL('.', import.meta.url));
-const CLI = join(DIST, 'src/cli/main.js');
+const CLI = binOf(ROOT);
 const TOPIC = 'import';
 export const IMPORT_CODECS = ['none', 'lz4'];
 /** The real broker's topics, each filled by the Java producer with this compression.type. */
@@ -43,7 +43,7 @@ const CONTENDERS = [
  * "kafka-wire vs this" ratio is the change's before/after per pair. It is no peer: no goal counts it.
  */
 function baselineContender(dir) {
-  const cli = join(dir, 'dist/src/cli/main.js');
+  const cli = binOf(dir);
   return { id: 'kafka-wire@baseline', label: `kafka-wire consume (baseline ${dir})`, argv: (a, t) => [process.execPath, cli, 'consume', '-b', a, '-t', t, '-e'], js: true };
 }
 

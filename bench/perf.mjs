@@ -22,9 +22,10 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startKafka, kafkaJava, KAFKA_VERSION } from '../kafka/cluster.mjs';
 import { median, quantile } from './lib/report.mjs';
+import { binOf } from './lib/data.mjs';
 
 const ROOT = join(fileURLToPath(new URL('.', import.meta.url)), '..');
-const BIN = join(ROOT, 'dist/src/cli/main.js');
+const BIN = binOf(ROOT);
 const argv = process.argv.slice(2);
 const option = (name, fallback) => { const i = argv.indexOf(name); return i >= 0 ? argv[i + 1] : fallback; };
 const RECORDS = Number(option('--records', '200000'));

@@ -18,7 +18,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
-import { ROOT } from './lib/data.mjs';
+import { binOf, ROOT } from './lib/data.mjs';
 import { median, quantile, pairRatios, ratioStats } from './lib/report.mjs';
 
 const { values: args } = parseArgs({ options: {
@@ -35,7 +35,7 @@ if (args.lines !== 'wide' && args.lines !== 'small') throw new Error(`--lines wi
 if (args.stdin !== 'file' && args.stdin !== 'pipe') throw new Error(`--stdin file|pipe, not ${args.stdin}`);
 const N = Number(args.records);
 const PAIRS = Number(args.pairs);
-const CLI = join(ROOT, 'dist/src/cli/main.js');
+const CLI = binOf(ROOT);
 const PARTITIONS = 4;
 
 /** The input: N lines `key<TAB>json` (about 81 bytes a line, or 58 with --lines small), made once per N. */

@@ -11,7 +11,7 @@
 // (the proxy does where it can) would pay the kernel for them here. The goal prints as held or
 // NOT HELD. --cli runs another build's CLI.
 //
-//   node bench/proxy.mjs [--mb 64] [--runs 7] [--record] [--cli OTHER/dist/src/cli/main.js]
+//   node bench/proxy.mjs [--mb 64] [--runs 7] [--record] [--cli OTHER/dist/cli/kafka-wire.js]
 //   (after `npm run build`)
 import { spawn, execFile } from 'node:child_process';
 import { closeSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, statSync, writeSync, writeFileSync } from 'node:fs';
@@ -19,8 +19,9 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createInterface } from 'node:readline';
+import { binOf, ROOT } from './lib/data.mjs';
 
-const { values } = parseArgs({ options: { mb: { type: 'string', default: '64' }, runs: { type: 'string', default: '7' }, record: { type: 'boolean', default: false }, cli: { type: 'string', default: 'dist/src/cli/main.js' } } });
+const { values } = parseArgs({ options: { mb: { type: 'string', default: '64' }, runs: { type: 'string', default: '7' }, record: { type: 'boolean', default: false }, cli: { type: 'string', default: binOf(ROOT) } } });
 const runs = Number(values.runs);
 const messageSize = 1000;
 const messages = Math.round((Number(values.mb) * 1e6) / messageSize);

@@ -12,7 +12,7 @@ import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
-import { ROOT } from './lib/data.mjs';
+import { binOf, ROOT } from './lib/data.mjs';
 import { median, quantile, pairRatios, ratioStats } from './lib/report.mjs';
 
 const { values: args } = parseArgs({ options: {
@@ -26,7 +26,7 @@ const { values: args } = parseArgs({ options: {
 } });
 const skipped = new Set(args.skip.split(',').filter(Boolean));
 const CLIENT = join(ROOT, 'bench/single/client.mjs');
-const CLI = join(ROOT, 'dist/src/cli/main.js');
+const CLI = binOf(ROOT);
 
 async function memoryBroker() {
   const child = spawn(process.execPath, [CLI, 'broker', '--listen', '127.0.0.1:0'], { stdio: ['ignore', 'pipe', 'inherit'] });

@@ -10,6 +10,10 @@ import { prng } from './prng.mjs';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 export const DIST = join(ROOT, 'dist');
+/** The command line built in checkout `root` as its users run it: its package.json's bin (a baseline's may be elsewhere). */
+export function binOf(root) {
+  return join(root, JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).bin['kafka-wire']);
+}
 /** Benchmark-only peers live here (bench/package.json, installed by npm run bench). */
 export const BENCH_MODULES = join(ROOT, 'bench/node_modules');
 export const FIXTURES = fileURLToPath(new URL('../fixtures/', import.meta.url));

@@ -31,3 +31,8 @@ export const COMMAND_LOADERS: Readonly<Record<string, () => Promise<Command>>> =
   proxy: async () => (await import('./proxy.js')).proxy,
   bridge: async () => (await import('./bridge.js')).bridge,
 };
+
+/** Every command, loaded, in the table's order (for the help, the reference and "unknown command"). */
+export function loadAllCommands(): Promise<Command[]> {
+  return Promise.all(Object.values(COMMAND_LOADERS).map((load) => load()));
+}

@@ -8,7 +8,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { UsageError } from '../errors.js';
 import type { Command, Io } from './command.js';
-import { COMMAND_LOADERS } from './command-loaders.js';
+import { COMMAND_LOADERS, loadAllCommands } from './command-loaders.js';
 import { describeError, FrameFailure } from './errors.js';
 import { commandHelp, globalHelp, HELP_OPTION } from './help.js';
 import { parseOptions } from './options.js';
@@ -27,11 +27,6 @@ function version(): string {
   }
 }
 
-/** Every command (for help and "unknown command"): loads them all. */
-async function allCommands(): Promise<readonly Command[]> {
-  return (await import('./commands.js')).COMMANDS;
-}
-
 /** The command named `name`, loading its own modules only. */
 async function findCommand(name: string): Promise<Command | undefined> {
   const load = Object.hasOwn(COMMAND_LOADERS, name) ? COMMAND_LOADERS[name] : undefined;
@@ -39,7 +34,7 @@ async function findCommand(name: string): Promise<Command | undefined> {
 }
 
 async function unknownCommand(io: Io, name: string): Promise<number> {
-  io.stderr.write(`kafka-wire: unknown command ${JSON.stringify(name)} (commands: ${(await allCommands()).map((c) => c.name).join(', ')}; see kafka-wire --help)\n`);
+  io.stderr.write(`kafka-wire: unknown command ${JSON.stringify(name)} (commands: ${(await loadAllCommands()).map((c) => c.name).join(', ')}; see kafka-wire --help)\n`);
   return 2;
 }
 
@@ -62,11 +57,11 @@ function report(io: Io, command: Command, error: unknown): number {
 export async function main(argv: string[], io: Io): Promise<number> {
   const [first, ...rest] = argv;
   if (first === undefined) {
-    io.stderr.write(globalHelp(await allCommands()));
+    io.stderr.write(globalHelp(await loadAllCommands()));
     return 2;
   }
   if (first === '--help' || first === '-h') {
-    io.stdout.write(globalHelp(await allCommands()));
+    io.stdout.write(globalHelp(await loadAllCommands()));
     return 0;
   }
   if (first === '--version' || first === '-V') {
@@ -75,7 +70,7 @@ export async function main(argv: string[], io: Io): Promise<number> {
   }
   if (first === 'help') {
     if (rest.length === 0) {
-      io.stdout.write(globalHelp(await allCommands()));
+      io.stdout.write(globalHelp(await loadAllCommands()));
       return 0;
     }
     const command = await findCommand(rest[0]);

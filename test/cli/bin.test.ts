@@ -1,4 +1,4 @@
-// The command line as a user calls it: the built bin (node dist/src/cli/main.js) in a child
+// The command line as a user calls it: the built bin (package.json's, node dist/cli/kafka-wire.js) in a child
 // process, its stdout, stderr and exit status; pipes through bash where the test is about a pipe.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -8,11 +8,11 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { encodeRequest, encodeResponse, newMessage, sampleFrame } from '../../src/index.js';
 import { COMMANDS } from '../../src/cli/commands.js';
 import { toHex } from '../../src/text.js';
-import { repoRoot } from '../helpers/shared.js';
+import { builtBin, repoRoot } from '../helpers/shared.js';
 import { peer } from '../helpers/peer.js';
 
-const bin = join(repoRoot, 'dist', 'src', 'cli', 'main.js');
-const built = peer('the built CLI (dist/src/cli/main.js)', existsSync(bin), 'npm run build');
+const bin = builtBin;
+const built = peer(`the built CLI (${bin})`, existsSync(bin), 'npm run build');
 if (!built) console.warn('SKIPPED: the bin tests need `npm run build` first');
 const version: string = JSON.parse((await import('node:fs')).readFileSync(join(repoRoot, 'package.json'), 'utf8')).version;
 

@@ -1,13 +1,12 @@
 // The CLI's decode and encode, in-process through main(), and once through the built bin.
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
 import { encodeRequest, encodeResponse, newMessage } from '../../src/index.js';
 import { toHex } from '../../src/text.js';
-import { repoRoot } from '../helpers/shared.js';
+import { builtBin } from '../helpers/shared.js';
 import { peer } from '../helpers/peer.js';
 
 async function run(args: string[], stdin = ''): Promise<{ code: number; out: string; err: string }> {
@@ -93,8 +92,8 @@ describe('kafka-wire decode/encode --jsonl', () => {
     expect((await run(['decode', 'zz'])).code).toBe(1);
   });
 
-  const bin = join(repoRoot, 'dist', 'src', 'cli', 'main.js');
-  it.skipIf(!peer('the built CLI (dist/src/cli/main.js)', existsSync(bin), 'npm run build'))('runs as the built bin', () => {
+  const bin = builtBin;
+  it.skipIf(!peer(`the built CLI (${bin})`, existsSync(bin), 'npm run build'))('runs as the built bin', () => {
     const out = execFileSync(process.execPath, [bin, 'decode', '--jsonl'], {
       input: JSON.stringify({ direction: 'request', hex: toHex(metadataRequest) }) + '\n',
     }).toString();

@@ -8,10 +8,10 @@ import { closeSync, openSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { KafkaClient } from '../../src/wire/client.js';
 import { encodeRecordBatch } from '../../src/records/index.js';
-import { repoRoot } from '../helpers/shared.js';
+import { builtBin } from '../helpers/shared.js';
 import { COORDINATOR_TRANSACTION } from '../../src/consumer/classic.js';
 
-export const bin = join(repoRoot, 'dist', 'src', 'cli', 'main.js');
+export const bin = builtBin;
 
 /** Produces records value `${prefix}${i}` for i in [from, to), record i to partition i % partitions, batches of `batch`. */
 export async function produceNumbered(bootstrap: string, topic: string, partitions: number, from: number, to: number, prefix = 'r', batch = 100): Promise<void> {

@@ -21,7 +21,7 @@ import { account, bin, printed, produceNumbered, produceTransactions, sleep, sta
 
 const ok = await kafkaPeer();
 const kcatOk = peer('kcat', hasCommand('kcat'), 'apt-get install kcat');
-const binOk = peer('the built bin (dist/src/cli/main.js)', existsSync(bin), 'npm run build');
+const binOk = peer(`the built bin (${bin})`, existsSync(bin), 'npm run build');
 
 /** Broker settings that make group changes take seconds rather than the defaults' minute. */
 const GROUP_CONFIG = {

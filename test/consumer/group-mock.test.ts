@@ -22,7 +22,7 @@ import { account, bin, printed, produceNumbered, sleep, startKcatMember, startMe
 
 const mockOk = peer('librdkafka mock cluster', (await mockClusterAvailable()).ok, 'apt-get install librdkafka-dev and a C compiler');
 const kcatOk = peer('kcat', hasCommand('kcat'), 'apt-get install kcat');
-const binOk = peer('the built bin (dist/src/cli/main.js)', existsSync(bin), 'npm run build');
+const binOk = peer(`the built bin (${bin})`, existsSync(bin), 'npm run build');
 
 /** Group timing for tests: the mock waits session timeout - 1 s for members to rejoin. */
 const FAST = { sessionTimeoutMs: 6000, heartbeatIntervalMs: 500, groupProtocol: 'classic' as const, resetPolicy: 'earliest' as const };

@@ -42,7 +42,7 @@ const SHARE_CONFIG = {
 
 const text = (r: ShareRecord) => Buffer.from(r.value!).toString();
 const distShare = join(repoRoot, 'dist', 'src', 'consumer', 'share.js');
-const binOk = peer('the built bin (dist/src/cli/main.js)', existsSync(bin), 'npm run build');
+const binOk = peer(`the built bin (${bin})`, existsSync(bin), 'npm run build');
 const distOk = peer('the built library (dist/src/consumer/share.js)', existsSync(distShare), 'npm run build');
 
 async function untilAsync(done: () => Promise<boolean>, timeoutMs: number): Promise<boolean> {

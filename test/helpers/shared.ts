@@ -2,7 +2,7 @@
 // one the built-in catalogue was generated from (the schema pipeline's build/kafka-schemas/<release>,
 // made by npm run schemas) for tests that compare the two, and the one field descriptions come
 // from by default (that one, else ../shared/kafka-schemas) for tests that need only the texts.
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { kafkaRelease } from '../../src/generated/catalogue.js';
@@ -10,6 +10,8 @@ import { defaultSchemasDir, pipelineSchemasDir } from '../../src/explain/descrip
 import { peer } from './peer.js';
 
 export const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+/** The built command line as users run it: package.json's bin (npm run build makes it). */
+export const builtBin = join(repoRoot, JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')).bin['kafka-wire']);
 /** The schema directory of field descriptions ($KAFKA_WIRE_SCHEMAS, the pipeline's, ../shared's). */
 export const schemasDir = defaultSchemasDir() ?? join(repoRoot, '..', 'shared', 'kafka-schemas');
 /** The schema directory the built-in catalogue was generated from ($KAFKA_WIRE_SCHEMAS, else the pipeline's). */

@@ -9,6 +9,7 @@ import { Readable } from 'node:stream';
 import { main } from '../../src/cli/main.js';
 import { kcatAvailable, kcatOk } from './kcat.js';
 import { runCli, jsonLines } from './cli-io.js';
+import { builtBin } from '../helpers/shared.js';
 
 /** Starts the command in-process; resolves with its address once it printed it, and a stop function. */
 async function startBroker(args: string[]): Promise<{ address: string; stop: () => Promise<{ code: number; stderr: string }> }> {
@@ -96,7 +97,7 @@ describe('kafka-wire broker', () => {
     }
   });
 
-  const bin = join(import.meta.dirname, '../../dist/src/cli/main.js');
+  const bin = builtBin;
   it.skipIf(!existsSync(bin))('runs as the built bin: prints its address once ready, exits 0 on SIGTERM and SIGINT', async () => {
     for (const signal of ['SIGTERM', 'SIGINT'] as const) {
       const child = spawn(process.execPath, [bin, 'broker', '--listen', '127.0.0.1:0', '--topic', 'bin:2', '--fill', '100'], { stdio: ['ignore', 'pipe', 'pipe'] });
