@@ -1,4 +1,4 @@
-// The command line as a user calls it: the built bin (package.json's, node dist/cli/kafka-wire.js) in a child
+// The command line as a user calls it: the built bin (package.json's, dist/cjs/cli/main.cjs) in a child
 // process, its stdout, stderr and exit status; pipes through bash where the test is about a pipe.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
