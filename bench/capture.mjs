@@ -9,7 +9,7 @@
 // time (user + system, by /usr/bin/time) gives MB per CPU second too: what one idle core would
 // do, a figure a loaded machine moves far less than wall-clock rates.
 //
-//   node bench/capture.mjs [--mb 128] [--runs 9] [--save FILE] [--baseline OTHER/dist/cli/kafka-wire.js]
+//   node bench/capture.mjs [--mb 128] [--runs 9] [--save FILE] [--baseline OTHER/dist/cjs/cli/main.cjs]
 //   (after `npm run build`)
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';

@@ -11,7 +11,7 @@
 // (the proxy does where it can) would pay the kernel for them here. The goal prints as held or
 // NOT HELD. --cli runs another build's CLI.
 //
-//   node bench/proxy.mjs [--mb 64] [--runs 7] [--record] [--cli OTHER/dist/cli/kafka-wire.js]
+//   node bench/proxy.mjs [--mb 64] [--runs 7] [--record] [--cli OTHER/dist/cjs/cli/main.cjs]
 //   (after `npm run build`)
 import { spawn, execFile } from 'node:child_process';
 import { closeSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, statSync, writeSync, writeFileSync } from 'node:fs';
