@@ -22,7 +22,6 @@ const { values: args } = parseArgs({ options: {
 } });
 const N = Number(args.records);
 const TOPIC = 'cpu';
-const CLI = binOf;
 if (!existsSync('/usr/bin/time')) throw new Error('consume-cpu needs GNU time (/usr/bin/time) for the child processes\' CPU time');
 
 /** Runs argv with stdout to /dev/null; resolves with the CPU seconds GNU time reports. */
@@ -59,7 +58,7 @@ function libraryRate(mode, bootstrap) {
 }
 
 async function startBroker() {
-  const child = spawn(process.execPath, [CLI(ROOT), 'broker', '--listen', '127.0.0.1:0', '--topic', `${TOPIC}:4`, '--fill', String(N), '--value-size', '100'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [binOf(ROOT), 'broker', '--listen', '127.0.0.1:0', '--topic', `${TOPIC}:4`, '--fill', String(N), '--value-size', '100'], { stdio: ['ignore', 'pipe', 'inherit'] });
   const address = await new Promise((resolve, reject) => {
     let out = '';
     child.stdout.on('data', (d) => { out += d; if (out.includes('\n')) resolve(out.split('\n')[0].trim()); });
@@ -71,8 +70,8 @@ async function startBroker() {
 const broker = await startBroker();
 const b = broker.address;
 const cliRows = [
-  { name: 'kafka-wire consume (JSON lines)', run: () => cpuOf([process.execPath, CLI(ROOT), 'consume', '-b', b, '-t', TOPIC, '-e']) },
-  ...(args.baseline ? [{ name: 'kafka-wire consume, baseline', run: () => cpuOf([process.execPath, CLI(args.baseline), 'consume', '-b', b, '-t', TOPIC, '-e']) }] : []),
+  { name: 'kafka-wire consume (JSON lines)', run: () => cpuOf([process.execPath, binOf(ROOT), 'consume', '-b', b, '-t', TOPIC, '-e']) },
+  ...(args.baseline ? [{ name: 'kafka-wire consume, baseline', run: () => cpuOf([process.execPath, binOf(args.baseline), 'consume', '-b', b, '-t', TOPIC, '-e']) }] : []),
   { name: 'kcat -C -J (librdkafka)', run: () => cpuOf(['kcat', '-C', '-b', b, '-t', TOPIC, '-o', 'beginning', '-e', '-J', '-q']) },
 ];
 const libRows = [

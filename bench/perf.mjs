@@ -19,12 +19,10 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { startKafka, kafkaJava, KAFKA_VERSION } from '../kafka/cluster.mjs';
 import { median, quantile } from './lib/report.mjs';
-import { binOf } from './lib/data.mjs';
+import { binOf, ROOT } from './lib/data.mjs';
 
-const ROOT = join(fileURLToPath(new URL('.', import.meta.url)), '..');
 const BIN = binOf(ROOT);
 const argv = process.argv.slice(2);
 const option = (name, fallback) => { const i = argv.indexOf(name); return i >= 0 ? argv[i + 1] : fallback; };
